@@ -1,0 +1,17 @@
+# The README's two commands:
+#   make demo   installs the dependencies, builds, and runs the end-to-end demo
+#   make test   installs the dependencies and runs the test suite
+
+.PHONY: demo test deps build
+
+deps:
+	@./scripts/install-deps
+
+build: deps
+	swift build
+
+demo: build
+	swift run --skip-build cipherdb-demo
+
+test: deps
+	swift test

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "CipherDB",
+    products: [
+        .library(name: "CipherDB", targets: ["CipherDB"]),
+        .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
+    ],
+    targets: [
+        // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
+        // symbols would shadow SQLCipher's and store plaintext.
+        .systemLibrary(
+            name: "CSQLCipher",
+            path: "Sources/CSQLCipher",
+            providers: [.apt(["libsqlcipher-dev"])]),
+        // Debian's libcurl4-openssl-dev, for the sync client.
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(
+            name: "CipherDB",
+            dependencies: ["CSQLCipher"]),
+        .executableTarget(
+            name: "CipherDBDemo",
+            dependencies: ["CipherDB"]),
+        .testTarget(
+            name: "CipherDBTests",
+            dependencies: ["CipherDB", "CSQLCipher", "CCurl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The configuration of database connections.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.prepareDatabase { db in
+///     try db.usePassphrase(loadPassphrase())
+/// }
+/// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+/// ```
+///
+/// SQLCipher 3.4.1 is SQLite 3.15.2, which always accepts double-quoted
+/// string literals (`SQLITE_DBCONFIG_DQS_*` came with SQLite 3.29): there is
+/// no setting to refuse them. Quote identifiers with double quotes and
+/// strings with single quotes, or bind values as arguments.
+public struct Configuration: Sendable {
+    // MARK: - Connection setup
+
+    /// Whether foreign key constraints are enforced. Default: true.
+    ///
+    /// See <https://www.sqlite.org/foreignkeys.html>.
+    public var foreignKeysEnabled = true
+
+    /// Whether connections are read-only. Default: false.
+    public var readonly = false
+
+    /// A label for the connections, used in their descriptions (and as the
+    /// label of their dispatch queues). Default: nil.
+    public var label: String?
+
+    /// Whether the values bound to statements appear in the descriptions of
+    /// errors and traces. Default: false, because they may be secrets.
+    public var publicStatementArguments = false
+
+    /// How a connection reacts when it finds the database locked by another
+    /// connection. Default: ``Database/BusyMode/immediateError``.
+    ///
+    /// See <https://www.sqlite.org/c3ref/busy_timeout.html>.
+    public var busyMode: Database.BusyMode = .immediateError
+
+    /// The journal mode of a ``DatabaseQueue``. Default: SQLite's own
+    /// (`DELETE`). A ``DatabasePool`` always uses WAL.
+    public var journalMode: JournalModeConfiguration = .default
+
+    /// The transaction kind of ``Database/inTransaction(_:_:)`` when none is
+    /// given. Default: deferred. (``DatabaseWriter/write(_:)`` always starts
+    /// an immediate transaction, so that it never fails half-way when it
+    /// upgrades its lock.)
+    public var defaultTransactionKind: Database.TransactionKind = .deferred
+
+    /// Whether a write access may end with a transaction left open.
+    /// Default: false: such an access throws, and the transaction is
+    /// rolled back.
+    public var allowsUnsafeTransactions = false
+
+    // MARK: - Pools
+
+    /// The maximum number of reader connections of a ``DatabasePool``.
+    /// Default: 5.
+    public var maximumReaderCount = 5
+
+    /// Whether a ``DatabasePool`` keeps its idle readers open. Default:
+    /// true. When false, readers close after each read, and each read pays
+    /// for opening a connection (and deriving the key).
+    public var persistentReadOnlyConnections = true
+
+    // MARK: - prepareDatabase
+
+    typealias Preparation = @Sendable (Database) throws -> Void
+    private(set) var preparations: [Preparation] = []
+
+    /// Adds a function that runs on every new connection, before anything
+    /// else reads the database: the place to provide the passphrase.
+    ///
+    /// Functions run in the order they were added.
+    ///
+    /// ```swift
+    /// config.prepareDatabase { db in
+    ///     try db.usePassphrase(try loadPassphrase())
+    /// }
+    /// ```
+    public mutating func prepareDatabase(_ setup: @escaping @Sendable (Database) throws -> Void) {
+        preparations.append(setup)
+    }
+
+    public init() {}
+
+    /// The journal mode of a ``DatabaseQueue``.
+    public enum JournalModeConfiguration: Sendable {
+        /// SQLite's default journal mode (`DELETE`), or the one already set
+        /// on the file.
+        case `default`
+        /// WAL mode. See <https://www.sqlite.org/wal.html>.
+        case wal
+    }
+}

@@ -1,0 +1,359 @@
+import CSQLCipher
+import Foundation
+
+/// A connection to a database, opened with SQLCipher.
+///
+/// You never create a `Database` yourself: a ``DatabaseQueue`` or a
+/// ``DatabasePool`` hands one to the closures of its accesses:
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+///     let id = db.lastInsertedRowID
+/// }
+/// ```
+///
+/// `Database` is not `Sendable`: the queue or pool that owns it runs every
+/// access on one serial dispatch queue, and that is what makes it safe.
+///
+/// See <https://www.sqlite.org/c3ref/sqlite3.html>.
+public final class Database {
+    /// The raw `sqlite3` pointer, or nil once the connection is closed.
+    public var sqliteConnection: SQLiteConnection? { isClosed ? nil : handle }
+
+    /// The pointer used internally; valid until the connection is closed.
+    let handle: SQLiteConnection
+
+    /// The configuration of the connection.
+    public let configuration: Configuration
+
+    /// The path of the database file (`:memory:` for in-memory databases).
+    public let path: String
+
+    /// A description of the connection, for logs: the configuration label
+    /// and the role of the connection (`writer`, `reader.1`…).
+    public let description: String
+
+    private(set) var isClosed = false
+
+    /// Cached statements, by SQL.
+    private var statementCache: [String: Statement] = [:]
+
+    // MARK: - Hooks kept alive while registered
+
+    var traceHandler: ((TraceEvent) -> Void)?
+    var busyHandlerBox: Unmanaged<BusyCallbackBox>?
+    var functionBoxes: [DatabaseFunction.Identity: DatabaseFunction] = [:]
+    var collationBoxes: [String: DatabaseCollation] = [:]
+
+    /// Whether a key was given to this connection with ``usePassphrase(_:)``
+    /// or ``useRawKey(_:)``.
+    var hasCodecKey = false
+
+    /// Whether ``readOnly(_:)`` is running: it does not nest.
+    var isReadOnlyAccess = false
+
+    // MARK: - Opening
+
+    /// Opens a connection, runs the `prepareDatabase` functions, checks that
+    /// the file is readable with the key they gave, and applies the
+    /// configuration.
+    init(path: String, description: String, configuration: Configuration) throws {
+        Database.configureSQLiteOnce
+        var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        // Each connection is used by one dispatch queue at a time.
+        flags |= SQLITE_OPEN_NOMUTEX
+        var connection: SQLiteConnection?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard let connection else {
+            throw DatabaseError(resultCode: code, message: "could not open a database connection (out of memory)")
+        }
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_close_v2(connection)
+            throw DatabaseError(resultCode: code, message: "\(message): \(path)")
+        }
+        self.handle = connection
+        self.path = path
+        self.description = description
+        self.configuration = configuration
+        do {
+            try setUp()
+        } catch {
+            close_v2()
+            throw error
+        }
+    }
+
+    /// Process-wide SQLite configuration, done before the first connection.
+    private static let configureSQLiteOnce: Void = {
+        // Connections are serialized by CipherDB itself: SQLite need not
+        // lock them. Fails harmlessly if SQLite was already initialized.
+        _ = cipherdb_config_multithread()
+    }()
+
+    private func setUp() throws {
+        sqlite3_extended_result_codes(handle, 1)
+        setUpBusyMode()
+        try DatabaseCollation.builtIns.forEach { try add(collation: $0) }
+
+        // The key must be given before anything reads the file.
+        for preparation in configuration.preparations {
+            try preparation(self)
+        }
+
+        try validateFormat()
+        try Database.validateSQLCipher(self)
+        if configuration.foreignKeysEnabled {
+            try execute(sql: "PRAGMA foreign_keys = ON")
+        }
+    }
+
+    /// Reads the schema, so that a wrong key, a missing key or a file that
+    /// is not a database fails at open time rather than at first use.
+    private func validateFormat() throws {
+        do {
+            _ = try Row.fetchOne(makeStatement(sql: "SELECT * FROM sqlite_master LIMIT 1"))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw DatabaseError(
+                resultCode: .SQLITE_NOTADB,
+                message: "cannot read the database at \(path): the passphrase or key is wrong or missing, or the file is not an encrypted database")
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Closes the connection: finalizes the cached statements, then calls
+    /// `sqlite3_close`. Throws if the connection is still in use by
+    /// statements that were not released.
+    func close() throws {
+        guard !isClosed else { return }
+        statementCache.removeAll()
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: code, message: lastErrorMessage)
+        }
+        didClose()
+    }
+
+    /// Closes the connection even if statements are still alive: SQLite
+    /// frees it when the last one is finalized.
+    func close_v2() {
+        guard !isClosed else { return }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+        didClose()
+    }
+
+    private func didClose() {
+        isClosed = true
+        busyHandlerBox?.release()
+        busyHandlerBox = nil
+    }
+
+    deinit {
+        close_v2()
+    }
+
+    func checkIsOpen() throws {
+        if isClosed {
+            throw DatabaseError.connectionIsClosed()
+        }
+    }
+
+    // MARK: - Errors and counts
+
+    /// The extended result code of the last failed call.
+    public var lastErrorCode: ResultCode {
+        ResultCode(rawValue: sqlite3_extended_errcode(handle))
+    }
+
+    /// The message of the last failed call.
+    public var lastErrorMessage: String? {
+        String(cString: sqlite3_errmsg(handle))
+    }
+
+    /// The rowid of the last successful insert.
+    ///
+    /// See <https://www.sqlite.org/c3ref/last_insert_rowid.html>.
+    public var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    ///
+    /// See <https://www.sqlite.org/c3ref/changes.html>.
+    public var changesCount: Int {
+        Int(sqlite3_changes(handle))
+    }
+
+    /// The number of rows changed since the connection was opened.
+    ///
+    /// See <https://www.sqlite.org/c3ref/total_changes.html>.
+    public var totalChangesCount: Int {
+        Int(sqlite3_total_changes(handle))
+    }
+
+    /// Whether a transaction is open.
+    ///
+    /// See <https://www.sqlite.org/c3ref/get_autocommit.html>.
+    public var isInsideTransaction: Bool {
+        !isClosed && sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Interrupts the statement that runs on this connection, if any: it
+    /// fails with `SQLITE_INTERRUPT`, and its transaction is rolled back.
+    ///
+    /// Safe to call from any thread while the connection is open; from
+    /// outside an access, prefer ``DatabaseReader/interrupt()``.
+    ///
+    /// See <https://www.sqlite.org/c3ref/interrupt.html>.
+    public func interrupt() {
+        if !isClosed {
+            sqlite3_interrupt(handle)
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Prepares a new statement.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "SELECT * FROM player WHERE id = ?")
+    /// let row = try Row.fetchOne(statement, arguments: [1])
+    /// ```
+    ///
+    /// Throws if the string holds zero or several statements.
+    ///
+    /// See <https://www.sqlite.org/c3ref/prepare.html>.
+    public func makeStatement(sql: String) throws -> Statement {
+        try checkIsOpen()
+        return try sql.withCString { start in
+            var tail: UnsafePointer<CChar>?
+            guard let statement = try Statement.prepare(database: self, start: start, tail: &tail) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "empty statement", sql: sql)
+            }
+            if let tail, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "multiple statements found: use execute(sql:) or allStatements(sql:)",
+                    sql: sql)
+            }
+            return statement
+        }
+    }
+
+    /// Returns a prepared statement for `sql`, reused across calls: the
+    /// way to run the same SQL many times without preparing it again.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            return statement
+        }
+        let statement = try makeStatement(sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Finalizes the cached statements (after a schema change, for
+    /// example, SQLite would otherwise prepare them again on first use).
+    public func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// Executes one or several SQL statements, separated by semicolons.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    ///     INSERT INTO player (name) VALUES (?);
+    ///     """, arguments: ["Arthur"])
+    /// ```
+    ///
+    /// Positional arguments are consumed by the statements in order; all
+    /// must be used.
+    ///
+    /// See <https://www.sqlite.org/lang.html>.
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try checkIsOpen()
+        var remaining = arguments
+        try sql.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var tail: UnsafePointer<CChar>?
+                guard let statement = try Statement.prepare(database: self, start: current, tail: &tail) else {
+                    cursor = tail
+                    continue
+                }
+                let bindings = try remaining.extractBindings(
+                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: true)
+                try statement.bind(extractedValues: bindings, arguments: arguments)
+                try statement.runToCompletion()
+                cursor = tail
+            }
+        }
+        if !remaining.values.isEmpty {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                message: "wrong number of statement arguments: \(arguments.values.count)", sql: sql)
+        }
+    }
+
+    /// Executes an SQL literal, whose interpolated values are bound as
+    /// arguments, never spliced into the SQL.
+    ///
+    /// ```swift
+    /// try db.execute(literal: "UPDATE player SET score = \(score) WHERE id IN \(ids)")
+    /// ```
+    public func execute(literal sqlLiteral: SQL) throws {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        try execute(sql: sql, arguments: arguments)
+    }
+
+    /// Runs an internal statement through the cache, with no arguments.
+    func executeCached(sql: String) throws {
+        try cachedStatement(sql: sql).execute()
+    }
+}
+
+// MARK: - Busy mode
+
+extension Database {
+    /// A callback that decides whether to retry when the database is
+    /// locked. Its argument is the number of times it was already called
+    /// for the same lock.
+    public typealias BusyCallback = @Sendable (_ numberOfTries: Int) -> Bool
+
+    /// How a connection reacts to a locked database.
+    ///
+    /// See <https://www.sqlite.org/c3ref/busy_handler.html>.
+    public enum BusyMode: Sendable {
+        /// Fail with `SQLITE_BUSY` at once.
+        case immediateError
+        /// Retry for up to this many seconds, then fail with `SQLITE_BUSY`.
+        case timeout(TimeInterval)
+        /// Ask the callback.
+        case callback(BusyCallback)
+    }
+
+    private func setUpBusyMode() {
+        switch configuration.busyMode {
+        case .immediateError:
+            break
+        case .timeout(let seconds):
+            let milliseconds = seconds * 1000
+            sqlite3_busy_timeout(handle, milliseconds >= Double(CInt.max) ? CInt.max : CInt(milliseconds))
+        case .callback(let callback):
+            let box = Unmanaged.passRetained(BusyCallbackBox(callback))
+            busyHandlerBox = box
+            sqlite3_busy_handler(handle, { context, numberOfTries in
+                let box = Unmanaged<BusyCallbackBox>.fromOpaque(context!).takeUnretainedValue()
+                return box.callback(Int(numberOfTries)) ? 1 : 0
+            }, box.toOpaque())
+        }
+    }
+}
+
+/// Holds a busy callback for SQLite's C context pointer.
+final class BusyCallbackBox {
+    let callback: Database.BusyCallback
+    init(_ callback: @escaping Database.BusyCallback) { self.callback = callback }
+}

@@ -1,0 +1,113 @@
+import CSQLCipher
+
+/// A cursor that steps a statement. Once exhausted, or after an error, it
+/// resets the statement so that it holds no lock, and returns nil for ever.
+///
+/// See <https://www.sqlite.org/c3ref/step.html>.
+public protocol DatabaseCursor<Element>: Cursor {
+    /// The statement the cursor steps.
+    var statement: Statement { get }
+}
+
+/// The stepping shared by the database cursors.
+struct StatementStepper {
+    let statement: Statement
+    let sqliteStatement: SQLiteStatement
+    private(set) var isDone = false
+
+    init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
+        if requiresColumn && statement.columnCount == 0 {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
+        }
+        self.statement = statement
+        self.sqliteStatement = statement.sqliteStatement
+        try statement.prepareExecution(arguments: arguments)
+    }
+
+    /// Moves to the next row; false when there is none.
+    @inline(__always)
+    mutating func step() throws -> Bool {
+        if isDone { return false }
+        switch sqlite3_step(sqliteStatement) {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            isDone = true
+            sqlite3_reset(sqliteStatement)
+            return false
+        case let code:
+            isDone = true
+            let error = statement.stepError(code)
+            sqlite3_reset(sqliteStatement)
+            throw error
+        }
+    }
+}
+
+/// A cursor of rows. The same ``Row`` instance is returned at each step:
+/// ``Row/copy()`` it to keep it.
+public final class RowCursor: DatabaseCursor {
+    public var statement: Statement { stepper.statement }
+    private var stepper: StatementStepper
+    private let row: Row
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        stepper = try StatementStepper(statement: statement, arguments: arguments)
+        row = Row(statement: statement)
+    }
+
+    public func next() throws -> Row? {
+        try stepper.step() ? row : nil
+    }
+}
+
+/// A cursor of values decoded from the leftmost column.
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
+    public var statement: Statement { stepper.statement }
+    private var stepper: StatementStepper
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
+    }
+
+    public func next() throws -> Value? {
+        guard try stepper.step() else { return nil }
+        return try Value.decode(DatabaseValue(sqliteStatement: stepper.sqliteStatement, index: 0),
+                                context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
+    }
+}
+
+/// A cursor of values read straight from the leftmost column, with no
+/// intermediate ``DatabaseValue``.
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
+    public var statement: Statement { stepper.statement }
+    private var stepper: StatementStepper
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
+    }
+
+    @inline(__always)
+    public func next() throws -> Value? {
+        guard try stepper.step() else { return nil }
+        return try Value.decode(sqliteStatement: stepper.sqliteStatement, index: 0,
+                                context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
+    }
+}
+
+/// A cursor of optional values read straight from the leftmost column.
+public final class FastOptionalDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
+    public var statement: Statement { stepper.statement }
+    private var stepper: StatementStepper
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
+    }
+
+    @inline(__always)
+    public func next() throws -> Value?? {
+        guard try stepper.step() else { return nil }
+        return .some(try Value.decodeIfPresent(sqliteStatement: stepper.sqliteStatement, index: 0,
+                                               context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql)))
+    }
+}

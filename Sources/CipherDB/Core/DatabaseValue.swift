@@ -1,0 +1,163 @@
+import CSQLCipher
+import Foundation
+
+/// A value stored in a database table: NULL, an integer, a double, a string
+/// or a blob.
+///
+/// ```swift
+/// let dbValue = try DatabaseValue.fetchOne(db, sql: "SELECT name FROM player")!
+/// if let name = String.fromDatabaseValue(dbValue) { ... }
+/// ```
+///
+/// See <https://www.sqlite.org/datatype3.html>.
+public struct DatabaseValue: Hashable, Sendable {
+    /// The SQLite storage class and the value it holds.
+    public enum Storage: Hashable, Sendable {
+        case null
+        case int64(Int64)
+        case double(Double)
+        case string(String)
+        case blob(Data)
+    }
+
+    public let storage: Storage
+
+    /// The NULL database value.
+    public static let null = DatabaseValue(storage: .null)
+
+    /// Whether the value is NULL.
+    @inline(__always)
+    public var isNull: Bool {
+        if case .null = storage { return true }
+        return false
+    }
+
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Creates a database value from any value convertible to the database.
+    public init(value: some DatabaseValueConvertible) {
+        self = value.databaseValue
+    }
+
+    /// Reads column `index` of the current row of a statement.
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_NULL:
+            storage = .null
+        case SQLITE_INTEGER:
+            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            storage = .double(sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            storage = .string(String(cString: sqlite3_column_text(sqliteStatement, index)!))
+        case SQLITE_BLOB:
+            if let bytes = sqlite3_column_blob(sqliteStatement, index) {
+                storage = .blob(Data(bytes: bytes, count: Int(sqlite3_column_bytes(sqliteStatement, index))))
+            } else {
+                storage = .blob(Data())
+            }
+        case let type:
+            fatalError("Unexpected SQLite column type: \(type)")
+        }
+    }
+
+    /// Reads an argument of an SQL function.
+    init(sqliteValue: OpaquePointer) {
+        switch sqlite3_value_type(sqliteValue) {
+        case SQLITE_NULL:
+            storage = .null
+        case SQLITE_INTEGER:
+            storage = .int64(sqlite3_value_int64(sqliteValue))
+        case SQLITE_FLOAT:
+            storage = .double(sqlite3_value_double(sqliteValue))
+        case SQLITE_TEXT:
+            storage = .string(String(cString: sqlite3_value_text(sqliteValue)!))
+        case SQLITE_BLOB:
+            if let bytes = sqlite3_value_blob(sqliteValue) {
+                storage = .blob(Data(bytes: bytes, count: Int(sqlite3_value_bytes(sqliteValue))))
+            } else {
+                storage = .blob(Data())
+            }
+        case let type:
+            fatalError("Unexpected SQLite value type: \(type)")
+        }
+    }
+
+    /// Binds the value to parameter `index` (1-based) of a statement.
+    @inline(__always)
+    func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        switch storage {
+        case .null:
+            return sqlite3_bind_null(sqliteStatement, index)
+        case .int64(let int64):
+            return sqlite3_bind_int64(sqliteStatement, index, int64)
+        case .double(let double):
+            return sqlite3_bind_double(sqliteStatement, index, double)
+        case .string(let string):
+            return sqlite3_bind_text(sqliteStatement, index, string, -1, SQLITE_TRANSIENT)
+        case .blob(let data):
+            return data.withUnsafeBytes { buffer in
+                // A non-nil pointer, even for an empty blob, so that it is not bound as NULL.
+                sqlite3_bind_blob(sqliteStatement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                  CInt(buffer.count), SQLITE_TRANSIENT)
+            }
+        }
+    }
+
+    /// Sets the result of an SQL function.
+    func setResult(of sqliteContext: OpaquePointer) {
+        switch storage {
+        case .null:
+            sqlite3_result_null(sqliteContext)
+        case .int64(let int64):
+            sqlite3_result_int64(sqliteContext, int64)
+        case .double(let double):
+            sqlite3_result_double(sqliteContext, double)
+        case .string(let string):
+            sqlite3_result_text(sqliteContext, string, -1, SQLITE_TRANSIENT)
+        case .blob(let data):
+            data.withUnsafeBytes { buffer in
+                sqlite3_result_blob(sqliteContext, buffer.baseAddress, CInt(buffer.count), SQLITE_TRANSIENT)
+            }
+        }
+    }
+}
+
+/// SQLite copies bound text and blobs: the Swift buffers need not outlive
+/// the call.
+let SQLITE_TRANSIENT = cipherdb_transient()
+
+extension DatabaseValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
+}
+
+extension DatabaseValue: StatementColumnConvertible {}
+
+extension DatabaseValue: CustomStringConvertible {
+    /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or `X'2A'`.
+    public var description: String {
+        switch storage {
+        case .null:
+            return "NULL"
+        case .int64(let int64):
+            return String(int64)
+        case .double(let double):
+            return String(double)
+        case .string(let string):
+            return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data):
+            return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}
+
+extension DatabaseValue: ExpressibleByNilLiteral {
+    public init(nilLiteral: ()) {
+        self = .null
+    }
+}

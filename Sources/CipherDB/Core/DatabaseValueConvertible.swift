@@ -1,0 +1,70 @@
+import Foundation
+
+/// A type that can be stored in and read from the database.
+///
+/// ```swift
+/// enum Grade: String, DatabaseValueConvertible { case a, b, c }
+/// try db.execute(sql: "INSERT INTO exam (grade) VALUES (?)", arguments: [Grade.a])
+/// let grades = try Grade.fetchAll(db, sql: "SELECT grade FROM exam")
+/// ```
+///
+/// See <https://www.sqlite.org/datatype3.html>.
+public protocol DatabaseValueConvertible {
+    /// The value stored in the database.
+    var databaseValue: DatabaseValue { get }
+
+    /// Decodes a value from the database, or returns nil if the conversion
+    /// is not possible.
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self?
+
+    /// The value to use when a row has no such column. Only `Optional`
+    /// returns a value (nil).
+    static func fromMissingColumn() -> Self?
+}
+
+extension DatabaseValueConvertible {
+    public static func fromMissingColumn() -> Self? { nil }
+}
+
+// MARK: - Decoding with errors
+
+extension DatabaseValueConvertible {
+    /// Decodes a database value, or throws an error that names the column
+    /// and the statement (without its arguments).
+    @inline(__always)
+    static func decode(_ dbValue: DatabaseValue, context: @autoclosure () -> RowDecodingContext) throws -> Self {
+        if let value = fromDatabaseValue(dbValue) {
+            return value
+        }
+        throw RowDecodingError.valueMismatch(Self.self, dbValue, context())
+    }
+}
+
+// MARK: - Optional
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        self?.databaseValue ?? .null
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if dbValue.isNull { return .some(nil) }
+        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+    }
+
+    public static func fromMissingColumn() -> Wrapped?? {
+        .some(nil)
+    }
+}
+
+// MARK: - RawRepresentable
+
+extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        rawValue.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        RawValue.fromDatabaseValue(dbValue).flatMap { self.init(rawValue: $0) }
+    }
+}

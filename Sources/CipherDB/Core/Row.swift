@@ -1,0 +1,260 @@
+import CSQLCipher
+import Foundation
+
+/// A database row.
+///
+/// ```swift
+/// let row = try Row.fetchOne(db, sql: "SELECT id, name FROM player")!
+/// let id: Int64 = row[0]
+/// let name: String = row["name"]        // case-insensitive
+/// let email: String? = row["email"]     // nil when NULL or missing
+/// ```
+///
+/// Rows from a cursor (``Row/fetchCursor(_:sql:arguments:)``) are reused
+/// from one step to the next, so that iterating allocates nothing: call
+/// ``copy()`` to keep one. Rows from `fetchAll`, `fetchSet` and `fetchOne`
+/// are copies already.
+///
+/// Subscripts stop the program when a value cannot be converted (as GRDB
+/// does); ``decode(_:atIndex:)`` and ``decode(_:forColumn:)`` throw instead.
+public final class Row {
+    enum Storage {
+        /// A live row: the current row of a statement.
+        case statement(Statement)
+        /// A copied row.
+        case values(ContiguousArray<DatabaseValue>)
+    }
+
+    let storage: Storage
+    let layout: RowLayout
+
+    /// The number of columns.
+    public let count: Int
+
+    /// The raw statement for live rows, nil for copies.
+    @usableFromInline let sqliteStatement: SQLiteStatement?
+
+    init(statement: Statement) {
+        storage = .statement(statement)
+        layout = statement.layout
+        count = statement.columnCount
+        sqliteStatement = statement.sqliteStatement
+    }
+
+    init(values: ContiguousArray<DatabaseValue>, layout: RowLayout) {
+        storage = .values(values)
+        self.layout = layout
+        count = values.count
+        sqliteStatement = nil
+    }
+
+    /// Creates an empty row.
+    public convenience init() {
+        self.init(values: [], layout: RowLayout(columnNames: []))
+    }
+
+    /// Creates a row from a dictionary. The column order is the one of
+    /// the dictionary.
+    public convenience init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        self.init(values: ContiguousArray(dictionary.values.map { $0?.databaseValue ?? .null }),
+                  layout: RowLayout(columnNames: Array(dictionary.keys)))
+    }
+
+    /// A row that no longer depends on a statement.
+    public func copy() -> Row {
+        switch storage {
+        case .values:
+            return self
+        case .statement:
+            return Row(values: databaseValues, layout: layout)
+        }
+    }
+
+    /// The names of the columns, left to right.
+    public var columnNames: [String] { layout.columnNames }
+
+    /// The values, left to right.
+    public var databaseValues: ContiguousArray<DatabaseValue> {
+        switch storage {
+        case .values(let values):
+            return values
+        case .statement:
+            return ContiguousArray((0..<count).map { databaseValue(atUncheckedIndex: $0) })
+        }
+    }
+
+    /// Whether the row has a column with that name (case-insensitive).
+    public func hasColumn(_ columnName: String) -> Bool {
+        layout.index(ofColumn: columnName) != nil
+    }
+
+    /// The index of the leftmost column with that name (case-insensitive).
+    public func index(forColumn name: String) -> Int? {
+        layout.index(ofColumn: name)
+    }
+
+    @inline(__always)
+    func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
+        switch storage {
+        case .statement(let statement):
+            return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))
+        case .values(let values):
+            return values[index]
+        }
+    }
+
+    private func context(_ index: Int) -> RowDecodingContext {
+        var context = RowDecodingContext(column: layout.columnNames[index])
+        if case .statement(let statement) = storage {
+            context.sql = statement.sql
+        }
+        return context
+    }
+
+    @inline(__always)
+    private func checkIndex(_ index: Int) {
+        precondition(index >= 0 && index < count, "row index out of range")
+    }
+
+    // MARK: - Throwing decoding
+
+    /// Decodes the value at `index`, or throws ``RowDecodingError``.
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
+        checkIndex(index)
+        return try Value.decode(databaseValue(atUncheckedIndex: index), context: context(index))
+    }
+
+    /// Decodes the value at `index` through the fast path, or throws.
+    @inline(__always)
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
+    {
+        checkIndex(index)
+        if let sqliteStatement {
+            return try Value.decode(sqliteStatement: sqliteStatement, index: CInt(index), context: context(index))
+        }
+        return try Value.decode(databaseValue(atUncheckedIndex: index), context: context(index))
+    }
+
+    /// Decodes the value of the named column, or throws
+    /// ``RowDecodingError`` (also when the column is missing and `Value` is
+    /// not optional).
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
+        guard let index = layout.index(ofColumn: name) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(name, RowDecodingContext(column: name))
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// Decodes the value of the named column through the fast path.
+    @inline(__always)
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
+    {
+        guard let index = layout.index(ofColumn: name) else {
+            if let value = Value.fromMissingColumn() { return value }
+            throw RowDecodingError.columnNotFound(name, RowDecodingContext(column: name))
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    // MARK: - Subscripts
+
+    /// The value at `index`, if it is convertible to a known type.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        checkIndex(index)
+        return databaseValue(atUncheckedIndex: index).storageValue
+    }
+
+    /// The value at `index`. Stops the program if the conversion fails.
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        Row.orDie { try decode(Value.self, atIndex: index) }
+    }
+
+    /// The value at `index`, through the fast path.
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        Row.orDie { try decode(Value.self, atIndex: index) }
+    }
+
+    /// The value of the named column, if any.
+    public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
+        layout.index(ofColumn: columnName).flatMap { databaseValue(atUncheckedIndex: $0).storageValue }
+    }
+
+    /// The value of the named column. Stops the program if the column is
+    /// missing (unless `Value` is optional) or the conversion fails.
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible>(_ columnName: String) -> Value {
+        Row.orDie { try decode(Value.self, forColumn: columnName) }
+    }
+
+    /// The value of the named column, through the fast path.
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
+        Row.orDie { try decode(Value.self, forColumn: columnName) }
+    }
+
+    @inline(__always)
+    private static func orDie<T>(_ body: () throws -> T) -> T {
+        do {
+            return try body()
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+}
+
+extension DatabaseValue {
+    /// The Swift value of the storage class, or nil for NULL.
+    var storageValue: (any DatabaseValueConvertible)? {
+        switch storage {
+        case .null: return nil
+        case .int64(let int64): return int64
+        case .double(let double): return double
+        case .string(let string): return string
+        case .blob(let data): return data
+        }
+    }
+}
+
+// MARK: - Sequence, equality, description
+
+extension Row: Sequence {
+    /// Iterates the (column name, value) pairs, left to right.
+    public func makeIterator() -> IndexingIterator<[(String, DatabaseValue)]> {
+        Array(zip(layout.columnNames, databaseValues)).makeIterator()
+    }
+}
+
+extension Row: Equatable, Hashable {
+    /// Rows are equal when they have the same column names and values, in
+    /// the same order.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        lhs === rhs || (lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(Array(databaseValues))
+    }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// Creates a row with columns in the order of the literal:
+    /// `let row: Row = ["id": 1, "name": "Arthur"]`.
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(values: ContiguousArray(elements.map { $0.1?.databaseValue ?? .null }),
+                  layout: RowLayout(columnNames: elements.map(\.0)))
+    }
+}
+
+extension Row: CustomStringConvertible {
+    /// `[id:1 name:'Arthur']`. This shows the values: use it only where
+    /// they may be seen.
+    public var description: String {
+        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// An SQL fragment with its arguments, built by string interpolation.
+/// Interpolated values become bound arguments: they are never spliced into
+/// the SQL text, so they can neither break nor inject SQL.
+///
+/// ```swift
+/// let name = "O'Brien"
+/// let ids = [1, 2, 3]
+/// try db.execute(literal: "UPDATE player SET name = \(name) WHERE id IN \(ids)")
+/// // UPDATE player SET name = ? WHERE id IN (?, ?, ?)
+///
+/// let order: SQL = "ORDER BY \(sql: "score") DESC" // raw SQL, not an argument
+/// ```
+public struct SQL: Sendable {
+    enum Element: Sendable {
+        case sql(String, StatementArguments)
+        case argument(DatabaseValue)
+        case list([DatabaseValue])
+    }
+
+    private(set) var elements: [Element]
+
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    /// Raw SQL, with arguments for its `?` and `:name` parameters.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements = [.sql(sql, arguments)]
+    }
+
+    /// A value, bound as an argument.
+    public init(_ value: (some DatabaseValueConvertible)?) {
+        elements = [.argument(value?.databaseValue ?? .null)]
+    }
+
+    /// Whether the fragment is empty.
+    public var isEmpty: Bool {
+        elements.allSatisfy {
+            if case .sql(let sql, let arguments) = $0 { return sql.isEmpty && arguments.isEmpty }
+            return false
+        }
+    }
+
+    /// Appends another fragment.
+    public mutating func append(literal sqlLiteral: SQL) {
+        elements.append(contentsOf: sqlLiteral.elements)
+    }
+
+    /// Appends raw SQL.
+    public mutating func append(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    public static func + (lhs: SQL, rhs: SQL) -> SQL {
+        SQL(elements: lhs.elements + rhs.elements)
+    }
+
+    public static func += (lhs: inout SQL, rhs: SQL) {
+        lhs.append(literal: rhs)
+    }
+
+    /// The SQL text and its arguments.
+    public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        var sql = ""
+        var arguments = StatementArguments()
+        for element in elements {
+            switch element {
+            case let .sql(text, elementArguments):
+                sql += text
+                arguments += elementArguments
+            case let .argument(dbValue):
+                sql += "?"
+                arguments.values.append(dbValue)
+            case let .list(dbValues):
+                sql += "(" + Array(repeating: "?", count: dbValues.count).joined(separator: ", ") + ")"
+                arguments.values.append(contentsOf: dbValues)
+            }
+        }
+        return (sql, arguments)
+    }
+}
+
+extension SQL: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(stringInterpolation: SQLInterpolation) {
+        self.init(elements: stringInterpolation.elements)
+    }
+}
+
+extension Sequence where Element == SQL {
+    /// The fragments, joined by a separator: `[a, b].joined(separator: ", ")`.
+    public func joined(separator: String = "") -> SQL {
+        var result = SQL(elements: [])
+        for (index, fragment) in enumerated() {
+            if index > 0 && !separator.isEmpty { result.append(sql: separator) }
+            result.append(literal: fragment)
+        }
+        return result
+    }
+}
+
+/// The string interpolation of ``SQL``.
+public struct SQLInterpolation: StringInterpolationProtocol {
+    var elements: [SQL.Element] = []
+
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        elements.reserveCapacity(2 * interpolationCount + 1)
+    }
+
+    public mutating func appendLiteral(_ literal: String) {
+        if !literal.isEmpty {
+            elements.append(.sql(literal, StatementArguments()))
+        }
+    }
+
+    /// `\(value)`: the value, bound as an argument (NULL for nil).
+    public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
+        elements.append(.argument(value?.databaseValue ?? .null))
+    }
+
+    /// `\(data)`: a blob argument (`Data` is also a sequence of bytes,
+    /// which must not become a list).
+    public mutating func appendInterpolation(_ data: Data?) {
+        elements.append(.argument(data?.databaseValue ?? .null))
+    }
+
+    /// `\(values)`: a parenthesized list of arguments, for `IN`.
+    public mutating func appendInterpolation<S: Sequence>(_ values: S) where S.Element: DatabaseValueConvertible {
+        elements.append(.list(values.map(\.databaseValue)))
+    }
+
+    /// `\(sql: "raw SQL", arguments: ...)`: raw SQL, spliced as is.
+    public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+        elements.append(.sql(sql, arguments))
+    }
+
+    /// `\(literal: fragment)` or `\(fragment)`: another SQL fragment.
+    public mutating func appendInterpolation(literal sqlLiteral: SQL) {
+        elements.append(contentsOf: sqlLiteral.elements)
+    }
+
+    /// `\(fragment)`: another SQL fragment.
+    public mutating func appendInterpolation(_ sqlLiteral: SQL) {
+        elements.append(contentsOf: sqlLiteral.elements)
+    }
+}

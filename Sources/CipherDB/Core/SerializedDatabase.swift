@@ -1,0 +1,166 @@
+@preconcurrency import Dispatch
+import Foundation
+import Synchronization
+
+/// A database connection and the serial dispatch queue that runs every
+/// access to it: the one place that makes a non-`Sendable` ``Database``
+/// usable from many threads and tasks.
+///
+/// `@unchecked Sendable` is safe because `db` is only touched on `queue`
+/// (`sync` checks it is not called from `queue` itself, and `async` work
+/// runs on `queue`), except for `sqlite3_interrupt`, which SQLite documents
+/// as callable from any thread, and which `interruptLock` keeps from racing
+/// with closing.
+final class SerializedDatabase: @unchecked Sendable {
+    private let db: Database
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<Void>()
+    private let executor: DatabaseExecutor
+    /// Guards `interrupt()` against the connection being closed meanwhile.
+    private let interruptLock = Mutex<Bool>(false) // isClosed
+
+    /// The path of the database.
+    let path: String
+
+    init(path: String, configuration: Configuration, description: String) throws {
+        self.path = path
+        db = try Database(path: path, description: description, configuration: configuration)
+        queue = DispatchQueue(label: description)
+        queue.setSpecific(key: queueKey, value: ())
+        executor = DatabaseExecutor(queue: queue)
+    }
+
+    deinit {
+        // Closed on the thread that releases the last reference: no other
+        // thread can hold the connection then.
+        interruptLock.withLock { $0 = true }
+        db.close_v2()
+    }
+
+    /// Whether the current code runs on this connection's queue.
+    var isOnQueue: Bool {
+        DispatchQueue.getSpecific(key: queueKey) != nil
+    }
+
+    /// Runs `block` on the queue and waits for it. Not reentrant.
+    func sync<T>(_ block: (Database) throws -> T) throws -> T {
+        precondition(!isOnQueue, "Database methods are not reentrant.")
+        return try queue.sync {
+            try db.checkIsOpen()
+            return try block(db)
+        }
+    }
+
+    /// Runs `block` on the queue, directly if already there.
+    func reentrantSync<T>(_ block: (Database) throws -> T) throws -> T {
+        if isOnQueue {
+            try db.checkIsOpen()
+            return try block(db)
+        }
+        return try sync(block)
+    }
+
+    /// Runs `block` on the queue, later.
+    func async(_ block: @escaping @Sendable (Database) -> Void) {
+        queue.async { block(self.db) }
+    }
+
+    /// Runs `block` on the queue without blocking a thread of the
+    /// cooperative pool. Task cancellation interrupts the statement that
+    /// `block` runs; the access then throws `CancellationError`.
+    func execute<T: Sendable>(_ block: @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let state = AccessState()
+        do {
+            return try await withTaskCancellationHandler {
+                try await executor.run {
+                    try state.phase.withLock { phase in
+                        if phase == .cancelled { throw CancellationError() }
+                        phase = .running
+                    }
+                    defer { state.phase.withLock { $0 = .finished } }
+                    try db.checkIsOpen()
+                    return try block(db)
+                }
+            } onCancel: {
+                state.phase.withLock { phase in
+                    // Interrupt only the access of this task: never a
+                    // statement of a later access on the same connection.
+                    if phase == .running { self.interrupt() }
+                    phase = .cancelled
+                }
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            if Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+    }
+
+    /// The progress of one async access, shared with its cancellation
+    /// handler.
+    private final class AccessState: Sendable {
+        enum Phase { case waiting, running, cancelled, finished }
+        let phase = Mutex(Phase.waiting)
+    }
+
+    /// Interrupts the running statement, if any. Callable from any thread.
+    func interrupt() {
+        interruptLock.withLock { isClosed in
+            if !isClosed { db.interrupt() }
+        }
+    }
+
+    /// Closes the connection, on its queue.
+    func close() throws {
+        try reentrantSync { db in
+            try interruptLock.withLock { isClosed in
+                try db.close()
+                isClosed = true
+            }
+        }
+    }
+}
+
+/// An actor whose jobs run on a connection's dispatch queue, so that async
+/// accesses run the same serial queue as the synchronous ones.
+actor DatabaseExecutor {
+    private let queueExecutor: DispatchQueueSerialExecutor
+
+    init(queue: DispatchQueue) {
+        queueExecutor = DispatchQueueSerialExecutor(queue: queue)
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queueExecutor.asUnownedSerialExecutor()
+    }
+
+    func run<T>(_ work: () throws -> T) rethrows -> T {
+        try work()
+    }
+}
+
+/// A serial executor that enqueues jobs on a dispatch queue.
+///
+/// `@unchecked Sendable`: its only state is an immutable reference to a
+/// `DispatchQueue`, which is thread-safe.
+final class DispatchQueueSerialExecutor: SerialExecutor, @unchecked Sendable {
+    private let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        queue.async {
+            job.runSynchronously(on: self.asUnownedSerialExecutor())
+        }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+}

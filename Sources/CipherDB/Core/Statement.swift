@@ -1,0 +1,230 @@
+import CSQLCipher
+import Foundation
+
+/// A prepared statement.
+///
+/// You get statements from a ``Database`` with ``Database/makeStatement(sql:)``
+/// or ``Database/cachedStatement(sql:)``, and use them only inside the
+/// database access that created them:
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+///     for name in ["Arthur", "Barbara"] {
+///         try statement.execute(arguments: [name])
+///     }
+/// }
+/// ```
+///
+/// Statements are not `Sendable`: they belong to the connection that
+/// prepared them.
+///
+/// See <https://www.sqlite.org/c3ref/stmt.html>.
+public final class Statement {
+    /// The raw `sqlite3_stmt` pointer.
+    public let sqliteStatement: SQLiteStatement
+
+    /// The SQL of the statement, trimmed.
+    public let sql: String
+
+    unowned let database: Database
+
+    /// The arguments bound by the last execution or fetch.
+    public private(set) var arguments = StatementArguments()
+
+    /// The number of columns of the rows the statement returns.
+    public let columnCount: Int
+
+    /// Parameter names without their prefix (`:`, `$`, `@`), or nil for
+    /// positional parameters.
+    private(set) lazy var parameterNames: [String?] = (0..<Int(parameterCount)).map { offset in
+        guard let cString = sqlite3_bind_parameter_name(sqliteStatement, CInt(offset + 1)) else { return nil }
+        let name = String(cString: cString)
+        guard let first = name.first, ":$@".contains(first) else { return nil }
+        return String(name.dropFirst())
+    }
+
+    private lazy var hasNamedParameters = parameterNames.contains { $0 != nil }
+
+    private let parameterCount: CInt
+
+    /// The column names and the case-insensitive lookup of their indexes,
+    /// built once and shared by every row copied from this statement.
+    private(set) lazy var layout = RowLayout(columnNames: (0..<columnCount).map {
+        String(cString: sqlite3_column_name(sqliteStatement, CInt($0)))
+    })
+
+    /// The names of the columns, left to right.
+    public var columnNames: [String] { layout.columnNames }
+
+    /// Whether the statement does not write to the database.
+    ///
+    /// See <https://www.sqlite.org/c3ref/stmt_readonly.html>.
+    public var isReadonly: Bool { sqlite3_stmt_readonly(sqliteStatement) != 0 }
+
+    /// Prepares the first statement found at `start`, and sets `tail` to the
+    /// rest of the string. Returns nil for an empty statement (blank or
+    /// comment only).
+    static func prepare(
+        database: Database,
+        start: UnsafePointer<CChar>,
+        tail: inout UnsafePointer<CChar>?) throws -> Statement?
+    {
+        var sqliteStatement: SQLiteStatement?
+        let code = sqlite3_prepare_v2(database.handle, start, -1, &sqliteStatement, &tail)
+        guard code == SQLITE_OK else {
+            let length = tail.map { $0 - start } ?? strlen(start)
+            let sql = String(decoding: UnsafeRawBufferPointer(start: start, count: Int(length)), as: UTF8.self)
+            throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: trimmedSQL(sql))
+        }
+        guard let sqliteStatement else { return nil }
+        return Statement(database: database, sqliteStatement: sqliteStatement)
+    }
+
+    private init(database: Database, sqliteStatement: SQLiteStatement) {
+        self.database = database
+        self.sqliteStatement = sqliteStatement
+        self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
+        self.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        self.parameterCount = sqlite3_bind_parameter_count(sqliteStatement)
+    }
+
+    deinit {
+        sqlite3_finalize(sqliteStatement)
+    }
+
+    private static func trimmedSQL(_ sql: String) -> String {
+        var sql = Substring(sql)
+        while let last = sql.last, last.isWhitespace || last == ";" { sql.removeLast() }
+        while let first = sql.first, first.isWhitespace { sql.removeFirst() }
+        return String(sql)
+    }
+
+    /// The index of the leftmost column with that name (case-insensitive).
+    public func index(ofColumn name: String) -> Int? {
+        layout.index(ofColumn: name)
+    }
+
+    // MARK: - Arguments
+
+    /// Checks that `arguments` fill every parameter, with none left over.
+    public func validateArguments(_ arguments: StatementArguments) throws {
+        var arguments = arguments
+        _ = try arguments.extractBindings(forParameterNames: parameterNames, sql: sql, allowingRemainingValues: false)
+    }
+
+    /// Validates and binds arguments.
+    public func setArguments(_ arguments: StatementArguments) throws {
+        try reset()
+        try bind(arguments)
+    }
+
+    /// Binds arguments that the caller knows to be valid.
+    public func setUncheckedArguments(_ arguments: StatementArguments) {
+        try? setArguments(arguments)
+    }
+
+    private func bind(_ arguments: StatementArguments) throws {
+        if hasNamedParameters || !arguments.namedValues.isEmpty {
+            var remaining = arguments
+            let bindings = try remaining.extractBindings(
+                forParameterNames: parameterNames, sql: sql, allowingRemainingValues: false)
+            for (index, dbValue) in bindings.enumerated() {
+                try checkBinding(dbValue.bind(to: sqliteStatement, at: CInt(index + 1)))
+            }
+        } else {
+            guard arguments.values.count == Int(parameterCount) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                    message: "wrong number of statement arguments: \(arguments.values.count)", sql: sql)
+            }
+            var index: CInt = 1
+            for dbValue in arguments.values {
+                try checkBinding(dbValue.bind(to: sqliteStatement, at: index))
+                index += 1
+            }
+        }
+        self.arguments = arguments
+    }
+
+    /// Binds values already extracted from multi-statement arguments.
+    func bind(extractedValues: [DatabaseValue], arguments: StatementArguments) throws {
+        var index: CInt = 1
+        for dbValue in extractedValues {
+            try checkBinding(dbValue.bind(to: sqliteStatement, at: index))
+            index += 1
+        }
+        self.arguments = arguments
+    }
+
+    @inline(__always)
+    private func checkBinding(_ code: CInt) throws {
+        if code != SQLITE_OK {
+            throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql)
+        }
+    }
+
+    // MARK: - Execution
+
+    /// Resets the statement so that it can run again. Bindings are kept.
+    func reset() throws {
+        // sqlite3_reset repeats the error of the last step, which was
+        // already reported: only misuse is worth throwing here.
+        let code = sqlite3_reset(sqliteStatement)
+        if code == SQLITE_MISUSE {
+            throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: sql)
+        }
+    }
+
+    /// Resets the statement and binds new arguments, if any.
+    func prepareExecution(arguments: StatementArguments?) throws {
+        try database.checkIsOpen()
+        sqlite3_reset(sqliteStatement)
+        if let arguments {
+            try bind(arguments)
+        }
+    }
+
+    /// Executes the statement, stepping over any row it returns.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+    /// try statement.execute(arguments: ["Arthur"])
+    /// ```
+    public func execute(arguments: StatementArguments? = nil) throws {
+        try prepareExecution(arguments: arguments)
+        try runToCompletion()
+    }
+
+    /// Steps until SQLITE_DONE, and resets the statement so that it holds
+    /// no lock.
+    func runToCompletion() throws {
+        defer { sqlite3_reset(sqliteStatement) }
+        while true {
+            switch sqlite3_step(sqliteStatement) {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                continue
+            case let code:
+                throw stepError(code)
+            }
+        }
+    }
+
+    /// The error for a failed `sqlite3_step`, with the SQL and the arguments
+    /// (shown only if the configuration makes them public).
+    func stepError(_ code: CInt) -> DatabaseError {
+        let extendedCode = sqlite3_extended_errcode(database.handle)
+        return DatabaseError(
+            resultCode: extendedCode & 0xFF == code & 0xFF ? extendedCode : code,
+            message: database.lastErrorMessage,
+            sql: sql,
+            arguments: arguments,
+            publicStatementArguments: database.configuration.publicStatementArguments)
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    /// The SQL of the statement, with no argument.
+    public var description: String { sql }
+}

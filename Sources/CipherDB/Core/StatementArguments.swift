@@ -1,0 +1,169 @@
+import Foundation
+
+/// The values bound to the parameters of a statement: positional (`?`),
+/// named (`:name`, `$name`, `@name`), or both.
+///
+/// ```swift
+/// try db.execute(
+///     sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+///     arguments: ["Arthur", 1000])
+/// try db.execute(
+///     sql: "UPDATE player SET score = :score WHERE id = :id",
+///     arguments: ["score": 1000, "id": 1])
+/// ```
+///
+/// Arguments are hidden from error messages and traces unless the
+/// connection was configured with ``Configuration/publicStatementArguments``.
+///
+/// See <https://www.sqlite.org/lang_expr.html#varparam>.
+public struct StatementArguments: Hashable, Sendable {
+    /// Positional values, consumed in order by `?` parameters, and by named
+    /// parameters that have no named value.
+    var values: [DatabaseValue] = []
+
+    /// Named values, keyed by parameter name without its prefix.
+    var namedValues: [String: DatabaseValue] = [:]
+
+    /// Whether there are no arguments at all.
+    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+
+    /// Creates empty arguments.
+    public init() {}
+
+    /// Creates positional arguments from a sequence of values.
+    public init(_ sequence: some Sequence<(any DatabaseValueConvertible)?>) {
+        values = sequence.map { $0?.databaseValue ?? .null }
+    }
+
+    /// Creates named arguments from a dictionary.
+    public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+    }
+
+    /// Creates positional arguments from an array of any values, or returns
+    /// nil if one of them is not ``DatabaseValueConvertible``.
+    public init?(_ array: [Any]) {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(array.count)
+        for element in array {
+            guard let dbValue = DatabaseValue(anyValue: element) else { return nil }
+            values.append(dbValue)
+        }
+        self.values = values
+    }
+
+    /// Appends positional values, and replaces named values with those of
+    /// `arguments`. Returns the named values that were replaced.
+    @discardableResult
+    public mutating func append(contentsOf arguments: StatementArguments) -> [String: DatabaseValue] {
+        var replaced: [String: DatabaseValue] = [:]
+        values.append(contentsOf: arguments.values)
+        for (name, dbValue) in arguments.namedValues {
+            if let old = namedValues.updateValue(dbValue, forKey: name) {
+                replaced[name] = old
+            }
+        }
+        return replaced
+    }
+
+    /// Concatenates two sets of arguments; named values of `rhs` win.
+    public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = lhs
+        result += rhs
+        return result
+    }
+
+    /// Appends `rhs` to `lhs`; named values of `rhs` win.
+    public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
+        lhs.append(contentsOf: rhs)
+    }
+
+    /// Concatenates two sets of arguments; named values of `lhs` win.
+    public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = rhs
+        result.values = lhs.values + rhs.values
+        result.namedValues.merge(lhs.namedValues) { _, lhs in lhs }
+        return result
+    }
+
+    // MARK: - Binding
+
+    /// Returns the values for the parameters of a statement, consuming the
+    /// positional values it uses, so that the rest can feed the next
+    /// statement of a multi-statement string.
+    mutating func extractBindings(
+        forParameterNames parameterNames: [String?],
+        sql: String,
+        allowingRemainingValues: Bool) throws -> [DatabaseValue]
+    {
+        var consumed = 0
+        var bindings: [DatabaseValue] = []
+        bindings.reserveCapacity(parameterNames.count)
+        for name in parameterNames {
+            if let name, let dbValue = namedValues[name] {
+                bindings.append(dbValue)
+            } else if consumed < values.count {
+                bindings.append(values[consumed])
+                consumed += 1
+            } else if let name {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "missing statement argument: \(name)", sql: sql)
+            } else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                    message: "wrong number of statement arguments: \(values.count)", sql: sql)
+            }
+        }
+        if !allowingRemainingValues && consumed < values.count {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                message: "wrong number of statement arguments: \(values.count)", sql: sql)
+        }
+        values.removeFirst(consumed)
+        return bindings
+    }
+}
+
+extension StatementArguments: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        self.init(elements)
+    }
+}
+
+extension StatementArguments: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        for (name, value) in elements {
+            namedValues[name] = value?.databaseValue ?? .null
+        }
+    }
+}
+
+extension StatementArguments: CustomStringConvertible {
+    /// The arguments as SQL literals: `["Arthur", 1]`, `[name: "Arthur"]`.
+    ///
+    /// This shows the values: use it only where they may be seen.
+    public var description: String {
+        let positional = values.map(\.description)
+        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        return "[" + (positional + named).joined(separator: ", ") + "]"
+    }
+}
+
+extension DatabaseValue {
+    /// Converts a value of unknown type, or returns nil if it is not
+    /// ``DatabaseValueConvertible``. `nil` optionals become NULL.
+    init?(anyValue: Any) {
+        if let convertible = anyValue as? any DatabaseValueConvertible {
+            self = convertible.databaseValue
+            return
+        }
+        // An `Any` holding `Optional.none` of a non-convertible type.
+        let mirror = Mirror(reflecting: anyValue)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else {
+                self = .null
+                return
+            }
+            self.init(anyValue: wrapped)
+            return
+        }
+        return nil
+    }
+}

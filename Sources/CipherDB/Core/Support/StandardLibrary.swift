@@ -1,0 +1,125 @@
+import CSQLCipher
+
+// MARK: - Bool
+
+/// Stored as the integer 0 or 1.
+extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqlite3_column_int64(sqliteStatement, index) != 0
+    }
+
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .int64(self ? 1 : 0))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
+        switch dbValue.storage {
+        case .int64(let int64): return int64 != 0
+        case .double(let double): return double != 0
+        default: return nil
+        }
+    }
+}
+
+// MARK: - Integers
+
+/// Integers are stored as 64-bit integers. Decoding fails for values out of
+/// range, and for doubles that are not whole numbers.
+protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
+
+extension DatabaseInteger {
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
+            guard let value = Self(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
+            self = value
+        } else {
+            guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
+            self = value
+        }
+    }
+
+    public var databaseValue: DatabaseValue {
+        // UInt64 values above Int64.max do not fit: store them as doubles,
+        // as SQLite itself does for integer literals that overflow.
+        if let int64 = Int64(exactly: self) {
+            return DatabaseValue(storage: .int64(int64))
+        }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        switch dbValue.storage {
+        case .int64(let int64): return Self(exactly: int64)
+        case .double(let double): return Self(exactly: double)
+        default: return nil
+        }
+    }
+}
+
+extension Int: DatabaseInteger {}
+extension Int8: DatabaseInteger {}
+extension Int16: DatabaseInteger {}
+extension Int32: DatabaseInteger {}
+extension Int64: DatabaseInteger {}
+extension UInt: DatabaseInteger {}
+extension UInt8: DatabaseInteger {}
+extension UInt16: DatabaseInteger {}
+extension UInt32: DatabaseInteger {}
+extension UInt64: DatabaseInteger {}
+
+// MARK: - Floating point
+
+extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqlite3_column_double(sqliteStatement, index)
+    }
+
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .double(self))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
+        switch dbValue.storage {
+        case .int64(let int64): return Double(int64)
+        case .double(let double): return double
+        default: return nil
+        }
+    }
+}
+
+extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = Float(sqlite3_column_double(sqliteStatement, index))
+    }
+
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .double(Double(self)))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(dbValue).map { Float($0) }
+    }
+}
+
+// MARK: - String
+
+/// Stored as TEXT. Blobs and numbers are not converted to strings.
+extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    @inline(__always)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = String(cString: sqlite3_column_text(sqliteStatement, index)!)
+    }
+
+    public var databaseValue: DatabaseValue {
+        DatabaseValue(storage: .string(self))
+    }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
+        if case .string(let string) = dbValue.storage { return string }
+        return nil
+    }
+}

@@ -36,4 +36,9 @@ static inline CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, ch
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// curl_version_info(CURLVERSION_NOW): the macro is not imported.
+static inline curl_version_info_data *ccurl_version_info(void) {
+    return curl_version_info(CURLVERSION_NOW);
+}
+
 #endif

@@ -164,7 +164,9 @@ extension Database {
     /// answers `cipher_provider` for a keyed database.
     public var isEncrypted: Bool {
         get throws {
-            try !(String.fetchOne(self, sql: "PRAGMA cipher_provider") ?? "").isEmpty
+            // No key: the pragma returns no row, and not even a column.
+            guard let row = try Row.fetchOne(self, sql: "PRAGMA cipher_provider"), row.count > 0 else { return false }
+            return !((row[0] as String?) ?? "").isEmpty
         }
     }
 

@@ -284,8 +284,11 @@ public final class Database {
                     cursor = tail
                     continue
                 }
+                // Arguments left over after the last statement are an error
+                // found before it runs, so that it changes nothing.
+                let isLast = tail.map { String(cString: $0).allSatisfy { $0.isWhitespace || $0 == ";" } } ?? true
                 let bindings = try remaining.extractBindings(
-                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: true)
+                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: !isLast)
                 try statement.bind(extractedValues: bindings, arguments: arguments)
                 try statement.runToCompletion()
                 cursor = tail

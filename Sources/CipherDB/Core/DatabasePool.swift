@@ -70,18 +70,16 @@ public final class DatabasePool: DatabaseWriter {
     // MARK: - Reading
 
     private func withReader<T>(_ body: (SerializedDatabase) throws -> T) throws -> T {
-        let (reader, release) = try readerPool.get()
-        defer { release() }
-        return try body(reader)
+        let item = try readerPool.get()
+        defer { readerPool.release(item) }
+        return try body(item.element)
     }
 
     /// Takes a reader without blocking a thread of the cooperative pool.
-    private func reader() async throws -> (element: SerializedDatabase, release: @Sendable () -> Void) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.readerPool.get() })
-            }
-        }
+    private func withReader<T: Sendable>(_ body: (SerializedDatabase) async throws -> T) async throws -> T {
+        let item = try await readerPool.get()
+        defer { readerPool.release(item) }
+        return try await body(item.element)
     }
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
@@ -91,17 +89,17 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        let (reader, release) = try await reader()
-        defer { release() }
-        return try await reader.execute { db in try db.snapshotRead { try value(db) } }
+        try await withReader { reader in
+            try await reader.execute { db in try db.snapshotRead { try value(db) } }
+        }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        DispatchQueue.global().async {
-            do {
-                let (reader, release) = try self.readerPool.get()
-                reader.async { db in
-                    defer { release() }
+        readerPool.request { result in
+            switch result {
+            case .success(let item):
+                item.element.async { db in
+                    defer { self.readerPool.release(item) }
                     do {
                         try db.checkIsOpen()
                         try db.snapshotRead { value(.success(db)) }
@@ -109,7 +107,7 @@ public final class DatabasePool: DatabaseWriter {
                         value(.failure(error))
                     }
                 }
-            } catch {
+            case .failure(let error):
                 value(.failure(error))
             }
         }
@@ -120,9 +118,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        let (reader, release) = try await reader()
-        defer { release() }
-        return try await reader.execute(value)
+        try await withReader { reader in try await reader.execute(value) }
     }
 
     /// Reads with the connection of the current access if there is one

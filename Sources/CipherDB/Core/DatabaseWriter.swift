@@ -128,6 +128,9 @@ extension Database {
                 let name: String = object["name"]
                 try execute(sql: "DROP \(type.uppercased()) IF EXISTS \(name.quotedDatabaseIdentifier)")
             }
+            if try tableExists("sqlite_sequence") {
+                try execute(sql: "DELETE FROM sqlite_sequence")
+            }
             return .commit
         }
         clearStatementCache()

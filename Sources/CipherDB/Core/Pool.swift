@@ -5,87 +5,198 @@ import Synchronization
 /// barrier that waits until no element is in use and lets none be taken
 /// meanwhile.
 ///
-/// `Sendable` through its locks: `state` is guarded by a mutex, the
-/// semaphore and group are thread-safe.
+/// Waiting never blocks a thread that does not ask for it: a request that
+/// cannot be served now is queued as a callback, and served by the release
+/// that frees an element. Synchronous callers wait on their own semaphore;
+/// async callers suspend.
+///
+/// `Sendable` through its mutex: every mutable state is in `state`.
 final class Pool<Element: AnyObject & Sendable>: Sendable {
-    private struct Item: Sendable {
+    /// An element handed out, with the generation it belongs to.
+    struct Item: Sendable {
         let element: Element
-        let generation: Int
+        fileprivate let generation: Int
     }
+
+    /// What a request receives: an idle element, or the right to create one.
+    private enum Grant {
+        case item(Item)
+        case create(index: Int, generation: Int)
+    }
+
+    private typealias Waiter = @Sendable (Result<Grant, Error>) -> Void
 
     private struct State: ~Copyable {
         var available: [Item] = []
         var all: [Element] = []
+        var inUseCount = 0
         var createdCount = 0
         var generation = 0
         var isClosed = false
+        var waiters: [Waiter] = []
+        var pendingBarrierCount = 0
+        /// Called when the last element in use is released, for the barrier
+        /// that waits for it.
+        var barrierWaiter: (@Sendable () -> Void)?
     }
 
-    private let makeElement: @Sendable (_ index: Int) throws -> Element
+    private let maximumCount: Int
     private let keepsElements: Bool
+    private let makeElement: @Sendable (_ index: Int) throws -> Element
     private let state = Mutex(State())
-    private let itemsSemaphore: DispatchSemaphore
-    private let itemsGroup = DispatchGroup()
-    /// Takes run concurrently on it; a barrier runs alone.
-    private let barrierQueue = DispatchQueue(label: "CipherDB.Pool.barrier", attributes: [.concurrent])
+    /// Barriers run one at a time.
+    private let barrierLock = Mutex(())
 
     init(maximumCount: Int, keepsElements: Bool = true, makeElement: @escaping @Sendable (Int) throws -> Element) {
         precondition(maximumCount > 0, "Pool size must be at least 1")
-        self.makeElement = makeElement
+        self.maximumCount = maximumCount
         self.keepsElements = keepsElements
-        self.itemsSemaphore = DispatchSemaphore(value: maximumCount)
+        self.makeElement = makeElement
     }
 
-    /// Takes an element, waiting until one is free, and returns it with the
-    /// function that gives it back.
-    func get() throws -> (element: Element, release: @Sendable () -> Void) {
-        try barrierQueue.sync {
-            itemsSemaphore.wait()
-            itemsGroup.enter()
+    // MARK: - Taking and releasing
+
+    /// Takes an element, waiting until one is free. Call `release(_:)`
+    /// with the item when done.
+    func get() throws -> Item {
+        let semaphore = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Item, Error>?>(nil)
+        request { item in
+            result.withLock { $0 = item }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Takes an element, suspending until one is free.
+    func get() async throws -> Item {
+        try await withCheckedThrowingContinuation { continuation in
+            request { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Calls `completion` with an element as soon as one is free, on the
+    /// thread that frees it, or at once.
+    func request(_ completion: @escaping @Sendable (Result<Item, Error>) -> Void) {
+        let waiter: Waiter = { grant in
+            completion(grant.flatMap { self.resolve($0) })
+        }
+        let grant: Result<Grant, Error>? = state.withLock { state in
+            if state.isClosed { return .failure(DatabaseError.connectionIsClosed()) }
+            guard state.pendingBarrierCount == 0, let grant = Self.nextGrant(&state, maximumCount: maximumCount) else {
+                state.waiters.append(waiter)
+                return nil
+            }
+            return .success(grant)
+        }
+        if let grant { waiter(grant) }
+    }
+
+    /// Hands out an idle element or the right to create one, if any.
+    private static func nextGrant(_ state: inout State, maximumCount: Int) -> Grant? {
+        if let item = state.available.popLast() {
+            state.inUseCount += 1
+            return .item(item)
+        }
+        if state.createdCount < maximumCount {
+            state.createdCount += 1
+            state.inUseCount += 1
+            return .create(index: state.createdCount, generation: state.generation)
+        }
+        return nil
+    }
+
+    /// Creates the element of a grant, outside the lock: opening a
+    /// connection is slow (key derivation).
+    private func resolve(_ grant: Grant) -> Result<Item, Error> {
+        switch grant {
+        case .item(let item):
+            return .success(item)
+        case let .create(index, generation):
             do {
-                let item = try takeItem()
-                return (item.element, { self.release(item) })
+                let item = Item(element: try makeElement(index), generation: generation)
+                state.withLock { $0.all.append(item.element) }
+                return .success(item)
             } catch {
-                itemsSemaphore.signal()
-                itemsGroup.leave()
-                throw error
+                // Give the slot back, so that a waiter can try again.
+                finishUse { state in state.createdCount -= 1 }
+                return .failure(error)
             }
         }
     }
 
-    private func takeItem() throws -> Item {
-        let (reused, index, generation) = try state.withLock { state -> (Item?, Int, Int) in
-            if state.isClosed { throw DatabaseError.connectionIsClosed() }
-            if let item = state.available.popLast() { return (item, 0, state.generation) }
-            state.createdCount += 1
-            return (nil, state.createdCount, state.generation)
-        }
-        if let reused { return reused }
-        // Opening a connection is slow (key derivation): not under the lock.
-        let element = try makeElement(index)
-        state.withLock { $0.all.append(element) }
-        return Item(element: element, generation: generation)
-    }
-
-    private func release(_ item: Item) {
-        state.withLock { state in
+    /// Gives an element back.
+    func release(_ item: Item) {
+        finishUse { state in
             if keepsElements && !state.isClosed && item.generation == state.generation {
                 state.available.append(item)
             } else {
                 state.all.removeAll { $0 === item.element }
+                state.createdCount -= 1
             }
         }
-        itemsSemaphore.signal()
-        itemsGroup.leave()
     }
 
+    /// Ends the use of an element, then serves a waiter or a barrier.
+    private func finishUse(_ update: (inout State) -> Void) {
+        let (waiter, grant, barrierWaiter) = state.withLock { state -> (Waiter?, Grant?, (@Sendable () -> Void)?) in
+            state.inUseCount -= 1
+            update(&state)
+            if state.pendingBarrierCount > 0 {
+                if state.inUseCount == 0, let barrierWaiter = state.barrierWaiter {
+                    state.barrierWaiter = nil
+                    return (nil, nil, barrierWaiter)
+                }
+                return (nil, nil, nil)
+            }
+            guard !state.waiters.isEmpty, let grant = Self.nextGrant(&state, maximumCount: maximumCount) else {
+                return (nil, nil, nil)
+            }
+            return (state.waiters.removeFirst(), grant, nil)
+        }
+        if let waiter, let grant { waiter(.success(grant)) }
+        barrierWaiter?()
+    }
+
+    // MARK: - Barrier
+
     /// Runs `body` once no element is in use, while none can be taken.
-    func barrier<T>(_ body: () throws -> T) rethrows -> T {
-        try barrierQueue.sync(flags: [.barrier]) {
-            itemsGroup.wait()
+    func barrier<T>(_ body: () throws -> T) throws -> T {
+        try barrierLock.withLock { _ in
+            let semaphore = DispatchSemaphore(value: 0)
+            let mustWait = state.withLock { state -> Bool in
+                state.pendingBarrierCount += 1
+                guard state.inUseCount > 0 else { return false }
+                state.barrierWaiter = { semaphore.signal() }
+                return true
+            }
+            if mustWait { semaphore.wait() }
+            defer { endBarrier() }
             return try body()
         }
     }
+
+    /// Lets the waiters that queued during the barrier take elements.
+    private func endBarrier() {
+        let served = state.withLock { state -> [(Waiter, Result<Grant, Error>)] in
+            state.pendingBarrierCount -= 1
+            var served: [(Waiter, Result<Grant, Error>)] = []
+            while !state.waiters.isEmpty {
+                if state.isClosed {
+                    served.append((state.waiters.removeFirst(), .failure(DatabaseError.connectionIsClosed())))
+                } else if let grant = Self.nextGrant(&state, maximumCount: maximumCount) {
+                    served.append((state.waiters.removeFirst(), .success(grant)))
+                } else {
+                    break
+                }
+            }
+            return served
+        }
+        for (waiter, grant) in served { waiter(grant) }
+    }
+
+    // MARK: - Maintenance
 
     /// Every element created and not discarded, in use or not.
     var allElements: [Element] {
@@ -101,12 +212,14 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
             state.generation += 1
             let idle = state.available.map(\.element)
             state.available.removeAll()
+            state.createdCount -= idle.count
             state.all.removeAll { element in idle.contains { $0 === element } }
             return idle
         }
     }
 
-    /// Forgets every idle element, and refuses to give any more.
+    /// Forgets every idle element, and refuses to give any more. Call it in
+    /// a barrier, so that no element is in use.
     func close() -> [Element] {
         state.withLock { state in
             state.isClosed = true

@@ -125,8 +125,8 @@ public struct SQLInterpolation: StringInterpolationProtocol {
 
     /// `\(data)`: a blob argument (`Data` is also a sequence of bytes,
     /// which must not become a list).
-    public mutating func appendInterpolation(_ data: Data?) {
-        elements.append(.argument(data?.databaseValue ?? .null))
+    public mutating func appendInterpolation(_ data: Data) {
+        elements.append(.argument(data.databaseValue))
     }
 
     /// `\(values)`: a parenthesized list of arguments, for `IN`.

@@ -73,9 +73,9 @@ public final class Statement {
         var sqliteStatement: SQLiteStatement?
         let code = sqlite3_prepare_v2(database.handle, start, -1, &sqliteStatement, &tail)
         guard code == SQLITE_OK else {
-            let length = tail.map { $0 - start } ?? strlen(start)
-            let sql = String(decoding: UnsafeRawBufferPointer(start: start, count: Int(length)), as: UTF8.self)
-            throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: trimmedSQL(sql))
+            // SQLite does not say where a statement that fails to compile
+            // ends: report the rest of the string.
+            throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: trimmedSQL(String(cString: start)))
         }
         guard let sqliteStatement else { return nil }
         return Statement(database: database, sqliteStatement: sqliteStatement)

@@ -5,8 +5,12 @@ import CSQLCipher
 /// Stored as the integer 0 or 1.
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     @inline(__always)
-    public init(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = sqlite3_column_int64(sqliteStatement, index) != 0
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        default: return nil
+        }
     }
 
     public var databaseValue: DatabaseValue {
@@ -29,14 +33,18 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
 
 extension DatabaseInteger {
+    // Text and blobs are not numbers: SQLite would read "abc" as 0.
     @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_FLOAT {
-            guard let value = Self(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
-            self = value
-        } else {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
             guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
             self = value
+        case SQLITE_FLOAT:
+            guard let value = Self(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
+            self = value
+        default:
+            return nil
         }
     }
 
@@ -73,8 +81,11 @@ extension UInt64: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     @inline(__always)
-    public init(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = sqlite3_column_double(sqliteStatement, index)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        default: return nil
+        }
     }
 
     public var databaseValue: DatabaseValue {
@@ -92,8 +103,9 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     @inline(__always)
-    public init(sqliteStatement: SQLiteStatement, index: CInt) {
-        self = Float(sqlite3_column_double(sqliteStatement, index))
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        guard let double = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self = Float(double)
     }
 
     public var databaseValue: DatabaseValue {

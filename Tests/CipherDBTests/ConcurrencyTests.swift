@@ -1,0 +1,199 @@
+import CipherDB
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct ConcurrencyTests {
+    static let endlessQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c"
+
+    @Test func poolReadSeesItsSnapshotWhileWriterCommits() throws {
+        let fixture = try DatabaseFixture(.pool)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        let pool = fixture.writer
+        let readerStarted = DispatchSemaphore(value: 0)
+        let writerDone = DispatchSemaphore(value: 0)
+        let counts = TraceLog()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? pool.read { (db) throws in
+                counts.append(String(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!))
+                readerStarted.signal()
+                writerDone.wait()
+                // Same transaction: the commit that happened meanwhile is not visible.
+                counts.append(String(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!))
+            }
+        }
+        readerStarted.wait()
+        try pool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('b')") }
+        writerDone.signal()
+        group.wait()
+        #expect(counts.lines == ["1", "1"])
+        #expect(try pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 2)
+    }
+
+    @Test func poolRunsReadsConcurrently() throws {
+        let fixture = try DatabaseFixture(.pool)
+        let pool = fixture.writer
+        // Two reads that each wait for the other: they deadlock unless
+        // they run at the same time.
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let results = TraceLog()
+        DispatchQueue.global().async(group: group) {
+            try? pool.read { _ in
+                first.signal()
+                results.append(second.wait(timeout: .now() + 10) == .success ? "ok" : "timeout")
+            }
+        }
+        DispatchQueue.global().async(group: group) {
+            try? pool.read { _ in
+                second.signal()
+                results.append(first.wait(timeout: .now() + 10) == .success ? "ok" : "timeout")
+            }
+        }
+        group.wait()
+        #expect(results.lines == ["ok", "ok"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func interruptStopsALongQuery(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        let writer = fixture.writer
+        let started = DispatchSemaphore(value: 0)
+        let outcome = TraceLog()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            do {
+                try writer.read { (db) throws in
+                    started.signal()
+                    _ = try Int.fetchOne(db, sql: Self.endlessQuery)
+                }
+                outcome.append("finished")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+                outcome.append("interrupted")
+            } catch {
+                outcome.append("other: \(error)")
+            }
+        }
+        started.wait()
+        // The read may not have started stepping yet: interrupt until it stops.
+        while group.wait(timeout: .now() + 0.05) == .timedOut {
+            writer.interrupt()
+        }
+        #expect(outcome.lines == ["interrupted"])
+        // The connection is usable afterwards.
+        #expect(try writer.read { try Int.fetchOne($0, sql: "SELECT 1") } == 1)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func taskCancellationInterruptsAndRollsBackAnAsyncWrite(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        let task = Task {
+            try await writer.write { (db) throws in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+                _ = try Int.fetchOne(db, sql: Self.endlessQuery)
+            }
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        #expect(count == 0)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func cancelledTaskDoesNotStartItsAccess(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+        #expect(count == 0)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func asyncAccessesFromManyTasksAreSerialized(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await writer.write { (db) throws in
+                        try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["p\(index)", index])
+                    }
+                    _ = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let sum = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT SUM(score) FROM player")! }
+        #expect(sum == (0..<50).reduce(0, +))
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func asyncReadAndAsyncWriteCallBack(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        let inserted: Int64 = try await withCheckedThrowingContinuation { continuation in
+            writer.asyncWrite({ (db) throws in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+                return db.lastInsertedRowID
+            }, completion: { _, result in continuation.resume(with: result) })
+        }
+        #expect(inserted == 1)
+        let count: Int = try await withCheckedThrowingContinuation { continuation in
+            writer.asyncRead { result in
+                continuation.resume(with: Result { try Int.fetchOne(result.get(), sql: "SELECT COUNT(*) FROM player")! })
+            }
+        }
+        #expect(count == 1)
+    }
+
+    @Test func barrierWriteWaitsForReadsToEnd() throws {
+        let fixture = try DatabaseFixture(.pool)
+        let pool = fixture.writer
+        let readStarted = DispatchSemaphore(value: 0)
+        let events = TraceLog()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? pool.read { _ in
+                readStarted.signal()
+                Thread.sleep(forTimeInterval: 0.2)
+                events.append("read end")
+            }
+        }
+        readStarted.wait()
+        try pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+        group.wait()
+        #expect(events.lines == ["read end", "barrier"])
+    }
+
+    @Test func poolOpensAtMostMaximumReaderCountReaders() throws {
+        var configuration = encryptedConfiguration()
+        configuration.maximumReaderCount = 2
+        let folder = try TemporaryFolder()
+        let pool = try DatabasePool(path: folder.path("db.sqlite"), configuration: configuration)
+        let active = Mutex(0)
+        let observed = TraceLog()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            try? pool.read { _ in
+                observed.append(String(active.withLock { $0 += 1; return $0 }))
+                Thread.sleep(forTimeInterval: 0.02)
+                active.withLock { $0 -= 1 }
+            }
+        }
+        #expect(observed.lines.count == 8)
+        #expect(observed.lines.compactMap(Int.init).max()! <= 2)
+    }
+}

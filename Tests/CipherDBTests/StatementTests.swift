@@ -1,0 +1,282 @@
+import CipherDB
+import Foundation
+import Testing
+
+@Suite struct StatementTests {
+    @Test(arguments: DatabaseKind.allCases)
+    func executeRunsSeveralStatementsAndConsumesArgumentsInOrder(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { (db) throws in
+            try db.execute(sql: """
+                INSERT INTO player (name, score) VALUES (?, ?);
+                INSERT INTO player (name, score) VALUES (:name, :score);
+                -- a comment
+                """, arguments: ["Arthur", 100, "Barbara", 200])
+            try db.execute(sql: "UPDATE player SET score = :score WHERE name = :name", arguments: ["name": "Arthur", "score": 150])
+        }
+        let scores = try fixture.writer.read { (db) throws in
+            try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY name")
+        }
+        #expect(scores == [150, 200])
+    }
+
+    @Test func wrongArgumentCountIsAnError() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (a, b)")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1, 2, 3])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", arguments: ["a": 1])
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
+        }
+    }
+
+    @Test func sqlLiteralBindsValuesAndExpandsArrays() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+            let hostile = "x'); DROP TABLE t; --"
+            try db.execute(literal: "INSERT INTO t (id, name) VALUES (\(1), \(hostile))")
+            try db.execute(literal: "INSERT INTO t (id, name) VALUES (\(2), \("b")), (\(3), \(nil as String?))")
+            let ids = [1, 3]
+            let names = try String?.fetchAll(db, literal: "SELECT name FROM t WHERE id IN \(ids) ORDER BY id")
+            #expect(names == [hostile, nil])
+            let literal: SQL = "SELECT \(sql: "name") FROM t WHERE id = \(2)"
+            let (sql, arguments) = try literal.build(db)
+            #expect(sql == "SELECT name FROM t WHERE id = ?")
+            #expect(arguments == [2])
+            #expect(try db.tableExists("t"))
+        }
+    }
+
+    @Test func sqlLiteralBindsDataAsOneBlob() throws {
+        let dbQueue = try DatabaseQueue()
+        let data = Data([1, 2, 3])
+        let fetched = try dbQueue.read { db in try Data.fetchOne(db, literal: "SELECT \(data)") }
+        #expect(fetched == data)
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            let first = try db.cachedStatement(sql: "SELECT ?")
+            let second = try db.cachedStatement(sql: "SELECT ?")
+            #expect(first === second)
+            #expect(try Int.fetchOne(first, arguments: [1]) == 1)
+            #expect(try Int.fetchOne(second, arguments: [2]) == 2)
+            #expect(try db.makeStatement(sql: "SELECT 1") !== db.makeStatement(sql: "SELECT 1"))
+        }
+    }
+
+    @Test func makeStatementRefusesSeveralStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
+            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "  ") }
+            #expect(try db.makeStatement(sql: "SELECT 1;  ").columnCount == 1)
+        }
+    }
+
+    @Test func invalidSQLThrowsWithTheSQL() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            do {
+                try db.execute(sql: "SELEKT 1")
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.resultCode == .SQLITE_ERROR)
+                #expect(error.sql == "SELEKT 1")
+                #expect(error.message?.contains("syntax error") == true)
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func constraintViolationsMatchResultCodePatterns(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { (db) throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+        }
+        var caught: String?
+        do {
+            try fixture.writer.write { (db) throws in
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+            }
+        } catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE {
+            caught = "unique"
+        } catch DatabaseError.SQLITE_CONSTRAINT {
+            caught = "constraint"
+        }
+        #expect(caught == "unique")
+
+        do {
+            try fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES (NULL)") }
+            Issue.record("expected an error")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .SQLITE_CONSTRAINT)
+            #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_NOTNULL)
+            switch error {
+            case DatabaseError.SQLITE_CONSTRAINT: break
+            default: Issue.record("primary code pattern should match")
+            }
+        }
+    }
+
+    @Test func errorDescriptionsHideArgumentsByDefault() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (secret TEXT UNIQUE)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["hunter2"])
+            do {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["hunter2"])
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.description.contains("INSERT INTO t VALUES (?)"))
+                #expect(!error.description.contains("hunter2"))
+                #expect(!error.localizedDescription.contains("hunter2"))
+                #expect(!"\(error)".contains("hunter2"))
+            }
+        }
+    }
+
+    @Test func publicStatementArgumentsShowsArgumentsInErrors() throws {
+        var configuration = Configuration()
+        configuration.publicStatementArguments = true
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (value TEXT UNIQUE)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["visible"])
+            do {
+                try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["visible"])
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.description.contains("visible"))
+            }
+        }
+    }
+
+    @Test func errorsAndTracesRedactKeysTypedIntoSQL() throws {
+        let folder = try TemporaryFolder()
+        let dbQueue = try DatabaseQueue(path: folder.path("db.sqlite"), configuration: encryptedConfiguration())
+        let traced = TraceLog()
+        try dbQueue.writeWithoutTransaction { (db) throws in
+            db.trace { traced.append($0.description) }
+            try db.execute(sql: "ATTACH DATABASE ? AS other KEY 'attach-secret'", arguments: [folder.path("other.sqlite")])
+            try db.execute(sql: "DETACH DATABASE other")
+            do {
+                try db.execute(sql: "PRAGMA rekey = 'rekey-secret' garbage")
+            } catch let error as DatabaseError {
+                #expect(!error.description.contains("rekey-secret"))
+            }
+            db.trace(nil)
+        }
+        #expect(!traced.lines.isEmpty)
+        #expect(!traced.lines.joined().contains("attach-secret"))
+        #expect(traced.lines.contains { $0.contains("KEY <redacted>") })
+    }
+
+    @Test func traceHidesArgumentsUnlessExpanded() throws {
+        let dbQueue = try DatabaseQueue()
+        let traced = TraceLog()
+        let expanded = TraceLog()
+        try dbQueue.write { (db) throws in
+            db.trace { event in
+                traced.append(event.description)
+                expanded.append(event.expandedDescription)
+            }
+            _ = try String.fetchAll(db, sql: "SELECT ?", arguments: ["hunter2"])
+        }
+        #expect(traced.lines.contains("SELECT ?"))
+        #expect(!traced.lines.joined().contains("hunter2"))
+        #expect(expanded.lines.contains("SELECT 'hunter2'"))
+    }
+
+    @Test func profileTraceReportsDurations() throws {
+        let dbQueue = try DatabaseQueue()
+        let traced = TraceLog()
+        try dbQueue.read { (db) throws in
+            db.trace(options: .profile) { event in
+                if case let .profile(statement, duration) = event, duration >= 0 {
+                    traced.append(statement.sql)
+                }
+            }
+            _ = try Int.fetchOne(db, sql: "SELECT 42")
+        }
+        #expect(traced.lines.contains("SELECT 42"))
+    }
+
+    @Test func functionsAreCallableFromSQL() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            let reverse = DatabaseFunction("reverse", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map { String($0.reversed()) }
+            }
+            try db.add(function: reverse)
+            #expect(try String.fetchOne(db, sql: "SELECT reverse('abc')") == "cba")
+            let failing = DatabaseFunction("failing", argumentCount: 0) { _ in
+                throw DatabaseError(message: "custom failure")
+            }
+            try db.add(function: failing)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT failing()") }
+            db.remove(function: reverse)
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT reverse('abc')") }
+        }
+    }
+
+    @Test func cursorsIterateLazilyAndCompose() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            let sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10) SELECT x FROM c"
+            #expect(try Array(Int.fetchCursor(db, sql: sql).filter { $0 % 2 == 0 }.map { $0 * 10 }) == [20, 40, 60, 80, 100])
+            #expect(try Int.fetchCursor(db, sql: sql).reduce(0, +) == 55)
+            #expect(try Int.fetchCursor(db, sql: sql).first { $0 > 3 } == 4)
+            #expect(try Int.fetchCursor(db, sql: sql).contains(7))
+            #expect(try Array(Int.fetchCursor(db, sql: sql).compactMap { $0 > 8 ? $0 : nil }) == [9, 10])
+            #expect(try Array(Int.fetchCursor(db, sql: sql).prefix(2)) == [1, 2])
+            var sum = 0
+            try Row.fetchCursor(db, sql: sql).forEach { sum += $0[0] as Int }
+            #expect(sum == 55)
+            #expect(try Int.fetchSet(db, sql: sql).count == 10)
+            let cursor = try Int.fetchCursor(db, sql: sql)
+            while try cursor.next() != nil {}
+            #expect(try cursor.next() == nil) // stays exhausted
+        }
+    }
+
+    @Test func lastInsertedRowIDAndChangesCounts() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v)")
+            try db.execute(sql: "INSERT INTO t (v) VALUES (1), (2), (3)")
+            #expect(db.lastInsertedRowID == 3)
+            #expect(db.changesCount == 3)
+            let before = db.totalChangesCount
+            try db.execute(sql: "UPDATE t SET v = 0 WHERE id > 1")
+            #expect(db.changesCount == 2)
+            #expect(db.totalChangesCount == before + 2)
+        }
+    }
+}
+
+/// Collects trace lines from a callback.
+final class TraceLog: @unchecked Sendable {
+    // @unchecked: `storage` is only touched under `lock`.
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func append(_ line: String) {
+        lock.withLock { storage.append(line) }
+    }
+
+    var lines: [String] {
+        lock.withLock { storage }
+    }
+}

@@ -1,0 +1,106 @@
+import CipherDB
+import Foundation
+import Testing
+
+/// A folder in the temporary directory, deleted with its content when the
+/// value is released.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("CipherDBTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+}
+
+/// The two kinds of database connections: every behaviour that both share
+/// is tested on both.
+enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case queue
+    case pool
+
+    var testDescription: String { rawValue }
+
+    func open(path: String, configuration: Configuration = Configuration()) throws -> any DatabaseWriter {
+        switch self {
+        case .queue: return try DatabaseQueue(path: path, configuration: configuration)
+        case .pool: return try DatabasePool(path: path, configuration: configuration)
+        }
+    }
+}
+
+/// A configuration that gives `passphrase` to every connection.
+func encryptedConfiguration(_ passphrase: String = "correct horse battery staple") -> Configuration {
+    var configuration = Configuration()
+    configuration.prepareDatabase { (db) throws in
+        try db.usePassphrase(passphrase)
+    }
+    return configuration
+}
+
+/// A fresh encrypted database in its own folder, kept alive with the folder.
+struct DatabaseFixture {
+    let folder: TemporaryFolder
+    let path: String
+    let writer: any DatabaseWriter
+
+    init(_ kind: DatabaseKind, configuration: Configuration = encryptedConfiguration()) throws {
+        folder = try TemporaryFolder()
+        path = folder.path("db.sqlite")
+        writer = try kind.open(path: path, configuration: configuration)
+    }
+
+    /// Creates `player(id, name, score)`.
+    func createPlayerTable() throws {
+        try writer.write { (db) throws in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    score INTEGER NOT NULL DEFAULT 0)
+                """)
+        }
+    }
+
+    /// The raw bytes of a file of the database (`""`, `-wal`, `-journal`).
+    func fileBytes(suffix: String = "") throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+    }
+}
+
+extension Data {
+    func contains(_ string: String) -> Bool {
+        range(of: Data(string.utf8)) != nil
+    }
+}
+
+/// Runs a program and returns its exit status, standard output and error.
+func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let outputPipe = Pipe()
+    let errorPipe = Pipe()
+    let inputPipe = Pipe()
+    process.standardOutput = outputPipe
+    process.standardError = errorPipe
+    process.standardInput = inputPipe
+    try process.run()
+    if let input {
+        inputPipe.fileHandleForWriting.write(Data(input.utf8))
+    }
+    try inputPipe.fileHandleForWriting.close()
+    let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+    let error = errorPipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+}

@@ -36,12 +36,14 @@ import Testing
         let fixture = try DatabaseFixture(kind)
         try insertSecret(fixture.writer)
         if kind == .pool {
-            let wal = try fixture.fileBytes(suffix: "-wal")
-            #expect(!wal.isEmpty)
-            #expect(!wal.contains(Self.secretText))
+            // A passive checkpoint copies the pages into the main file and
+            // leaves the frames in the -wal file: both are checked.
             try fixture.writer.writeWithoutTransaction { (db) throws in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             }
+            let wal = try fixture.fileBytes(suffix: "-wal")
+            #expect(wal.count > 4096)
+            #expect(!wal.contains(Self.secretText))
         }
         let bytes = try fixture.fileBytes()
         #expect(bytes.count > 4096)
@@ -251,5 +253,79 @@ final class PassphraseStore: @unchecked Sendable {
     var value: String {
         get { lock.withLock { storage } }
         set { lock.withLock { storage = newValue } }
+    }
+}
+
+@Suite struct RekeyWhileReadingTests {
+    /// SQLCipher 3.4.1 may report a successful rekey while another
+    /// connection holds a read transaction. Whatever SQLCipher does, the
+    /// outcome must be verified: either the new passphrase works and the old
+    /// one fails, or the change throws and the old passphrase still works.
+    @Test func rekeyWhileAnotherConnectionReadsIsVerified() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("db.sqlite")
+        let dbPool = try DatabasePool(path: path, configuration: encryptedConfiguration("old"))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE t (value TEXT)")
+            for index in 0..<100 { try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["row \(index)"]) }
+        }
+        let reading = DispatchSemaphore(value: 0)
+        let rekeyDone = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? dbPool.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+                reading.signal()
+                rekeyDone.wait()
+            }
+        }
+        reading.wait()
+        // Not a barrier write: the reader above holds its transaction.
+        let outcome = Result { try dbPool.writeWithoutTransaction { db in try db.changePassphrase("new") } }
+        rekeyDone.signal()
+        group.wait()
+        try dbPool.close()
+
+        func count(_ passphrase: String) -> Int? {
+            try? DatabaseQueue(path: path, configuration: encryptedConfiguration(passphrase))
+                .read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        }
+        switch outcome {
+        case .success:
+            #expect(count("new") == 100)
+            #expect(count("old") == nil)
+        case .failure(let error):
+            #expect(error is DatabaseError)
+            #expect(count("old") == 100)
+        }
+    }
+
+    /// When another connection holds the write lock, SQLCipher 3.4.1's
+    /// rekey cannot start its transaction, yet returns SQLITE_OK. The
+    /// verification must catch it, and the old passphrase must still work.
+    @Test func rekeyThatSQLCipherSilentlySkipsThrows() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("db.sqlite")
+        let rekeying = try DatabaseQueue(path: path, configuration: encryptedConfiguration("old"))
+        try rekeying.write { db in
+            try db.execute(sql: "CREATE TABLE t (value TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES ('kept')")
+        }
+        let locking = try DatabaseQueue(path: path, configuration: encryptedConfiguration("old"))
+        let outcome = try locking.writeWithoutTransaction { lockingDB in
+            try lockingDB.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+            defer { try? lockingDB.rollback() }
+            return Result { try rekeying.writeWithoutTransaction { db in try db.changePassphrase("new") } }
+        }
+        do {
+            try outcome.get()
+            Issue.record("the rekey reported success while another connection held the write lock")
+        } catch let error as DatabaseError {
+            #expect(error.message?.contains("did not take effect") == true)
+        }
+        try rekeying.close()
+        try locking.close()
+        let reopened = try DatabaseQueue(path: path, configuration: encryptedConfiguration("old"))
+        #expect(try reopened.read { try String.fetchOne($0, sql: "SELECT value FROM t") } == "kept")
     }
 }

@@ -96,6 +96,10 @@ public final class Database {
         sqlite3_extended_result_codes(handle, 1)
         setUpBusyMode()
         try DatabaseCollation.builtIns.forEach { try add(collation: $0) }
+        // Temporary tables and indexes (sorts, subqueries) stay in memory
+        // and never reach the disk. SQLCipher requires builds with
+        // SQLITE_TEMP_STORE=2; this holds even for a build that differs.
+        try execute(sql: "PRAGMA temp_store = MEMORY")
 
         // The key must be given before anything reads the file.
         for preparation in configuration.preparations {

@@ -1,0 +1,97 @@
+import CipherDB
+import Foundation
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test(arguments: DatabaseKind.allCases)
+    func prepareDatabaseFunctionsRunInOrderOnEveryConnection(_ kind: DatabaseKind) throws {
+        let log = TraceLog()
+        var configuration = encryptedConfiguration()
+        configuration.prepareDatabase { db in log.append("second \(db.description)") }
+        configuration.label = "Test"
+        let folder = try TemporaryFolder()
+        let writer = try kind.open(path: folder.path("db.sqlite"), configuration: configuration)
+        _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        switch kind {
+        case .queue:
+            #expect(log.lines == ["second Test"])
+        case .pool:
+            #expect(log.lines == ["second Test.writer", "second Test.reader.1"])
+        }
+    }
+
+    @Test func prepareDatabaseErrorsFailTheOpening() throws {
+        struct Unavailable: Error {}
+        var configuration = Configuration()
+        configuration.prepareDatabase { _ in throw Unavailable() }
+        #expect(throws: Unavailable.self) { try DatabaseQueue(configuration: configuration) }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func readonlyConnectionsRefuseWrites(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.close()
+        var configuration = encryptedConfiguration()
+        configuration.readonly = true
+        let readonly = try kind.open(path: fixture.path, configuration: configuration)
+        do {
+            try readonly.writeWithoutTransaction { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+            Issue.record("expected an error")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .SQLITE_READONLY)
+        }
+        #expect(try readonly.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
+    }
+
+    @Test func foreignKeysCanBeDisabled() throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        #expect(try dbQueue.read { try Bool.fetchOne($0, sql: "PRAGMA foreign_keys") } == false)
+        #expect(try DatabaseQueue().read { try Bool.fetchOne($0, sql: "PRAGMA foreign_keys") } == true)
+    }
+
+    @Test func busyModeImmediateErrorAndTimeout() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("db.sqlite")
+        let holder = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
+        try holder.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+
+        var waiting = encryptedConfiguration()
+        waiting.busyMode = .timeout(5)
+        let patient = try DatabaseQueue(path: path, configuration: waiting)
+        let impatient = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
+
+        let locked = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? holder.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                locked.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+        }
+        locked.wait()
+        do {
+            try impatient.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+            Issue.record("expected SQLITE_BUSY")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .SQLITE_BUSY)
+        }
+        // Waits for the holder to commit, then succeeds.
+        try patient.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        group.wait()
+        #expect(try patient.read { try Int.fetchAll($0, sql: "SELECT x FROM t ORDER BY x") } == [1, 3])
+    }
+
+    @Test func walJournalModeForQueues() throws {
+        var configuration = encryptedConfiguration()
+        configuration.journalMode = .wal
+        let folder = try TemporaryFolder()
+        let dbQueue = try DatabaseQueue(path: folder.path("db.sqlite"), configuration: configuration)
+        #expect(try dbQueue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        let pool = try DatabasePool(path: folder.path("pool.sqlite"), configuration: encryptedConfiguration())
+        #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+}

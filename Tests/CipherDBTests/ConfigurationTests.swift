@@ -95,3 +95,21 @@ import Testing
         #expect(try pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
     }
 }
+
+@Suite struct InMemoryDatabaseTests {
+    @Test func namedInMemoryQueuesShareTheirDatabase() throws {
+        let name = "shared-\(UUID().uuidString)"
+        let first = try DatabaseQueue(named: name)
+        let second = try DatabaseQueue(named: name)
+        try first.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)") }
+        #expect(try second.read { try Int.fetchOne($0, sql: "SELECT x FROM t") } == 1)
+        #expect(!FileManager.default.fileExists(atPath: "file:\(name)?mode=memory&cache=shared"))
+    }
+
+    @Test func unnamedInMemoryQueuesAreIndependent() throws {
+        let first = try DatabaseQueue()
+        let second = try DatabaseQueue()
+        try first.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
+        #expect(try second.read { try $0.tableExists("t") } == false)
+    }
+}

@@ -145,7 +145,8 @@ extension Database {
     /// Whether the path is an in-memory or temporary database, which
     /// cannot be opened a second time.
     var isInMemory: Bool {
-        path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:")
+        path.isEmpty || path == ":memory:" || (path.hasPrefix("file:") && path.contains("mode=memory"))
+            || path.hasPrefix("file::memory:")
     }
 }
 

@@ -61,8 +61,9 @@ public final class Database {
     init(path: String, description: String, configuration: Configuration) throws {
         Database.configureSQLiteOnce
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        // Each connection is used by one dispatch queue at a time.
-        flags |= SQLITE_OPEN_NOMUTEX
+        // Each connection is used by one dispatch queue at a time. URIs
+        // (`file:name?mode=memory&cache=shared`) are accepted.
+        flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         var connection: SQLiteConnection?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard let connection else {

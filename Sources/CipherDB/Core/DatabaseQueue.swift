@@ -116,6 +116,17 @@ public final class DatabaseQueue: DatabaseWriter {
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
         try writer.reentrantSync(updates)
     }
+
+    /// Runs `updates` with the connection, outside of any transaction.
+    ///
+    /// ```swift
+    /// try dbQueue.inDatabase { db in
+    ///     try db.execute(sql: "PRAGMA user_version = 2")
+    /// }
+    /// ```
+    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
 }
 
 extension Database {

@@ -73,12 +73,6 @@ extension DatabaseWriter {
         }
     }
 
-    /// Runs `updates` with the writer connection, outside of any
-    /// transaction (GRDB's name for queues).
-    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction(updates)
-    }
-
     /// Deletes all tables, views, triggers and indexes.
     public func erase() throws {
         try barrierWriteWithoutTransaction { try $0.erase() }

@@ -82,6 +82,9 @@ public struct SQL: Sendable {
     }
 }
 
+/// GRDB's former name of ``SQL``.
+public typealias SQLLiteral = SQL
+
 extension SQL: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) {
         self.init(sql: value)

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// Dates are stored as GRDB stores them: UTC text `yyyy-MM-dd HH:mm:ss.SSS`,
@@ -9,7 +10,25 @@ import Foundation
 /// timestamps.
 ///
 /// See <https://www.sqlite.org/lang_datefunc.html>.
-extension Date: DatabaseValueConvertible {
+extension Date: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Parses the text in place, with no intermediate `String`.
+    @inline(__always)
+    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            self.init(timeIntervalSince1970: TimeInterval(sqlite3_column_int64(sqliteStatement, index)))
+        case SQLITE_FLOAT:
+            self.init(timeIntervalSince1970: sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(sqliteStatement, index) else { return nil }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            guard let date = DatabaseDateFormat.date(from: bytes) else { return nil }
+            self = date
+        default:
+            return nil
+        }
+    }
+
     public var databaseValue: DatabaseValue {
         DatabaseValue(storage: .string(DatabaseDateFormat.string(from: self)))
     }
@@ -18,7 +37,7 @@ extension Date: DatabaseValueConvertible {
         switch dbValue.storage {
         case .int64(let int64): return Date(timeIntervalSince1970: TimeInterval(int64))
         case .double(let double): return Date(timeIntervalSince1970: double)
-        case .string(let string): return DatabaseDateFormat.date(from: string)
+        case .string(var string): return string.withUTF8 { DatabaseDateFormat.date(from: $0) }
         default: return nil
         }
     }
@@ -39,8 +58,8 @@ enum DatabaseDateFormat {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))"
     }
 
-    static func date(from string: String) -> Date? {
-        var scanner = Scanner(Array(string.utf8))
+    static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = Scanner(bytes)
         guard let year = scanner.digits(4), scanner.skip("-"),
               let month = scanner.digits(2), scanner.skip("-"),
               let day = scanner.digits(2),
@@ -84,10 +103,10 @@ enum DatabaseDateFormat {
     }
 
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         var isAtEnd: Bool { position == bytes.count }
 

@@ -82,6 +82,7 @@ extension Database {
         case .commit:
             try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
         case .rollback:
+            invalidateSchemaCache()
             try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")
             try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
         }
@@ -104,6 +105,8 @@ extension Database {
     /// Rolls back the current transaction. Does nothing if SQLite has
     /// already rolled it back by itself (after an interrupt, a full disk…).
     public func rollback() throws {
+        // A rollback may undo schema changes.
+        invalidateSchemaCache()
         guard isInsideTransaction else { return }
         try executeCached(sql: "ROLLBACK TRANSACTION")
     }
@@ -120,6 +123,7 @@ extension Database {
     }
 
     private func rollbackSavepointAfterError() throws {
+        invalidateSchemaCache()
         guard isInsideTransaction else { return }
         do {
             try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")

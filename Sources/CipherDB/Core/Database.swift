@@ -39,6 +39,10 @@ public final class Database {
     /// Cached statements, by SQL.
     private var statementCache: [String: Statement] = [:]
 
+    /// Schema information and record statements, valid until the schema
+    /// changes.
+    var schemaCache = SchemaCache()
+
     // MARK: - Hooks kept alive while registered
 
     var traceHandler: ((TraceEvent) -> Void)?
@@ -263,6 +267,7 @@ public final class Database {
     /// example, SQLite would otherwise prepare them again on first use).
     public func clearStatementCache() {
         statementCache.removeAll()
+        schemaCache = SchemaCache()
     }
 
     /// Executes one or several SQL statements, separated by semicolons.

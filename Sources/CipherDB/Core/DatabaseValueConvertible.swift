@@ -9,7 +9,7 @@ import Foundation
 /// ```
 ///
 /// See <https://www.sqlite.org/datatype3.html>.
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: SQLExpressible {
     /// The value stored in the database.
     var databaseValue: DatabaseValue { get }
 
@@ -41,6 +41,13 @@ extension DatabaseValueConvertible {
 }
 
 // MARK: - Optional
+
+extension Optional: SQLExpressible where Wrapped: SQLExpressible {
+    /// The wrapped expression, or NULL.
+    public var sqlExpression: SQLExpression {
+        self?.sqlExpression ?? .value(nil)
+    }
+}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {

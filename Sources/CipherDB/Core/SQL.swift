@@ -17,6 +17,14 @@ public struct SQL: Sendable {
         case sql(String, StatementArguments)
         case argument(DatabaseValue)
         case list([DatabaseValue])
+        /// A query interface expression: `\(Column("name"))`.
+        case expression(SQLExpression)
+        /// A selection: `\(AllColumns())`.
+        case selection(SQLSelection)
+        /// An ordering: `\(Column("score").desc)`.
+        case ordering(SQLOrdering)
+        /// A table name, quoted: `\(Player.self)`.
+        case tableName(String)
     }
 
     private(set) var elements: [Element]
@@ -63,27 +71,40 @@ public struct SQL: Sendable {
 
     /// The SQL text and its arguments.
     public func build(_ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        let context = SQLGenerationContext(db)
+        let sql = try sql(context)
+        return (sql, context.arguments)
+    }
+
+    /// The SQL text, with the arguments appended to the context.
+    func sql(_ context: SQLGenerationContext) throws -> String {
         var sql = ""
-        var arguments = StatementArguments()
         for element in elements {
             switch element {
             case let .sql(text, elementArguments):
+                if context.inlinesValues && !elementArguments.isEmpty {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                        message: "schema definitions accept no statement argument: interpolate values instead")
+                }
                 sql += text
-                arguments += elementArguments
+                context.arguments += elementArguments
             case let .argument(dbValue):
-                sql += "?"
-                arguments.values.append(dbValue)
+                sql += try SQLExpression(.value(dbValue)).sql(context)
             case let .list(dbValues):
-                sql += "(" + Array(repeating: "?", count: dbValues.count).joined(separator: ", ") + ")"
-                arguments.values.append(contentsOf: dbValues)
+                sql += "(" + (try dbValues.map { try SQLExpression(.value($0)).sql(context) }.joined(separator: ", ")) + ")"
+            case let .expression(expression):
+                sql += try expression.sql(context)
+            case let .selection(selection):
+                sql += try selection.sql(context)
+            case let .ordering(ordering):
+                sql += try ordering.sql(context)
+            case let .tableName(name):
+                sql += name.quotedDatabaseIdentifier
             }
         }
-        return (sql, arguments)
+        return sql
     }
 }
-
-/// GRDB's former name of ``SQL``.
-public typealias SQLLiteral = SQL
 
 extension SQL: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) {
@@ -150,5 +171,30 @@ public struct SQLInterpolation: StringInterpolationProtocol {
     /// `\(fragment)`: another SQL fragment.
     public mutating func appendInterpolation(_ sqlLiteral: SQL) {
         elements.append(contentsOf: sqlLiteral.elements)
+    }
+
+    /// `\(Column("name"))`, `\(Column("score") + 1)`: an expression.
+    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
+        elements.append(.expression(expression.sqlExpression))
+    }
+
+    /// `\(Column("score").desc)`: an ordering.
+    public mutating func appendInterpolation(_ ordering: SQLOrdering) {
+        elements.append(.ordering(ordering))
+    }
+
+    /// `\(AllColumns())`: a selection.
+    public mutating func appendInterpolation(_ selection: AllColumns) {
+        elements.append(.selection(selection.sqlSelection))
+    }
+
+    /// `\(Player.self)`: the quoted table name of a record type.
+    public mutating func appendInterpolation<T: TableRecord>(_ table: T.Type) {
+        elements.append(.tableName(T.databaseTableName))
+    }
+
+    /// `\(identifier: "my table")`: a quoted identifier.
+    public mutating func appendInterpolation(identifier: String) {
+        elements.append(.tableName(identifier))
     }
 }

@@ -47,6 +47,7 @@ final class SerializedDatabase: @unchecked Sendable {
         precondition(!isOnQueue, "Database methods are not reentrant.")
         return try queue.sync {
             try db.checkIsOpen()
+            db.validateSchemaCache()
             return try block(db)
         }
     }
@@ -62,7 +63,10 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs `block` on the queue, later.
     func async(_ block: @escaping @Sendable (Database) -> Void) {
-        queue.async { block(self.db) }
+        queue.async {
+            self.db.validateSchemaCache()
+            block(self.db)
+        }
     }
 
     /// Runs `block` on the queue without blocking a thread of the
@@ -80,6 +84,7 @@ final class SerializedDatabase: @unchecked Sendable {
                     }
                     defer { state.phase.withLock { $0 = .finished } }
                     try db.checkIsOpen()
+                    db.validateSchemaCache()
                     return try block(db)
                 }
             } onCancel: {

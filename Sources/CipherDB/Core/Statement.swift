@@ -195,10 +195,20 @@ public final class Statement {
         try runToCompletion()
     }
 
+    /// Whether the statement changes the schema (`CREATE`, `DROP`,
+    /// `ALTER`), which invalidates the schema cache of the connection.
+    private lazy var isSchemaChange: Bool = {
+        guard !isReadonly, let firstWord = sql.split(maxSplits: 1, whereSeparator: \.isWhitespace).first else { return false }
+        return ["CREATE", "DROP", "ALTER"].contains(firstWord.uppercased())
+    }()
+
     /// Steps until SQLITE_DONE, and resets the statement so that it holds
     /// no lock.
     func runToCompletion() throws {
-        defer { sqlite3_reset(sqliteStatement) }
+        defer {
+            sqlite3_reset(sqliteStatement)
+            if isSchemaChange { database.invalidateSchemaCache() }
+        }
         while true {
             switch sqlite3_step(sqliteStatement) {
             case SQLITE_DONE:

@@ -1,0 +1,51 @@
+/// A type that names a column: ``Column``, or an enum of column names.
+///
+/// ```swift
+/// struct Player: Codable, FetchableRecord, PersistableRecord {
+///     var name: String
+///     enum Columns {
+///         static let name = Column(CodingKeys.name)
+///     }
+/// }
+/// ```
+public protocol ColumnExpression: SQLSpecificExpressible {
+    /// The column name.
+    var name: String { get }
+}
+
+extension ColumnExpression {
+    public var sqlExpression: SQLExpression { .column(name) }
+}
+
+extension ColumnExpression where Self: RawRepresentable, RawValue == String {
+    /// Enums of strings name columns: `enum Columns: String, ColumnExpression { case name }`.
+    public var name: String { rawValue }
+}
+
+/// A column of a table.
+///
+/// ```swift
+/// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
+/// ```
+public struct Column: ColumnExpression, Sendable, Hashable {
+    /// The hidden rowid column.
+    public static let rowID = Column("rowid")
+
+    public var name: String
+
+    /// A column with that name.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// The column named by a coding key: `Column(CodingKeys.name)`.
+    public init(_ codingKey: some CodingKey) {
+        self.name = codingKey.stringValue
+    }
+}
+
+extension Column: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+}

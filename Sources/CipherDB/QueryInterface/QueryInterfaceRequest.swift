@@ -1,0 +1,214 @@
+/// A request built with the query interface.
+///
+/// ```swift
+/// let request = Player
+///     .filter(Column("score") > 1000)
+///     .order(Column("name"))
+///     .limit(10)
+/// let players = try request.fetchAll(db)
+/// let sql = try request.makePreparedRequest(db).statement.sql
+/// ```
+public struct QueryInterfaceRequest<RowDecoder>: Sendable {
+    var query: SQLQuery
+
+    init(query: SQLQuery) {
+        self.query = query
+    }
+
+    /// A request of all rows of a table.
+    init(tableName: String, selection: [SQLSelection]) {
+        query = SQLQuery(tableName: tableName, selection: selection)
+    }
+
+    /// The same request, fetching another type: `select(Column("name"), as: String.self)`.
+    public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+        QueryInterfaceRequest<T>(query: query)
+    }
+
+    /// `LIMIT limit [OFFSET offset]`.
+    public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+        var request = self
+        request.query.limit = limit
+        request.query.offset = offset
+        return request
+    }
+
+    /// Selects `selection`, and fetches values of another type:
+    /// `Player.select(max(Column("score")), as: Int.self)`.
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+        select(selection).asRequest(of: T.self)
+    }
+
+    /// Selects raw SQL, and fetches values of another type.
+    public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type) -> QueryInterfaceRequest<T> {
+        select(sql: sql, arguments: arguments).asRequest(of: T.self)
+    }
+}
+
+extension QueryInterfaceRequest: FetchRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
+        let context = SQLGenerationContext(db)
+        let sql = try query.selectSQL(context, forSingleResult: singleResult)
+        return PreparedRequest(statement: try db.preparedStatement(sql: sql, arguments: context.arguments))
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        let context = SQLGenerationContext(db)
+        let sql = try query.countSQL(context)
+        return try Int.fetchOne(db, sql: sql, arguments: context.arguments) ?? 0
+    }
+}
+
+extension QueryInterfaceRequest: DerivableRequest {
+    public var databaseTableName: String { query.tableName }
+
+    public func select(_ selection: [any SQLSelectable]) -> Self {
+        var request = self
+        request.query.selection = selection.map(\.sqlSelection)
+        return request
+    }
+
+    public func annotated(with selection: [any SQLSelectable]) -> Self {
+        var request = self
+        request.query.selection += selection.map(\.sqlSelection)
+        return request
+    }
+
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        let expression = predicate.sqlExpression
+        return filter { _ in expression }
+    }
+
+    /// Adds a filter that needs the database to be built.
+    func filter(_ predicate: @escaping SQLQuery.Filter) -> Self {
+        var request = self
+        request.query.filters.append(predicate)
+        return request
+    }
+
+    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+        var request = self
+        request.query.orderings = orderings.map(\.sqlOrdering)
+        request.query.isReversed = false
+        return request
+    }
+
+    public func reversed() -> Self {
+        var request = self
+        request.query.isReversed.toggle()
+        return request
+    }
+
+    public func unordered() -> Self {
+        var request = self
+        request.query.orderings = []
+        request.query.isReversed = false
+        return request
+    }
+
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        var request = self
+        request.query.groups = expressions.map(\.sqlExpression)
+        return request
+    }
+
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        var request = self
+        request.query.havings.append(predicate.sqlExpression)
+        return request
+    }
+
+    public func distinct() -> Self {
+        var request = self
+        request.query.isDistinct = true
+        return request
+    }
+}
+
+// MARK: - Keys
+
+extension QueryInterfaceRequest {
+    /// Filters by primary key: `Player.all().filter(key: 1)`.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Filters by primary keys: `Player.all().filter(keys: [1, 2, 3])`.
+    public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
+        let values = keys.map(\.databaseValue)
+        let tableName = query.tableName
+        return filter { db in try db.primaryKeyExpression(table: tableName, values: values) }
+    }
+
+    /// Filters by a key given as a dictionary of column values: the primary
+    /// key (composite or not), or the columns of a unique index.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Filters by keys given as dictionaries of column values.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
+        let tableName = query.tableName
+        return filter { db in try db.uniqueKeyExpression(table: tableName, keys: keys) }
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Filters by id: `Player.all().filter(id: 1)`.
+    public func filter(id: RowDecoder.ID) -> Self {
+        filter(key: id)
+    }
+
+    /// Filters by ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> Self {
+        filter(keys: ids)
+    }
+}
+
+extension Database {
+    /// `pk IN (…)` for a single-column primary key (or the hidden rowid).
+    func primaryKeyExpression(table: String, values: [DatabaseValue]) throws -> SQLExpression {
+        let columns = try primaryKey(table).columns
+        guard columns.count == 1 else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "table \(table) has a composite primary key (\(columns.joined(separator: ", "))): give keys as dictionaries of column values")
+        }
+        let column = SQLExpression.column(columns[0])
+        switch values.count {
+        case 0: return SQLExpression.or([])
+        case 1: return SQLExpression(.binary("=", column, SQLExpression(.value(values[0]))))
+        default: return SQLExpression(.inList(column, values.map { SQLExpression(.value($0)) }, negated: false))
+        }
+    }
+
+    /// `(a = ? AND b = ?) OR …` for keys made of the primary key columns or
+    /// of the columns of a unique index.
+    func uniqueKeyExpression(table: String, keys: [[String: DatabaseValue]]) throws -> SQLExpression {
+        var checkedColumnSets: Set<Set<String>> = []
+        let alternatives = try keys.map { key -> SQLExpression in
+            let columnSet = Set(key.keys.map { $0.lowercased() })
+            if !checkedColumnSets.contains(columnSet) {
+                guard try isUniqueKey(table: table, columns: columnSet) else {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE,
+                        message: "table \(table) has no unique index on column(s) \(key.keys.sorted().joined(separator: ", "))")
+                }
+                checkedColumnSets.insert(columnSet)
+            }
+            // A key with a NULL value identifies no row.
+            if key.values.contains(where: \.isNull) { return SQLExpression.or([]) }
+            return SQLExpression.and(key.sorted { $0.key < $1.key }.map { column, dbValue in
+                SQLExpression(.binary("=", .column(column), SQLExpression(.value(dbValue))))
+            })
+        }
+        return SQLExpression.or(alternatives)
+    }
+
+    /// Whether the columns are the primary key, or those of a unique index.
+    func isUniqueKey(table: String, columns: Set<String>) throws -> Bool {
+        if Set(try primaryKey(table).columns.map { $0.lowercased() }) == columns { return true }
+        return try indexes(on: table).contains { $0.isUnique && Set($0.columns.map { $0.lowercased() }) == columns }
+    }
+}

@@ -1,0 +1,72 @@
+// SQL functions of the query interface.
+//
+// See <https://www.sqlite.org/lang_corefunc.html> and
+// <https://www.sqlite.org/lang_aggfunc.html>.
+
+/// `ABS(value)`.
+public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("ABS", value)
+}
+
+/// `AVG(value)`.
+public func average(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("AVG", value)
+}
+
+/// `COUNT(value)`: the number of non-NULL values.
+public func count(_ counted: some SQLSpecificExpressible) -> SQLExpression {
+    function("COUNT", counted)
+}
+
+/// `COUNT(DISTINCT value)`.
+public func count(distinct value: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("COUNT", [value.sqlExpression], isDistinct: true))
+}
+
+/// `LENGTH(value)`.
+public func length(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("LENGTH", value)
+}
+
+/// `MAX(value)`: the aggregate maximum.
+public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("MAX", value)
+}
+
+/// `MIN(value)`: the aggregate minimum.
+public func min(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("MIN", value)
+}
+
+/// `SUM(value)`: NULL for no row.
+public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("SUM", value)
+}
+
+/// `TOTAL(value)`: 0.0 for no row.
+public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
+    function("TOTAL", value)
+}
+
+private func function(_ name: String, _ argument: some SQLExpressible) -> SQLExpression {
+    SQLExpression(.function(name, [argument.sqlExpression], isDistinct: false))
+}
+
+extension SQLSpecificExpressible {
+    /// `IFNULL(lhs, rhs)`: `Column("nickname") ?? Column("name")`.
+    public static func ?? (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
+        SQLExpression(.function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression], isDistinct: false))
+    }
+
+    /// `LOWER(expr)`: ASCII only, as in SQLite.
+    public var lowercased: SQLExpression { function("LOWER", self) }
+
+    /// `UPPER(expr)`: ASCII only, as in SQLite.
+    public var uppercased: SQLExpression { function("UPPER", self) }
+}
+
+/// `COUNT(*)`, for selections and `having`.
+public struct CountAll: SQLSpecificExpressible, Sendable {
+    public init() {}
+    public var sqlExpression: SQLExpression { SQLExpression(.countAll) }
+}

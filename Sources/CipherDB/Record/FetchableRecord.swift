@@ -1,0 +1,256 @@
+import Foundation
+
+/// A type that can be decoded from a database row.
+///
+/// ```swift
+/// struct Player: Decodable, FetchableRecord { // init(row:) comes for free
+///     var id: Int64
+///     var name: String
+/// }
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+public protocol FetchableRecord {
+    /// Decodes a record from a row. Rows from cursors are reused: copy the
+    /// row (`row.copy()`) if you keep it.
+    init(row: Row) throws
+
+    /// Options for the decoding of `Decodable` records.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// The JSON decoder of nested `Decodable` values, stored as JSON text.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How `Date` properties are decoded. Default: `.deferredToDate` (the
+    /// formats of ``Date``'s database conversion).
+    static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+
+    /// How coding keys map to column names. Default: unchanged.
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
+}
+
+extension FetchableRecord {
+    public static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [:] }
+
+    public static func databaseJSONDecoder(for column: String) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
+}
+
+// MARK: - Fetching from SQL and statements
+
+extension FetchableRecord {
+    /// A cursor over the records of a statement.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All records of a statement.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first record of a statement.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        let cursor = try fetchCursor(statement, arguments: arguments)
+        defer { sqlite3ResetQuietly(statement) }
+        return try cursor.next()
+    }
+
+    /// A cursor over the records of an SQL query.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All records of an SQL query.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first record of an SQL query.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All records of an SQL literal.
+    public static func fetchAll(_ db: Database, literal sqlLiteral: SQL) throws -> [Self] {
+        try SQLRequest<Self>(literal: sqlLiteral).fetchAll(db)
+    }
+
+    /// The first record of an SQL literal.
+    public static func fetchOne(_ db: Database, literal sqlLiteral: SQL) throws -> Self? {
+        try SQLRequest<Self>(literal: sqlLiteral).fetchOne(db)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The set of the records of an SQL query.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+    }
+}
+
+// MARK: - Fetching from requests
+
+extension FetchRequest where RowDecoder: FetchableRecord {
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
+        try RowDecoder.fetchCursor(makePreparedRequest(db).statement)
+    }
+
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try RowDecoder.fetchAll(makePreparedRequest(db).statement)
+    }
+
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+    }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}
+
+// MARK: - Fetching from the table
+
+extension FetchableRecord where Self: TableRecord {
+    /// A cursor over all records of the table.
+    public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> {
+        try all().fetchCursor(db)
+    }
+
+    /// All records of the table.
+    public static func fetchAll(_ db: Database) throws -> [Self] {
+        try all().fetchAll(db)
+    }
+
+    /// A record of the table, if any.
+    public static func fetchOne(_ db: Database) throws -> Self? {
+        try all().fetchOne(db)
+    }
+
+    /// The record with this primary key, if any.
+    public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// The record with this primary or unique key, if any.
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// The records with these primary keys.
+    public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchAll(db)
+    }
+
+    /// The records with these primary or unique keys.
+    public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchAll(db)
+    }
+
+    /// The record with this primary key, or a
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` error.
+    public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
+        guard let record = try fetchOne(db, key: key) else {
+            let column = try db.primaryKey(databaseTableName).columns.first ?? "rowid"
+            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+        }
+        return record
+    }
+
+    /// The record with this primary or unique key, or an error.
+    public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
+        guard let record = try fetchOne(db, key: key) else {
+            throw RecordError.recordNotFound(databaseTableName: databaseTableName,
+                                             key: key.mapValues { $0?.databaseValue ?? .null })
+        }
+        return record
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// The set of all records of the table.
+    public static func fetchSet(_ db: Database) throws -> Set<Self> {
+        try all().fetchSet(db)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
+    /// The record with this id, if any.
+    public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+        try fetchOne(db, key: id)
+    }
+
+    /// The records with these ids.
+    public static func fetchAll(_ db: Database, ids: some Collection<ID>) throws -> [Self] {
+        try fetchAll(db, keys: ids)
+    }
+
+    /// The record with this id, or an error.
+    public static func find(_ db: Database, id: ID) throws -> Self {
+        try find(db, key: id)
+    }
+}
+
+// MARK: - RecordCursor
+
+/// A cursor of records decoded from the rows of a statement.
+public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
+    public var statement: Statement { stepper.statement }
+    private var stepper: StatementStepper
+    private let row: Row
+
+    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+        stepper = try StatementStepper(statement: statement, arguments: arguments)
+        row = Row(statement: statement)
+    }
+
+    public func next() throws -> Record? {
+        guard try stepper.step() else { return nil }
+        return try Record(row: row)
+    }
+}
+
+/// An error about a record.
+public enum RecordError: Error, CustomStringConvertible, Sendable {
+    /// No row has this key. The description names the key columns, not
+    /// their values (they may be secrets).
+    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
+
+    public var description: String {
+        switch self {
+        case let .recordNotFound(table, key):
+            return keyNotFoundDescription(table: table, key: key)
+        }
+    }
+}
+
+/// Names the key columns, not their values (they may be secrets).
+private func keyNotFoundDescription(table: String, key: [String: DatabaseValue]) -> String {
+    "Key not found in table \(table): [\(key.keys.sorted().joined(separator: ", "))]"
+}
+
+/// The error thrown when an update finds no row.
+public enum PersistenceError: Error, CustomStringConvertible, Sendable {
+    /// No row has the primary key of the updated record. The description
+    /// names the key columns, not their values.
+    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
+
+    public var description: String {
+        switch self {
+        case let .recordNotFound(table, key):
+            return keyNotFoundDescription(table: table, key: key)
+        }
+    }
+}

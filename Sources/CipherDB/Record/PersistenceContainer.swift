@@ -1,0 +1,58 @@
+/// The column values of a record, in the order they were set: what
+/// `EncodableRecord.encode(to:)` fills, and what inserts and updates write.
+///
+/// ```swift
+/// func encode(to container: inout PersistenceContainer) {
+///     container["id"] = id
+///     container["name"] = name
+/// }
+/// ```
+public struct PersistenceContainer: Sendable {
+    /// Column names, in the order they were first set.
+    private(set) var columns: [String] = []
+    /// The values of `columns`, at the same indexes.
+    private(set) var values: [DatabaseValue] = []
+
+    public init() {}
+
+    init(columns: [String], values: [DatabaseValue]) {
+        self.columns = columns
+        self.values = values
+    }
+
+    /// Whether no column was set.
+    public var isEmpty: Bool { columns.isEmpty }
+
+    /// The index of a column, case-insensitively, as SQLite matches them.
+    func index(of column: String) -> Int? {
+        if let index = columns.firstIndex(of: column) { return index }
+        let lowercased = column.lowercased()
+        return columns.firstIndex { $0.lowercased() == lowercased }
+    }
+
+    /// The value of a column, or nil if it was not set.
+    func databaseValue(forColumn column: String) -> DatabaseValue? {
+        index(of: column).map { values[$0] }
+    }
+
+    /// The value of a column. Setting a column again replaces its value.
+    public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
+        get { databaseValue(forColumn: column)?.storageValue }
+        set { setValue(newValue?.databaseValue ?? .null, forColumn: column) }
+    }
+
+    /// The value of a column.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        get { self[column.name] }
+        set { self[column.name] = newValue }
+    }
+
+    mutating func setValue(_ dbValue: DatabaseValue, forColumn column: String) {
+        if let index = index(of: column) {
+            values[index] = dbValue
+        } else {
+            columns.append(column)
+            values.append(dbValue)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+// The encoder of `Encodable` records: each property becomes a column of the
+// same name (or the name given by the column encoding strategy). Database
+// values are stored as they are, dates and UUIDs with the record's
+// strategies, other values as JSON text. Nil optionals are stored as NULL,
+// so that updates clear them.
+
+extension EncodableRecord where Self: Encodable {
+    /// Encodes the record with its `Encodable` implementation.
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = DatabaseRecordEncoder<Self>()
+        try encode(to: encoder)
+        container = encoder.container
+    }
+}
+
+final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
+    var container = PersistenceContainer()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        fatalError("A record must encode a keyed container: its properties are columns.")
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        fatalError("A record must encode a keyed container: its properties are columns.")
+    }
+
+    func set(_ dbValue: DatabaseValue, forKey key: some CodingKey) {
+        container.setValue(dbValue, forColumn: Record.databaseColumnEncodingStrategy.column(for: key))
+    }
+
+    /// The database value of any encodable value.
+    func databaseValue(of value: some Encodable, forKey key: some CodingKey) throws -> DatabaseValue {
+        if let date = value as? Date {
+            return Record.databaseDateEncodingStrategy.encode(date)
+        }
+        if let uuid = value as? UUID {
+            return Record.databaseUUIDEncodingStrategy.encode(uuid)
+        }
+        if let convertible = value as? any DatabaseValueConvertible {
+            return convertible.databaseValue
+        }
+        let column = Record.databaseColumnEncodingStrategy.column(for: key)
+        let encoder = Record.databaseJSONEncoder(for: column)
+        encoder.userInfo = Record.databaseEncodingUserInfo
+        return String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let encoder: DatabaseRecordEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        func encodeNil(forKey key: Key) throws { encoder.set(.null, forKey: key) }
+        func encode(_ value: Bool, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: String, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Double, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Float, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Int, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Int8, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Int16, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Int32, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: Int64, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: UInt, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: UInt8, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: UInt16, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: UInt32, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+        func encode(_ value: UInt64, forKey key: Key) throws { encoder.set(value.databaseValue, forKey: key) }
+
+        func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            encoder.set(try encoder.databaseValue(of: value, forKey: key), forKey: key)
+        }
+
+        // Nil optionals are NULL, not missing columns.
+        func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+
+        private func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            if let value {
+                try encode(value, forKey: key)
+            } else {
+                encoder.set(.null, forKey: key)
+            }
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            fatalError("Nested containers are not supported in records: store nested values as Codable properties (JSON).")
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            fatalError("Nested containers are not supported in records: store nested values as Codable properties (JSON).")
+        }
+
+        func superEncoder() -> any Encoder { encoder }
+        func superEncoder(forKey key: Key) -> any Encoder { encoder }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+// The decoder of `Decodable` records: it reads each property from the row
+// column of the same name (or the name given by the column decoding
+// strategy), straight from the statement for the common types.
+
+extension FetchableRecord where Self: Decodable {
+    /// Decodes the record from the row with its `Decodable` implementation.
+    public init(row: Row) throws {
+        try self.init(from: DatabaseRowDecoder<Self>(row: row, codingPath: []))
+    }
+}
+
+struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
+    let row: Row
+    let codingPath: [any CodingKey]
+
+    var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(KeyedContainer(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "a database row is not an array"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        // A record made of a single value reads the leftmost column.
+        guard row.count > 0 else {
+            throw DecodingError.valueNotFound(
+                Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "the row has no column"))
+        }
+        return ColumnDecodingContainer<Record>(row: row, index: 0, codingPath: codingPath)
+    }
+
+    struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: DatabaseRowDecoder
+        var row: Row { decoder.row }
+        var codingPath: [any CodingKey] { decoder.codingPath }
+
+        var allKeys: [Key] {
+            row.columnNames.compactMap { Key(stringValue: $0) }
+        }
+
+        @inline(__always)
+        private func index(for key: Key) -> Int? {
+            Record.databaseColumnDecodingStrategy.columnIndex(for: key, in: row)
+        }
+
+        private func requiredIndex(for key: Key) throws -> Int {
+            guard let index = index(for: key) else {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "no column for key \(String(reflecting: key.stringValue)) in the row"))
+            }
+            return index
+        }
+
+        func contains(_ key: Key) -> Bool {
+            index(for: key) != nil
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let index = index(for: key) else { return true }
+            return row.databaseValue(atUncheckedIndex: index).isNull
+        }
+
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decode(atIndex: requiredIndex(for: key)) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decode(atIndex: requiredIndex(for: key)) }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try ColumnDecodingContainer<Record>(row: row, index: requiredIndex(for: key), codingPath: codingPath + [key])
+                .decode(T.self)
+        }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let index = index(for: key), !row.databaseValue(atUncheckedIndex: index).isNull else { return nil }
+            return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key]).decode(T.self)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                DecodingError.Context(codingPath: codingPath + [key],
+                                      debugDescription: "nested containers are not supported: store nested values as JSON"))
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                DecodingError.Context(codingPath: codingPath + [key],
+                                      debugDescription: "nested containers are not supported: store nested values as JSON"))
+        }
+
+        func superDecoder() throws -> any Decoder { decoder }
+        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+}
+
+/// Decodes one column: database values directly, dates with the record's
+/// strategy, other `Decodable` values from JSON text.
+struct ColumnDecodingContainer<Record: FetchableRecord>: SingleValueDecodingContainer {
+    let row: Row
+    let index: Int
+    let codingPath: [any CodingKey]
+
+    var column: String { row.columnNames[index] }
+
+    func decodeNil() -> Bool {
+        row.databaseValue(atUncheckedIndex: index).isNull
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
+        if T.self == Date.self {
+            guard let date = Record.databaseDateDecodingStrategy.decode(dbValue) else {
+                throw RowDecodingError.valueMismatch(Date.self, dbValue, RowDecodingContext(column: column))
+            }
+            return date as! T
+        }
+        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            return try convertible.decode(dbValue, context: RowDecodingContext(column: column)) as! T
+        }
+        // Nested values and arrays are stored as JSON.
+        let data: Data
+        switch dbValue.storage {
+        case .string(let string): data = Data(string.utf8)
+        case .blob(let blob): data = blob
+        default:
+            throw RowDecodingError.valueMismatch(T.self, dbValue, RowDecodingContext(column: column))
+        }
+        let decoder = Record.databaseJSONDecoder(for: column)
+        decoder.userInfo = Record.databaseDecodingUserInfo
+        return try decoder.decode(T.self, from: data)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try row.decode(atIndex: index) }
+    func decode(_ type: String.Type) throws -> String { try row.decode(atIndex: index) }
+    func decode(_ type: Double.Type) throws -> Double { try row.decode(atIndex: index) }
+    func decode(_ type: Float.Type) throws -> Float { try row.decode(atIndex: index) }
+    func decode(_ type: Int.Type) throws -> Int { try row.decode(atIndex: index) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try row.decode(atIndex: index) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try row.decode(atIndex: index) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try row.decode(atIndex: index) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt.Type) throws -> UInt { try row.decode(atIndex: index) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try row.decode(atIndex: index) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try row.decode(atIndex: index) }
+}

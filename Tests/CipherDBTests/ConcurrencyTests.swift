@@ -107,6 +107,35 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func cancellationBetweenTwoStatementsStopsTheNextOne(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        let betweenStatements = Mutex(false)
+        let cancelled = DispatchSemaphore(value: 0)
+        let task = Task {
+            try await writer.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+                betweenStatements.withLock { $0 = true }
+                cancelled.wait()
+                // No statement runs now: sqlite3_interrupt alone would not
+                // stop this one.
+                _ = try Int.fetchOne(db, sql: Self.endlessQuery)
+            }
+        }
+        while !betweenStatements.withLock({ $0 }) {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        task.cancel()
+        cancelled.signal()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        #expect(count == 0)
+        // The next access is not cancelled.
+        try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('b')") }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func cancelledTaskDoesNotStartItsAccess(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)
         try fixture.createPlayerTable()

@@ -82,9 +82,7 @@ extension Database {
         case .commit:
             try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
         case .rollback:
-            invalidateSchemaCache()
-            try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")
-            try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
+            try rollbackSavepoint()
         }
     }
 
@@ -108,7 +106,16 @@ extension Database {
         // A rollback may undo schema changes.
         invalidateSchemaCache()
         guard isInsideTransaction else { return }
-        try executeCached(sql: "ROLLBACK TRANSACTION")
+        try ignoringCancellation { try executeCached(sql: "ROLLBACK TRANSACTION") }
+    }
+
+    /// Runs `body` even if the current access was cancelled: rollbacks must
+    /// always run, or a cancelled write would leave its transaction open.
+    private func ignoringCancellation<T>(_ body: () throws -> T) throws -> T {
+        let wasCancelled = cancellation.isCancelled
+        cancellation.set(false)
+        defer { if wasCancelled { cancellation.set(true) } }
+        return try body()
     }
 
     /// Rolls back after an error, keeping the original error as the one
@@ -123,13 +130,19 @@ extension Database {
     }
 
     private func rollbackSavepointAfterError() throws {
-        invalidateSchemaCache()
         guard isInsideTransaction else { return }
         do {
-            try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")
-            try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
+            try rollbackSavepoint()
         } catch {
             if isInsideTransaction { throw error }
+        }
+    }
+
+    private func rollbackSavepoint() throws {
+        invalidateSchemaCache()
+        try ignoringCancellation {
+            try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")
+            try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
         }
     }
 

@@ -1,5 +1,6 @@
 import CSQLCipher
 import Foundation
+import Synchronization
 
 /// A connection to a database, opened with SQLCipher.
 ///
@@ -57,6 +58,11 @@ public final class Database {
     /// Whether ``readOnly(_:)`` is running: it does not nest.
     var isReadOnlyAccess = false
 
+    /// Set by the cancellation of the task of an async access: every
+    /// statement of the access then fails, including one that starts after
+    /// `sqlite3_interrupt` was called (which only stops running statements).
+    let cancellation = CancellationFlag()
+
     // MARK: - Opening
 
     /// Opens a connection, runs the `prepareDatabase` functions, checks that
@@ -99,6 +105,12 @@ public final class Database {
 
     private func setUp() throws {
         sqlite3_extended_result_codes(handle, 1)
+        // Checked every 1000 virtual machine instructions: a cancelled
+        // access stops even if it was cancelled between two statements.
+        // The flag lives as long as the connection.
+        sqlite3_progress_handler(handle, 1000, { context in
+            Unmanaged<CancellationFlag>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+        }, Unmanaged.passUnretained(cancellation).toOpaque())
         setUpBusyMode()
         try DatabaseCollation.builtIns.forEach { try add(collation: $0) }
         // Temporary tables and indexes (sorts, subqueries) stay in memory
@@ -167,6 +179,14 @@ public final class Database {
     func checkIsOpen() throws {
         if isClosed {
             throw DatabaseError.connectionIsClosed()
+        }
+    }
+
+    /// Throws `CancellationError` if the task of the current async access
+    /// was cancelled.
+    func checkNotCancelled() throws {
+        if cancellation.isCancelled {
+            throw CancellationError()
         }
     }
 
@@ -369,4 +389,18 @@ extension Database {
 final class BusyCallbackBox {
     let callback: Database.BusyCallback
     init(_ callback: @escaping Database.BusyCallback) { self.callback = callback }
+}
+
+/// Whether the current access of a connection was cancelled. `Sendable`
+/// through its atomic: the cancellation handler sets it from another thread.
+final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isCancelled: Bool {
+        value.load(ordering: .relaxed)
+    }
+
+    func set(_ isCancelled: Bool) {
+        value.store(isCancelled, ordering: .relaxed)
+    }
 }

@@ -82,16 +82,26 @@ final class SerializedDatabase: @unchecked Sendable {
                         if phase == .cancelled { throw CancellationError() }
                         phase = .running
                     }
-                    defer { state.phase.withLock { $0 = .finished } }
+                    defer {
+                        state.phase.withLock { phase in
+                            phase = .finished
+                            // Under the lock, so that a late cancellation
+                            // cannot flag the next access.
+                            db.cancellation.set(false)
+                        }
+                    }
                     try db.checkIsOpen()
                     db.validateSchemaCache()
                     return try block(db)
                 }
             } onCancel: {
                 state.phase.withLock { phase in
-                    // Interrupt only the access of this task: never a
-                    // statement of a later access on the same connection.
-                    if phase == .running { self.interrupt() }
+                    // Stop only the access of this task: never a statement
+                    // of a later access on the same connection.
+                    if phase == .running {
+                        self.db.cancellation.set(true)
+                        self.interrupt()
+                    }
                     phase = .cancelled
                 }
             }

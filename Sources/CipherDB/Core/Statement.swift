@@ -178,6 +178,7 @@ public final class Statement {
     /// Resets the statement and binds new arguments, if any.
     func prepareExecution(arguments: StatementArguments?) throws {
         try database.checkIsOpen()
+        try database.checkNotCancelled()
         sqlite3_reset(sqliteStatement)
         if let arguments {
             try bind(arguments)

@@ -14,10 +14,17 @@ extension MutablePersistableRecord {
     }
 
     mutating func performInsert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        try saveWithCallbacks(db) { record in
+            PersistenceSuccess(try record.insertWithCallbacks(db, onConflict: conflictResolution))
+        }
+    }
+
+    /// `willSave`, `aroundSave` { `save` }, `didSave`.
+    mutating func saveWithCallbacks(_ db: Database, _ save: (inout Self) throws -> PersistenceSuccess) throws {
         try willSave(db)
         var saved: PersistenceSuccess?
         try aroundSave(db) {
-            saved = PersistenceSuccess(try insertWithCallbacks(db, onConflict: conflictResolution))
+            saved = try save(&self)
             return saved!
         }
         guard let saved else { throw persistenceCallbackMisuse("aroundSave") }
@@ -81,15 +88,11 @@ extension MutablePersistableRecord {
     }
 
     private func performUpdate(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: Set<String>?) throws {
+        // `willSave` is mutating: an update changes a copy, as GRDB does.
         var record = self
-        try record.willSave(db)
-        var saved: PersistenceSuccess?
-        try record.aroundSave(db) {
-            saved = try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: columns)
-            return saved!
+        try record.saveWithCallbacks(db) { record in
+            try record.updateWithCallbacks(db, onConflict: conflictResolution, columns: columns)
         }
-        guard let saved else { throw persistenceCallbackMisuse("aroundSave") }
-        record.didSave(saved)
     }
 
     func updateWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
@@ -198,14 +201,9 @@ extension MutablePersistableRecord {
     }
 
     mutating func performSave(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
-        try willSave(db)
-        var saved: PersistenceSuccess?
-        try aroundSave(db) {
-            saved = try updateOrInsertWithCallbacks(db, onConflict: conflictResolution)
-            return saved!
+        try saveWithCallbacks(db) { record in
+            try record.updateOrInsertWithCallbacks(db, onConflict: conflictResolution)
         }
-        guard let saved else { throw persistenceCallbackMisuse("aroundSave") }
-        didSave(saved)
     }
 
     /// Saves a copy of the record, and returns it.

@@ -163,3 +163,35 @@ extension Database {
         return try value()
     }
 }
+
+// MARK: - Statement events
+
+extension Database {
+    /// Called before each statement runs.
+    @inline(__always)
+    func statementWillExecute(_ statement: Statement) {
+        // SQLite may prepare the statement again when it runs.
+        isPreparingDrop = false
+        if regionRecorder != nil {
+            regionRecorder!.formUnion(statement.selectedRegion)
+        }
+        if observationBroker.hasObservers {
+            observationBroker.statementWillExecute(statement)
+        }
+    }
+
+    /// Called after each statement ran (or failed).
+    @inline(__always)
+    func statementDidExecute() {
+        observationBroker.statementDidExecute()
+    }
+
+    /// Runs `body`, and returns the region that its statements read.
+    func recordingSelectedRegion<T>(_ body: () throws -> T) rethrows -> (T, DatabaseRegion) {
+        let previous = regionRecorder
+        regionRecorder = DatabaseRegion()
+        defer { regionRecorder = previous.map { $0.union(regionRecorder ?? DatabaseRegion()) } }
+        let value = try body()
+        return (value, regionRecorder ?? DatabaseRegion())
+    }
+}

@@ -63,6 +63,19 @@ public final class Database {
     /// `sqlite3_interrupt` was called (which only stops running statements).
     let cancellation = CancellationFlag()
 
+    /// The transaction observers and SQLite's hooks.
+    private(set) lazy var observationBroker = DatabaseObservationBroker(self)
+
+    /// Collects what statements read and update while they are prepared.
+    var currentAuthorizer: StatementAuthorizer?
+
+    /// Whether the statement being prepared is a DROP: see `installAuthorizer()`.
+    var isPreparingDrop = false
+
+    /// When set, collects the regions read by the statements that run: the
+    /// region a `ValueObservation` tracks.
+    var regionRecorder: DatabaseRegion?
+
     // MARK: - Opening
 
     /// Opens a connection, runs the `prepareDatabase` functions, checks that
@@ -105,6 +118,7 @@ public final class Database {
 
     private func setUp() throws {
         sqlite3_extended_result_codes(handle, 1)
+        installAuthorizer()
         // Checked every 1000 virtual machine instructions: a cancelled
         // access stops even if it was cancelled between two statements.
         // The flag lives as long as the connection.
@@ -149,6 +163,7 @@ public final class Database {
     /// statements that were not released.
     func close() throws {
         guard !isClosed else { return }
+        observationBroker.uninstallHooks()
         statementCache.removeAll()
         let code = sqlite3_close(handle)
         guard code == SQLITE_OK else {
@@ -161,6 +176,7 @@ public final class Database {
     /// frees it when the last one is finalized.
     func close_v2() {
         guard !isClosed else { return }
+        observationBroker.uninstallHooks()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
         didClose()
@@ -168,6 +184,8 @@ public final class Database {
 
     private func didClose() {
         isClosed = true
+        sqlite3_set_authorizer(handle, nil, nil)
+        sqlite3_progress_handler(handle, 0, nil, nil)
         busyHandlerBox?.release()
         busyHandlerBox = nil
     }

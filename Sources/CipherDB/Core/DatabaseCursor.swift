@@ -34,11 +34,13 @@ struct StatementStepper {
         case SQLITE_DONE:
             isDone = true
             sqlite3_reset(sqliteStatement)
+            statement.database.statementDidExecute()
             return false
         case let code:
             isDone = true
             let error = statement.stepError(code)
             sqlite3_reset(sqliteStatement)
+            statement.database.statementDidExecute()
             throw error
         }
     }

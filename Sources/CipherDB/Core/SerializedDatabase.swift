@@ -27,6 +27,7 @@ final class SerializedDatabase: @unchecked Sendable {
         db = try Database(path: path, description: description, configuration: configuration)
         queue = DispatchQueue(label: description)
         queue.setSpecific(key: queueKey, value: ())
+        queue.setSpecific(key: Self.currentDatabaseKey, value: CurrentDatabase(db))
         executor = DatabaseExecutor(queue: queue)
     }
 
@@ -36,6 +37,11 @@ final class SerializedDatabase: @unchecked Sendable {
         interruptLock.withLock { $0 = true }
         db.close_v2()
     }
+
+    /// The connection of the queue that runs the current code.
+    /// `nonisolated(unsafe)`: the key is an immutable token; libdispatch
+    /// makes its use thread-safe.
+    nonisolated(unsafe) static let currentDatabaseKey = DispatchSpecificKey<CurrentDatabase>()
 
     /// Whether the current code runs on this connection's queue.
     var isOnQueue: Bool {
@@ -178,4 +184,11 @@ final class DispatchQueueSerialExecutor: SerialExecutor, @unchecked Sendable {
     func checkIsolated() {
         dispatchPrecondition(condition: .onQueue(queue))
     }
+}
+
+/// The value of ``SerializedDatabase/currentDatabaseKey``: read only on the
+/// connection's own queue, where the connection is alive.
+final class CurrentDatabase {
+    unowned let db: Database
+    init(_ db: Database) { self.db = db }
 }

@@ -35,6 +35,12 @@ public final class Statement {
     /// The number of columns of the rows the statement returns.
     public let columnCount: Int
 
+    /// The region the statement reads.
+    public let selectedRegion: DatabaseRegion
+
+    /// The columns the statement updates, per lowercased table name.
+    let updatedColumns: [String: Set<String>]
+
     /// Parameter names without their prefix (`:`, `$`, `@`), or nil for
     /// positional parameters.
     private(set) lazy var parameterNames: [String?] = (0..<Int(parameterCount)).map { offset in
@@ -71,18 +77,24 @@ public final class Statement {
         tail: inout UnsafePointer<CChar>?) throws -> Statement?
     {
         var sqliteStatement: SQLiteStatement?
+        let authorizer = StatementAuthorizer()
+        database.currentAuthorizer = authorizer
+        database.isPreparingDrop = false
         let code = sqlite3_prepare_v2(database.handle, start, -1, &sqliteStatement, &tail)
+        database.currentAuthorizer = nil
         guard code == SQLITE_OK else {
             // SQLite does not say where a statement that fails to compile
             // ends: report the rest of the string.
             throw DatabaseError(resultCode: code, message: database.lastErrorMessage, sql: trimmedSQL(String(cString: start)))
         }
         guard let sqliteStatement else { return nil }
-        return Statement(database: database, sqliteStatement: sqliteStatement)
+        return Statement(database: database, sqliteStatement: sqliteStatement, authorizer: authorizer)
     }
 
-    private init(database: Database, sqliteStatement: SQLiteStatement) {
+    private init(database: Database, sqliteStatement: SQLiteStatement, authorizer: StatementAuthorizer) {
         self.database = database
+        self.selectedRegion = authorizer.selectedRegion
+        self.updatedColumns = authorizer.updatedColumns
         self.sqliteStatement = sqliteStatement
         self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
@@ -179,6 +191,7 @@ public final class Statement {
     func prepareExecution(arguments: StatementArguments?) throws {
         try database.checkIsOpen()
         try database.checkNotCancelled()
+        database.statementWillExecute(self)
         sqlite3_reset(sqliteStatement)
         if let arguments {
             try bind(arguments)
@@ -209,6 +222,7 @@ public final class Statement {
         defer {
             sqlite3_reset(sqliteStatement)
             if isSchemaChange { database.invalidateSchemaCache() }
+            database.statementDidExecute()
         }
         while true {
             switch sqlite3_step(sqliteStatement) {

@@ -1,0 +1,198 @@
+import CSQLCipher
+import Dispatch
+
+/// Dispatches the update, commit and rollback hooks of a connection to its
+/// transaction observers. SQLite's hooks are installed only while there are
+/// observers, so that a connection without observers pays nothing.
+///
+/// See <https://www.sqlite.org/c3ref/update_hook.html>.
+final class DatabaseObservationBroker {
+    private struct Entry {
+        weak var weakObserver: (any TransactionObserver)?
+        var strongObserver: (any TransactionObserver)?
+        let extent: TransactionObservationExtent
+        var isPaused = false
+
+        var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
+    }
+
+    private enum TransactionEnd { case commit, rollback }
+
+    private unowned let db: Database
+    private var entries: [Entry] = []
+    private var pendingTransactionEnd: TransactionEnd?
+    /// The observers of each event kind, for the running statement.
+    private var observersByKind: [DatabaseEventKind: [ObjectIdentifier]] = [:]
+    /// The columns that the running statement updates, per lowercased table.
+    private var updatedColumns: [String: Set<String>] = [:]
+    private var hooksInstalled = false
+
+    init(_ db: Database) {
+        self.db = db
+    }
+
+    var hasObservers: Bool { !entries.isEmpty }
+
+    // MARK: - Registration
+
+    func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent) {
+        var entry = Entry(extent: extent)
+        switch extent {
+        case .observerLifetime: entry.weakObserver = observer
+        case .nextTransaction, .databaseLifetime: entry.strongObserver = observer
+        }
+        entries.append(entry)
+        installHooksIfNeeded()
+    }
+
+    func remove(_ observer: some TransactionObserver) {
+        entries.removeAll { $0.observer === observer || $0.observer == nil }
+        uninstallHooksIfNeeded()
+    }
+
+    func stopObservingUntilNextTransaction(_ observer: some TransactionObserver) {
+        for index in entries.indices where entries[index].observer === observer {
+            entries[index].isPaused = true
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Called before a statement runs, with the columns it updates.
+    func statementWillExecute(_ statement: Statement) {
+        observersByKind.removeAll(keepingCapacity: true)
+        updatedColumns = statement.updatedColumns
+    }
+
+    /// Called after a statement ran: reports the end of the transaction it
+    /// committed or rolled back.
+    func statementDidExecute() {
+        guard let end = pendingTransactionEnd, sqlite3_get_autocommit(db.handle) != 0 else { return }
+        pendingTransactionEnd = nil
+        let observers = entries.compactMap(\.observer)
+        // Observers of one transaction leave; paused ones listen again.
+        entries.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
+        for index in entries.indices { entries[index].isPaused = false }
+        for observer in observers {
+            switch end {
+            case .commit: observer.databaseDidCommit(db)
+            case .rollback: observer.databaseDidRollback(db)
+            }
+        }
+        uninstallHooksIfNeeded()
+    }
+
+    // MARK: - Hooks
+
+    private func installHooksIfNeeded() {
+        guard !hooksInstalled else { return }
+        hooksInstalled = true
+        // The broker lives as long as the connection, which uninstalls the
+        // hooks before it goes.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_update_hook(db.handle, { context, operation, databaseName, tableName, rowID in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            broker.didChange(operation: operation, databaseName: databaseName, tableName: tableName, rowID: rowID)
+        }, context)
+        sqlite3_commit_hook(db.handle, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            return broker.willCommit() ? 0 : 1
+        }, context)
+        sqlite3_rollback_hook(db.handle, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            broker.pendingTransactionEnd = .rollback
+        }, context)
+    }
+
+    private func uninstallHooksIfNeeded() {
+        guard hooksInstalled, entries.isEmpty, pendingTransactionEnd == nil else { return }
+        hooksInstalled = false
+        sqlite3_update_hook(db.handle, nil, nil)
+        sqlite3_commit_hook(db.handle, nil, nil)
+        sqlite3_rollback_hook(db.handle, nil, nil)
+    }
+
+    func uninstallHooks() {
+        entries.removeAll()
+        pendingTransactionEnd = nil
+        uninstallHooksIfNeeded()
+    }
+
+    private func willCommit() -> Bool {
+        for entry in entries where entry.observer != nil {
+            do {
+                try entry.observer!.databaseWillCommit()
+            } catch {
+                // The COMMIT fails with SQLITE_CONSTRAINT_COMMITHOOK, and
+                // the transaction rolls back.
+                return false
+            }
+        }
+        pendingTransactionEnd = .commit
+        return true
+    }
+
+    private func didChange(operation: CInt, databaseName: UnsafePointer<CChar>?, tableName: UnsafePointer<CChar>?, rowID: Int64) {
+        guard let kind = DatabaseEvent.Kind(rawValue: operation), let tableName, let databaseName else { return }
+        let table = String(cString: tableName)
+        let event = DatabaseEvent(kind: kind, databaseName: String(cString: databaseName), tableName: table, rowID: rowID)
+        let eventKind: DatabaseEventKind
+        switch kind {
+        case .insert: eventKind = .insert(tableName: table)
+        case .delete: eventKind = .delete(tableName: table)
+        case .update: eventKind = .update(tableName: table, columnNames: updatedColumns[table.lowercased()] ?? [])
+        }
+        let interested: [ObjectIdentifier]
+        if let cached = observersByKind[eventKind] {
+            interested = cached
+        } else {
+            interested = entries.compactMap { entry in
+                entry.observer.flatMap { $0.observes(eventsOfKind: eventKind) ? ObjectIdentifier($0) : nil }
+            }
+            observersByKind[eventKind] = interested
+        }
+        for entry in entries where !entry.isPaused {
+            if let observer = entry.observer, interested.contains(ObjectIdentifier(observer)) {
+                observer.databaseDidChange(with: event)
+            }
+        }
+    }
+}
+
+// MARK: - Database
+
+extension Database {
+    /// Adds a transaction observer.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     db.add(transactionObserver: observer, extent: .observerLifetime)
+    /// }
+    /// ```
+    public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
+        observationBroker.add(transactionObserver, extent: extent)
+    }
+
+    /// Removes a transaction observer.
+    public func remove(transactionObserver: some TransactionObserver) {
+        observationBroker.remove(transactionObserver)
+    }
+
+    /// The connection whose queue runs the current code, if any: the
+    /// database of the observer callbacks.
+    static var current: Database? {
+        DispatchQueue.getSpecific(key: SerializedDatabase.currentDatabaseKey)?.db
+    }
+}
+
+extension DatabaseWriter {
+    /// Adds a transaction observer to the writer connection.
+    public func add(transactionObserver: some TransactionObserver & Sendable, extent: TransactionObservationExtent = .observerLifetime) {
+        _ = try? unsafeReentrantWrite { db in db.add(transactionObserver: transactionObserver, extent: extent) }
+    }
+
+    /// Removes a transaction observer from the writer connection.
+    public func remove(transactionObserver: some TransactionObserver & Sendable) {
+        _ = try? unsafeReentrantWrite { db in db.remove(transactionObserver: transactionObserver) }
+    }
+}

@@ -1,0 +1,136 @@
+/// A part of a database: tables, some of their columns, some of their rows.
+///
+/// Regions tell which changes impact a request:
+///
+/// ```swift
+/// let region = try Player.filter(Column("score") > 10).databaseRegion(db)
+/// // player(id,name,score)
+/// ```
+public struct DatabaseRegion: Hashable, Sendable {
+    /// Per lowercased table name; nil means the full database.
+    private var tableRegions: [String: TableRegion]?
+
+    struct TableRegion: Hashable, Sendable {
+        /// Lowercased column names; nil means all columns.
+        var columns: Set<String>?
+        /// Rowids; nil means all rows.
+        var rowIDs: Set<Int64>?
+
+        func union(_ other: TableRegion) -> TableRegion {
+            TableRegion(
+                columns: columns.flatMap { lhs in other.columns.map { lhs.union($0) } },
+                rowIDs: rowIDs.flatMap { lhs in other.rowIDs.map { lhs.union($0) } })
+        }
+    }
+
+    /// The empty region.
+    public init() {
+        tableRegions = [:]
+    }
+
+    /// The full database: any change impacts it.
+    public static let fullDatabase: DatabaseRegion = {
+        var region = DatabaseRegion()
+        region.tableRegions = nil
+        return region
+    }()
+
+    /// The full content of a table.
+    public init(table: String) {
+        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: nil)]
+    }
+
+    /// Some columns of a table.
+    init(table: String, columns: Set<String>) {
+        tableRegions = [table.lowercased(): TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: nil)]
+    }
+
+    public var isEmpty: Bool { tableRegions?.isEmpty ?? false }
+
+    public var isFullDatabase: Bool { tableRegions == nil }
+
+    /// The union of two regions.
+    public func union(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let lhs = tableRegions, let rhs = other.tableRegions else { return .fullDatabase }
+        var result = DatabaseRegion()
+        result.tableRegions = lhs.merging(rhs) { $0.union($1) }
+        return result
+    }
+
+    /// Adds a region.
+    public mutating func formUnion(_ other: DatabaseRegion) {
+        self = union(other)
+    }
+
+    /// Whether events of this kind can impact the region.
+    public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        guard let tableRegions else { return true }
+        guard let region = tableRegions[eventKind.tableName.lowercased()] else { return false }
+        switch eventKind {
+        case .insert, .delete:
+            return true
+        case .update(_, let columnNames):
+            guard let columns = region.columns else { return true }
+            return !columns.isDisjoint(with: columnNames.map { $0.lowercased() })
+        }
+    }
+
+    /// Whether the event impacts the region. Only call it for events whose
+    /// kind ``isModified(byEventsOfKind:)`` accepts.
+    public func isModified(by event: DatabaseEvent) -> Bool {
+        guard let tableRegions else { return true }
+        guard let region = tableRegions[event.tableName.lowercased()] else { return false }
+        return region.rowIDs?.contains(event.rowID) ?? true
+    }
+}
+
+extension DatabaseRegion: CustomStringConvertible {
+    /// `player(name,score),team`, `full database`, or `empty`.
+    public var description: String {
+        guard let tableRegions else { return "full database" }
+        if tableRegions.isEmpty { return "empty" }
+        return tableRegions.sorted { $0.key < $1.key }.map { table, region in
+            var description = table
+            if let columns = region.columns { description += "(" + columns.sorted().joined(separator: ",") + ")" }
+            if let rowIDs = region.rowIDs { description += "[" + rowIDs.sorted().map(String.init).joined(separator: ",") + "]" }
+            return description
+        }.joined(separator: ",")
+    }
+}
+
+/// A type that designates a region: regions themselves, requests (the
+/// region they read), tables.
+public protocol DatabaseRegionConvertible: Sendable {
+    func databaseRegion(_ db: Database) throws -> DatabaseRegion
+}
+
+extension DatabaseRegion: DatabaseRegionConvertible {
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+extension QueryInterfaceRequest: DatabaseRegionConvertible {
+    /// The region the request reads.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db).statement.selectedRegion
+    }
+}
+
+extension SQLRequest: DatabaseRegionConvertible {
+    /// The region the request reads.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db).statement.selectedRegion
+    }
+}
+
+/// A table, as a region: `DatabaseRegionObservation(tracking: Table("player"))`.
+public struct Table: DatabaseRegionConvertible, Hashable {
+    public let tableName: String
+
+    public init(_ tableName: String) {
+        self.tableName = tableName
+    }
+
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        DatabaseRegion(table: tableName)
+    }
+}

@@ -1,0 +1,57 @@
+import CSQLCipher
+import Foundation
+
+/// What SQLite's authorizer reports while a statement is prepared: the
+/// region it reads and the columns it updates.
+///
+/// See <https://www.sqlite.org/c3ref/set_authorizer.html>.
+final class StatementAuthorizer {
+    var selectedRegion = DatabaseRegion()
+    /// Updated column names, per lowercased table name.
+    var updatedColumns: [String: Set<String>] = [:]
+
+    func authorize(action: CInt, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) {
+        switch action {
+        case SQLITE_READ:
+            guard let first else { return }
+            let table = String(cString: first)
+            let column = second.map { String(cString: $0) } ?? ""
+            // An empty column name reads the table as a whole (COUNT(*)).
+            selectedRegion.formUnion(column.isEmpty
+                ? DatabaseRegion(table: table)
+                : DatabaseRegion(table: table, columns: [column]))
+        case SQLITE_UPDATE:
+            guard let first, let second else { return }
+            updatedColumns[String(cString: first).lowercased(), default: []].insert(String(cString: second))
+        default:
+            break
+        }
+    }
+}
+
+extension Database {
+    /// Installs the authorizer, for the life of the connection.
+    func installAuthorizer() {
+        sqlite3_set_authorizer(handle, { context, action, first, second, _, _ in
+            let db = Unmanaged<Database>.fromOpaque(context!).takeUnretainedValue()
+            // Deleting all rows of a table with the truncate optimization
+            // would skip the update hook, and observers would miss the
+            // deletion: SQLITE_IGNORE disables the optimization (the rows
+            // are still deleted). Internal tables (DROP TABLE edits
+            // sqlite_master) are left alone.
+            switch action {
+            case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW:
+                // A DROP deletes the rows of the table: IGNORE would cancel it.
+                db.isPreparingDrop = true
+            case SQLITE_DELETE:
+                if !db.isPreparingDrop, let first, strncmp(first, "sqlite_", 7) != 0 {
+                    return SQLITE_IGNORE
+                }
+            default:
+                break
+            }
+            db.currentAuthorizer?.authorize(action: action, first: first, second: second)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+}

@@ -47,6 +47,11 @@ public struct DatabaseRegion: Hashable, Sendable {
 
     public var isEmpty: Bool { tableRegions?.isEmpty ?? false }
 
+    /// Whether the region includes some of the table.
+    func mentions(table: String) -> Bool {
+        tableRegions.map { $0[table.lowercased()] != nil } ?? true
+    }
+
     public var isFullDatabase: Bool { tableRegions == nil }
 
     /// The union of two regions.

@@ -35,8 +35,13 @@ public final class Statement {
     /// The number of columns of the rows the statement returns.
     public let columnCount: Int
 
-    /// The region the statement reads.
-    public let selectedRegion: DatabaseRegion
+    /// The region the statement reads: what the authorizer reported, plus
+    /// the tables it opens without reading a column (`COUNT(*)`), which
+    /// SQLite 3.15.2's authorizer does not report (3.19 does). Computed on
+    /// first use, for observations.
+    public private(set) lazy var selectedRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+
+    private let authorizedRegion: DatabaseRegion
 
     /// The columns the statement updates, per lowercased table name.
     let updatedColumns: [String: Set<String>]
@@ -93,7 +98,7 @@ public final class Statement {
 
     private init(database: Database, sqliteStatement: SQLiteStatement, authorizer: StatementAuthorizer) {
         self.database = database
-        self.selectedRegion = authorizer.selectedRegion
+        self.authorizedRegion = authorizer.selectedRegion
         self.updatedColumns = authorizer.updatedColumns
         self.sqliteStatement = sqliteStatement
         self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
@@ -246,6 +251,51 @@ public final class Statement {
             sql: sql,
             arguments: arguments,
             publicStatementArguments: database.configuration.publicStatementArguments)
+    }
+}
+
+// MARK: - Region
+
+extension Statement {
+    /// The tables that the program of the statement opens for reading, from
+    /// the `OpenRead` instructions of `EXPLAIN`, each as a whole table.
+    ///
+    /// See <https://www.sqlite.org/opcode.html#OpenRead>.
+    fileprivate func openedTablesRegion() -> DatabaseRegion {
+        guard isReadonly else { return DatabaseRegion() }
+        var explain: SQLiteStatement?
+        guard sqlite3_prepare_v2(database.handle, "EXPLAIN " + sql, -1, &explain, nil) == SQLITE_OK, let explain else {
+            return DatabaseRegion()
+        }
+        defer { sqlite3_finalize(explain) }
+        var rootPages: Set<Int64> = []
+        while sqlite3_step(explain) == SQLITE_ROW {
+            // Columns: addr, opcode, p1, p2 (root page), p3 (database: 0 main).
+            guard let opcode = sqlite3_column_text(explain, 1),
+                  strcmp(UnsafeRawPointer(opcode).assumingMemoryBound(to: CChar.self), "OpenRead") == 0,
+                  sqlite3_column_int64(explain, 4) == 0
+            else { continue }
+            rootPages.insert(sqlite3_column_int64(explain, 3))
+        }
+        guard !rootPages.isEmpty else { return DatabaseRegion() }
+        // Raw calls: a Statement would record its own region, recursively.
+        var tables: SQLiteStatement?
+        guard sqlite3_prepare_v2(database.handle, "SELECT tbl_name, rootpage FROM sqlite_master WHERE rootpage > 0",
+                                 -1, &tables, nil) == SQLITE_OK, let tables else {
+            return DatabaseRegion()
+        }
+        defer { sqlite3_finalize(tables) }
+        var region = DatabaseRegion()
+        while sqlite3_step(tables) == SQLITE_ROW {
+            guard rootPages.contains(sqlite3_column_int64(tables, 1)),
+                  let name = sqlite3_column_text(tables, 0) else { continue }
+            let table = String(cString: name)
+            // Tables already read column by column keep their columns.
+            if !authorizedRegion.mentions(table: table) {
+                region.formUnion(DatabaseRegion(table: table))
+            }
+        }
+        return region
     }
 }
 

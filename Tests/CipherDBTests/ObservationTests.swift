@@ -1,0 +1,225 @@
+import CipherDB
+import Foundation
+import Synchronization
+import Testing
+
+/// Collects the values of an observation, and waits for them.
+final class ValueRecorder<Value: Sendable>: Sendable {
+    private let state = Mutex<(values: [Value], errors: [String])>(([], []))
+
+    func record(_ value: Value) { state.withLock { $0.values.append(value) } }
+    func record(error: any Error) { state.withLock { $0.errors.append("\(error)") } }
+
+    var values: [Value] { state.withLock { $0.values } }
+    var errors: [String] { state.withLock { $0.errors } }
+
+    /// Waits until `condition` holds, for at most 10 seconds.
+    func wait(until condition: ([Value]) -> Bool) async throws {
+        for _ in 0..<1000 {
+            if condition(values) { return }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        Issue.record("timed out; values: \(values)")
+    }
+}
+
+@Suite struct ObservationTests {
+    func makeFixture(_ kind: DatabaseKind) throws -> DatabaseFixture {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { db in try db.execute(sql: "CREATE TABLE other (x)") }
+        return fixture
+    }
+
+    static let countPlayers = ValueObservation.tracking { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+    }
+
+    func insertPlayer(_ writer: any DatabaseWriter, _ name: String) throws {
+        try writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: [name]) }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func initialValueThenOneValuePerRelevantCommit(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try insertPlayer(fixture.writer, "a")
+        try await recorder.wait { $0 == [0, 1] }
+        try insertPlayer(fixture.writer, "b")
+        try await recorder.wait { $0 == [0, 1, 2] }
+        cancellable.cancel()
+        #expect(recorder.errors.isEmpty)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func unrelatedTablesAndRollbacksProduceNoValue(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
+        try await fixture.writer.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('rolled back')")
+                return .rollback
+            }
+        }
+        // A relevant commit after them: its value is the next one.
+        try insertPlayer(fixture.writer, "kept")
+        try await recorder.wait { $0.count >= 2 }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(recorder.values == [0, 1])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func burstsOfCommitsNeverEndOnAStaleValue(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        for index in 0..<50 {
+            try insertPlayer(fixture.writer, "p\(index)")
+        }
+        try await recorder.wait { $0.last == 50 }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(recorder.values.last == 50)
+        #expect(recorder.values == recorder.values.sorted()) // in commit order
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func cancellationStopsDelivery(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        cancellable.cancel()
+        try insertPlayer(fixture.writer, "a")
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(recorder.values == [0])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func fetchErrorsReachOnError(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking { db -> Int in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            if count > 0 { throw DatabaseError(message: "fetch failed on purpose") }
+            return count
+        }
+        let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try insertPlayer(fixture.writer, "a")
+        for _ in 0..<500 where recorder.errors.isEmpty {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(recorder.errors.count == 1)
+        #expect(recorder.errors.first?.contains("fetch failed on purpose") == true)
+        try insertPlayer(fixture.writer, "b") // the observation has stopped
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(recorder.errors.count == 1)
+        #expect(recorder.values == [0])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func valuesAsAnAsyncSequenceWithMapAndRemoveDuplicates(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let writer = fixture.writer
+        let observation = ValueObservation
+            .tracking { db in try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY name") }
+            .map { $0.joined(separator: ",") }
+            .removeDuplicates()
+        var received: [String] = []
+        for try await names in observation.values(in: writer) {
+            received.append(names)
+            switch names {
+            case "":
+                try insertPlayer(writer, "b")
+            case "b":
+                // Same value: no element for it.
+                try await writer.write { db in try db.execute(sql: "UPDATE player SET score = 1") }
+                try insertPlayer(writer, "a")
+            default:
+                break
+            }
+            if names == "a,b" { break }
+        }
+        #expect(received == ["", "b", "a,b"])
+    }
+
+    @Test func queryInterfaceRequestsTrackTheirRegion() async throws {
+        let fixture = try makeFixture(.pool)
+        let recorder = ValueRecorder<Int>()
+        let regions = ValueRecorder<String>()
+        let observation = ValueObservation
+            .tracking { db in try Player.all().orderedByScore().fetchCount(db) }
+            .handleEvents(willTrackRegion: { regions.record($0.description) })
+        let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in
+            var player = Player(name: "Arthur", score: 1)
+            try player.insert(db)
+        }
+        try await recorder.wait { $0 == [0, 1] }
+        let region = try await fixture.writer.read { db in try Player.all().databaseRegion(db) }
+        #expect(region.description == "player(id,name,score)")
+        cancellable.cancel()
+    }
+
+    @Test func immediateSchedulingDeliversTheInitialValueSynchronously() throws {
+        let fixture = try makeFixture(.queue)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .immediate) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        #expect(recorder.values == [0])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func regionObservationNotifiesCommits(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let observation = DatabaseRegionObservation(tracking: Table("player"))
+        let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { db in
+            recorder.record((try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")) ?? -1)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
+        try insertPlayer(fixture.writer, "a")
+        try await recorder.wait { $0 == [1] }
+        try await fixture.writer.write { db in try db.execute(sql: "DELETE FROM player") } // not truncated: observed
+        try await recorder.wait { $0 == [1, 0] }
+        cancellable.cancel()
+    }
+
+    @Test func transactionObserversSeeEventsCommitsAndRollbacks() throws {
+        final class Observer: TransactionObserver, @unchecked Sendable {
+            // @unchecked: only used on the queue's thread, then read after.
+            var log: [String] = []
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "player" }
+            func databaseDidChange(with event: DatabaseEvent) { log.append("\(event.kind) \(event.tableName) \(event.rowID)") }
+            func databaseDidCommit(_ db: Database) { log.append("commit") }
+            func databaseDidRollback(_ db: Database) { log.append("rollback") }
+        }
+        let dbQueue = try DatabaseQueue()
+        let observer = Observer()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE other (x)")
+        }
+        try dbQueue.writeWithoutTransaction { db in db.add(transactionObserver: observer) }
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "INSERT INTO other VALUES (1)")
+            try db.execute(sql: "UPDATE player SET name = 'b'")
+        }
+        try? dbQueue.write { db in
+            try db.execute(sql: "DELETE FROM player")
+            throw DatabaseError(message: "rollback")
+        }
+        #expect(observer.log == ["insert player 1", "update player 1", "commit", "delete player 1", "rollback"])
+    }
+}

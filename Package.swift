@@ -5,6 +5,7 @@ let package = Package(
     name: "CipherDB",
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
+        .library(name: "Players", targets: ["Players"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
     ],
     targets: [
@@ -22,12 +23,18 @@ let package = Package(
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher"]),
+        .target(
+            name: "Players",
+            dependencies: ["CipherDB"]),
         .executableTarget(
             name: "CipherDBDemo",
             dependencies: ["CipherDB"]),
         .testTarget(
             name: "CipherDBTests",
             dependencies: ["CipherDB", "CSQLCipher", "CCurl"]),
+        .testTarget(
+            name: "PlayersTests",
+            dependencies: ["Players", "CipherDB"]),
     ],
     swiftLanguageModes: [.v6]
 )

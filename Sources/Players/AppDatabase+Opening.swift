@@ -1,0 +1,77 @@
+import CipherDB
+import Foundation
+
+/// How the players database is keyed.
+public enum DatabaseKeySource: Sendable {
+    /// A passphrase, loaded each time a connection opens (and derived with
+    /// PBKDF2: about 30 ms per connection).
+    case passphrase(@Sendable () throws -> String)
+    /// A raw 32-byte key, loaded each time a connection opens.
+    case rawKey(@Sendable () throws -> Data)
+}
+
+/// The errors of opening the players database. Their descriptions never
+/// show a passphrase or key.
+public struct AppDatabaseError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    /// The passphrase or key does not open the file.
+    static func wrongKey(path: String) -> AppDatabaseError {
+        AppDatabaseError(description: "cannot open the players database at \(path): the passphrase or key is wrong, or the file is not an encrypted players database")
+    }
+}
+
+extension AppDatabase {
+    /// The default database path: `$XDG_DATA_HOME/players/players.db`, or
+    /// `~/.local/share/players/players.db` when `XDG_DATA_HOME` is not set
+    /// (the XDG base directory convention).
+    public static func defaultDatabaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let dataHome: URL
+        if let xdgDataHome = environment["XDG_DATA_HOME"], xdgDataHome.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdgDataHome, isDirectory: true)
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+        }
+        return dataHome.appendingPathComponent("players", isDirectory: true).appendingPathComponent("players.db")
+    }
+
+    /// Opens (or creates) the encrypted players database, in WAL mode, and
+    /// migrates it. The folder is created with mode 0700. The key is loaded
+    /// in `prepareDatabase`, when each connection opens, so that it stays
+    /// in memory no longer than needed.
+    ///
+    /// Throws ``AppDatabaseError`` when the key does not open the file.
+    public static func open(
+        at url: URL = defaultDatabaseURL(),
+        key: DatabaseKeySource,
+        configuration: Configuration = Configuration()) throws -> AppDatabase
+    {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        var configuration = configuration
+        configuration.prepareDatabase { db in
+            switch key {
+            case .passphrase(let load): try db.usePassphrase(load())
+            case .rawKey(let load): try db.useRawKey(load())
+            }
+        }
+        configuration = makeConfiguration(configuration)
+        do {
+            return try AppDatabase(DatabasePool(path: url.path, configuration: configuration))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw AppDatabaseError.wrongKey(path: url.path)
+        }
+    }
+
+    /// Opens the players database with a passphrase.
+    public static func open(at url: URL = defaultDatabaseURL(), passphrase: @escaping @Sendable () throws -> String) throws -> AppDatabase {
+        try open(at: url, key: .passphrase(passphrase))
+    }
+
+    /// An empty in-memory database, for tests and previews.
+    public static func empty() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: makeConfiguration()))
+    }
+}

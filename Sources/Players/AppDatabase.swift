@@ -1,0 +1,124 @@
+import CipherDB
+import Foundation
+
+/// The database of the players: the only way the application reads and
+/// writes it. Each service method is one write transaction, so each is
+/// atomic.
+///
+/// ```swift
+/// let appDatabase = try AppDatabase.open(passphrase: { try loadPassphrase() })
+/// var player = Player(name: "Arthur", score: 100)
+/// try appDatabase.savePlayer(&player)
+/// let players = try appDatabase.reader.read { db in try Player.all().orderedByName().fetchAll(db) }
+/// ```
+public final class AppDatabase: Sendable {
+    /// Writes go through the service methods only.
+    private let dbWriter: any DatabaseWriter
+
+    /// Migrates the database, then gives access to it.
+    public init(_ dbWriter: any DatabaseWriter) throws {
+        self.dbWriter = dbWriter
+        try migrator.migrate(dbWriter)
+    }
+
+    /// Read-only access to the database.
+    public var reader: any DatabaseReader { dbWriter }
+
+    /// The schema. Later versions add migrations; an applied migration is
+    /// never edited.
+    private var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// The configuration of the connections: foreign keys on, and, when
+    /// the environment variable `PLAYERS_SQL_TRACE` is `1`, every statement
+    /// printed to standard error, with its bound values hidden.
+    public static func makeConfiguration(_ base: Configuration = Configuration()) -> Configuration {
+        var configuration = base
+        configuration.foreignKeysEnabled = true
+        if ProcessInfo.processInfo.environment["PLAYERS_SQL_TRACE"] == "1" {
+            configuration.publicStatementArguments = false
+            configuration.prepareDatabase { db in
+                let label = db.description
+                db.trace { event in
+                    FileHandle.standardError.write(Data("SQL \(label): \(event)\n".utf8))
+                }
+            }
+        }
+        return configuration
+    }
+}
+
+// MARK: - Writes
+
+extension AppDatabase {
+    /// Inserts the player if it has no id, or else updates it.
+    public func savePlayer(_ player: inout Player) throws {
+        player = try dbWriter.write { [player] db in
+            try player.saved(db)
+        }
+    }
+
+    /// Deletes the players with these ids; returns how many there were.
+    @discardableResult
+    public func deletePlayers(ids: [Int64]) throws -> Int {
+        try dbWriter.write { db in
+            try Player.deleteAll(db, ids: ids)
+        }
+    }
+
+    /// Deletes all players.
+    public func deleteAllPlayers() throws {
+        try dbWriter.write { db in
+            _ = try Player.deleteAll(db)
+        }
+    }
+
+    /// Inserts 8 random players if there is none.
+    public func createRandomPlayersIfEmpty() throws {
+        try dbWriter.write { db in
+            if try Player.fetchCount(db) == 0 {
+                try createRandomPlayers(db)
+            }
+        }
+    }
+
+    /// The demo refresh: random changes, in one transaction. An empty
+    /// database gets 8 random players; otherwise a player may be inserted,
+    /// a random one may be deleted, and some scores change.
+    public func refreshPlayers() throws {
+        try dbWriter.write { db in
+            if try Player.fetchCount(db) == 0 {
+                try createRandomPlayers(db)
+            } else {
+                if Bool.random() {
+                    var player = Player.newRandom()
+                    try player.insert(db)
+                }
+                if Bool.random() {
+                    try Player.order(sql: "RANDOM()").limit(1).deleteAll(db)
+                }
+                for var player in try Player.fetchAll(db) where Bool.random() {
+                    try player.updateChanges(db) {
+                        $0.score = Player.randomScore()
+                    }
+                }
+            }
+        }
+    }
+
+    private func createRandomPlayers(_ db: Database) throws {
+        for _ in 0..<8 {
+            var player = Player.newRandom()
+            try player.insert(db)
+        }
+    }
+}

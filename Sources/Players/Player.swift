@@ -1,0 +1,89 @@
+import CipherDB
+
+/// A player of the demo application: a name and a score.
+///
+/// ```swift
+/// var player = Player(name: "Arthur", score: 100)
+/// try appDatabase.savePlayer(&player) // player.id is set
+/// ```
+public struct Player: Codable, Equatable, Hashable, Identifiable, Sendable {
+    /// The id, nil until the player is inserted.
+    public var id: Int64?
+    public var name: String
+    public var score: Int
+
+    public init(id: Int64? = nil, name: String, score: Int) {
+        self.id = id
+        self.name = name
+        self.score = score
+    }
+}
+
+extension Player: FetchableRecord, MutablePersistableRecord {
+    /// The columns of the `player` table, for requests.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let name = Column(CodingKeys.name)
+        public static let score = Column(CodingKeys.score)
+    }
+
+    /// Stores the id of the inserted row.
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+// MARK: - Random players
+
+extension Player {
+    private static let names = [
+        "Arthur", "Anita", "Barbara", "Bernard", "Craig", "Chiara", "David",
+        "Dean", "Éric", "Elena", "Fatima", "Frederik", "Gilbert", "Georgette",
+        "Henriette", "Hassan", "Ignacio", "Irene", "Julie", "Jack", "Karl",
+        "Kristel", "Louis", "Liz", "Masashi", "Mary", "Noam", "Nicole",
+        "Ophelie", "Oleg", "Pascal", "Patricia", "Quentin", "Quinn", "Raoul",
+        "Rachel", "Stephan", "Susie", "Tristan", "Tatiana", "Ursule", "Urbain",
+        "Victor", "Violette", "Wilfried", "Wilhelmina", "Yvon", "Yann",
+        "Zazie", "Zoé",
+    ]
+
+    /// A new player with a random name and a random score.
+    public static func newRandom() -> Player {
+        Player(id: nil, name: randomName(), score: randomScore())
+    }
+
+    /// A random name.
+    public static func randomName() -> String {
+        names.randomElement()!
+    }
+
+    /// A random score, a multiple of 10 from 0 to 1000.
+    public static func randomScore() -> Int {
+        10 * Int.random(in: 0...100)
+    }
+}
+
+// MARK: - Requests
+
+extension DerivableRequest<Player> {
+    /// Players by name, in the order people expect (localized,
+    /// case-insensitive): "anita" before "Arthur" before "Barbara".
+    ///
+    /// ```swift
+    /// let players = try Player.all().orderedByName().fetchAll(db)
+    /// ```
+    public func orderedByName() -> Self {
+        order(Columns.name.collating(.localizedCaseInsensitiveCompare))
+    }
+
+    /// Players by descending score, then by name.
+    ///
+    /// ```swift
+    /// let best = try Player.all().orderedByScore().fetchOne(db)
+    /// ```
+    public func orderedByScore() -> Self {
+        order(
+            Columns.score.desc,
+            Columns.name.collating(.localizedCaseInsensitiveCompare))
+    }
+}

@@ -1,0 +1,173 @@
+import CipherDB
+import Foundation
+import Players
+import Testing
+
+/// The seeds' PlayersGRDBTests, on an in-memory and an encrypted database.
+@Suite struct AppDatabaseTests {
+    @Test(arguments: Storage.allCases)
+    func insert(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+
+        var insertedPlayer = Player(name: "Arthur", score: 1000)
+        try appDatabase.savePlayer(&insertedPlayer)
+
+        #expect(insertedPlayer.id != nil)
+        let fetchedPlayer = try appDatabase.reader.read(Player.fetchOne)
+        #expect(fetchedPlayer == insertedPlayer)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func update(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        var insertedPlayer = Player(name: "Arthur", score: 1000)
+        try appDatabase.savePlayer(&insertedPlayer)
+
+        var updatedPlayer = insertedPlayer
+        updatedPlayer.name = "Barbara"
+        updatedPlayer.score = 0
+        try appDatabase.savePlayer(&updatedPlayer)
+
+        let fetchedPlayer = try appDatabase.reader.read(Player.fetchOne)
+        #expect(fetchedPlayer == updatedPlayer)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func deleteAll(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        var player = Player(name: "Arthur", score: 1000)
+        try appDatabase.savePlayer(&player)
+
+        try appDatabase.deleteAllPlayers()
+
+        let count = try appDatabase.reader.read(Player.fetchCount(_:))
+        #expect(count == 0)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func deletePlayersByID(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        var players = [Player(name: "a", score: 1), Player(name: "b", score: 2), Player(name: "c", score: 3)]
+        for index in players.indices { try appDatabase.savePlayer(&players[index]) }
+
+        #expect(try appDatabase.deletePlayers(ids: [players[0].id!, players[2].id!, 999]) == 2)
+
+        #expect(try appDatabase.reader.read(Player.fetchAll) == [players[1]])
+    }
+
+    @Test(arguments: Storage.allCases)
+    func orderedByName(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        for name in ["Barbara", "Arthur", "anita"] {
+            var player = Player(name: name, score: 0)
+            try appDatabase.savePlayer(&player)
+        }
+        let names = try appDatabase.reader.read { db in try Player.all().orderedByName().fetchAll(db).map(\.name) }
+        #expect(names == ["anita", "Arthur", "Barbara"])
+    }
+
+    @Test(arguments: Storage.allCases)
+    func orderedByScore(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        for (name, score) in [("Arthur", 100), ("barbara", 1000), ("Anita", 1000), ("Craig", 10)] {
+            var player = Player(name: name, score: score)
+            try appDatabase.savePlayer(&player)
+        }
+        let names = try appDatabase.reader.read { db in try Player.all().orderedByScore().fetchAll(db).map(\.name) }
+        #expect(names == ["Anita", "barbara", "Arthur", "Craig"])
+    }
+
+    @Test(arguments: Storage.allCases)
+    func refreshPlayersFillsAnEmptyDatabase(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+
+        try appDatabase.refreshPlayers()
+
+        let players = try appDatabase.reader.read(Player.fetchAll)
+        #expect(players.count == 8)
+        #expect(players.allSatisfy { !$0.name.isEmpty && (0...1000).contains($0.score) && $0.score % 10 == 0 })
+    }
+
+    @Test(arguments: Storage.allCases)
+    func refreshPlayersChangesANonEmptyDatabase(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        try appDatabase.createRandomPlayersIfEmpty()
+        try appDatabase.createRandomPlayersIfEmpty() // no-op: not empty
+        let before = try appDatabase.reader.read(Player.fetchAll)
+        #expect(before.count == 8)
+
+        // Random changes: with 8 players, 20 refreshes change something
+        // with a probability of 1 - 2^-180.
+        for _ in 0..<20 { try appDatabase.refreshPlayers() }
+
+        let after = try appDatabase.reader.read(Player.fetchAll)
+        #expect(after != before)
+        #expect(after.allSatisfy { !$0.name.isEmpty && (0...1000).contains($0.score) && $0.score % 10 == 0 })
+    }
+
+    @Test func encryptedDatabaseFileHasNoPlaintextAndRefusesAWrongPassphrase() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("players.db")
+        do {
+            let appDatabase = try AppDatabase.open(at: url, passphrase: { "right" })
+            var player = Player(name: "Zaphod Beeblebrox", score: 42)
+            try appDatabase.savePlayer(&player)
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        for suffix in ["", "-wal"] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: url.path + suffix))) ?? Data()
+            #expect(bytes.range(of: Data("Zaphod".utf8)) == nil)
+        }
+        do {
+            _ = try AppDatabase.open(at: url, passphrase: { "wrong" })
+            Issue.record("the database opened with a wrong passphrase")
+        } catch let error as AppDatabaseError {
+            #expect(error.description.contains("passphrase or key is wrong"))
+            #expect(!error.description.contains("wrong\""))
+        }
+        let reopened = try AppDatabase.open(at: url, passphrase: { "right" })
+        #expect(try reopened.reader.read(Player.fetchOne)?.name == "Zaphod Beeblebrox")
+    }
+
+    @Test func rawKeysOpenTheDatabaseToo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = Data((0..<32).map { UInt8($0) })
+        let url = folder.appendingPathComponent("players.db")
+        do {
+            let appDatabase = try AppDatabase.open(at: url, key: .rawKey { key })
+            try appDatabase.createRandomPlayersIfEmpty()
+        }
+        let reopened = try AppDatabase.open(at: url, key: .rawKey { key })
+        #expect(try reopened.reader.read(Player.fetchCount(_:)) == 8)
+        #expect(throws: AppDatabaseError.self) { try AppDatabase.open(at: url, passphrase: { "not the key" }) }
+    }
+
+    @Test func defaultLocationFollowsXDG() {
+        #expect(AppDatabase.defaultDatabaseURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]).path
+                == "/data/players/players.db")
+        #expect(AppDatabase.defaultDatabaseURL(environment: ["HOME": "/home/u"]).path
+                == "/home/u/.local/share/players/players.db")
+        // A relative XDG_DATA_HOME is invalid and ignored, as the convention says.
+        #expect(AppDatabase.defaultDatabaseURL(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/u"]).path
+                == "/home/u/.local/share/players/players.db")
+    }
+}

@@ -1,0 +1,77 @@
+import CipherDB
+import Foundation
+import Players
+import Testing
+
+/// The seeds' PlayerListModel tests, without a UI framework.
+@Suite struct PlayerListTests {
+    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    func observationGrabsCurrentDatabaseState(_ storage: Storage) async throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        var player = Player(name: "Arthur", score: 1000)
+        try appDatabase.savePlayer(&player)
+        let model = PlayerList(appDatabase: appDatabase)
+
+        model.observePlayers()
+
+        try await pollUntil { model.players.count == 1 }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    func observationGrabsDatabaseChanges(_ storage: Storage) async throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        let model = PlayerList(appDatabase: appDatabase)
+        model.observePlayers()
+        try await pollUntil { model.players.isEmpty }
+
+        var player = Player(name: "Arthur", score: 1000)
+        try appDatabase.savePlayer(&player)
+
+        let saved = player
+        try await pollUntil { model.players == [saved] }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    func changingTheOrderingResortsThePlayers(_ storage: Storage) async throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        var arthur = Player(name: "Arthur", score: 100)
+        var barbara = Player(name: "Barbara", score: 1000)
+        try appDatabase.savePlayer(&arthur)
+        try appDatabase.savePlayer(&barbara)
+        let model = PlayerList(appDatabase: appDatabase, ordering: .byScore)
+        model.observePlayers()
+        try await pollUntil { model.players.map(\.name) == ["Barbara", "Arthur"] }
+
+        model.ordering = .byName
+
+        try await pollUntil { model.players.map(\.name) == ["Arthur", "Barbara"] }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    func updatesAreAnAsyncSequence(_ storage: Storage) async throws {
+        let database = try TestDatabase(storage)
+        defer { database.removeFiles() }
+        let appDatabase = database.appDatabase
+        let model = PlayerList(appDatabase: appDatabase, ordering: .byName)
+        let updates = model.updates
+        model.observePlayers()
+        var received: [[String]] = []
+        for await players in updates {
+            received.append(players.map(\.name))
+            if players.isEmpty {
+                var player = Player(name: "Arthur", score: 1)
+                try appDatabase.savePlayer(&player)
+            } else {
+                break
+            }
+        }
+        #expect(received == [[], ["Arthur"]])
+        model.stopObserving()
+    }
+}

@@ -1,0 +1,43 @@
+import CipherDB
+import Foundation
+import Players
+import Testing
+
+/// Where a test database lives: every test runs on both.
+enum Storage: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory
+    case encryptedFile
+
+    var testDescription: String { rawValue }
+}
+
+/// An empty players database, and the folder that holds its file.
+struct TestDatabase {
+    let appDatabase: AppDatabase
+    let folder: URL?
+
+    init(_ storage: Storage) throws {
+        switch storage {
+        case .inMemory:
+            appDatabase = try AppDatabase.empty()
+            folder = nil
+        case .encryptedFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
+            self.folder = folder
+            appDatabase = try AppDatabase.open(at: folder.appendingPathComponent("players.db"), passphrase: { "test passphrase" })
+        }
+    }
+
+    func removeFiles() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+}
+
+/// Loops until `condition` holds, for at most 10 seconds (the seeds' `pollUntil`).
+func pollUntil(_ condition: @Sendable () async -> Bool) async throws {
+    for _ in 0..<1000 {
+        if await condition() { return }
+        try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    Issue.record("condition not met within 10 seconds")
+}

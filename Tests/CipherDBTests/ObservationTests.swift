@@ -171,6 +171,22 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         cancellable.cancel()
     }
 
+    @Test func printReportsEachStep() async throws {
+        let fixture = try makeFixture(.queue)
+        let lines = ValueRecorder<String>()
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.print("players", to: { lines.record($0) })
+            .start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try insertPlayer(fixture.writer, "a")
+        try await recorder.wait { $0 == [0, 1] }
+        cancellable.cancel()
+        #expect(lines.values == [
+            "players: start", "players: fetch", "players: value: 0",
+            "players: database did change", "players: fetch", "players: value: 1", "players: cancel",
+        ])
+    }
+
     @Test func immediateSchedulingDeliversTheInitialValueSynchronously() throws {
         let fixture = try makeFixture(.queue)
         let recorder = ValueRecorder<Int>()

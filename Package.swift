@@ -7,6 +7,10 @@ let package = Package(
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "Players", targets: ["Players"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
+        .executable(name: "players", targets: ["PlayersCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
@@ -27,6 +31,13 @@ let package = Package(
             name: "Players",
             dependencies: ["CipherDB"]),
         .executableTarget(
+            name: "PlayersCLI",
+            dependencies: [
+                "Players",
+                "CipherDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
             name: "CipherDBDemo",
             dependencies: ["CipherDB"]),
         .testTarget(
@@ -35,6 +46,9 @@ let package = Package(
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "CipherDB"]),
+        .testTarget(
+            name: "PlayersCLITests",
+            dependencies: ["PlayersCLI", "Players", "CipherDB"]),
     ],
     swiftLanguageModes: [.v6]
 )

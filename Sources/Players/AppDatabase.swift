@@ -75,6 +75,30 @@ extension AppDatabase {
         }
     }
 
+    /// Deletes the players with these ids, all of them or none: if one of
+    /// them does not exist, nothing is deleted and
+    /// ``AppDatabaseError`` names the missing ids.
+    public func deletePlayers(exactly ids: [Int64]) throws {
+        try dbWriter.write { db in
+            let existing = try Set(Player.filter(ids: ids).select(Player.Columns.id, as: Int64.self).fetchAll(db))
+            let missing = Set(ids).subtracting(existing)
+            guard missing.isEmpty else {
+                throw AppDatabaseError.missingPlayers(missing.sorted())
+            }
+            try Player.deleteAll(db, ids: ids)
+        }
+    }
+
+    /// Changes the player with this id, writing only what changed; returns
+    /// the player, or nil if there is none with this id.
+    public func updatePlayer(id: Int64, _ modify: @escaping @Sendable (inout Player) -> Void) throws -> Player? {
+        try dbWriter.write { db in
+            guard var player = try Player.fetchOne(db, id: id) else { return nil }
+            try player.updateChanges(db, modify: modify)
+            return player
+        }
+    }
+
     /// Deletes all players.
     public func deleteAllPlayers() throws {
         try dbWriter.write { db in

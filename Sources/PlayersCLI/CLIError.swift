@@ -1,0 +1,56 @@
+import CipherDB
+import Foundation
+import Players
+
+/// An error that ends the command: one sentence that says what failed and
+/// what to do, and the documented exit code. Descriptions never show a
+/// passphrase or key.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    let exitCode: Int32
+
+    /// 1: the operation failed.
+    static func failure(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.failure) }
+    /// 2: the command line is wrong.
+    static func usage(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.usage) }
+    /// 3: the passphrase or key does not open the database.
+    static func wrongKey(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.wrongKey) }
+    /// 4: a verification failed.
+    static func verificationFailed(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.verificationFailed) }
+
+    /// The clear sentence for any error thrown by the libraries.
+    static func from(_ error: any Error) -> CLIError {
+        switch error {
+        case let error as CLIError:
+            return error
+        case let error as AppDatabaseError:
+            return error.isWrongKey ? .wrongKey(error.description) : .failure(error.description)
+        case let error as DatabaseError:
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                return .wrongKey("the passphrase or key is wrong, or the file is not an encrypted players database")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .failure("the database is locked by another process: try again when it is done")
+            case .SQLITE_FULL:
+                return .failure("the disk is full: free some space and try again (the database was left unchanged)")
+            case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+                return .failure("cannot write the database (\(error.message ?? "permission denied")): check the permissions of its folder")
+            default:
+                return .failure("database error: \(error.message ?? "\(error.resultCode)")")
+            }
+        case let error as DatabaseMigratorError:
+            return .failure(error.message)
+        default:
+            return .failure("\(error)")
+        }
+    }
+}
+
+/// The exit codes of `players`, documented in `players --help` and Docs/CLI.md.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let wrongKey: Int32 = 3
+    static let verificationFailed: Int32 = 4
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import CipherDB
+import Players
+
+extension PlayersCommand {
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete players.",
+            discussion: "Deletes all the given players, or none if one of them does not exist.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The ids of the players to delete.")
+        var ids: [Int64] = []
+
+        @Flag(help: "Delete all players.")
+        var all = false
+
+        @Flag(help: "Do not ask for confirmation (required with --all when standard input is not a terminal).")
+        var yes = false
+
+        func validate() throws {
+            if all && !ids.isEmpty { throw ValidationError("Give ids or --all, not both.") }
+            if !all && ids.isEmpty { throw ValidationError("Give the ids of the players to delete, or --all.") }
+        }
+
+        func run() async throws {
+            let (appDatabase, _) = try options.openDatabase()
+            do {
+                if all {
+                    let count = try await appDatabase.reader.read(Player.fetchCount(_:))
+                    if !yes {
+                        guard Terminal.isInteractive else {
+                            throw CLIError.usage("refusing to delete all players without confirmation: add --yes")
+                        }
+                        guard Terminal.confirm("Delete all \(count) players from \(options.databaseURL.path)?") else {
+                            print("Nothing was deleted.")
+                            return
+                        }
+                    }
+                    try appDatabase.deleteAllPlayers()
+                    print("Deleted all players.")
+                } else {
+                    try appDatabase.deletePlayers(exactly: ids)
+                    print("Deleted \(ids.count) player\(ids.count == 1 ? "" : "s").")
+                }
+            } catch {
+                throw CLIError.from(error)
+            }
+        }
+    }
+}

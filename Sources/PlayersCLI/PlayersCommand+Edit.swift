@@ -1,0 +1,46 @@
+import ArgumentParser
+import CipherDB
+import Players
+
+extension PlayersCommand {
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the name or score of a player.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The id of the player.")
+        var id: Int64
+
+        @Option(help: "The new name.")
+        var name: String?
+
+        @Option(help: "The new score (0 or more).")
+        var score: Int?
+
+        func validate() throws {
+            guard name != nil || score != nil else {
+                throw ValidationError("Give --name, --score, or both.")
+            }
+            try PlayerInput.validate(name: name, score: score)
+        }
+
+        func run() async throws {
+            let (appDatabase, _) = try options.openDatabase()
+            let name = self.name.map(PlayerInput.normalized)
+            let score = self.score
+            let player: Player?
+            do {
+                player = try appDatabase.updatePlayer(id: id) { player in
+                    if let name { player.name = name }
+                    if let score { player.score = score }
+                }
+            } catch {
+                throw CLIError.from(error)
+            }
+            guard let player else {
+                throw CLIError.failure("there is no player with id \(id): nothing was changed")
+            }
+            print("Player \(id): \(player.name), \(player.score).")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import CipherDB
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Describe the database: file, encryption, schema, players.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Flag(help: "Print a JSON object instead of lines.")
+        var json = false
+
+        struct Report: Encodable {
+            var path: String
+            var sizeBytes: Int
+            var sqlcipherVersion: String
+            var sqliteVersion: String
+            var cipherPageSize: Int
+            var kdfIterations: Int
+            var rawKey: Bool
+            var keySource: String
+            var migrations: [String]
+            var playerCount: Int
+        }
+
+        func run() async throws {
+            let (appDatabase, key) = try options.openDatabase()
+            let path = options.databaseURL.path
+            let size = ["", "-wal"].reduce(0) { total, suffix in
+                total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
+            }
+            let report = try await appDatabase.reader.read { db in
+                Report(
+                    path: path,
+                    sizeBytes: size,
+                    sqlcipherVersion: try db.cipherVersion,
+                    sqliteVersion: try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "",
+                    // SQLCipher answers its pragmas as text.
+                    cipherPageSize: try String.fetchOne(db, sql: "PRAGMA cipher_page_size").flatMap { Int($0) } ?? 0,
+                    kdfIterations: try String.fetchOne(db, sql: "PRAGMA kdf_iter").flatMap { Int($0) } ?? 0,
+                    rawKey: key.isRawKey,
+                    keySource: key.origin,
+                    migrations: try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
+                    playerCount: try Player.fetchCount(db))
+            }
+            if json {
+                print(try JSONOutput.string(report))
+            } else {
+                print("""
+                    Database:        \(report.path)
+                    Size:            \(report.sizeBytes) bytes
+                    SQLCipher:       \(report.sqlcipherVersion) (SQLite \(report.sqliteVersion))
+                    Cipher page:     \(report.cipherPageSize) bytes
+                    KDF iterations:  \(report.kdfIterations)\(report.rawKey ? " (not used: raw key)" : "")
+                    Key:             \(report.rawKey ? "raw 256-bit key" : "passphrase"), from \(report.keySource)
+                    Schema:          \(report.migrations.joined(separator: ", "))
+                    Players:         \(report.playerCount)
+                    """)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import CipherDB
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the players.")
+
+        enum Order: String, ExpressibleByArgument, CaseIterable {
+            case score, name
+        }
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "The order: score (best first) or name.")
+        var order: Order = .score
+
+        @Flag(help: "Print a JSON array instead of a table.")
+        var json = false
+
+        func run() async throws {
+            let (appDatabase, _) = try options.openDatabase()
+            let order = self.order
+            let players = try await appDatabase.reader.read { db in
+                switch order {
+                case .score: try Player.all().orderedByScore().fetchAll(db)
+                case .name: try Player.all().orderedByName().fetchAll(db)
+                }
+            }
+            if json {
+                print(try JSONOutput.string(players))
+            } else {
+                print(PlayerTable(players).text, terminator: "")
+            }
+        }
+    }
+}
+
+/// JSON for other programs: sorted keys, one stable shape.
+enum JSONOutput {
+    static func string(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// Players as a table with aligned columns.
+struct PlayerTable {
+    let text: String
+
+    init(_ players: [Player]) {
+        guard !players.isEmpty else {
+            text = "No players.\n"
+            return
+        }
+        let rows = [["ID", "NAME", "SCORE"]] + players.map { [$0.id.map(String.init) ?? "", $0.name, String($0.score)] }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        text = rows.map { row in
+            // ID and score right-aligned, name left-aligned.
+            let id = String(repeating: " ", count: widths[0] - row[0].count) + row[0]
+            let name = row[1] + String(repeating: " ", count: widths[1] - row[1].count)
+            let score = String(repeating: " ", count: widths[2] - row[2].count) + row[2]
+            return "\(id)  \(name)  \(score)\n"
+        }.joined()
+    }
+}

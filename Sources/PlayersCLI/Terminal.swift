@@ -1,0 +1,41 @@
+import Foundation
+
+/// Reading from and writing to the terminal.
+enum Terminal {
+    /// Whether standard input is a terminal (so that a person can answer).
+    static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 }
+
+    /// Writes a line to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Asks for a secret on the terminal, without echo. The answer is never
+    /// written anywhere.
+    static func readSecret(prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var original = termios()
+        let hasTerminal = tcgetattr(STDIN_FILENO, &original) == 0
+        if hasTerminal {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        }
+        defer {
+            if hasTerminal {
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+                FileHandle.standardError.write(Data("\n".utf8))
+            }
+        }
+        return readLine(strippingNewline: true)
+    }
+
+    /// Asks a yes/no question on the terminal; only "y" or "yes" is yes.
+    static func confirm(_ question: String) -> Bool {
+        FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+        guard let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() else {
+            return false
+        }
+        return answer == "y" || answer == "yes"
+    }
+}

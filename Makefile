@@ -13,5 +13,7 @@ build: deps
 demo: build
 	swift run --skip-build cipherdb-demo
 
+# The command-line tests run the built executables: build them first.
 test: deps
+	swift build
 	swift test

@@ -29,10 +29,7 @@ public final class DatabasePool: DatabaseWriter {
         let label = configuration.label ?? "CipherDB.DatabasePool"
         writer = try SerializedDatabase(path: path, configuration: configuration, description: "\(label).writer")
         if !configuration.readonly {
-            try writer.sync { db in
-                try db.setUpWALMode()
-                try db.ensureNonEmptyWAL()
-            }
+            try writer.sync { db in try db.setUpWALMode() }
         }
         var readerConfiguration = configuration
         readerConfiguration.readonly = true
@@ -185,18 +182,5 @@ extension Database {
             return .rollback
         }
         return result!
-    }
-
-    /// Readers of a WAL database fail to open (SQLITE_CANTOPEN) while the
-    /// `-wal` file is missing or empty: write an empty transaction so that
-    /// it has content.
-    func ensureNonEmptyWAL() throws {
-        let walPath = path + "-wal"
-        let size = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? NSNumber)?.intValue ?? 0
-        guard size == 0 else { return }
-        try inTransaction(.immediate) {
-            try execute(sql: "CREATE TABLE cipherdb_wal_probe (id INTEGER PRIMARY KEY); DROP TABLE cipherdb_wal_probe")
-            return .commit
-        }
     }
 }

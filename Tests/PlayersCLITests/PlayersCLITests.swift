@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// A temporary home for one test: XDG folders inside it, so that the real
+/// ones are never touched.
+final class CLISandbox: Sendable {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersCLITests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    var databasePath: String { root.appendingPathComponent("data/players/players.db").path }
+    var keyPath: String { root.appendingPathComponent("config/players/key").path }
+
+    /// The built `players` executable, next to the test bundle.
+    static let executable: URL = {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/players")
+    }()
+
+    /// Runs `players` with a clean environment (no PLAYERS_* variables
+    /// unless given), standard input from `input` (not a terminal).
+    func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ["HOME": root.path,
+                           "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "PATH": "/usr/bin:/bin"]
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let output = Pipe(), error = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Writes a secret file with the given mode.
+    func writeSecret(_ name: String, _ content: String, mode: Int = 0o600) throws -> String {
+        let path = root.appendingPathComponent(name).path
+        FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: mode])
+        return path
+    }
+
+    /// The bytes of the database files, to prove they did not change.
+    func databaseSnapshot() throws -> [Data] {
+        try ["", "-wal"].map { suffix in
+            (try? Data(contentsOf: URL(fileURLWithPath: databasePath + suffix))) ?? Data()
+        }
+    }
+}
+
+@Suite struct PlayersCLITests {
+    @Test func executableIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: CLISandbox.executable.path), "build the package first")
+    }
+
+    @Test func initCreatesAnEncryptedDatabaseAndAPrivateKey() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["init"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Created an encrypted players database"))
+        let keyAttributes = try FileManager.default.attributesOfItem(atPath: sandbox.keyPath)
+        #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folderAttributes = try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: sandbox.keyPath).deletingLastPathComponent().path)
+        #expect((folderAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let key = try String(contentsOfFile: sandbox.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.count == 64)
+        #expect(!result.output.contains(key) && !result.error.contains(key))
+
+        _ = try sandbox.run(["add", "--name", "Arthur Dent", "--score", "42"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sandbox.databasePath))
+        #expect(!bytes.starts(with: Data("SQLite format 3".utf8)))
+        #expect(bytes.range(of: Data("Arthur Dent".utf8)) == nil)
+
+        // A second init changes nothing.
+        let before = try sandbox.databaseSnapshot()
+        let again = try sandbox.run(["init"])
+        #expect(again.status == 1)
+        #expect(again.error.contains("already exists"))
+        #expect(try sandbox.databaseSnapshot() == before)
+    }
+
+    @Test func everyRecordCommandWorks() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "Arthur", "--score", "100"]).output == "Added player 1: Arthur, 100.\n")
+        #expect(try sandbox.run(["add", "--name", "barbara", "--score", "1000"]).status == 0)
+
+        let table = try sandbox.run(["list"])
+        #expect(table.output == "ID  NAME     SCORE\n 2  barbara   1000\n 1  Arthur     100\n")
+
+        let json = try sandbox.run(["list", "--json", "--order", "name"])
+        let players = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        #expect(players?.compactMap { $0["name"] as? String } == ["Arthur", "barbara"])
+
+        #expect(try sandbox.run(["edit", "1", "--score", "5"]).output == "Player 1: Arthur, 5.\n")
+        #expect(try sandbox.run(["delete", "2"]).output == "Deleted 1 player.\n")
+        #expect(try sandbox.run(["randomize"]).status == 0)
+
+        let info = try sandbox.run(["info", "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
+        #expect(report?["sqlcipherVersion"] as? String == "3.4.1")
+        #expect(report?["rawKey"] as? Bool == true)
+        #expect(report?["migrations"] as? [String] == ["v1"])
+
+        let verify = try sandbox.run(["verify"])
+        #expect(verify.status == 0)
+        #expect(verify.output.hasPrefix("OK:"))
+
+        let deleteAll = try sandbox.run(["delete", "--all", "--yes"])
+        #expect(deleteAll.status == 0)
+        #expect(try sandbox.run(["list"]).output == "No players.\n")
+    }
+
+    @Test func passphraseFromAFileOrTheEnvironmentAndNeverShown() throws {
+        let sandbox = try CLISandbox()
+        let secret = "correct horse battery staple"
+        let passphraseFile = try sandbox.writeSecret("passphrase", secret + "\n")
+        #expect(try sandbox.run(["init", "--passphrase-file", passphraseFile]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath)) // no key file with a passphrase
+        #expect(try sandbox.run(["add", "--name", "A", "--score", "1", "--passphrase-file", passphraseFile]).status == 0)
+        let list = try sandbox.run(["list", "--json"], environment: ["PLAYERS_PASSPHRASE": secret])
+        #expect(list.status == 0)
+        let info = try sandbox.run(["info"], environment: ["PLAYERS_PASSPHRASE": secret])
+        #expect(info.output.contains("passphrase, from PLAYERS_PASSPHRASE"))
+        for result in [list, info] {
+            #expect(!result.output.contains(secret) && !result.error.contains(secret))
+        }
+    }
+
+    @Test func wrongPassphraseExitsWith3AndChangesNothing() throws {
+        let sandbox = try CLISandbox()
+        let passphraseFile = try sandbox.writeSecret("passphrase", "right")
+        #expect(try sandbox.run(["init", "--passphrase-file", passphraseFile]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "A", "--score", "1"], environment: ["PLAYERS_PASSPHRASE": "right"]).status == 0)
+        let before = try sandbox.databaseSnapshot()
+        let result = try sandbox.run(["add", "--name", "B", "--score", "2"], environment: ["PLAYERS_PASSPHRASE": "wrong-secret"])
+        #expect(result.status == 3)
+        #expect(result.error.hasPrefix("players: cannot open the players database"))
+        #expect(result.error.contains("passphrase or key is wrong"))
+        #expect(!result.error.contains("wrong-secret"))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(try sandbox.databaseSnapshot() == before)
+    }
+
+    @Test func keyFilesReadableByOthersAreRefused() throws {
+        let sandbox = try CLISandbox()
+        let keyFile = try sandbox.writeSecret("key", String(repeating: "ab", count: 32), mode: 0o644)
+        let result = try sandbox.run(["init", "--key-file", keyFile])
+        #expect(result.status == 1)
+        #expect(result.error.contains("can be read by other users: run 'chmod 600 \(keyFile)'"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath))
+
+        let badKey = try sandbox.writeSecret("short-key", "abcd")
+        let short = try sandbox.run(["init", "--key-file", badKey])
+        #expect(short.status == 1)
+        #expect(short.error.contains("64 hexadecimal digits"))
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        for arguments in [["add", "--score", "1"], ["add", "--name", " ", "--score", "1"], ["add", "--name", "A", "--score", "-1"],
+                          ["edit", "1"], ["delete"], ["delete", "1", "--all"], ["list", "--order", "age"],
+                          ["list", "--key-file", "a", "--passphrase-file", "b"], ["frobnicate"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.error)")
+        }
+    }
+
+    @Test func badInputLeavesTheDatabaseUnchanged() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "A", "--score", "1"]).status == 0)
+        let before = try sandbox.databaseSnapshot()
+
+        let missing = try sandbox.run(["delete", "1", "99"])
+        #expect(missing.status == 1)
+        #expect(missing.error == "players: no player with id 99: nothing was changed\n")
+        let edit = try sandbox.run(["edit", "42", "--name", "Z"])
+        #expect(edit.status == 1)
+        let unconfirmed = try sandbox.run(["delete", "--all"])
+        #expect(unconfirmed.status == 2)
+        #expect(unconfirmed.error.contains("add --yes"))
+        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(try sandbox.run(["list", "--json"]).output.contains("\"A\""))
+    }
+
+    @Test func aMissingDatabaseIsNotCreatedByOtherCommands() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["list", "--database", sandbox.root.appendingPathComponent("nowhere/db").path])
+        #expect(result.status == 1)
+        #expect(result.error.contains("run 'players init'"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("nowhere").path))
+    }
+
+    @Test func helpDocumentsTheExitCodes() throws {
+        let sandbox = try CLISandbox()
+        let help = try sandbox.run(["--help"])
+        #expect(help.status == 0)
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("3 wrong passphrase or key"))
+        #expect(text.contains("4 verification failed"))
+        #expect(help.output.contains("SUBCOMMANDS"))
+    }
+}

@@ -40,6 +40,8 @@ struct CLIError: Error, CustomStringConvertible {
             }
         case let error as DatabaseMigratorError:
             return .failure(error.message)
+        case let error as DatabaseFileError:
+            return .failure(error.description)
         default:
             return .failure("\(error)")
         }

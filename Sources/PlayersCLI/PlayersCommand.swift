@@ -16,7 +16,10 @@ struct PlayersCommand: AsyncParsableCommand {
             Exit codes: 0 success, 1 the operation failed, 2 usage error, \
             3 wrong passphrase or key (or not an encrypted players database), 4 verification failed.
             """,
-        subcommands: [Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self, Info.self, Verify.self])
+        subcommands: [
+            Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
+            Backup.self, Restore.self, Export.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
+        ])
 
     /// Runs the command, and maps every error to one line on standard
     /// error and its documented exit code.

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Encrypt: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a plaintext SQLite database into a new encrypted one.",
+            discussion: """
+                SRC (for example a database made by a GRDB app) is left untouched. The new \
+                database is created at --database (or the default location), which must not \
+                exist, with the key given as for 'players init'.
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The plaintext database to import.")
+        var source: String
+
+        func run() async throws {
+            let url = options.databaseURL
+            guard FileManager.default.fileExists(atPath: source) else {
+                throw CLIError.failure("there is no database at \(source)")
+            }
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw CLIError.failure("a players database already exists at \(url.path): choose another --database")
+            }
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
+            do {
+                try DatabaseFileOperations.export(
+                    from: URL(fileURLWithPath: source), sourceKey: .plaintext,
+                    to: url, destinationKey: .key(key.source))
+                // Recognise a players table made elsewhere, then add what the
+                // players schema needs.
+                try DatabaseFileOperations.withDatabase(at: url, key: .key(key.source)) { queue in
+                    try AppDatabase.adoptImportedSchema(queue)
+                }
+                _ = try AppDatabase.open(at: url, key: key.source)
+            } catch {
+                if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
+                DatabaseFileOperations.removeFiles(at: url)
+                if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
+                    throw CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
+                }
+                throw CLIError.from(error)
+            }
+            print("Encrypted \(source) into \(url.path).")
+            if let createdKeyFile {
+                print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
+            }
+        }
+    }
+}
+
+import CipherDB
+
+/// The key of a new database: the one given, or the default key file
+/// (created if needed).
+enum KeyChoice {
+    static func keyForNewDatabase(_ options: DatabaseOptions) throws -> (ResolvedKey, createdKeyFile: URL?) {
+        if let explicit = try options.explicitKey() { return (explicit, nil) }
+        let keyURL = KeyFiles.defaultKeyURL(environment: options.environment)
+        if FileManager.default.fileExists(atPath: keyURL.path) {
+            return (.rawKey(try KeyFiles.readKey(keyURL.path), origin: "default key file"), nil)
+        }
+        return (.rawKey(try KeyFiles.createKey(at: keyURL), origin: "default key file"), keyURL)
+    }
+}

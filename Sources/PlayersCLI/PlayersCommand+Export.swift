@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export the database to a new file with sqlcipher_export.",
+            discussion: """
+                Every page is rewritten: the way to move the database to another passphrase \
+                or key, or to change cipher settings. user_version and the migration table come \
+                along. The copy is verified before it is renamed to DEST.
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+        @OptionGroup var target: TargetKeyOptions
+
+        @Argument(help: "The exported file.")
+        var destination: String
+
+        @Flag(help: "Replace DEST if it exists.")
+        var force = false
+
+        func run() async throws {
+            if !force && FileManager.default.fileExists(atPath: destination) {
+                throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
+            }
+            let url = options.databaseURL
+            _ = try options.openDatabase() // checks that it exists and that the key opens it
+            let key = try options.resolveKey()
+            let destinationKey = try target.destinationKey(default: key)
+            do {
+                try DatabaseFileOperations.export(
+                    from: url, sourceKey: .key(key.source),
+                    to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+            } catch {
+                throw CLIError.from(error)
+            }
+            print("Exported \(url.path) to \(destination)\(destinationKey.isPlaintext ? " (NOT encrypted)" : ", encrypted").")
+        }
+    }
+}

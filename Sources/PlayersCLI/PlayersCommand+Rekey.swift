@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Rekey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Encrypt the database with a new passphrase or key.",
+            discussion: """
+                The database is exported with the new key to a temporary file, verified, then \
+                renamed over the database: an interruption leaves it with the old key or the new \
+                one, never neither. No other process may use the database meanwhile. Afterwards \
+                the old key no longer opens it: use the new one (--passphrase-file or --key-file).
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: ArgumentHelp("The new passphrase, in a file (mode 0600).", valueName: "file"))
+        var toPassphraseFile: String?
+
+        @Option(help: ArgumentHelp("The new raw key, in a file (64 hex digits, mode 0600).", valueName: "file"))
+        var toKeyFile: String?
+
+        func validate() throws {
+            guard (toPassphraseFile != nil) != (toKeyFile != nil) else {
+                throw ValidationError("Give --to-passphrase-file or --to-key-file.")
+            }
+        }
+
+        func run() async throws {
+            let url = options.databaseURL
+            _ = try options.openDatabase() // the old key must open it
+            let oldKey = try options.resolveKey()
+            let newKey: DatabaseKeySource
+            if let toKeyFile {
+                let key = try KeyFiles.readKey(toKeyFile)
+                newKey = .rawKey { key }
+            } else {
+                let passphrase = try KeyFiles.readPassphrase(toPassphraseFile!)
+                newKey = .passphrase { passphrase }
+            }
+            do {
+                try DatabaseFileOperations.rekey(url, from: oldKey.source, to: newKey)
+                // Only now report success: the new key opens it, the old one does not.
+                _ = try AppDatabase.open(at: url, key: newKey)
+                if (try? AppDatabase.open(at: url, key: oldKey.source)) != nil {
+                    throw CLIError.failure("the old key still opens \(url.path): the rekey did not take effect")
+                }
+            } catch {
+                throw CLIError.from(error)
+            }
+            print("Rekeyed \(url.path): use the new \(toKeyFile != nil ? "key" : "passphrase") from now on.")
+        }
+    }
+}

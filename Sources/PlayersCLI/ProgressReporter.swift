@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// Progress on standard error: a bar with a percentage and a rate on a
+/// terminal, a line every 10% otherwise, nothing when quiet. Only shown for
+/// operations that last more than a second.
+final class ProgressReporter: Sendable {
+    private struct State {
+        var lastShown = -1
+        var isShowing = false
+    }
+
+    private let label: String
+    private let quiet: Bool
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private let start = Date()
+    private let state = Mutex(State())
+
+    init(label: String, quiet: Bool) {
+        self.label = label
+        self.quiet = quiet
+    }
+
+    func report(_ fraction: Double) {
+        guard !quiet else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        guard elapsed >= 1 else { return }
+        let percent = Int((fraction * 100).rounded(.down))
+        let line: String? = state.withLock { state in
+            let step = isTerminal ? percent : percent / 10 * 10
+            guard step != state.lastShown else { return nil }
+            state.lastShown = step
+            state.isShowing = true
+            if isTerminal {
+                let filled = percent / 5
+                let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 20 - filled)
+                let rate = fraction / elapsed * 100
+                return String(format: "\r%@ [%@] %3d%% (%.0f%%/s)", label, bar, percent, rate)
+            }
+            return "\(label): \(percent)%\n"
+        }
+        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    func finish() {
+        let wasShowing = state.withLock { $0.isShowing }
+        if wasShowing && isTerminal && !quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Players
+
+/// The key of a copy: `--to-passphrase-file`, `--to-key-file`, or
+/// `--plaintext`; by default, the key of the database.
+struct TargetKeyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Encrypt the copy with the passphrase in this file (mode 0600).", valueName: "file"))
+    var toPassphraseFile: String?
+
+    @Option(help: ArgumentHelp("Encrypt the copy with the raw key in this file (64 hex digits, mode 0600).", valueName: "file"))
+    var toKeyFile: String?
+
+    @Flag(help: "Write the copy unencrypted (a warning is printed).")
+    var plaintext = false
+
+    func validate() throws {
+        let choices = [toPassphraseFile != nil, toKeyFile != nil, plaintext].filter { $0 }.count
+        if choices > 1 {
+            throw ValidationError("Give one of --to-passphrase-file, --to-key-file and --plaintext.")
+        }
+    }
+
+    /// The key of the copy, or nil for the database's own key.
+    func explicitKey() throws -> DatabaseFileOperations.DestinationKey? {
+        if let toKeyFile {
+            let key = try KeyFiles.readKey(toKeyFile)
+            return .key(.rawKey { key })
+        }
+        if let toPassphraseFile {
+            let passphrase = try KeyFiles.readPassphrase(toPassphraseFile)
+            return .key(.passphrase { passphrase })
+        }
+        return plaintext ? .plaintext : nil
+    }
+
+    func destinationKey(default databaseKey: ResolvedKey) throws -> DatabaseFileOperations.DestinationKey {
+        if let key = try explicitKey() {
+            if key.isPlaintext {
+                Terminal.printError("players: warning: the copy is NOT encrypted: anyone who can read it can read every player")
+            }
+            return key
+        }
+        return .key(databaseKey.source)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+@Suite struct FileCommandTests {
+    /// A sandbox with an initialized database holding players.
+    func makeSandbox(players: Int = 3) throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        for index in 0..<players {
+            #expect(try sandbox.run(["add", "--name", "Player\(index) Secretname", "--score", "\(index)"]).status == 0)
+        }
+        return sandbox
+    }
+
+    func playerNames(_ sandbox: CLISandbox, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> [String] {
+        let result = try sandbox.run(["list", "--json", "--order", "name"] + arguments, environment: environment)
+        #expect(result.status == 0, "\(result.error)")
+        let players = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        return players.compactMap { $0["name"] as? String }
+    }
+
+    @Test func backupIsEncryptedAndRestores() throws {
+        let sandbox = try makeSandbox()
+        let backup = sandbox.root.appendingPathComponent("backup.db").path
+        let result = try sandbox.run(["backup", backup])
+        #expect(result.status == 0, "\(result.error)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
+        #expect(!bytes.starts(with: Data("SQLite format 3".utf8)))
+        #expect(bytes.range(of: Data("Secretname".utf8)) == nil)
+        // No temporary file is left next to it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+
+        let original = try playerNames(sandbox)
+        #expect(try sandbox.run(["delete", "--all", "--yes"]).status == 0)
+        let restore = try sandbox.run(["restore", backup])
+        #expect(restore.status == 0, "\(restore.error)")
+        #expect(try playerNames(sandbox) == original)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath + ".before-restore"))
+        #expect(try sandbox.run(["verify"]).status == 0)
+    }
+
+    @Test func backupRefusesToOverwriteAndNeedsAnExistingFolder() throws {
+        let sandbox = try makeSandbox()
+        let backup = sandbox.root.appendingPathComponent("backup.db").path
+        #expect(try sandbox.run(["backup", backup]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: backup))
+        let again = try sandbox.run(["backup", backup])
+        #expect(again.status == 1)
+        #expect(again.error.contains("--force"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == before)
+        #expect(try sandbox.run(["backup", "--force", backup]).status == 0)
+
+        let missingFolder = try sandbox.run(["backup", sandbox.root.appendingPathComponent("nowhere/backup.db").path])
+        #expect(missingFolder.status == 1)
+        #expect(missingFolder.error.contains("does not exist"))
+    }
+
+    @Test func plaintextCopiesNeedTheFlagAndWarn() throws {
+        let sandbox = try makeSandbox()
+        let plain = sandbox.root.appendingPathComponent("plain.db").path
+        let result = try sandbox.run(["backup", "--plaintext", plain])
+        #expect(result.status == 0)
+        #expect(result.error.contains("NOT encrypted"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: plain)).starts(with: Data("SQLite format 3".utf8)))
+
+        let encrypted = sandbox.root.appendingPathComponent("export.db").path
+        #expect(try sandbox.run(["export", encrypted]).status == 0)
+        #expect(try !Data(contentsOf: URL(fileURLWithPath: encrypted)).starts(with: Data("SQLite format 3".utf8)))
+    }
+
+    @Test func backupWhileAnotherProcessWritesIsConsistent() async throws {
+        let sandbox = try makeSandbox(players: 50)
+        let writer = Task.detached {
+            var count = 0
+            while !Task.isCancelled && count < 200 {
+                _ = try? sandbox.run(["randomize"])
+                count += 1
+            }
+        }
+        defer { writer.cancel() }
+        for index in 0..<3 {
+            let backup = sandbox.root.appendingPathComponent("backup\(index).db").path
+            let result = try sandbox.run(["backup", backup])
+            #expect(result.status == 0, "\(result.error)")
+            let verify = try sandbox.run(["verify", "--database", backup])
+            #expect(verify.status == 0, "\(verify.error)")
+        }
+    }
+
+    @Test func exportToAnotherPassphraseKeepsTheMigrations() throws {
+        let sandbox = try makeSandbox()
+        let passphrase = try sandbox.writeSecret("new-passphrase", "export secret")
+        let exported = sandbox.root.appendingPathComponent("exported.db").path
+        #expect(try sandbox.run(["export", "--to-passphrase-file", passphrase, exported]).status == 0)
+        let info = try sandbox.run(["info", "--json", "--database", exported, "--passphrase-file", passphrase])
+        let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
+        #expect(report?["migrations"] as? [String] == ["v1"])
+        #expect(report?["playerCount"] as? Int == 3)
+        // The database's own key does not open the export.
+        #expect(try sandbox.run(["list", "--database", exported]).status == 3)
+    }
+
+    @Test func rekeyMakesTheOldKeyFailAndTheNewOneWork() throws {
+        let sandbox = try makeSandbox()
+        let original = try playerNames(sandbox)
+        let passphrase = try sandbox.writeSecret("new-passphrase", "rekeyed secret")
+        let result = try sandbox.run(["rekey", "--to-passphrase-file", passphrase])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try sandbox.run(["list"]).status == 3) // the default key file no longer opens it
+        #expect(try playerNames(sandbox, ["--passphrase-file", passphrase]) == original)
+        #expect(try sandbox.run(["verify", "--passphrase-file", passphrase]).status == 0)
+
+        // And back to a raw key.
+        let key = try sandbox.writeSecret("new-key", String(repeating: "0f", count: 32))
+        #expect(try sandbox.run(["rekey", "--passphrase-file", passphrase, "--to-key-file", key]).status == 0)
+        #expect(try playerNames(sandbox, ["--key-file", key]) == original)
+        #expect(try sandbox.run(["list", "--passphrase-file", passphrase]).status == 3)
+    }
+
+    @Test func encryptImportsAPlaintextDatabaseAndLeavesItUntouched() throws {
+        let sandbox = try CLISandbox()
+        let source = sandbox.root.appendingPathComponent("plain.sqlite").path
+        // A plaintext database, as a GRDB app or Debian's shell makes it.
+        let shell = try run("/usr/bin/sqlcipher", [source], input: """
+            CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
+            INSERT INTO player (name, score) VALUES ('Imported', 7);
+            """)
+        #expect(shell.status == 0)
+        let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let result = try sandbox.run(["encrypt", source])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try playerNames(sandbox) == ["Imported"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == sourceBytes)
+        let encrypted = try Data(contentsOf: URL(fileURLWithPath: sandbox.databasePath))
+        #expect(encrypted.range(of: Data("Imported".utf8)) == nil)
+    }
+
+    @Test func badSourcesAreRefusedWithoutChanges() throws {
+        let sandbox = try makeSandbox()
+        let before = try sandbox.databaseSnapshot()
+        let notADatabase = try sandbox.writeSecret("notes.txt", "just text, not a database")
+        let restore = try sandbox.run(["restore", notADatabase])
+        #expect(restore.status == 1)
+        #expect(restore.error.contains("nothing was restored"))
+        let missing = try sandbox.run(["restore", sandbox.root.appendingPathComponent("missing.db").path])
+        #expect(missing.status == 1)
+        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path)
+            .allSatisfy { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".before-restore") })
+
+        let encryptNothing = try CLISandbox().run(["encrypt", notADatabase])
+        #expect(encryptNothing.status == 1)
+    }
+}
+
+/// Runs a program with standard input.
+func run(_ executable: String, _ arguments: [String], input: String) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let stdin = Pipe(), stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stdout
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

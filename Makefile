@@ -1,5 +1,6 @@
 # The README's two commands:
 #   make demo   installs the dependencies, builds, and runs the end-to-end demo
+#               (scripts/demo: the toolkit demo, then a `players` session)
 #   make test   installs the dependencies and runs the test suite
 
 .PHONY: demo test deps build
@@ -11,7 +12,7 @@ build: deps
 	swift build
 
 demo: build
-	swift run --skip-build cipherdb-demo
+	./scripts/demo
 
 # The command-line tests run the built executables: build them first.
 test: deps

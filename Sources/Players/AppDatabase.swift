@@ -62,12 +62,17 @@ public final class AppDatabase: Sendable {
         return migrator
     }
 
-    /// The configuration of the connections: foreign keys on, and, when
-    /// the environment variable `PLAYERS_SQL_TRACE` is `1`, every statement
-    /// printed to standard error, with its bound values hidden.
+    /// The configuration of the connections: foreign keys on; a write that
+    /// finds the database locked by another process waits up to 5 seconds
+    /// before it fails (unless the base configuration says otherwise); and,
+    /// when the environment variable `PLAYERS_SQL_TRACE` is `1`, every
+    /// statement printed to standard error, with its bound values hidden.
     public static func makeConfiguration(_ base: Configuration = Configuration()) -> Configuration {
         var configuration = base
         configuration.foreignKeysEnabled = true
+        if case .immediateError = configuration.busyMode {
+            configuration.busyMode = .timeout(5)
+        }
         if ProcessInfo.processInfo.environment["PLAYERS_SQL_TRACE"] == "1" {
             configuration.publicStatementArguments = false
             configuration.prepareDatabase { db in

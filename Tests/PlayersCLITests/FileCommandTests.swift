@@ -1,4 +1,6 @@
+import CipherDB
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct FileCommandTests {
@@ -168,4 +170,52 @@ func run(_ executable: String, _ arguments: [String], input: String) throws -> (
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}
+
+@Suite struct ConcurrentProcessTests {
+    @Test func rekeyRefusesWhileAnotherProcessUsesTheDatabase() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "A", "--score", "1"]).status == 0)
+        let hexKey = try String(contentsOfFile: sandbox.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try #require(hexData(hexKey))
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.useRawKey(key) }
+        // This test process is "another process" for the command.
+        let holder = try DatabasePool(path: sandbox.databasePath, configuration: configuration)
+        _ = try holder.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }
+        let passphrase = try sandbox.writeSecret("new", "new secret")
+
+        let result = try sandbox.run(["rekey", "--to-passphrase-file", passphrase])
+
+        #expect(result.status == 1)
+        #expect(result.error.contains("another process is using"))
+        try holder.close()
+        #expect(try sandbox.run(["list"]).status == 0) // the old key still opens it
+    }
+
+    @Test func concurrentWritersWaitForEachOther() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        let statuses = Mutex<[Int32]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { index in
+            let status = (try? sandbox.run(["add", "--name", "P\(index)", "--score", "\(index)"]).status) ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 0, count: 6))
+        let list = try sandbox.run(["list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [Any])?.count == 6)
+    }
+
+    func hexData(_ hex: String) -> Data? {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return Data(bytes)
+    }
 }

@@ -38,14 +38,9 @@ extension AppDatabase {
     /// `~/.local/share/players/players.db` when `XDG_DATA_HOME` is not set
     /// (the XDG base directory convention).
     public static func defaultDatabaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let dataHome: URL
-        if let xdgDataHome = environment["XDG_DATA_HOME"], xdgDataHome.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdgDataHome, isDirectory: true)
-        } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return dataHome.appendingPathComponent("players", isDirectory: true).appendingPathComponent("players.db")
+        XDGBaseDirectory.data.url(environment: environment)
+            .appendingPathComponent("players", isDirectory: true)
+            .appendingPathComponent("players.db")
     }
 
     /// Opens (or creates) the encrypted players database, in WAL mode, and

@@ -28,9 +28,8 @@ public enum DatabaseFileOperations {
         progress: Progress? = nil) throws
     {
         try checkDestination(destination, replacing: replacing)
-        let temporary = temporaryURL(for: destination)
-        do {
-            let counts: [String: Int] = try withDatabase(at: temporary, key: destinationKey) { copy in
+        try writeVerifiedCopy(to: destination, key: destinationKey) { temporary in
+            try withDatabase(at: temporary, key: destinationKey) { copy in
                 try copy.writeWithoutTransaction { copyDB in
                     try source.reader.read { sourceDB in
                         // The counts and the pages come from one snapshot.
@@ -45,7 +44,21 @@ public enum DatabaseFileOperations {
                     }
                 }
             }
-            try verify(temporary, key: destinationKey, counts: counts)
+        }
+    }
+
+    /// Writes a copy to a temporary file next to `destination` with
+    /// `write` (which returns the row counts of the original), verifies
+    /// it, and renames it into place; removes it if anything fails.
+    private static func writeVerifiedCopy(
+        to destination: URL,
+        key: DestinationKey,
+        write: (_ temporary: URL) throws -> [String: Int]) throws
+    {
+        let temporary = temporaryURL(for: destination)
+        do {
+            let counts = try write(temporary)
+            try verify(temporary, key: key, counts: counts)
             try moveIntoPlace(temporary, destination: destination)
         } catch {
             removeFiles(at: temporary)
@@ -68,13 +81,12 @@ public enum DatabaseFileOperations {
         replacing: Bool = false) throws
     {
         try checkDestination(destination, replacing: replacing)
-        let temporary = temporaryURL(for: destination)
-        do {
+        try writeVerifiedCopy(to: destination, key: destinationKey) { temporary in
             // Create the destination with its key (an empty file).
             try withDatabase(at: temporary, key: destinationKey) { _ in }
             // Read-write, because a read-only connection cannot open a WAL
             // database whose -shm file is missing; nothing is written.
-            let counts: [String: Int] = try withDatabase(at: source, key: sourceKey) { sourceQueue in
+            return try withDatabase(at: source, key: sourceKey) { sourceQueue in
                 try sourceQueue.inDatabase { db in
                     let counts = try tableCounts(db)
                     let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -86,11 +98,6 @@ public enum DatabaseFileOperations {
                     return counts
                 }
             }
-            try verify(temporary, key: destinationKey, counts: counts)
-            try moveIntoPlace(temporary, destination: destination)
-        } catch {
-            removeFiles(at: temporary)
-            throw error
         }
     }
 

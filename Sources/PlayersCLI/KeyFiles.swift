@@ -6,14 +6,9 @@ import Players
 enum KeyFiles {
     /// `$XDG_CONFIG_HOME/players/key`, or `~/.config/players/key`.
     static func defaultKeyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let configHome: URL
-        if let xdgConfigHome = environment["XDG_CONFIG_HOME"], xdgConfigHome.hasPrefix("/") {
-            configHome = URL(fileURLWithPath: xdgConfigHome, isDirectory: true)
-        } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            configHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
-        }
-        return configHome.appendingPathComponent("players", isDirectory: true).appendingPathComponent("key")
+        XDGBaseDirectory.config.url(environment: environment)
+            .appendingPathComponent("players", isDirectory: true)
+            .appendingPathComponent("key")
     }
 
     /// The content of a secret file, refused when others can read it.

@@ -13,6 +13,9 @@ extension PlayersCommand {
                 """)
 
         @OptionGroup var options: DatabaseOptions
+
+        @Flag(help: "Print no progress.")
+        var quiet = false
         @OptionGroup var target: TargetKeyOptions
 
         @Argument(help: "The exported file.")
@@ -30,9 +33,11 @@ extension PlayersCommand {
             let key = try options.resolveKey()
             let destinationKey = try target.destinationKey(default: key)
             do {
-                try DatabaseFileOperations.export(
-                    from: url, sourceKey: .key(key.source),
-                    to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+                try ProgressReporter(label: "Export", quiet: quiet).whileRunning {
+                    try DatabaseFileOperations.export(
+                        from: url, sourceKey: .key(key.source),
+                        to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+                }
             } catch {
                 throw CLIError.from(error)
             }

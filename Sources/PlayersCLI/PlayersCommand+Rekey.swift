@@ -15,6 +15,9 @@ extension PlayersCommand {
 
         @OptionGroup var options: DatabaseOptions
 
+        @Flag(help: "Print no progress.")
+        var quiet = false
+
         @Option(help: ArgumentHelp("The new passphrase, in a file (mode 0600).", valueName: "file"))
         var toPassphraseFile: String?
 
@@ -40,7 +43,9 @@ extension PlayersCommand {
                 newKey = .passphrase { passphrase }
             }
             do {
-                try DatabaseFileOperations.rekey(url, from: oldKey.source, to: newKey)
+                try ProgressReporter(label: "Rekey", quiet: quiet).whileRunning {
+                    try DatabaseFileOperations.rekey(url, from: oldKey.source, to: newKey)
+                }
                 // Only now report success: the new key opens it, the old one does not.
                 _ = try AppDatabase.open(at: url, key: newKey)
                 if (try? AppDatabase.open(at: url, key: oldKey.source)) != nil {

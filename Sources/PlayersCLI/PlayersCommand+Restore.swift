@@ -14,6 +14,9 @@ extension PlayersCommand {
 
         @OptionGroup var options: DatabaseOptions
 
+        @Flag(help: "Print no progress.")
+        var quiet = false
+
         @Argument(help: "The backup to restore.")
         var source: String
 
@@ -44,7 +47,9 @@ extension PlayersCommand {
                 backupKey = .key(key.source)
             }
             do {
-                try DatabaseFileOperations.restore(URL(fileURLWithPath: source), backupKey: backupKey, into: url, key: key.source)
+                try ProgressReporter(label: "Restore", quiet: quiet).whileRunning {
+                    try DatabaseFileOperations.restore(URL(fileURLWithPath: source), backupKey: backupKey, into: url, key: key.source)
+                }
             } catch {
                 throw CLIError.from(error)
             }

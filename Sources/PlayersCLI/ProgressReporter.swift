@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -45,5 +46,25 @@ final class ProgressReporter: Sendable {
     func finish() {
         let wasShowing = state.withLock { $0.isShowing }
         if wasShowing && isTerminal && !quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// Runs an operation that reports no fraction (`sqlcipher_export`),
+    /// showing the elapsed time every second once it lasts more than one.
+    func whileRunning<T>(_ body: () throws -> T) throws -> T {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "players.progress"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [self] in
+            guard !quiet else { return }
+            let seconds = Int(Date().timeIntervalSince(start).rounded())
+            state.withLock { $0.isShowing = true }
+            let line = isTerminal ? "\r\(label): \(seconds) s" : "\(label): \(seconds) s\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        timer.resume()
+        defer {
+            timer.cancel()
+            finish()
+        }
+        return try body()
     }
 }

@@ -59,6 +59,28 @@ public final class AppDatabase: Sendable {
                 t.column("score", .integer).notNull()
             }
         }
+        migrator.registerMigration("v2-sync-identity") { db in
+            // SQLite 3.15.2 cannot add a NOT NULL UNIQUE column: the table is
+            // rebuilt, each existing player getting a new UUID.
+            try db.create(table: "player_v2") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+                t.column("version", .integer)
+            }
+            let insert = try db.makeStatement(sql: "INSERT INTO player_v2 (id, uuid, name, score) VALUES (?, ?, ?, ?)")
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, score FROM player") {
+                try insert.execute(arguments: [row["id"], UUID().uuidString, row["name"], row["score"]])
+            }
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'")
+            try db.drop(table: "player")
+            try db.rename(table: "player_v2", to: "player")
+            if let sequence {
+                // Deleted ids are never reused, as before the rebuild.
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'player'", arguments: [sequence])
+            }
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 import CipherDB
+import Foundation
 
 /// A player of the demo application: a name and a score.
 ///
@@ -7,15 +8,23 @@ import CipherDB
 /// try appDatabase.savePlayer(&player) // player.id is set
 /// ```
 public struct Player: Codable, Equatable, Hashable, Identifiable, Sendable {
-    /// The id, nil until the player is inserted.
+    /// The local id, nil until the player is inserted.
     public var id: Int64?
+    /// The identity of the player shared by the server and every client,
+    /// made where the player is created.
+    public var uuid: UUID
     public var name: String
     public var score: Int
+    /// The server's change counter of the last synced change of the
+    /// player, or nil for a player created here and never synced.
+    public var version: Int64?
 
-    public init(id: Int64? = nil, name: String, score: Int) {
+    public init(id: Int64? = nil, uuid: UUID = UUID(), name: String, score: Int, version: Int64? = nil) {
         self.id = id
+        self.uuid = uuid
         self.name = name
         self.score = score
+        self.version = version
     }
 }
 
@@ -23,9 +32,15 @@ extension Player: FetchableRecord, MutablePersistableRecord {
     /// The columns of the `player` table, for requests.
     public enum Columns {
         public static let id = Column(CodingKeys.id)
+        public static let uuid = Column(CodingKeys.uuid)
         public static let name = Column(CodingKeys.name)
         public static let score = Column(CodingKeys.score)
+        public static let version = Column(CodingKeys.version)
     }
+
+    /// UUIDs are stored as their uppercase text, readable in the shell and
+    /// in JSON alike.
+    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
 
     /// Stores the id of the inserted row.
     public mutating func didInsert(_ inserted: InsertionSuccess) {

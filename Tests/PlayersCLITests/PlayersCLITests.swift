@@ -116,7 +116,7 @@ final class CLISandbox: Sendable {
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
         #expect(report?["sqlcipherVersion"] as? String == "3.4.1")
         #expect(report?["rawKey"] as? Bool == true)
-        #expect(report?["migrations"] as? [String] == ["v1"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity"])
 
         let verify = try sandbox.run(["verify"])
         #expect(verify.status == 0)

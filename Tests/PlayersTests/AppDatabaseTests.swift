@@ -171,3 +171,41 @@ import Testing
                 == "/home/u/.local/share/players/players.db")
     }
 }
+
+@Suite struct MigrationTests {
+    @Test func version1DatabasesGetAUUIDPerPlayerAndKeepTheirIDs() throws {
+        let dbQueue = try DatabaseQueue(configuration: AppDatabase.makeConfiguration())
+        // A database as version 1 of the schema left it, with a deleted last player.
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1');
+                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
+                INSERT INTO player (name, score) VALUES ('Arthur', 10), ('Barbara', 20), ('Craig', 30);
+                DELETE FROM player WHERE id = 3;
+                """)
+        }
+        let appDatabase = try AppDatabase(dbQueue)
+        let players = try appDatabase.reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
+        #expect(players.map(\.id) == [1, 2])
+        #expect(players.map(\.name) == ["Arthur", "Barbara"])
+        #expect(Set(players.map(\.uuid)).count == 2)
+        #expect(players.allSatisfy { $0.version == nil })
+        // The deleted id 3 is not reused.
+        var player = Player(name: "Dora", score: 40)
+        try appDatabase.savePlayer(&player)
+        #expect(player.id == 4)
+        try dbQueue.read { (db) throws in
+            #expect(try db.indexes(on: "player").contains { $0.isUnique && $0.columns == ["uuid"] })
+            #expect(try db.columns(in: "player").first { $0.name == "uuid" }?.isNotNull == true)
+        }
+    }
+
+    @Test func uuidsAreStoredAsUppercaseText() throws {
+        let appDatabase = try AppDatabase.empty()
+        var player = Player(name: "Arthur", score: 1)
+        try appDatabase.savePlayer(&player)
+        let stored = try appDatabase.reader.read { db in try String.fetchOne(db, sql: "SELECT uuid FROM player") }
+        #expect(stored == player.uuid.uuidString)
+    }
+}

@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
@@ -29,7 +30,11 @@ let package = Package(
             dependencies: ["CSQLCipher"]),
         .target(
             name: "Players",
-            dependencies: ["CipherDB"]),
+            dependencies: [
+                "CipherDB",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "PlayersCLI",
             dependencies: [

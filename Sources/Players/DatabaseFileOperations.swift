@@ -101,6 +101,48 @@ public enum DatabaseFileOperations {
         }
     }
 
+    // MARK: - JSON export
+
+    /// A snapshot of all players as JSON, encrypted with `destinationKey`
+    /// (see ``EncryptedFile``) unless it is `.plaintext`. Written to a
+    /// temporary file, synced, verified (decrypted and decoded, the same
+    /// players), then renamed into place.
+    public static func exportJSON(
+        _ source: AppDatabase,
+        to destination: URL,
+        destinationKey: DestinationKey,
+        replacing: Bool = false) throws
+    {
+        try checkDestination(destination, replacing: replacing)
+        let payload = try source.snapshotPayload()
+        let json = try payload.jsonData(prettyPrinted: true)
+        let content: Data
+        switch destinationKey {
+        case .plaintext: content = json
+        case .key(let key): content = try EncryptedFile.seal(json, key: key)
+        }
+        let temporary = temporaryURL(for: destination)
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: content,
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw DatabaseFileError("cannot write \(temporary.path): check the permissions of the folder")
+            }
+            let written = try Data(contentsOf: temporary)
+            let readBack: Data
+            switch destinationKey {
+            case .plaintext: readBack = written
+            case .key(let key): readBack = try EncryptedFile.open(written, key: key)
+            }
+            guard try PlayersPayload.decode(readBack) == payload else {
+                throw DatabaseFileError("the export does not read back as written: it was deleted")
+            }
+            try moveIntoPlace(temporary, destination: destination)
+        } catch {
+            removeFiles(at: temporary)
+            throw error
+        }
+    }
+
     // MARK: - Rekey and restore
 
     /// Re-encrypts the database with a new key: an export to a temporary

@@ -5,12 +5,20 @@ import Players
 extension PlayersCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export the database to a new file with sqlcipher_export.",
+            abstract: "Export the database to a new file with sqlcipher_export, or as JSON.",
             discussion: """
                 Every page is rewritten: the way to move the database to another passphrase \
                 or key, or to change cipher settings. user_version and the migration table come \
                 along. The copy is verified before it is renamed to DEST.
+
+                With --format json, DEST is a snapshot of all players in the sync payload shape \
+                (Docs/SyncProtocol.md), encrypted with AES-256-GCM unless --plaintext; \
+                'players decrypt' prints it back.
                 """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case sqlite, json
+        }
 
         @OptionGroup var options: DatabaseOptions
 
@@ -24,6 +32,9 @@ extension PlayersCommand {
         @Flag(help: "Replace DEST if it exists.")
         var force = false
 
+        @Option(help: "sqlite (an encrypted database) or json (a snapshot of the players).")
+        var format: Format = .sqlite
+
         func run() async throws {
             if !force && FileManager.default.fileExists(atPath: destination) {
                 throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
@@ -32,6 +43,17 @@ extension PlayersCommand {
             _ = try options.openDatabase() // checks that it exists and that the key opens it
             let key = try options.resolveKey()
             let destinationKey = try target.destinationKey(default: key)
+            if format == .json {
+                let (appDatabase, _) = try options.openDatabase()
+                do {
+                    try DatabaseFileOperations.exportJSON(
+                        appDatabase, to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+                } catch {
+                    throw CLIError.from(error)
+                }
+                print("Exported the players of \(url.path) to \(destination) as JSON\(destinationKey.isPlaintext ? " (NOT encrypted)" : ", encrypted").")
+                return
+            }
             do {
                 try ProgressReporter(label: "Export", quiet: quiet).whileRunning {
                     try DatabaseFileOperations.export(

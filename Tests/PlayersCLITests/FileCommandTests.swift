@@ -219,3 +219,49 @@ func run(_ executable: String, _ arguments: [String], input: String) throws -> (
         return Data(bytes)
     }
 }
+
+@Suite struct JSONExportTests {
+    @Test func jsonExportIsEncryptedByDefaultAndDecrypts() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "Secretname Dent", "--score", "42"]).status == 0)
+        let file = sandbox.root.appendingPathComponent("players.json").path
+        let export = try sandbox.run(["export", "--format", "json", file])
+        #expect(export.status == 0, "\(export.error)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(bytes.starts(with: Data("CDBENC01".utf8)))
+        #expect(bytes.range(of: Data("Secretname".utf8)) == nil)
+
+        let decrypted = try sandbox.run(["decrypt", file])
+        #expect(decrypted.status == 0, "\(decrypted.error)")
+        let payload = try JSONSerialization.jsonObject(with: Data(decrypted.output.utf8)) as? [String: Any]
+        #expect(payload?["protocolVersion"] as? Int == 1)
+        #expect(payload?["kind"] as? String == "snapshot")
+        let players = payload?["players"] as? [[String: Any]]
+        #expect(players?.first?["name"] as? String == "Secretname Dent")
+        #expect((players?.first?["uuid"] as? String)?.count == 36)
+
+        let passphrase = try sandbox.writeSecret("other", "not the key")
+        let wrong = try sandbox.run(["decrypt", "--passphrase-file", passphrase, file])
+        #expect(wrong.status == 3)
+        #expect(!wrong.error.contains("not the key"))
+    }
+
+    @Test func plaintextJSONNeedsTheFlagAndParses() throws {
+        let sandbox = try CLISandbox()
+        let passphrase = try sandbox.writeSecret("pass", "db secret")
+        #expect(try sandbox.run(["init", "--passphrase-file", passphrase]).status == 0)
+        #expect(try sandbox.run(["randomize", "--passphrase-file", passphrase]).status == 0)
+        let file = sandbox.root.appendingPathComponent("plain.json").path
+        let export = try sandbox.run(["export", "--format", "json", "--plaintext", "--passphrase-file", passphrase, file])
+        #expect(export.status == 0)
+        #expect(export.error.contains("NOT encrypted"))
+        let payload = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        #expect((payload?["players"] as? [Any])?.count == 8)
+        #expect(payload?["tombstones"] as? [Any] != nil)
+        // Encrypted with the database's passphrase by default: it decrypts with it.
+        let encrypted = sandbox.root.appendingPathComponent("encrypted.json").path
+        #expect(try sandbox.run(["export", "--format", "json", "--passphrase-file", passphrase, encrypted]).status == 0)
+        #expect(try sandbox.run(["decrypt", "--passphrase-file", passphrase, encrypted]).status == 0)
+    }
+}

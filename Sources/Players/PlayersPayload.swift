@@ -1,0 +1,96 @@
+import Foundation
+
+/// A message of the players sync protocol, version 1 (Docs/SyncProtocol.md):
+/// a snapshot of all live players, or a delta of the changes after a
+/// cursor. `players export --format json` writes a snapshot.
+public struct PlayersPayload: Codable, Equatable, Sendable {
+    /// The version of the protocol this code reads and writes. A payload of
+    /// another version is refused, not misread.
+    public static let currentProtocolVersion = 1
+
+    public enum Kind: String, Codable, Sendable {
+        /// All live players.
+        case snapshot
+        /// The changes after a cursor.
+        case delta
+    }
+
+    /// A live player.
+    public struct PlayerEntry: Codable, Equatable, Sendable {
+        public var uuid: UUID
+        public var name: String
+        public var score: Int
+        /// The server's change counter of the player's last change; absent
+        /// for a player that was never synced (local exports only).
+        public var version: Int64?
+
+        public init(uuid: UUID, name: String, score: Int, version: Int64?) {
+            self.uuid = uuid
+            self.name = name
+            self.score = score
+            self.version = version
+        }
+    }
+
+    /// A deleted player.
+    public struct Tombstone: Codable, Equatable, Sendable {
+        public var uuid: UUID
+        public var version: Int64
+
+        public init(uuid: UUID, version: Int64) {
+            self.uuid = uuid
+            self.version = version
+        }
+    }
+
+    public var protocolVersion: Int
+    public var kind: Kind
+    /// Whether this message holds everything up to `cursor` (false when
+    /// more pages follow at `next`).
+    public var complete: Bool
+    /// The server's opaque position after this message; absent in local
+    /// exports.
+    public var cursor: String?
+    /// The next page, when `complete` is false.
+    public var next: String?
+    public var players: [PlayerEntry]
+    public var tombstones: [Tombstone]
+
+    public init(kind: Kind, complete: Bool = true, cursor: String? = nil, next: String? = nil,
+                players: [PlayerEntry], tombstones: [Tombstone] = []) {
+        protocolVersion = Self.currentProtocolVersion
+        self.kind = kind
+        self.complete = complete
+        self.cursor = cursor
+        self.next = next
+        self.players = players
+        self.tombstones = tombstones
+    }
+
+    /// The JSON of the message: UTF-8, sorted keys.
+    public func jsonData(prettyPrinted: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Decodes a message, refusing another protocol version.
+    public static func decode(_ data: Data) throws -> PlayersPayload {
+        struct Version: Decodable { var protocolVersion: Int }
+        let version = try JSONDecoder().decode(Version.self, from: data).protocolVersion
+        guard version == currentProtocolVersion else {
+            throw DatabaseFileError("the payload uses protocol version \(version), and this program reads version \(currentProtocolVersion) only")
+        }
+        return try JSONDecoder().decode(PlayersPayload.self, from: data)
+    }
+}
+
+extension AppDatabase {
+    /// A snapshot of all players, in id order, as one consistent read.
+    public func snapshotPayload() throws -> PlayersPayload {
+        let players = try reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
+        return PlayersPayload(kind: .snapshot, players: players.map {
+            PlayersPayload.PlayerEntry(uuid: $0.uuid, name: $0.name, score: $0.score, version: $0.version)
+        })
+    }
+}

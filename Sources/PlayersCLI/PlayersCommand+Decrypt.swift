@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Decrypt: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an encrypted JSON export.",
+            discussion: """
+                FILE is made by 'players export --format json'. Give the key it was encrypted \\
+                with (--key-file, --passphrase-file, PLAYERS_PASSPHRASE, or the default key file).
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The encrypted JSON export.")
+        var file: String
+
+        func run() async throws {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError.failure("cannot read \(file): check that it exists and is readable")
+            }
+            let key = try options.resolveKey()
+            let json: Data
+            do {
+                json = try EncryptedFile.open(data, key: key.source)
+                _ = try PlayersPayload.decode(json)
+            } catch let error as DatabaseFileError {
+                throw CLIError.wrongKey("cannot decrypt \(file): \(error.description)")
+            }
+            FileHandle.standardOutput.write(json)
+            print()
+        }
+    }
+}

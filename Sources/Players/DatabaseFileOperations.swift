@@ -296,6 +296,11 @@ public enum DatabaseFileOperations {
     /// folder, so that the destination is the old file or the complete
     /// new one, even after a crash.
     static func moveIntoPlace(_ temporary: URL, destination: URL) throws {
+        // Copies may leave the database's private folder: only their owner
+        // may read them.
+        guard chmod(temporary.path, 0o600) == 0 else {
+            throw DatabaseFileError("cannot restrict the permissions of \(temporary.path): \(String(cString: strerror(errno)))")
+        }
         try sync(temporary.path)
         for suffix in ["-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: temporary.path + suffix)

@@ -33,6 +33,8 @@ struct CLIError: Error, CustomStringConvertible {
                 return .failure("the database is locked by another process: try again when it is done")
             case .SQLITE_FULL:
                 return .failure("the disk is full: free some space and try again (the database was left unchanged)")
+            case .SQLITE_IOERR:
+                return .failure("a disk read or write failed (\(error.message ?? "I/O error")): check that the disk has free space and works, then try again (the database was left unchanged)")
             case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
                 return .failure("cannot write the database (\(error.message ?? "permission denied")): check the permissions of its folder")
             default:

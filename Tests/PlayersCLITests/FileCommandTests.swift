@@ -26,6 +26,8 @@ import Testing
         let backup = sandbox.root.appendingPathComponent("backup.db").path
         let result = try sandbox.run(["backup", backup])
         #expect(result.status == 0, "\(result.error)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: backup)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
         #expect(!bytes.starts(with: Data("SQLite format 3".utf8)))
         #expect(bytes.range(of: Data("Secretname".utf8)) == nil)
@@ -122,8 +124,8 @@ import Testing
     @Test func encryptImportsAPlaintextDatabaseAndLeavesItUntouched() throws {
         let sandbox = try CLISandbox()
         let source = sandbox.root.appendingPathComponent("plain.sqlite").path
-        // A plaintext database, as a GRDB app or Debian's shell makes it.
-        let shell = try run("/usr/bin/sqlcipher", [source], input: """
+        // A plaintext database, made by Debian's sqlite3 shell.
+        let shell = try run("/usr/bin/sqlite3", [source], input: """
             CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
             INSERT INTO player (name, score) VALUES ('Imported', 7);
             """)
@@ -217,6 +219,40 @@ func run(_ executable: String, _ arguments: [String], input: String) throws -> (
             index = next
         }
         return Data(bytes)
+    }
+}
+
+@Suite struct FullDiskTests {
+    /// Whether this process may mount a small tmpfs (root in the sandbox).
+    static let canMountTmpfs: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], input: ""))?.status == 0 else { return false }
+        _ = try? run("/bin/umount", [probe], input: "")
+        return true
+    }()
+
+    @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
+    func backupToAFullDiskFailsClearlyAndLeavesNothing() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        for _ in 0..<10 { #expect(try sandbox.run(["randomize"]).status == 0) }
+        let small = sandbox.root.appendingPathComponent("small-disk").path
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        #expect(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", small], input: "").status == 0)
+        defer { _ = try? run("/bin/umount", [small], input: "") }
+        let before = try sandbox.databaseSnapshot()
+
+        let backup = try sandbox.run(["backup", small + "/backup.db"])
+
+        #expect(backup.status == 1)
+        #expect(backup.error.hasPrefix("players: "))
+        #expect(backup.error.contains("disk"))
+        #expect(backup.error.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty) // no temporary file left
+        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(try sandbox.run(["verify"]).status == 0)
     }
 }
 

@@ -42,6 +42,12 @@ let package = Package(
                 "CipherDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The server's storage; its HTTP layer (Hummingbird) comes next,
+        // in its own target, so that no library depends on it.
+        .target(
+            name: "PlayersServerCore",
+            dependencies: ["CipherDB", "Players"],
+            path: "Server/Sources/PlayersServerCore"),
         .executableTarget(
             name: "CipherDBDemo",
             dependencies: ["CipherDB"]),
@@ -51,6 +57,10 @@ let package = Package(
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "CipherDB"]),
+        .testTarget(
+            name: "PlayersServerCoreTests",
+            dependencies: ["PlayersServerCore", "Players", "CipherDB"],
+            path: "Server/Tests/PlayersServerCoreTests"),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "CipherDB"]),

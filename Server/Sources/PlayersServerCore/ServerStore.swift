@@ -1,0 +1,248 @@
+import CipherDB
+import Foundation
+import Players
+
+/// The server's players: the source of truth that clients sync from.
+///
+/// Every change takes the next value of one server-wide counter, and the
+/// changed player carries it as its `version`; a deleted player leaves a
+/// tombstone with the version of its deletion. Each write is one
+/// transaction that bumps the counter with its changes, so that a
+/// snapshot or a delta never shows half of a change.
+public final class ServerStore: Sendable {
+    private let writer: any DatabaseWriter
+
+    /// Migrates the database, then serves it.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("server-v1") { db in
+            try db.create(table: "player") { t in
+                t.primaryKey("uuid", .text)
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+                t.column("version", .integer).notNull().unique()
+            }
+            try db.create(table: "tombstone") { t in
+                t.primaryKey("uuid", .text)
+                t.column("version", .integer).notNull().unique()
+                t.column("deletedAt", .datetime).notNull()
+            }
+            // The change counter, and the oldest cursor a delta can start
+            // from (tombstones older than it were purged).
+            try db.create(table: "changeCounter") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("value", .integer).notNull()
+                t.column("floor", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO changeCounter (id, value, floor) VALUES (1, 0, 0)")
+        }
+        return migrator
+    }
+
+    // MARK: - Reading
+
+    /// The current value of the change counter.
+    public func currentVersion() throws -> Int64 {
+        try writer.read { db in try Self.counter(db).value }
+    }
+
+    /// A page of the snapshot: live players in uuid order, after `afterUUID`.
+    /// The cursor is the counter when the page was read.
+    public func snapshot(limit: Int, afterUUID: UUID? = nil) throws -> SnapshotPage {
+        try writer.read { db in
+            let counter = try Self.counter(db)
+            var request = ServerPlayer.order(Column("uuid")).limit(limit + 1)
+            if let afterUUID {
+                request = request.filter(Column("uuid") > afterUUID.uuidString)
+            }
+            let players = try request.fetchAll(db)
+            return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit)
+        }
+    }
+
+    /// The changes after `since`, in version order, at most `limit`; or nil
+    /// when `since` is older than the tombstone retention (the client must
+    /// take a snapshot).
+    public func delta(since: Int64, limit: Int) throws -> DeltaPage? {
+        try writer.read { db in
+            let counter = try Self.counter(db)
+            guard since >= counter.floor, since <= counter.value else { return nil }
+            let players = try ServerPlayer.filter(Column("version") > since).order(Column("version")).limit(limit + 1).fetchAll(db)
+            let tombstones = try ServerTombstone.filter(Column("version") > since).order(Column("version")).limit(limit + 1).fetchAll(db)
+            // Merge both in version order, and cut at `limit` changes.
+            var changes: [(version: Int64, change: DeltaPage.Change)] =
+                players.map { ($0.version, .player($0)) } + tombstones.map { ($0.version, .tombstone($0)) }
+            changes.sort { $0.version < $1.version }
+            let page = changes.prefix(limit)
+            let isLast = changes.count <= limit
+            return DeltaPage(
+                version: isLast ? counter.value : (page.last?.version ?? since),
+                changes: page.map(\.change),
+                isLast: isLast)
+        }
+    }
+
+    /// The player with this uuid, if it is alive.
+    public func player(_ uuid: UUID) throws -> ServerPlayer? {
+        try writer.read { db in try ServerPlayer.fetchOne(db, key: uuid.uuidString) }
+    }
+
+    // MARK: - Writing
+
+    /// Inserts a player (a new uuid unless given); returns it with its version.
+    public func insert(uuid: UUID = UUID(), name: String, score: Int) throws -> ServerPlayer {
+        try writer.write { db in
+            let player = ServerPlayer(uuid: uuid, name: name, score: score, version: try Self.nextVersion(db))
+            try player.insert(db)
+            return player
+        }
+    }
+
+    /// Changes a player; returns it, or nil if there is none with this uuid.
+    public func update(_ uuid: UUID, name: String?, score: Int?) throws -> ServerPlayer? {
+        try writer.write { db in
+            guard var player = try ServerPlayer.fetchOne(db, key: uuid.uuidString) else { return nil }
+            if let name { player.name = name }
+            if let score { player.score = score }
+            player.version = try Self.nextVersion(db)
+            try player.update(db)
+            return player
+        }
+    }
+
+    /// Deletes a player, leaving a tombstone; returns whether it existed.
+    @discardableResult
+    public func delete(_ uuid: UUID, at date: Date = Date()) throws -> Bool {
+        try writer.write { db in try Self.delete(db, uuid: uuid, at: date) }
+    }
+
+    /// The seeds' demo refresh on the server, in one transaction: a random
+    /// insert, a random delete, random score changes (8 players when empty).
+    public func refresh() throws {
+        try writer.write { db in
+            if try ServerPlayer.fetchCount(db) == 0 {
+                try Self.insertRandomPlayers(db, count: 8)
+                return
+            }
+            if Bool.random() { try Self.insertRandomPlayers(db, count: 1) }
+            if Bool.random(), let victim = try ServerPlayer.order(sql: "RANDOM()").fetchOne(db) {
+                _ = try Self.delete(db, uuid: victim.uuid, at: Date())
+            }
+            for var player in try ServerPlayer.fetchAll(db) where Bool.random() {
+                player.score = Player.randomScore()
+                player.version = try Self.nextVersion(db)
+                try player.update(db)
+            }
+        }
+    }
+
+    /// Inserts `count` random players if there is none.
+    public func seed(_ count: Int) throws {
+        try writer.write { db in
+            if try ServerPlayer.fetchCount(db) == 0 {
+                try Self.insertRandomPlayers(db, count: count)
+            }
+        }
+    }
+
+    /// Deletes the tombstones older than `retention`, and moves the oldest
+    /// accepted cursor past them: older cursors get a "gone" answer.
+    public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) throws {
+        try writer.write { db in
+            let limit = now.addingTimeInterval(-retention)
+            let expired = ServerTombstone.filter(Column("deletedAt") < limit)
+            if let newFloor = try expired.select(max(Column("version")), as: Int64.self).fetchOne(db) {
+                try db.execute(sql: "UPDATE changeCounter SET floor = max(floor, ?)", arguments: [newFloor])
+                try expired.deleteAll(db)
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter") else {
+            throw DatabaseError(message: "the change counter is missing")
+        }
+        return (row["value"], row["floor"])
+    }
+
+    /// Takes the next value of the counter, inside the caller's transaction.
+    private static func nextVersion(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE changeCounter SET value = value + 1")
+        return try counter(db).value
+    }
+
+    private static func delete(_ db: Database, uuid: UUID, at date: Date) throws -> Bool {
+        guard try ServerPlayer.deleteOne(db, key: uuid.uuidString) else { return false }
+        let tombstone = ServerTombstone(uuid: uuid, version: try nextVersion(db), deletedAt: date)
+        try tombstone.save(db)
+        return true
+    }
+
+    private static func insertRandomPlayers(_ db: Database, count: Int) throws {
+        for _ in 0..<count {
+            let random = Player.newRandom()
+            try ServerPlayer(uuid: UUID(), name: random.name, score: random.score, version: try nextVersion(db)).insert(db)
+        }
+    }
+}
+
+/// A live player on the server.
+public struct ServerPlayer: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "player"
+    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+
+    public var uuid: UUID
+    public var name: String
+    public var score: Int
+    public var version: Int64
+
+    public init(uuid: UUID, name: String, score: Int, version: Int64) {
+        self.uuid = uuid
+        self.name = name
+        self.score = score
+        self.version = version
+    }
+
+    /// The player as the sync protocol sends it.
+    public var entry: PlayersPayload.PlayerEntry {
+        PlayersPayload.PlayerEntry(uuid: uuid, name: name, score: score, version: version)
+    }
+}
+
+/// A deleted player on the server.
+public struct ServerTombstone: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "tombstone"
+    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+
+    public var uuid: UUID
+    public var version: Int64
+    public var deletedAt: Date
+}
+
+/// A page of a snapshot.
+public struct SnapshotPage: Sendable, Equatable {
+    /// The counter when the page was read: the cursor of the snapshot.
+    public var version: Int64
+    public var players: [ServerPlayer]
+    public var isLast: Bool
+}
+
+/// A page of a delta.
+public struct DeltaPage: Sendable, Equatable {
+    public enum Change: Sendable, Equatable {
+        case player(ServerPlayer)
+        case tombstone(ServerTombstone)
+    }
+
+    /// The cursor after this page.
+    public var version: Int64
+    public var changes: [Change]
+    public var isLast: Bool
+}

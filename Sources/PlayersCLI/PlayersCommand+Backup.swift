@@ -26,9 +26,7 @@ extension PlayersCommand {
         var quiet = false
 
         func run() async throws {
-            if !force && FileManager.default.fileExists(atPath: destination) {
-                throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
-            }
+            try checkDestination(destination, force: force)
             let (appDatabase, key) = try options.openDatabase()
             let destinationKey = try target.destinationKey(default: key)
             let progress = ProgressReporter(label: "Backup", quiet: quiet)

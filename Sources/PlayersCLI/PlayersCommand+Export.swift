@@ -21,10 +21,10 @@ extension PlayersCommand {
         }
 
         @OptionGroup var options: DatabaseOptions
+        @OptionGroup var target: TargetKeyOptions
 
         @Flag(help: "Print no progress.")
         var quiet = false
-        @OptionGroup var target: TargetKeyOptions
 
         @Argument(help: "The exported file.")
         var destination: String
@@ -36,15 +36,11 @@ extension PlayersCommand {
         var format: Format = .sqlite
 
         func run() async throws {
-            if !force && FileManager.default.fileExists(atPath: destination) {
-                throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
-            }
+            try checkDestination(destination, force: force)
             let url = options.databaseURL
-            _ = try options.openDatabase() // checks that it exists and that the key opens it
-            let key = try options.resolveKey()
+            let (appDatabase, key) = try options.openDatabase()
             let destinationKey = try target.destinationKey(default: key)
             if format == .json {
-                let (appDatabase, _) = try options.openDatabase()
                 do {
                     try DatabaseFileOperations.exportJSON(
                         appDatabase, to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)

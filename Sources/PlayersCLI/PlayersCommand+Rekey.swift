@@ -15,14 +15,14 @@ extension PlayersCommand {
 
         @OptionGroup var options: DatabaseOptions
 
-        @Flag(help: "Print no progress.")
-        var quiet = false
-
         @Option(help: ArgumentHelp("The new passphrase, in a file (mode 0600).", valueName: "file"))
         var toPassphraseFile: String?
 
         @Option(help: ArgumentHelp("The new raw key, in a file (64 hex digits, mode 0600).", valueName: "file"))
         var toKeyFile: String?
+
+        @Flag(help: "Print no progress.")
+        var quiet = false
 
         func validate() throws {
             guard (toPassphraseFile != nil) != (toKeyFile != nil) else {
@@ -32,8 +32,9 @@ extension PlayersCommand {
 
         func run() async throws {
             let url = options.databaseURL
-            _ = try options.openDatabase() // the old key must open it
-            let oldKey = try options.resolveKey()
+            // The old key must open it; the connections close at once, so
+            // that the database is free for the swap.
+            let (_, oldKey) = try options.openDatabase()
             let newKey: DatabaseKeySource
             if let toKeyFile {
                 let key = try KeyFiles.readKey(toKeyFile)

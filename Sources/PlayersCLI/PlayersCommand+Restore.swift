@@ -14,9 +14,6 @@ extension PlayersCommand {
 
         @OptionGroup var options: DatabaseOptions
 
-        @Flag(help: "Print no progress.")
-        var quiet = false
-
         @Argument(help: "The backup to restore.")
         var source: String
 
@@ -26,6 +23,9 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("The raw key of the backup, if it differs (a file, mode 0600).", valueName: "file"))
         var fromKeyFile: String?
 
+        @Flag(help: "Print no progress.")
+        var quiet = false
+
         func validate() throws {
             if fromPassphraseFile != nil && fromKeyFile != nil {
                 throw ValidationError("Give --from-passphrase-file or --from-key-file, not both.")
@@ -34,8 +34,9 @@ extension PlayersCommand {
 
         func run() async throws {
             let url = options.databaseURL
-            _ = try options.openDatabase()
-            let key = try options.resolveKey()
+            // The key must open it; the connections close at once, so that
+            // the database is free for the swap.
+            let (_, key) = try options.openDatabase()
             let backupKey: DatabaseFileOperations.DestinationKey
             if let fromKeyFile {
                 let backup = try KeyFiles.readKey(fromKeyFile)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Players
 
 /// The key of a copy: `--to-passphrase-file`, `--to-key-file`, or
@@ -41,5 +42,12 @@ struct TargetKeyOptions: ParsableArguments {
             return key
         }
         return .key(databaseKey.source)
+    }
+}
+
+/// Refuses to replace an existing copy without `--force`, before any work.
+func checkDestination(_ destination: String, force: Bool) throws {
+    if !force && FileManager.default.fileExists(atPath: destination) {
+        throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
     }
 }

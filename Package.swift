@@ -8,10 +8,14 @@ let package = Package(
         .library(name: "Players", targets: ["Players"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
+        .executable(name: "players-server", targets: ["PlayersServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
@@ -48,6 +52,28 @@ let package = Package(
             name: "PlayersServerCore",
             dependencies: ["CipherDB", "Players"],
             path: "Server/Sources/PlayersServerCore"),
+        .target(
+            name: "PlayersServerHTTP",
+            dependencies: [
+                "PlayersServerCore",
+                "Players",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Server/Sources/PlayersServerHTTP"),
+        .executableTarget(
+            name: "PlayersServer",
+            dependencies: [
+                "PlayersServerHTTP",
+                "PlayersServerCore",
+                "Players",
+                "CipherDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Server/Sources/PlayersServer"),
         .executableTarget(
             name: "CipherDBDemo",
             dependencies: ["CipherDB"]),
@@ -61,6 +87,18 @@ let package = Package(
             name: "PlayersServerCoreTests",
             dependencies: ["PlayersServerCore", "Players", "CipherDB"],
             path: "Server/Tests/PlayersServerCoreTests"),
+        .testTarget(
+            name: "PlayersServerHTTPTests",
+            dependencies: [
+                "PlayersServerHTTP",
+                "PlayersServerCore",
+                "Players",
+                "CipherDB",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Server/Tests/PlayersServerHTTPTests"),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "CipherDB"]),

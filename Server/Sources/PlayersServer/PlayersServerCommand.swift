@@ -1,0 +1,145 @@
+import ArgumentParser
+import CipherDB
+import Foundation
+import Hummingbird
+import Logging
+import Players
+import PlayersServerCore
+import PlayersServerHTTP
+
+/// `players-server`: the JSON endpoint that clients sync from.
+@main
+struct PlayersServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "players-server",
+        abstract: "Serve the players sync endpoint.",
+        discussion: """
+            The players are stored in an encrypted database (--database, with --key-file or \
+            --passphrase-file, as for 'players'), or in memory when --database is absent. \
+            Without --token-file, the server listens on loopback only, unless --insecure-no-auth.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The encrypted database (default: in memory).", valueName: "path"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("A raw 256-bit key, as 64 hexadecimal digits (mode 0600).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(help: ArgumentHelp("A passphrase (mode 0600).", valueName: "file"))
+    var passphraseFile: String?
+
+    @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(help: "Insert this many random players when the database is empty.")
+    var seed: Int?
+
+    @Option(help: "How long deleted players are remembered, such as 30d, 12h, 90m (default: 30d).")
+    var tombstoneRetention = "30d"
+
+    @Flag(help: "Listen on a non-loopback address without a token.")
+    var insecureNoAuth = false
+
+    func validate() throws {
+        if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
+        if database != nil && keyFile == nil && passphraseFile == nil {
+            throw ValidationError("An encrypted --database needs --key-file or --passphrase-file.")
+        }
+        if tokenFile == nil && !insecureNoAuth && !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw ValidationError("Without --token-file, listen on loopback only, or add --insecure-no-auth.")
+        }
+        if Self.duration(tombstoneRetention) == nil {
+            throw ValidationError("--tombstone-retention must be a number followed by d, h, m or s, such as 30d.")
+        }
+        if let seed, seed < 0 { throw ValidationError("--seed must be 0 or more.") }
+    }
+
+    /// `30d`, `12h`, `90m`, `45s` in seconds.
+    static func duration(_ text: String) -> TimeInterval? {
+        guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
+        switch unit {
+        case "d": return value * 86_400
+        case "h": return value * 3600
+        case "m": return value * 60
+        case "s": return value
+        default: return nil
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "players-server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.host = host
+        serverConfiguration.port = port
+        serverConfiguration.tombstoneRetention = Self.duration(tombstoneRetention)!
+        if let tokenFile {
+            serverConfiguration.token = try SecretFile.read(tokenFile, kind: "token")
+        }
+
+        let writer: any DatabaseWriter
+        if let database {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            if let keyFile {
+                let key = try SecretFile.readKey(keyFile)
+                configuration.prepareDatabase { db in try db.useRawKey(key) }
+            } else if let passphraseFile {
+                let passphrase = try SecretFile.read(passphraseFile, kind: "passphrase")
+                configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
+            }
+            writer = try DatabasePool(path: database, configuration: configuration)
+        } else {
+            writer = try DatabaseQueue()
+        }
+        let store = try ServerStore(writer)
+        if let seed { try store.seed(seed) }
+        try store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention)
+
+        let api = PlayersAPI(store: store, configuration: serverConfiguration)
+        let app = Application(
+            router: api.makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "players-server"),
+            logger: logger)
+        // Stops on SIGINT and SIGTERM, after the requests in progress.
+        try await app.runService()
+    }
+}
+
+/// Secret files: private to their owner, never printed.
+enum SecretFile {
+    static func read(_ path: String, kind: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0, let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("Cannot read the \(kind) file \(path).")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw ValidationError("The \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)'.")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        guard !text.isEmpty else { throw ValidationError("The \(kind) file \(path) is empty.") }
+        return text
+    }
+
+    static func readKey(_ path: String) throws -> Data {
+        let hex = try read(path, kind: "key").trimmingCharacters(in: .whitespaces)
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+              let byte = UInt8(hex[index..<next], radix: 16) {
+            bytes.append(byte)
+            index = next
+        }
+        guard bytes.count == 32, index == hex.endIndex else {
+            throw ValidationError("The key file \(path) must hold 64 hexadecimal digits.")
+        }
+        return Data(bytes)
+    }
+}

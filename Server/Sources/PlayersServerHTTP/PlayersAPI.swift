@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Players
+import PlayersServerCore
+
+/// The HTTP API of the players server, version 1 (Docs/SyncProtocol.md).
+public struct PlayersAPI: Sendable {
+    let store: ServerStore
+    let configuration: ServerConfiguration
+
+    public init(store: ServerStore, configuration: ServerConfiguration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// The router, with request logging and authentication.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.get("/healthz") { _, _ in
+            jsonResponse(["status": "ok"])
+        }
+        let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
+        v1.get("/players") { request, _ in try players(request) }
+        v1.get("/players/:uuid") { _, context in try player(context) }
+        v1.post("/refresh") { _, _ in
+            try store.refresh()
+            return jsonResponse(["version": String(try store.currentVersion())])
+        }
+        return router
+    }
+
+    // MARK: - GET /v1/players
+
+    /// A snapshot page, or a delta page with `since`.
+    func players(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let limit = try pageSize(query.get("limit"))
+        let message: PlayersPayload
+        let etag: String
+        if let sinceText = query.get("since") {
+            guard let since = Int64(sinceText), since >= 0 else {
+                throw APIError.badRequest("'since' must be a cursor returned by this server")
+            }
+            guard let page = try store.delta(since: since, limit: limit) else { throw APIError.gone }
+            var players: [PlayersPayload.PlayerEntry] = []
+            var tombstones: [PlayersPayload.Tombstone] = []
+            for change in page.changes {
+                switch change {
+                case .player(let player): players.append(player.entry)
+                case .tombstone(let tombstone): tombstones.append(.init(uuid: tombstone.uuid, version: tombstone.version))
+                }
+            }
+            let cursor = String(page.version)
+            message = PlayersPayload(
+                kind: .delta, complete: page.isLast, cursor: cursor,
+                next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
+                players: players, tombstones: tombstones)
+            etag = "\"delta-\(since)-\(limit)-\(page.version)-\(try store.currentVersion())\""
+        } else {
+            let after = try query.get("after").map { text -> UUID in
+                guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
+                return uuid
+            }
+            let page = try store.snapshot(limit: limit, afterUUID: after)
+            // All pages of one snapshot carry the cursor of its first page.
+            let cursor = try query.get("at").map { text -> String in
+                guard Int64(text) != nil else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
+                return text
+            } ?? String(page.version)
+            let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
+            message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor, next: next,
+                                     players: page.players.map(\.entry))
+            etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
+        }
+        if request.headers[.ifNoneMatch] == etag {
+            var headers = HTTPFields()
+            headers[.eTag] = etag
+            return Response(status: .notModified, headers: headers)
+        }
+        var response = jsonResponse(try message.jsonData())
+        response.headers[.eTag] = etag
+        return response
+    }
+
+    func pageSize(_ text: String?) throws -> Int {
+        guard let text else { return configuration.defaultPageSize }
+        guard let limit = Int(text), (1...configuration.maximumPageSize).contains(limit) else {
+            throw APIError.badRequest("'limit' must be an integer from 1 to \(configuration.maximumPageSize)")
+        }
+        return limit
+    }
+
+    // MARK: - GET /v1/players/{uuid}
+
+    func player(_ context: BasicRequestContext) throws -> Response {
+        guard let text = context.parameters.get("uuid"), let uuid = UUID(uuidString: text) else {
+            throw APIError.badRequest("the path must end with a player uuid")
+        }
+        guard let player = try store.player(uuid) else {
+            throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
+        }
+        return jsonResponse(try JSONEncoder.api.encode(player.entry))
+    }
+}
+
+/// A JSON response.
+func jsonResponse(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json; charset=utf-8"
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+func jsonResponse(_ object: [String: String]) -> Response {
+    jsonResponse((try? JSONEncoder.api.encode(object)) ?? Data("{}".utf8))
+}

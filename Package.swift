@@ -59,6 +59,7 @@ let package = Package(
                 "Players",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Server/Sources/PlayersServerHTTP"),

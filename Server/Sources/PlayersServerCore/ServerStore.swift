@@ -87,6 +87,11 @@ public final class ServerStore: Sendable {
         }
     }
 
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound database.
+    public func integrityCheck() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
     /// The player with this uuid, if it is alive.
     public func player(_ uuid: UUID) throws -> ServerPlayer? {
         try writer.read { db in try ServerPlayer.fetchOne(db, key: uuid.uuidString) }
@@ -105,13 +110,33 @@ public final class ServerStore: Sendable {
 
     /// Changes a player; returns it, or nil if there is none with this uuid.
     public func update(_ uuid: UUID, name: String?, score: Int?) throws -> ServerPlayer? {
+        switch try update(uuid, name: name, score: score, expectedVersion: nil) {
+        case .updated(let player): return player
+        case .notFound, .conflict: return nil
+        }
+    }
+
+    /// The outcome of an update.
+    public enum UpdateOutcome: Sendable, Equatable {
+        case updated(ServerPlayer)
+        case notFound
+        /// The player's version is not the expected one: its current version.
+        case conflict(currentVersion: Int64)
+    }
+
+    /// Changes a player, unless its version differs from `expectedVersion`
+    /// (the version a client last saw), in one transaction.
+    public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) throws -> UpdateOutcome {
         try writer.write { db in
-            guard var player = try ServerPlayer.fetchOne(db, key: uuid.uuidString) else { return nil }
+            guard var player = try ServerPlayer.fetchOne(db, key: uuid.uuidString) else { return .notFound }
+            if let expectedVersion, expectedVersion != player.version {
+                return .conflict(currentVersion: player.version)
+            }
             if let name { player.name = name }
             if let score { player.score = score }
             player.version = try Self.nextVersion(db)
             try player.update(db)
-            return player
+            return .updated(player)
         }
     }
 

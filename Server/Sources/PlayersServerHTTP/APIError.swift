@@ -10,18 +10,21 @@ public struct APIError: HTTPResponseError, Sendable {
     public let message: String
     /// Extra members of the error object (`"snapshot"` for 410).
     let extra: [String: String]
+    /// Extra headers (`Allow` for 405).
+    let headers: HTTPFields
 
-    init(_ status: HTTPResponse.Status, _ message: String, extra: [String: String] = [:]) {
+    init(_ status: HTTPResponse.Status, _ message: String, extra: [String: String] = [:], headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
         self.extra = extra
+        self.headers = headers
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var object = extra
         object["message"] = message
         let data = try JSONEncoder.api.encode(["error": object])
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOFoundationCompat
 import Players
 import PlayersServerCore
 
@@ -25,9 +26,21 @@ public struct PlayersAPI: Sendable {
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
         v1.get("/players") { request, _ in try players(request) }
         v1.get("/players/:uuid") { _, context in try player(context) }
+        v1.post("/players") { request, _ in try await create(request) }
+        v1.put("/players/:uuid") { request, context in try await update(request, context) }
+        v1.delete("/players/:uuid") { _, context in try delete(context) }
         v1.post("/refresh") { _, _ in
             try store.refresh()
             return jsonResponse(["version": String(try store.currentVersion())])
+        }
+        // A known path with another method: 405, with the methods it accepts.
+        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE"), ("/refresh", "POST")] {
+            let allowedMethods = Set(allowed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !allowedMethods.contains(method.rawValue) {
+                v1.on(RouterPath(path), method: method) { _, _ -> Response in
+                    throw APIError(.methodNotAllowed, "\(method.rawValue) is not allowed here: use \(allowed)", headers: [.allow: allowed])
+                }
+            }
         }
         return router
     }
@@ -93,12 +106,70 @@ public struct PlayersAPI: Sendable {
         return limit
     }
 
-    // MARK: - GET /v1/players/{uuid}
+    // MARK: - Writes
 
-    func player(_ context: BasicRequestContext) throws -> Response {
+    /// The JSON body of a request, at most `maximumBodySize` bytes.
+    func body(_ request: Request) async throws -> Data {
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
+            throw APIError(.unsupportedMediaType, "send the body as application/json")
+        }
+        do {
+            var request = request
+            return Data(buffer: try await request.collectBody(upTo: configuration.maximumBodySize))
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "the body is larger than \(configuration.maximumBodySize) bytes")
+        }
+    }
+
+    /// `POST /v1/players`: creates a player (with the client's uuid, if given).
+    func create(_ request: Request) async throws -> Response {
+        let input = try PlayerInput.parse(try await body(request), requireAll: true)
+        if let uuid = input.uuid, try store.player(uuid) != nil {
+            throw APIError(.conflict, "a player already has the uuid \(uuid.uuidString)")
+        }
+        let player = try store.insert(uuid: input.uuid ?? UUID(), name: input.name!, score: input.score!)
+        return jsonResponse(try JSONEncoder.api.encode(player.entry), status: .created)
+    }
+
+    /// `PUT /v1/players/{uuid}`: changes the name or score; with
+    /// `version`, refuses (409) if the player changed since that version.
+    func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let uuid = try pathUUID(context)
+        let input = try PlayerInput.parse(try await body(request), requireAll: false)
+        if input.uuid != nil && input.uuid != uuid {
+            throw APIError.badRequest("the body's uuid differs from the path's")
+        }
+        let outcome = try store.update(uuid, name: input.name, score: input.score, expectedVersion: input.version)
+        switch outcome {
+        case .updated(let player):
+            return jsonResponse(try JSONEncoder.api.encode(player.entry))
+        case .notFound:
+            throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
+        case .conflict(let current):
+            throw APIError(.conflict, "the player changed since version \(input.version ?? 0): its version is \(current)")
+        }
+    }
+
+    /// `DELETE /v1/players/{uuid}`: 204, or 404.
+    func delete(_ context: BasicRequestContext) throws -> Response {
+        let uuid = try pathUUID(context)
+        guard try store.delete(uuid) else {
+            throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
+        }
+        return Response(status: .noContent)
+    }
+
+    func pathUUID(_ context: BasicRequestContext) throws -> UUID {
         guard let text = context.parameters.get("uuid"), let uuid = UUID(uuidString: text) else {
             throw APIError.badRequest("the path must end with a player uuid")
         }
+        return uuid
+    }
+
+    // MARK: - GET /v1/players/{uuid}
+
+    func player(_ context: BasicRequestContext) throws -> Response {
+        let uuid = try pathUUID(context)
         guard let player = try store.player(uuid) else {
             throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
         }

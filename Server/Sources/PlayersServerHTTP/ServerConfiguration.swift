@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     /// The page size when a request gives no `limit`, and the maximum.
     public var defaultPageSize: Int = 500
     public var maximumPageSize: Int = 5000
+    /// The largest request body accepted; larger ones get 413.
+    public var maximumBodySize: Int = 16 * 1024
 
     public init() {}
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+
+/// The body of `POST /v1/players` and `PUT /v1/players/{uuid}`, checked
+/// strictly: a JSON object whose `name` is a non-empty string of at most
+/// 100 characters and whose `score` is an integer from 0 to 1,000,000,000.
+struct PlayerInput {
+    static let maximumNameLength = 100
+    static let scoreRange: ClosedRange<Int> = 0...1_000_000_000
+
+    var uuid: UUID?
+    var name: String?
+    var score: Int?
+    /// The version the client last saw: an update of a player changed
+    /// since then is a conflict.
+    var version: Int64?
+
+    static func parse(_ data: Data, requireAll: Bool) throws -> PlayerInput {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw APIError.badRequest("the body must be a JSON object")
+        }
+        var input = PlayerInput()
+        for (key, value) in object {
+            switch key {
+            case "uuid":
+                guard let text = value as? String, let uuid = UUID(uuidString: text) else {
+                    throw APIError.badRequest("'uuid' must be a UUID string")
+                }
+                input.uuid = uuid
+            case "name":
+                guard let name = (value as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
+                      name.count <= maximumNameLength else {
+                    throw APIError.badRequest("'name' must be a non-empty string of at most \(maximumNameLength) characters")
+                }
+                input.name = name
+            case "score":
+                guard let score = integer(value), scoreRange.contains(score) else {
+                    throw APIError.badRequest("'score' must be an integer from \(scoreRange.lowerBound) to \(scoreRange.upperBound)")
+                }
+                input.score = score
+            case "version":
+                guard let version = integer(value) else { throw APIError.badRequest("'version' must be an integer") }
+                input.version = Int64(version)
+            default:
+                throw APIError.badRequest("unknown field '\(key.prefix(40))'")
+            }
+        }
+        if requireAll && (input.name == nil || input.score == nil) {
+            throw APIError.badRequest("'name' and 'score' are required")
+        }
+        if !requireAll && input.name == nil && input.score == nil {
+            throw APIError.badRequest("give 'name', 'score', or both")
+        }
+        return input
+    }
+
+    /// An integer, not a boolean, a fraction or a string.
+    private static func integer(_ value: Any) -> Int? {
+        // JSON booleans are NSNumbers too, of Objective-C type "c".
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        let double = number.doubleValue
+        guard double.rounded() == double, abs(double) < 9e15 else { return nil }
+        return Int(exactly: double)
+    }
+}

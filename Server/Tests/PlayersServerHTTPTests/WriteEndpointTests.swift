@@ -1,0 +1,131 @@
+import CipherDB
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOFoundationCompat
+import Players
+import PlayersServerCore
+import PlayersServerHTTP
+import Testing
+
+@Suite struct WriteEndpointTests {
+    let api = PlayersAPITests()
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    func post(_ client: any TestClientProtocol, _ uri: String, _ body: String, headers: HTTPFields = json, method: HTTPRequest.Method = .post) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    @Test func createUpdateDeleteAndTheirTraces() async throws {
+        try await api.withServer { store, client in
+            let created = try await post(client, "/v1/players", #"{"name":" Arthur ","score":42}"#)
+            #expect(created.status == .created)
+            let player = try JSONDecoder().decode(PlayersPayload.PlayerEntry.self, from: Data(buffer: created.body))
+            #expect(player.name == "Arthur" && player.score == 42 && player.version == 1)
+
+            let uuid = UUID()
+            let withUUID = try await post(client, "/v1/players", #"{"uuid":"\#(uuid.uuidString)","name":"Barbara","score":1}"#)
+            #expect(withUUID.status == .created)
+            let duplicate = try await post(client, "/v1/players", #"{"uuid":"\#(uuid.uuidString)","name":"Copy","score":1}"#)
+            #expect(duplicate.status == .conflict)
+
+            let updated = try await post(client, "/v1/players/\(player.uuid.uuidString)", #"{"score":100,"version":1}"#, method: .put)
+            #expect(updated.status == .ok)
+            let stale = try await post(client, "/v1/players/\(player.uuid.uuidString)", #"{"score":5,"version":1}"#, method: .put)
+            #expect(stale.status == .conflict)
+            #expect(try store.player(player.uuid)?.score == 100)
+
+            let deleted = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete)
+            #expect(deleted.status == .noContent)
+            let again = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete)
+            #expect(again.status == .notFound)
+
+            let delta = try PlayersPayload.decode(Data(buffer: try await client.execute(uri: "/v1/players?since=1", method: .get).body))
+            #expect(delta.players.map(\.uuid) == [player.uuid])
+            #expect(delta.tombstones.map(\.uuid) == [uuid])
+        }
+    }
+
+    @Test func everyErrorStatusFromACraftedRequest() async throws {
+        try await withServerAndPlayer { store, client, uuid in
+            let cases: [(HTTPRequest.Method, String, String, HTTPFields, HTTPResponse.Status)] = [
+                (.post, "/v1/players", "{not json", Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"","score":1}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":"1"}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":1.5}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":1e300}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":-1}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":1,"admin":true}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"\#(String(repeating: "x", count: 101))","score":1}"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"["name","score"]"#, Self.json, .badRequest),
+                (.post, "/v1/players", #"{"name":"A","score":1}"#, [.contentType: "text/plain"], .unsupportedMediaType),
+                (.post, "/v1/players", #"{"name":"A","score":1}"#, [:], .unsupportedMediaType),
+                (.post, "/v1/players", String(repeating: " ", count: 20_000) + "{}", Self.json, .contentTooLarge),
+                (.put, "/v1/players/\(uuid)", #"{}"#, Self.json, .badRequest),
+                (.put, "/v1/players/not-a-uuid", #"{"score":1}"#, Self.json, .badRequest),
+                (.put, "/v1/players/\(UUID().uuidString)", #"{"score":1}"#, Self.json, .notFound),
+                (.delete, "/v1/players", "", [:], .methodNotAllowed),
+                (.get, "/v1/refresh", "", [:], .methodNotAllowed),
+                (.patch, "/v1/players/\(uuid)", "", [:], .methodNotAllowed),
+            ]
+            for (method, uri, body, headers, status) in cases {
+                let response = try await post(client, uri, body, headers: headers, method: method)
+                #expect(response.status == status, "\(method) \(uri) \(body.prefix(40))")
+                if status != .contentTooLarge {
+                    #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(method) \(uri)")
+                }
+            }
+            #expect(try store.snapshot(limit: 100).players.count == 1)
+        }
+    }
+
+    @Test func randomAndMalformedRequestsLeaveTheServerAnsweringAndTheDatabaseIntact() async throws {
+        try await withServerAndPlayer { store, client, uuid in
+            var generator = SystemRandomNumberGenerator()
+            let fragments = [#"{"name":"#, #""A""#, #","score":"#, "1", "99999999999999999999999", "-0", "null", "true", "[", "]", "{", "}",
+                             "\u{0}", "\u{FEFF}", "é", "\u{1F600}", #"\ud800"#, "\"", ",", ":", "1.0e5", String(repeating: "z", count: 200)]
+            let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+            let paths = ["/v1/players", "/v1/players/\(uuid)", "/v1/players/\(UUID().uuidString)", "/v1/refresh",
+                         "/v1/players?since=-1", "/v1/players?limit=abc", "/v1/players?after=%00", "/v1/nothing"]
+            for _ in 0..<1000 {
+                let body = (0..<Int.random(in: 0...8, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()
+                let method = methods.randomElement(using: &generator)!
+                let path = paths.randomElement(using: &generator)!
+                let response = try await post(client, path, body, headers: Bool.random(using: &generator) ? Self.json : [:], method: method)
+                #expect(response.status.code < 500, "\(method) \(path) \(body)")
+            }
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func concurrentReadersSeeConsistentSnapshots() async throws {
+        try await api.withServer { store, client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Only inserts: the player count always equals the cursor.
+                    for index in 0..<100 { _ = try store.insert(name: "P\(index)", score: index) }
+                }
+                for _ in 0..<50 {
+                    group.addTask {
+                        for _ in 0..<4 {
+                            let response = try await client.execute(uri: "/v1/players?limit=5000", method: .get)
+                            let snapshot = try PlayersPayload.decode(Data(buffer: response.body))
+                            #expect(snapshot.players.count == Int(snapshot.cursor ?? "") ?? -1)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A server with one player, and its uuid.
+    func withServerAndPlayer(_ body: @Sendable (ServerStore, any TestClientProtocol, String) async throws -> Void) async throws {
+        try await api.withServer { store, client in
+            let player = try store.insert(name: "Existing", score: 1)
+            try await body(store, client, player.uuid.uuidString)
+        }
+    }
+}

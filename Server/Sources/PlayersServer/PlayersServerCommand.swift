@@ -14,8 +14,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
         commandName: "players-server",
         abstract: "Serve the players sync endpoint.",
         discussion: """
-            The players are stored in an encrypted database (--database, with --key-file or \
-            --passphrase-file, as for 'players'), or in memory when --database is absent. \
+            The players are stored in an encrypted database (--database, with --key-file, \
+            --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), or in memory when \
+            --database is absent. \
             Without --token-file, the server listens on loopback only, unless --insecure-no-auth.
             """)
 
@@ -48,8 +49,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
-        if database != nil && keyFile == nil && passphraseFile == nil {
-            throw ValidationError("An encrypted --database needs --key-file or --passphrase-file.")
+        if database != nil && keyFile == nil && passphraseFile == nil
+            && (ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty {
+            throw ValidationError("An encrypted --database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
         if tokenFile == nil && !insecureNoAuth && !["127.0.0.1", "::1", "localhost"].contains(host) {
             throw ValidationError("Without --token-file, listen on loopback only, or add --insecure-no-auth.")
@@ -93,6 +95,8 @@ struct PlayersServerCommand: AsyncParsableCommand {
                 configuration.prepareDatabase { db in try db.useRawKey(key) }
             } else if let passphraseFile {
                 let passphrase = try SecretFile.read(passphraseFile, kind: "passphrase")
+                configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
+            } else if let passphrase = ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
                 configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
             }
             writer = try DatabasePool(path: database, configuration: configuration)

@@ -4,16 +4,31 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import Players
+import Synchronization
 import PlayersServerCore
 
 /// The HTTP API of the players server, version 1 (Docs/SyncProtocol.md).
 public struct PlayersAPI: Sendable {
     let store: ServerStore
     let configuration: ServerConfiguration
+    /// When tombstones were last purged.
+    private let lastPurge = PurgeClock()
 
     public init(store: ServerStore, configuration: ServerConfiguration) {
         self.store = store
         self.configuration = configuration
+    }
+
+    /// Purges expired tombstones, at most once a minute, before a delta is
+    /// answered: a cursor older than the retention then gets 410.
+    func purgeTombstonesIfDue() throws {
+        let now = Date()
+        let isDue = lastPurge.date.withLock { last -> Bool in
+            guard now.timeIntervalSince(last) >= 60 else { return false }
+            last = now
+            return true
+        }
+        if isDue { try store.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now) }
     }
 
     /// The router, with request logging and authentication.
@@ -57,6 +72,7 @@ public struct PlayersAPI: Sendable {
             guard let since = Int64(sinceText), since >= 0 else {
                 throw APIError.badRequest("'since' must be a cursor returned by this server")
             }
+            try purgeTombstonesIfDue()
             guard let page = try store.delta(since: since, limit: limit) else { throw APIError.gone }
             var players: [PlayersPayload.PlayerEntry] = []
             var tombstones: [PlayersPayload.Tombstone] = []
@@ -186,4 +202,10 @@ func jsonResponse(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
 
 func jsonResponse(_ object: [String: String]) -> Response {
     jsonResponse((try? JSONEncoder.api.encode(object)) ?? Data("{}".utf8))
+}
+
+/// The time of the last tombstone purge, shared by the copies of the API.
+/// `Sendable` through its mutex.
+final class PurgeClock: Sendable {
+    let date = Mutex<Date>(.distantPast)
 }

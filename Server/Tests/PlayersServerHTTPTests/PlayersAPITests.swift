@@ -10,7 +10,7 @@ import Testing
 @Suite struct PlayersAPITests {
     /// Runs `body` against a live server on loopback, backed by an
     /// encrypted database file in its own folder.
-    func withServer(token: String? = nil, _ body: @Sendable (ServerStore, any TestClientProtocol) async throws -> Void) async throws {
+    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, _ body: @Sendable (ServerStore, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersAPITests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -19,6 +19,7 @@ import Testing
         let store = try ServerStore(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: databaseConfiguration))
         var configuration = ServerConfiguration()
         configuration.token = token
+        configuration.tombstoneRetention = tombstoneRetention
         configuration.defaultPageSize = 100
         let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter())
         try await app.test(.live) { client in
@@ -111,6 +112,16 @@ import Testing
             let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
             #expect(response.status == .gone)
             #expect(try errorMessage(response)?.contains("take a snapshot") == true)
+        }
+    }
+
+    @Test func expiredTombstonesArePurgedWhileTheServerRuns() async throws {
+        try await withServer(tombstoneRetention: 3600) { store, client in
+            let player = try store.insert(name: "A", score: 1)
+            try store.delete(player.uuid, at: Date(timeIntervalSinceNow: -7200))
+            // No purge was asked for: the server purges before answering.
+            let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
+            #expect(response.status == .gone)
         }
     }
 

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Synchronization
 import PlayersServerCore
 import Testing
 
@@ -137,6 +138,31 @@ import Testing
                 changed = changed || !delta.changes.isEmpty
             }
             #expect(changed)
+        }
+    }
+
+    @Test func concurrentReadersSeeTheCounterOfTheChangesTheySee() throws {
+        try withStore { store in
+            try store.seed(50)
+            let failures = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for _ in 0..<25 {
+                    if worker == 0 {
+                        try? store.refresh()
+                    } else if let all = try? store.delta(since: 0, limit: 10_000) {
+                        // Each change commits with its counter value: the
+                        // cursor is the version of the last change seen.
+                        let versions = all.changes.map { change -> Int64 in
+                            switch change {
+                            case .player(let player): return player.version
+                            case .tombstone(let tombstone): return tombstone.version
+                            }
+                        }
+                        if versions.max() != all.version { failures.withLock { $0 += 1 } }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 } == 0)
         }
     }
 

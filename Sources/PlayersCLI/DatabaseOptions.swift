@@ -39,10 +39,10 @@ struct DatabaseOptions: ParsableArguments {
     /// default key file: what `init` accepts as an explicit choice.
     func explicitKey() throws -> ResolvedKey? {
         if let keyFile {
-            return .rawKey(try KeyFiles.readKey(keyFile), origin: "key file")
+            return .rawKey(try SecretFiles.readKey(keyFile), origin: "key file")
         }
         if let passphraseFile {
-            return .passphrase(try KeyFiles.readPassphrase(passphraseFile), origin: "passphrase file")
+            return .passphrase(try SecretFiles.readPassphrase(passphraseFile), origin: "passphrase file")
         }
         if let passphrase = environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
             return .passphrase(passphrase, origin: "PLAYERS_PASSPHRASE")
@@ -55,7 +55,7 @@ struct DatabaseOptions: ParsableArguments {
     /// then the default key file.
     func resolveKey() throws -> ResolvedKey {
         if let key = try explicitKey() { return key }
-        let defaultKeyURL = KeyFiles.defaultKeyURL(environment: environment)
+        let defaultKeyURL = SecretFiles.defaultKeyURL(environment: environment)
         if Terminal.isInteractive && !FileManager.default.fileExists(atPath: defaultKeyURL.path) {
             guard let passphrase = Terminal.readSecret(prompt: "Passphrase for \(databaseURL.path): "), !passphrase.isEmpty else {
                 throw CLIError.failure("no passphrase was entered")
@@ -63,7 +63,7 @@ struct DatabaseOptions: ParsableArguments {
             return .passphrase(passphrase, origin: "prompt")
         }
         if FileManager.default.fileExists(atPath: defaultKeyURL.path) {
-            return .rawKey(try KeyFiles.readKey(defaultKeyURL.path), origin: "default key file")
+            return .rawKey(try SecretFiles.readKey(defaultKeyURL.path), origin: "default key file")
         }
         throw CLIError.failure(
             "no key for \(databaseURL.path): give --key-file or --passphrase-file, set PLAYERS_PASSPHRASE, or run 'players init' first")

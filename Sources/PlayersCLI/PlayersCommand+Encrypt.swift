@@ -61,10 +61,10 @@ import CipherDB
 enum KeyChoice {
     static func keyForNewDatabase(_ options: DatabaseOptions) throws -> (ResolvedKey, createdKeyFile: URL?) {
         if let explicit = try options.explicitKey() { return (explicit, nil) }
-        let keyURL = KeyFiles.defaultKeyURL(environment: options.environment)
+        let keyURL = SecretFiles.defaultKeyURL(environment: options.environment)
         if FileManager.default.fileExists(atPath: keyURL.path) {
-            return (.rawKey(try KeyFiles.readKey(keyURL.path), origin: "default key file"), nil)
+            return (.rawKey(try SecretFiles.readKey(keyURL.path), origin: "default key file"), nil)
         }
-        return (.rawKey(try KeyFiles.createKey(at: keyURL), origin: "default key file"), keyURL)
+        return (.rawKey(try SecretFiles.createKey(at: keyURL), origin: "default key file"), keyURL)
     }
 }

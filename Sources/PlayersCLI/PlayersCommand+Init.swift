@@ -26,11 +26,11 @@ extension PlayersCommand {
             if let explicit = try options.explicitKey() {
                 key = explicit
             } else {
-                let keyURL = KeyFiles.defaultKeyURL(environment: options.environment)
+                let keyURL = SecretFiles.defaultKeyURL(environment: options.environment)
                 if FileManager.default.fileExists(atPath: keyURL.path) {
-                    key = .rawKey(try KeyFiles.readKey(keyURL.path), origin: "default key file")
+                    key = .rawKey(try SecretFiles.readKey(keyURL.path), origin: "default key file")
                 } else {
-                    key = .rawKey(try KeyFiles.createKey(at: keyURL), origin: "default key file")
+                    key = .rawKey(try SecretFiles.createKey(at: keyURL), origin: "default key file")
                     createdKeyFile = keyURL
                 }
             }

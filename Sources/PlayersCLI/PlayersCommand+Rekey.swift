@@ -37,10 +37,10 @@ extension PlayersCommand {
             let (_, oldKey) = try options.openDatabase()
             let newKey: DatabaseKeySource
             if let toKeyFile {
-                let key = try KeyFiles.readKey(toKeyFile)
+                let key = try SecretFiles.readKey(toKeyFile)
                 newKey = .rawKey { key }
             } else {
-                let passphrase = try KeyFiles.readPassphrase(toPassphraseFile!)
+                let passphrase = try SecretFiles.readPassphrase(toPassphraseFile!)
                 newKey = .passphrase { passphrase }
             }
             do {

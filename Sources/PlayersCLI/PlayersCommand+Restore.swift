@@ -39,10 +39,10 @@ extension PlayersCommand {
             let (_, key) = try options.openDatabase()
             let backupKey: DatabaseFileOperations.DestinationKey
             if let fromKeyFile {
-                let backup = try KeyFiles.readKey(fromKeyFile)
+                let backup = try SecretFiles.readKey(fromKeyFile)
                 backupKey = .key(.rawKey { backup })
             } else if let fromPassphraseFile {
-                let passphrase = try KeyFiles.readPassphrase(fromPassphraseFile)
+                let passphrase = try SecretFiles.readPassphrase(fromPassphraseFile)
                 backupKey = .key(.passphrase { passphrase })
             } else {
                 backupKey = .key(key.source)

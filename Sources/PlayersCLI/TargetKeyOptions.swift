@@ -24,11 +24,11 @@ struct TargetKeyOptions: ParsableArguments {
     /// The key of the copy, or nil for the database's own key.
     func explicitKey() throws -> DatabaseFileOperations.DestinationKey? {
         if let toKeyFile {
-            let key = try KeyFiles.readKey(toKeyFile)
+            let key = try SecretFiles.readKey(toKeyFile)
             return .key(.rawKey { key })
         }
         if let toPassphraseFile {
-            let passphrase = try KeyFiles.readPassphrase(toPassphraseFile)
+            let passphrase = try SecretFiles.readPassphrase(toPassphraseFile)
             return .key(.passphrase { passphrase })
         }
         return plaintext ? .plaintext : nil

@@ -62,6 +62,15 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let seed, seed < 0 { throw ValidationError("--seed must be 0 or more.") }
     }
 
+    /// Reads a secret file, turning its error into a usage message.
+    static func secret<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as DatabaseFileError {
+            throw ValidationError(error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
+        }
+    }
+
     /// `30d`, `12h`, `90m`, `45s` in seconds.
     static func duration(_ text: String) -> TimeInterval? {
         guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
@@ -83,7 +92,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         serverConfiguration.port = port
         serverConfiguration.tombstoneRetention = Self.duration(tombstoneRetention)!
         if let tokenFile {
-            serverConfiguration.token = try SecretFile.read(tokenFile, kind: "token")
+            serverConfiguration.token = try Self.secret { try SecretFiles.readPassphrase(tokenFile, kind: "token") }
         }
 
         let writer: any DatabaseWriter
@@ -91,10 +100,10 @@ struct PlayersServerCommand: AsyncParsableCommand {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             if let keyFile {
-                let key = try SecretFile.readKey(keyFile)
+                let key = try Self.secret { try SecretFiles.readKey(keyFile) }
                 configuration.prepareDatabase { db in try db.useRawKey(key) }
             } else if let passphraseFile {
-                let passphrase = try SecretFile.read(passphraseFile, kind: "passphrase")
+                let passphrase = try Self.secret { try SecretFiles.readPassphrase(passphraseFile) }
                 configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
             } else if let passphrase = ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
                 configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
@@ -114,36 +123,5 @@ struct PlayersServerCommand: AsyncParsableCommand {
             logger: logger)
         // Stops on SIGINT and SIGTERM, after the requests in progress.
         try await app.runService()
-    }
-}
-
-/// Secret files: private to their owner, never printed.
-enum SecretFile {
-    static func read(_ path: String, kind: String) throws -> String {
-        var status = stat()
-        guard stat(path, &status) == 0, let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("Cannot read the \(kind) file \(path).")
-        }
-        guard status.st_mode & 0o077 == 0 else {
-            throw ValidationError("The \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)'.")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-        guard !text.isEmpty else { throw ValidationError("The \(kind) file \(path) is empty.") }
-        return text
-    }
-
-    static func readKey(_ path: String) throws -> Data {
-        let hex = try read(path, kind: "key").trimmingCharacters(in: .whitespaces)
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
-              let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        guard bytes.count == 32, index == hex.endIndex else {
-            throw ValidationError("The key file \(path) must hold 64 hexadecimal digits.")
-        }
-        return Data(bytes)
     }
 }

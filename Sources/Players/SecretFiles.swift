@@ -1,48 +1,47 @@
 import Foundation
-import Players
 
-/// Passphrase and key files: read only when private to their owner, and
-/// created with mode 0600.
-enum KeyFiles {
+/// Passphrase, key and token files: read only when private to their owner,
+/// and created with mode 0600. Errors never show the content.
+public enum SecretFiles {
     /// `$XDG_CONFIG_HOME/players/key`, or `~/.config/players/key`.
-    static func defaultKeyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func defaultKeyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         XDGBaseDirectory.config.url(environment: environment)
             .appendingPathComponent("players", isDirectory: true)
             .appendingPathComponent("key")
     }
 
     /// The content of a secret file, refused when others can read it.
-    static func readPrivateFile(_ path: String, kind: String) throws -> Data {
+    public static func readPrivateFile(_ path: String, kind: String) throws -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw CLIError.failure("cannot read the \(kind) file \(path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError("cannot read the \(kind) file \(path): \(String(cString: strerror(errno)))")
         }
         guard status.st_mode & 0o077 == 0 else {
-            throw CLIError.failure("the \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)' and try again")
+            throw DatabaseFileError("the \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)' and try again")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.failure("cannot read the \(kind) file \(path): check its permissions")
+            throw DatabaseFileError("cannot read the \(kind) file \(path): check its permissions")
         }
         return data
     }
 
     /// A passphrase file: its text, without the final newline.
-    static func readPassphrase(_ path: String) throws -> String {
-        var passphrase = String(decoding: try readPrivateFile(path, kind: "passphrase"), as: UTF8.self)
+    public static func readPassphrase(_ path: String, kind: String = "passphrase") throws -> String {
+        var passphrase = String(decoding: try readPrivateFile(path, kind: kind), as: UTF8.self)
         if passphrase.hasSuffix("\n") { passphrase.removeLast() }
         if passphrase.hasSuffix("\r") { passphrase.removeLast() }
         guard !passphrase.isEmpty else {
-            throw CLIError.failure("the passphrase file \(path) is empty: write the passphrase in it")
+            throw DatabaseFileError("the \(kind) file \(path) is empty: write the \(kind) in it")
         }
         return passphrase
     }
 
     /// A key file: 64 hexadecimal digits, a 256-bit raw key.
-    static func readKey(_ path: String) throws -> Data {
+    public static func readKey(_ path: String) throws -> Data {
         let text = String(decoding: try readPrivateFile(path, kind: "key"), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard let key = Data(hex: text), key.count == 32 else {
-            throw CLIError.failure("the key file \(path) must hold 64 hexadecimal digits (a 256-bit key)")
+            throw DatabaseFileError("the key file \(path) must hold 64 hexadecimal digits (a 256-bit key)")
         }
         return key
     }
@@ -50,7 +49,7 @@ enum KeyFiles {
     /// Creates a key file with a new random 256-bit key, never replacing an
     /// existing file. The folder is created with mode 0700, the file with
     /// mode 0600, and the file is synced to disk before this returns.
-    static func createKey(at url: URL) throws -> Data {
+    public static func createKey(at url: URL) throws -> Data {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -59,16 +58,16 @@ enum KeyFiles {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST {
-                throw CLIError.failure("a key file already exists at \(url.path): it was left as it is")
+                throw DatabaseFileError("a key file already exists at \(url.path): it was left as it is")
             }
-            throw CLIError.failure("cannot create the key file \(url.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError("cannot create the key file \(url.path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let hex = Data((key.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
         let written = hex.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == hex.count, fsync(descriptor) == 0 else {
             unlink(url.path)
-            throw CLIError.failure("cannot write the key file \(url.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError("cannot write the key file \(url.path): \(String(cString: strerror(errno)))")
         }
         return key
     }
@@ -76,7 +75,7 @@ enum KeyFiles {
 
 extension Data {
     /// Bytes from hexadecimal text, or nil.
-    init?(hex: String) {
+    public init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []

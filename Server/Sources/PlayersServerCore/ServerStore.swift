@@ -82,6 +82,7 @@ public final class ServerStore: Sendable {
             let isLast = changes.count <= limit
             return DeltaPage(
                 version: isLast ? counter.value : (page.last?.version ?? since),
+                serverVersion: counter.value,
                 changes: page.map(\.change),
                 isLast: isLast)
         }
@@ -268,6 +269,8 @@ public struct DeltaPage: Sendable, Equatable {
 
     /// The cursor after this page.
     public var version: Int64
+    /// The counter when the page was read, in the same transaction.
+    public var serverVersion: Int64
     public var changes: [Change]
     public var isLast: Bool
 }

@@ -87,7 +87,9 @@ public struct PlayersAPI: Sendable {
                 kind: .delta, complete: page.isLast, cursor: cursor,
                 next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
                 players: players, tombstones: tombstones)
-            etag = "\"delta-\(since)-\(limit)-\(page.version)-\(try store.currentVersion())\""
+            // Later changes can move players out of an older page: the
+            // server's counter is part of the tag.
+            etag = "\"delta-\(since)-\(limit)-\(page.version)-\(page.serverVersion)\""
         } else {
             let after = try query.get("after").map { text -> UUID in
                 guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }

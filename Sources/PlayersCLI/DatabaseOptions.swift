@@ -56,13 +56,14 @@ struct DatabaseOptions: ParsableArguments {
     func resolveKey() throws -> ResolvedKey {
         if let key = try explicitKey() { return key }
         let defaultKeyURL = SecretFiles.defaultKeyURL(environment: environment)
-        if Terminal.isInteractive && !FileManager.default.fileExists(atPath: defaultKeyURL.path) {
+        let hasDefaultKey = FileManager.default.fileExists(atPath: defaultKeyURL.path)
+        if Terminal.isInteractive && !hasDefaultKey {
             guard let passphrase = Terminal.readSecret(prompt: "Passphrase for \(databaseURL.path): "), !passphrase.isEmpty else {
                 throw CLIError.failure("no passphrase was entered")
             }
             return .passphrase(passphrase, origin: "prompt")
         }
-        if FileManager.default.fileExists(atPath: defaultKeyURL.path) {
+        if hasDefaultKey {
             return .rawKey(try SecretFiles.readKey(defaultKeyURL.path), origin: "default key file")
         }
         throw CLIError.failure(

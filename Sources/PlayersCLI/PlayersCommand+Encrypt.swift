@@ -1,4 +1,5 @@
 import ArgumentParser
+import CipherDB
 import Foundation
 import Players
 
@@ -53,8 +54,6 @@ extension PlayersCommand {
         }
     }
 }
-
-import CipherDB
 
 /// The key of a new database: the one given, or the default key file
 /// (created if needed).

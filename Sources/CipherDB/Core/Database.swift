@@ -280,7 +280,7 @@ public final class Database {
             guard let statement = try Statement.prepare(database: self, start: start, tail: &tail) else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "empty statement", sql: sql)
             }
-            if let tail, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+            if let tail, !Statement.isBlank(tail) {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "multiple statements found: use execute(sql:) or allStatements(sql:)",
@@ -334,7 +334,7 @@ public final class Database {
                 }
                 // Arguments left over after the last statement are an error
                 // found before it runs, so that it changes nothing.
-                let isLast = tail.map { String(cString: $0).allSatisfy { $0.isWhitespace || $0 == ";" } } ?? true
+                let isLast = tail.map(Statement.isBlank) ?? true
                 let bindings = try remaining.extractBindings(
                     forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: !isLast)
                 try statement.bind(extractedValues: bindings, arguments: arguments)

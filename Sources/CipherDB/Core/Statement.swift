@@ -110,6 +110,20 @@ public final class Statement {
         sqlite3_finalize(sqliteStatement)
     }
 
+    /// Whether the rest of an SQL string holds no statement: only
+    /// whitespace and semicolons. Stops at the first other byte, so that
+    /// checking after each statement of a long script stays cheap.
+    static func isBlank(_ tail: UnsafePointer<CChar>) -> Bool {
+        var cursor = tail
+        while true {
+            switch UInt8(bitPattern: cursor.pointee) {
+            case 0: return true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ";"): cursor += 1
+            default: return false
+            }
+        }
+    }
+
     private static func trimmedSQL(_ sql: String) -> String {
         var sql = Substring(sql)
         while let last = sql.last, last.isWhitespace || last == ";" { sql.removeLast() }

@@ -35,8 +35,6 @@ public struct SQLExpression: Sendable {
         case between(SQLExpression, SQLExpression, SQLExpression, negated: Bool)
         /// `expr LIKE pattern ESCAPE escape`.
         case like(SQLExpression, SQLExpression, escape: SQLExpression?)
-        /// `(a, b)`: a row value, for composite keys.
-        case rowValue([SQLExpression])
         /// `expr AS alias` in a selection.
         case aliased(SQLExpression, String)
     }
@@ -61,20 +59,9 @@ public struct SQLExpression: Sendable {
         return false
     }
 
-    /// The column name, if the expression is a column.
-    var columnName: String? {
-        if case .column(let name) = impl { return name }
-        return nil
-    }
-
     /// `expr AS alias`, for selections: `Column("score").forKey("points")`.
     public func forKey(_ key: String) -> SQLExpression {
         SQLExpression(.aliased(self, key))
-    }
-
-    /// A row value `(a, b, …)`, or the single expression.
-    static func rowValue(_ expressions: [SQLExpression]) -> SQLExpression {
-        expressions.count == 1 ? expressions[0] : SQLExpression(.rowValue(expressions))
     }
 
     /// `a AND b AND …`, or TRUE for no expression.
@@ -132,8 +119,6 @@ public struct SQLExpression: Sendable {
             var sql = try expression.parenthesizedSQL(context) + " LIKE " + pattern.parenthesizedSQL(context)
             if let escape { sql += " ESCAPE " + (try escape.parenthesizedSQL(context)) }
             return sql
-        case .rowValue(let expressions):
-            return "(" + (try expressions.map { try $0.sql(context) }.joined(separator: ", ")) + ")"
         case let .aliased(expression, alias):
             return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
         }
@@ -142,7 +127,7 @@ public struct SQLExpression: Sendable {
     /// The SQL, in parentheses unless it is atomic.
     private func parenthesizedSQL(_ context: SQLGenerationContext) throws -> String {
         switch impl {
-        case .column, .value, .function, .countAll, .rowValue:
+        case .column, .value, .function, .countAll:
             return try sql(context)
         default:
             return "(" + (try sql(context)) + ")"

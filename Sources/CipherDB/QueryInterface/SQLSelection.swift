@@ -16,12 +16,6 @@ public struct SQLSelection: Sendable {
         self.impl = impl
     }
 
-    /// The column name, if the selection is a plain column.
-    var columnName: String? {
-        if case .expression(let expression) = impl { return expression.columnName }
-        return nil
-    }
-
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
         case .allColumns: return "*"

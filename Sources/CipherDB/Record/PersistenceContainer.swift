@@ -15,11 +15,6 @@ public struct PersistenceContainer: Sendable {
 
     public init() {}
 
-    init(columns: [String], values: [DatabaseValue]) {
-        self.columns = columns
-        self.values = values
-    }
-
     /// Whether no column was set.
     public var isEmpty: Bool { columns.isEmpty }
 

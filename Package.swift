@@ -5,6 +5,7 @@ let package = Package(
     name: "CipherDB",
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
+        .library(name: "CipherSync", targets: ["CipherSync"]),
         .library(name: "Players", targets: ["Players"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
@@ -32,10 +33,15 @@ let package = Package(
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher"]),
+        // The sync client: libcurl transport, paging, the generic merge.
+        .target(
+            name: "CipherSync",
+            dependencies: ["CipherDB", "CCurl"]),
         .target(
             name: "Players",
             dependencies: [
                 "CipherDB",
+                "CipherSync",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
@@ -81,6 +87,9 @@ let package = Package(
         .testTarget(
             name: "CipherDBTests",
             dependencies: ["CipherDB", "CSQLCipher", "CCurl"]),
+        .testTarget(
+            name: "CipherSyncTests",
+            dependencies: ["CipherSync", "CipherDB"]),
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "CipherDB"]),

@@ -14,6 +14,10 @@ static inline CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option,
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode ccurl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 static inline CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -28,7 +32,21 @@ static inline CURLcode ccurl_easy_setopt_xferinfo_function(CURL *handle, ccurl_x
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+/// curl_global_init(CURL_GLOBAL_DEFAULT): the macro is not imported.
+static inline CURLcode ccurl_global_init_default(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/// CURLAUTH_BEARER: the macro's cast keeps it from being imported.
+static inline long ccurl_auth_bearer(void) {
+    return (long)CURLAUTH_BEARER;
+}
+
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 

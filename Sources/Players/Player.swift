@@ -48,6 +48,22 @@ extension Player: FetchableRecord, MutablePersistableRecord {
     }
 }
 
+// MARK: - Rules
+
+extension Player {
+    /// The longest name, in characters, that the command line, the server
+    /// and a sync accept.
+    public static let maximumNameLength = 100
+
+    /// The scores that the command line, the server and a sync accept.
+    public static let scoreRange: ClosedRange<Int> = 0...1_000_000_000
+
+    /// A name as stored: without surrounding white space.
+    public static func normalizedName(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
 // MARK: - Random players
 
 extension Player {

@@ -12,7 +12,7 @@ extension PlayersCommand {
         @Option(help: "The name of the player.")
         var name: String
 
-        @Option(help: "The score of the player (0 or more).")
+        @Option(help: "The score of the player (0 to 1,000,000,000).")
         var score: Int
 
         func validate() throws {
@@ -32,25 +32,23 @@ extension PlayersCommand {
     }
 }
 
-/// The rules of names and scores typed on the command line.
+/// The rules of names and scores typed on the command line (the
+/// Players library's, shared with the server and the sync).
 enum PlayerInput {
-    static let maximumNameLength = 100
-
     static func normalized(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines)
+        Player.normalizedName(name)
     }
 
     static func validate(name: String?, score: Int?) throws {
         if let name {
             let name = normalized(name)
             if name.isEmpty { throw ValidationError("The name must not be empty.") }
-            if name.count > maximumNameLength {
-                throw ValidationError("The name must have at most \(maximumNameLength) characters.")
+            if name.count > Player.maximumNameLength {
+                throw ValidationError("The name must have at most \(Player.maximumNameLength) characters.")
             }
         }
-        if let score, score < 0 {
-            throw ValidationError("The score must be 0 or more.")
+        if let score, !Player.scoreRange.contains(score) {
+            throw ValidationError("The score must be from \(Player.scoreRange.lowerBound) to \(Player.scoreRange.upperBound).")
         }
     }
 }
-

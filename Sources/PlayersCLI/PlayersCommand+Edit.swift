@@ -14,7 +14,7 @@ extension PlayersCommand {
         @Option(help: "The new name.")
         var name: String?
 
-        @Option(help: "The new score (0 or more).")
+        @Option(help: "The new score (0 to 1,000,000,000).")
         var score: Int?
 
         func validate() throws {

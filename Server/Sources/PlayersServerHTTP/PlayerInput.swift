@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
+import Players
 
 /// The body of `POST /v1/players` and `PUT /v1/players/{uuid}`, checked
 /// strictly: a JSON object whose `name` is a non-empty string of at most
 /// 100 characters and whose `score` is an integer from 0 to 1,000,000,000.
 struct PlayerInput {
-    static let maximumNameLength = 100
-    static let scoreRange: ClosedRange<Int> = 0...1_000_000_000
+    static let maximumNameLength = Player.maximumNameLength
+    static let scoreRange = Player.scoreRange
 
     var uuid: UUID?
     var name: String?
@@ -28,7 +29,7 @@ struct PlayerInput {
                 }
                 input.uuid = uuid
             case "name":
-                guard let name = (value as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
+                guard let name = (value as? String).map(Player.normalizedName), !name.isEmpty,
                       name.count <= maximumNameLength else {
                     throw APIError.badRequest("'name' must be a non-empty string of at most \(maximumNameLength) characters")
                 }

@@ -1,0 +1,203 @@
+import Foundation
+
+/// Fetches a sync protocol's pages from an endpoint and merges them into a
+/// store, all of them or none.
+///
+/// With a stored cursor, it asks for the delta since it (with the stored
+/// `ETag`: `304` means up to date); `410 Gone`, a cursor from another
+/// endpoint, or `full` take a snapshot. Every page is fetched, decoded and
+/// checked before the store's one write transaction begins.
+///
+/// ```swift
+/// let client = SyncClient(transport: CurlTransport(), endpoint: URL(string: "http://127.0.0.1:8080/v1/players")!, store: store)
+/// let report = try await client.sync()
+/// print(report) // +12 ~3 -1, cursor 4815
+/// ```
+public struct SyncClient<Store: SyncStore>: Sendable {
+    public let transport: any HTTPTransport
+    /// The collection's URL, such as `http://127.0.0.1:8080/v1/players`.
+    public let endpoint: URL
+    public let store: Store
+    /// The most pages one sync follows: a server whose `next` links never
+    /// end is refused.
+    public var maximumPages = 10_000
+    /// Called after each page, with the pages and bytes received so far.
+    public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
+
+    public init(transport: any HTTPTransport, endpoint: URL, store: Store) {
+        self.transport = transport
+        self.endpoint = endpoint
+        self.store = store
+    }
+
+    /// Syncs once. `full` takes a snapshot even with a stored cursor;
+    /// `dryRun` reports what the merge would do without writing.
+    public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
+        let start = ContinuousClock.now
+        let state = try store.syncState()
+        let cursorBefore = state.cursor(for: endpoint)
+        var fetch: SyncFetch<Store.Message>?
+        if !full, let cursorBefore {
+            switch try await pages(from: deltaURL(since: cursorBefore), etag: state.etag, expectsSnapshot: false) {
+            case .notModified(let bytes):
+                return SyncReport(
+                    kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
+                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
+            case .gone:
+                fetch = nil
+            case .pages(let pages, let etag, let bytes):
+                let cursor = pages.last!.cursor!
+                // The tag answers `since=cursorBefore`: it is worth keeping
+                // only when the cursor did not move.
+                fetch = SyncFetch(kind: .delta, pages: pages, cursor: cursor,
+                                  etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes)
+            }
+        }
+        if fetch == nil {
+            fetch = try await snapshot()
+        }
+        let fetched = fetch!
+        let counts = try store.merge(fetched, from: endpoint, dryRun: dryRun)
+        return SyncReport(
+            kind: fetched.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
+            cursorAfter: dryRun ? cursorBefore : fetched.cursor, pages: fetched.pages.count + fetched.catchUp.count,
+            bytesReceived: fetched.bytesReceived, durationSeconds: Self.seconds(since: start))
+    }
+
+    // MARK: - Fetching
+
+    /// A snapshot, and for one of several pages the delta since its cursor.
+    private func snapshot() async throws -> SyncFetch<Store.Message> {
+        guard case .pages(let pages, _, let bytes) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true) else {
+            throw SyncError.unexpectedStatus.with(status: 410, detail: "for a snapshot")
+        }
+        let cursor = pages[0].cursor!
+        guard pages.count > 1 else {
+            return SyncFetch(kind: .snapshot, pages: pages, cursor: cursor, etag: nil, bytesReceived: bytes)
+        }
+        // Changes made while the pages were read.
+        switch try await self.pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false, firstPage: pages.count + 1) {
+        case .pages(let catchUp, let catchUpTag, let catchUpBytes):
+            let last = catchUp.last!.cursor!
+            return SyncFetch(kind: .snapshot, pages: pages, catchUp: catchUp, cursor: last,
+                             etag: last == cursor ? catchUpTag : nil, bytesReceived: bytes + catchUpBytes)
+        case .gone:
+            throw SyncError.cursorForgotten.with(status: 410, detail: nil)
+        case .notModified:
+            throw SyncError.unexpectedStatus.with(status: 304, detail: "without If-None-Match")
+        }
+    }
+
+    private enum Pages {
+        case pages([Store.Message], etag: String?, bytes: Int)
+        case notModified(bytes: Int)
+        case gone
+    }
+
+    /// Every page from `url` on, following `next` until a complete page.
+    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, firstPage: Int = 1) async throws -> Pages {
+        var pages: [Store.Message] = []
+        var bytes = 0
+        var firstTag: String?
+        var url = url
+        var seen: Set<URL> = []
+        while true {
+            let pageNumber = firstPage + pages.count
+            var headers = ["Accept": "application/json"]
+            if pages.isEmpty, let etag { headers["If-None-Match"] = etag }
+            let response = try await transport.send(HTTPRequest(url: url, headers: headers))
+            bytes += response.bytesReceived
+            switch response.status {
+            case 200: break
+            case 304 where pages.isEmpty && etag != nil: return .notModified(bytes: bytes)
+            case 410 where pages.isEmpty: return .gone
+            default: throw Self.error(for: response)
+            }
+            if pages.isEmpty { firstTag = response.headers["etag"] }
+            let page: Store.Message
+            do {
+                page = try Store.Message.decodePage(response.body)
+            } catch let error as SyncPayloadError {
+                throw error.on(page: pageNumber)
+            }
+            try check(page, expectsSnapshot: expectsSnapshot, first: pages.first, pageNumber: pageNumber)
+            pages.append(page)
+            onPage?(pages.count, bytes)
+            if page.isComplete { return .pages(pages, etag: firstTag, bytes: bytes) }
+            guard pages.count < maximumPages else {
+                throw SyncPayloadError(page: pageNumber, path: "$.next", "more than \(maximumPages) pages")
+            }
+            let next = try nextURL(page.next, pageNumber: pageNumber)
+            guard seen.insert(next).inserted else {
+                throw SyncPayloadError(page: pageNumber, path: "$.next", "leads back to an earlier page")
+            }
+            url = next
+        }
+    }
+
+    /// The protocol's rules that hold across pages.
+    private func check(_ page: Store.Message, expectsSnapshot: Bool, first: Store.Message?, pageNumber: Int) throws {
+        guard page.isSnapshot == expectsSnapshot else {
+            throw SyncPayloadError(page: pageNumber, path: "$.kind", "expected \(expectsSnapshot ? "snapshot" : "delta")")
+        }
+        guard let cursor = page.cursor, !cursor.isEmpty else {
+            throw SyncPayloadError(page: pageNumber, path: "$.cursor", "missing")
+        }
+        if page.isSnapshot, let first, first.cursor != cursor {
+            throw SyncPayloadError(page: pageNumber, path: "$.cursor", "differs from the first page's")
+        }
+    }
+
+    /// The URL of a `next` link: on the endpoint's server, never elsewhere.
+    private func nextURL(_ next: String?, pageNumber: Int) throws -> URL {
+        guard let next, !next.isEmpty else {
+            throw SyncPayloadError(page: pageNumber, path: "$.next", "missing on a page that is not complete")
+        }
+        guard let url = URL(string: next, relativeTo: endpoint)?.absoluteURL,
+              url.scheme == endpoint.scheme, url.host == endpoint.host, url.port == endpoint.port else {
+            throw SyncPayloadError(page: pageNumber, path: "$.next", "not a link on the same server")
+        }
+        return url
+    }
+
+    private func deltaURL(since cursor: String) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "since", value: cursor)]
+        return components.url!
+    }
+
+    /// The error for a status other than 200, 304 and 410.
+    static func error(for response: HTTPResponse) -> SyncError {
+        let status = response.status
+        let message = serverMessage(response.body)
+        switch status {
+        case 401: return SyncError.unauthorized.with(status: status, detail: message)
+        case 403: return SyncError.forbidden.with(status: status, detail: message)
+        case 429, 503:
+            let retryAfter = response.retryAfter().map { "retry after \(Int($0.rounded(.up))) s" }
+            return SyncError.serverBusy.with(status: status, detail: retryAfter ?? message)
+        case 500...599: return SyncError.serverError.with(status: status, detail: message)
+        case 400...499: return SyncError.requestRefused.with(status: status, detail: message)
+        default: return SyncError.unexpectedStatus.with(status: status, detail: nil)
+        }
+    }
+
+    /// The `error.message` of a JSON error body: at most 200 characters,
+    /// control characters removed, so that it prints safely.
+    static func serverMessage(_ body: Data) -> String? {
+        guard let message = try? JSONDecoder().decode(ServerErrorBody.self, from: body).error.message else { return nil }
+        let clean = String(message.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
+        return clean.count > 200 ? clean.prefix(200) + "…" : clean
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let duration = ContinuousClock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// `{"error":{"message":"…"}}`, the protocol's error body.
+private struct ServerErrorBody: Decodable {
+    struct Inner: Decodable { var message: String }
+    var error: Inner
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A server's answer that ends a sync: compare with the static constants
+/// (`error == .unauthorized`). Descriptions are safe to log; the server's
+/// own message is shown shortened, without control characters.
+public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case unauthorized, forbidden, serverBusy, serverError, requestRefused, unexpectedStatus, cursorForgotten
+    }
+
+    private let code: Code
+    /// The HTTP status, when there was one.
+    public let status: Int?
+    /// The server's `error.message`, or `Retry-After` for a busy server.
+    public let detail: String?
+
+    private init(_ code: Code, status: Int? = nil, detail: String? = nil) {
+        self.code = code
+        self.status = status
+        self.detail = detail
+    }
+
+    /// 401: no token, or a wrong one.
+    public static let unauthorized = SyncError(.unauthorized)
+    /// 403: the token may not read this.
+    public static let forbidden = SyncError(.forbidden)
+    /// 429 or 503 after the retries, or with a `Retry-After` longer than
+    /// the retry policy allows.
+    public static let serverBusy = SyncError(.serverBusy)
+    /// 5xx after the retries.
+    public static let serverError = SyncError(.serverError)
+    /// Another 4xx.
+    public static let requestRefused = SyncError(.requestRefused)
+    /// A status the protocol does not use (a 1xx, 2xx other than 200, or
+    /// an unfollowed 3xx).
+    public static let unexpectedStatus = SyncError(.unexpectedStatus)
+    /// 410 for the cursor of the snapshot just fetched.
+    public static let cursorForgotten = SyncError(.cursorForgotten)
+
+    /// The same error, for an answer.
+    public func with(status: Int, detail: String?) -> SyncError {
+        SyncError(code, status: status, detail: detail)
+    }
+
+    public static func == (lhs: SyncError, rhs: SyncError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    public var description: String {
+        let answer = "HTTP \(status.map(String.init) ?? "?")" + (detail.map { ": \($0)" } ?? "")
+        switch code {
+        case .unauthorized:
+            return "the server refused the request without a valid token (\(answer)): give the server's bearer token"
+        case .forbidden:
+            return "the server does not allow this token to read the players (\(answer)): use a token that may"
+        case .serverBusy:
+            return "the server is busy (\(answer)): try again later"
+        case .serverError:
+            return "the server failed (\(answer)): try again later, or tell its administrator"
+        case .requestRefused:
+            return "the server refused the request (\(answer)): check the URL"
+        case .unexpectedStatus:
+            return "the server gave an answer the sync protocol does not use (\(answer)): check the URL"
+        case .cursorForgotten:
+            return "the server forgot the snapshot's cursor while it was fetched (\(answer)): try again"
+        }
+    }
+}

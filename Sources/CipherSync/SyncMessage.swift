@@ -1,0 +1,79 @@
+import Foundation
+
+/// One page of a sync protocol's answer: a snapshot of everything, or a
+/// delta of the changes after a cursor (Docs/SyncProtocol.md).
+public protocol SyncMessage: Sendable {
+    /// Decodes and checks one page, throwing ``SyncPayloadError`` that
+    /// names the first bad element by its JSON path.
+    static func decodePage(_ data: Data) throws -> Self
+
+    /// Whether the page belongs to a snapshot (else to a delta).
+    var isSnapshot: Bool { get }
+    /// Whether no page follows this one.
+    var isComplete: Bool { get }
+    /// The server's opaque position after this page.
+    var cursor: String? { get }
+    /// The next page, relative to the endpoint, when `isComplete` is false.
+    var next: String? { get }
+}
+
+/// A snapshot of everything, or a delta of the changes after a cursor.
+public enum SyncKind: String, Codable, Sendable {
+    case snapshot, delta
+}
+
+/// Everything fetched for one sync, decoded and checked page by page,
+/// before anything is written.
+public struct SyncFetch<Message: SyncMessage>: Sendable {
+    public var kind: SyncKind
+    /// The pages of the snapshot or of the delta, in order.
+    public var pages: [Message]
+    /// For a snapshot of several pages: the delta since its cursor, with
+    /// the changes made while it was paged (the higher version wins).
+    public var catchUp: [Message]
+    /// The cursor to store once the pages are merged.
+    public var cursor: String
+    /// The `ETag` to send with the next delta request, if the server gave
+    /// one for the current cursor.
+    public var etag: String?
+    public var bytesReceived: Int
+
+    public init(kind: SyncKind, pages: [Message], catchUp: [Message] = [], cursor: String, etag: String?, bytesReceived: Int) {
+        self.kind = kind
+        self.pages = pages
+        self.catchUp = catchUp
+        self.cursor = cursor
+        self.etag = etag
+        self.bytesReceived = bytesReceived
+    }
+}
+
+/// What a merge did, or would do in a dry run.
+public struct SyncCounts: Codable, Equatable, Sendable {
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    public var unchanged = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.unchanged = unchanged
+    }
+}
+
+/// Where synced data goes: reads the stored sync state, and merges a
+/// fetch in one write transaction that also stores the new state.
+public protocol SyncStore: Sendable {
+    associatedtype Message: SyncMessage
+
+    /// The stored state of the sync.
+    func syncState() throws -> SyncState
+
+    /// Checks the whole fetch, then applies it and stores `fetch.cursor`,
+    /// `fetch.etag` and `endpoint` in one transaction (nothing at all in
+    /// a dry run). Throws ``SyncPayloadError`` before writing anything
+    /// when the fetch is invalid.
+    func merge(_ fetch: SyncFetch<Message>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts
+}

@@ -1,0 +1,62 @@
+import CipherDB
+import Foundation
+
+/// The stored state of one sync stream, a row of the `syncState` table:
+/// the remote to sync from, and where the last sync left off.
+///
+/// ```swift
+/// migrator.registerMigration("v3-sync-state") { db in
+///     try SyncState.createTable(db)
+/// }
+/// ```
+public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "syncState"
+
+    /// The stream: one per synced table (`players`).
+    public var name: String
+    /// The base URL that a sync without `--url` uses.
+    public var remoteURL: String?
+    /// The endpoint that `cursor` and `etag` belong to: a sync from
+    /// another endpoint takes a snapshot.
+    public var cursorEndpoint: String?
+    /// The server's position after the last merged sync.
+    public var cursor: String?
+    /// The `ETag` of the server's answer at `cursor`, for `If-None-Match`.
+    public var etag: String?
+
+    public init(name: String, remoteURL: String? = nil, cursorEndpoint: String? = nil, cursor: String? = nil, etag: String? = nil) {
+        self.name = name
+        self.remoteURL = remoteURL
+        self.cursorEndpoint = cursorEndpoint
+        self.cursor = cursor
+        self.etag = etag
+    }
+
+    /// Creates the `syncState` table, in a migration.
+    public static func createTable(_ db: Database) throws {
+        try db.create(table: databaseTableName) { t in
+            t.primaryKey("name", .text)
+            t.column("remoteURL", .text)
+            t.column("cursorEndpoint", .text)
+            t.column("cursor", .text)
+            t.column("etag", .text)
+        }
+    }
+
+    /// The state of a stream, empty when it never synced.
+    public static func fetch(_ db: Database, name: String) throws -> SyncState {
+        try SyncState.fetchOne(db, key: name) ?? SyncState(name: name)
+    }
+
+    /// The cursor, if it belongs to this endpoint.
+    public func cursor(for endpoint: URL) -> String? {
+        cursorEndpoint == endpoint.absoluteString ? cursor : nil
+    }
+
+    /// Stores the state, writing nothing when it did not change (so that
+    /// a sync that changes nothing writes no page).
+    public func store(_ db: Database) throws {
+        guard try SyncState.fetchOne(db, key: name) != self else { return }
+        try save(db)
+    }
+}

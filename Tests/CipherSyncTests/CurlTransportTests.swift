@@ -1,0 +1,169 @@
+import CipherSync
+import Foundation
+import Testing
+
+/// libcurl transfers against real loopback servers that misbehave on
+/// purpose.
+@Suite struct CurlTransportTests {
+    func get(_ server: ScriptedHTTPServer, _ path: String = "/v1/players",
+             configure: (inout TransportConfiguration) -> Void = { _ in }) async throws -> HTTPResponse {
+        var configuration = TransportConfiguration()
+        configuration.connectTimeout = 5
+        configuration.timeout = 30
+        configure(&configuration)
+        return try await CurlTransport(configuration: configuration).send(HTTPRequest(url: URL(string: server.baseURL + path)!))
+    }
+
+    @Test func aResponseCarriesItsStatusHeadersAndBody() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .json(#"{"ok":true}"#, headers: ["ETag": "\"abc\""]) }
+        defer { server.stop() }
+        let response = try await get(server)
+        #expect(response.status == 200)
+        #expect(response.headers["etag"] == "\"abc\"")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(server.requests.first?.headers["user-agent"] == "CipherSync/\(CipherSyncVersion.string)")
+        #expect(server.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
+    }
+
+    @Test func theBearerTokenIsSentButNeverPrinted() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .json("{}") }
+        defer { server.stop() }
+        var configuration = TransportConfiguration()
+        configuration.bearerToken = "s3cret-token"
+        _ = try await CurlTransport(configuration: configuration).send(HTTPRequest(url: URL(string: server.baseURL + "/")!))
+        #expect(server.requests.first?.headers["authorization"] == "Bearer s3cret-token")
+        #expect(!"\(configuration)".contains("s3cret"))
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        #expect(!dumped.contains("s3cret"))
+    }
+
+    @Test func theTokenIsNotSentToAnotherHostARedirectLeadsTo() async throws {
+        let other = try ScriptedHTTPServer { _, _ in .json("{}") }
+        defer { other.stop() }
+        // "localhost" is another host name than "127.0.0.1" for libcurl.
+        let server = try ScriptedHTTPServer { _, _ in .response(302, headers: ["Location": "http://localhost:\(other.port)/x"]) }
+        defer { server.stop() }
+        let response = try await get(server) { $0.bearerToken = "s3cret-token" }
+        #expect(response.status == 200)
+        #expect(server.requests.first?.headers["authorization"] == "Bearer s3cret-token")
+        #expect(other.requests.first?.headers["authorization"] == nil)
+    }
+
+    @Test func aBodyAnnouncedOverTheLimitIsRefused() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .response(200, body: Data(count: 2048)) }
+        defer { server.stop() }
+        await #expect(throws: TransportError.bodyTooLarge) {
+            try await get(server) { $0.maximumBodySize = 1024 }
+        }
+    }
+
+    @Test func aBodyWithoutLengthIsCutAtTheLimit() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            [.send(Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8)), .send(Data(count: 4096))]
+        }
+        defer { server.stop() }
+        await #expect(throws: TransportError.bodyTooLarge) {
+            try await get(server) { $0.maximumBodySize = 1024 }
+        }
+    }
+
+    @Test func gzipBodiesAreDecompressed() async throws {
+        let text = String(repeating: "players ", count: 1000)
+        let compressed = try gzip(Data(text.utf8))
+        let server = try ScriptedHTTPServer { _, _ in .response(200, headers: ["Content-Encoding": "gzip"], body: compressed) }
+        defer { server.stop() }
+        let response = try await get(server)
+        #expect(String(decoding: response.body, as: UTF8.self) == text)
+        #expect(response.bytesReceived == compressed.count)
+    }
+
+    @Test func aGzipBombIsStoppedAtTheDecompressedLimit() async throws {
+        // 64 MiB of zeros compress to about 64 KiB.
+        let bomb = try gzip(Data(count: 64 * 1024 * 1024))
+        let server = try ScriptedHTTPServer { _, _ in .response(200, headers: ["Content-Encoding": "gzip"], body: bomb) }
+        defer { server.stop() }
+        await #expect(throws: TransportError.bodyTooLarge) {
+            try await get(server) { $0.maximumBodySize = 1024 * 1024 }
+        }
+    }
+
+    @Test func aConnectionDroppedMidBodyIsALostConnection() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n{\"protocolVersion\":1".utf8))]
+        }
+        defer { server.stop() }
+        await #expect(throws: TransportError.connectionLost) { try await get(server) }
+    }
+
+    @Test func aStalledServerTimesOut() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .sleep(10)]
+        }
+        defer { server.stop() }
+        await #expect(throws: TransportError.timedOut) {
+            try await get(server) {
+                $0.lowSpeedTime = 1
+                $0.lowSpeedLimit = 10
+            }
+        }
+    }
+
+    @Test func aRefusedConnectionIsAConnectionFailure() async throws {
+        let server = try ScriptedHTTPServer { _, _ in [] }
+        server.stop()
+        await #expect(throws: TransportError.connectionFailed) { try await get(server) }
+    }
+
+    @Test func aRedirectToAFileURLIsRefused() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .response(302, headers: ["Location": "file:///etc/passwd"]) }
+        defer { server.stop() }
+        await #expect(throws: TransportError.forbiddenProtocol) { try await get(server) }
+    }
+
+    @Test func moreThanFiveRedirectsAreRefused() async throws {
+        let server = try ScriptedHTTPServer { request, number in .response(302, headers: ["Location": "/r\(number)"]) }
+        defer { server.stop() }
+        await #expect(throws: TransportError.tooManyRedirects) { try await get(server) }
+        #expect(server.requests.count == 6)
+    }
+
+    @Test func onlyHTTPAndHTTPSURLsAreSent() async throws {
+        await #expect(throws: TransportError.invalidURL) {
+            try await CurlTransport().send(HTTPRequest(url: URL(string: "ftp://127.0.0.1/players")!))
+        }
+        await #expect(throws: TransportError.invalidURL) {
+            try await CurlTransport().send(HTTPRequest(url: URL(string: "file:///etc/passwd")!))
+        }
+    }
+
+    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .sleep(60)]
+        }
+        defer { server.stop() }
+        let task = Task { try await get(server) { $0.timeout = 120; $0.lowSpeedTime = 120 } }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
+
+/// gzip, with Debian's gzip.
+func gzip(_ data: Data) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-c", "-n"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let writer = Thread {
+        input.fileHandleForWriting.write(data)
+        try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let compressed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return compressed
+}

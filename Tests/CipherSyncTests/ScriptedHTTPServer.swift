@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// A real HTTP/1.1 server on a loopback port, whose answers a test writes
+/// byte by byte: the way to produce what a well-behaved server never
+/// sends (a truncated body, a stall, a gzip bomb). Each connection gets
+/// one answer, then is closed.
+final class ScriptedHTTPServer: Sendable {
+    /// A request as it arrived.
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        /// Lowercased names.
+        var headers: [String: String]
+    }
+
+    /// What to do on a connection.
+    enum Step: Sendable {
+        case send(Data)
+        case sleep(TimeInterval)
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let handler: @Sendable (Request, Int) -> [Step]
+    private let recorded = Mutex<[Request]>([])
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Starts listening; `handler` gets each request and its number (from 0).
+    init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
+        self.handler = handler
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
+        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else {
+            throw POSIXError(.EADDRINUSE)
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Stops accepting connections (the accepting thread holds the server
+    /// until then). The socket is closed only once that thread is done
+    /// with it, so that its number cannot be reused under it by another
+    /// test's server.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        stopped.wait()
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The requests received so far.
+    var requests: [Request] { recorded.withLock { $0 } }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                close(listener)
+                stopped.signal()
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        guard let request = readRequest(connection) else { return }
+        let number = recorded.withLock { requests in
+            requests.append(request)
+            return requests.count - 1
+        }
+        for step in handler(request, number) {
+            switch step {
+            case .send(let data):
+                let sent = data.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent < 0 { return }
+            case .sleep(let seconds):
+                Thread.sleep(forTimeInterval: seconds)
+            }
+        }
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while buffer.range(of: Data("\r\n\r\n".utf8)) == nil {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+        let head = String(decoding: buffer[..<buffer.range(of: Data("\r\n\r\n".utf8))!.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+}
+
+extension Array where Element == ScriptedHTTPServer.Step {
+    /// A whole response with a `Content-Length`.
+    static func response(_ status: Int, headers: [String: String] = [:], body: Data = Data()) -> Self {
+        var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return [.send(Data((head + "\r\n").utf8) + body)]
+    }
+
+    static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Self {
+        response(status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Data(text.utf8))
+    }
+}

@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "Players",
                 "CipherDB",
+                "CipherSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The server's storage; its HTTP layer (Hummingbird) comes next,
@@ -87,9 +88,26 @@ let package = Package(
         .testTarget(
             name: "CipherDBTests",
             dependencies: ["CipherDB", "CSQLCipher", "CCurl"]),
+        // Loopback servers, sandboxes and helpers shared by the test targets.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"),
         .testTarget(
             name: "CipherSyncTests",
-            dependencies: ["CipherSync", "CipherDB"]),
+            dependencies: ["CipherSync", "CipherDB", "TestSupport"]),
+        .testTarget(
+            name: "PlayersSyncTests",
+            dependencies: [
+                "Players",
+                "CipherSync",
+                "CipherDB",
+                "PlayersServerCore",
+                "PlayersServerHTTP",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "CipherDB"]),
@@ -111,7 +129,7 @@ let package = Package(
             path: "Server/Tests/PlayersServerHTTPTests"),
         .testTarget(
             name: "PlayersCLITests",
-            dependencies: ["PlayersCLI", "Players", "CipherDB"]),
+            dependencies: ["PlayersCLI", "Players", "CipherDB", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,7 +89,7 @@ public struct RetryingTransport: HTTPTransport {
                 reason = "HTTP \(response.status)"
             } catch let error as TransportError where error.isTransient && isIdempotent && attempt < policy.maximumAttempts {
                 delay = policy.backoff(afterAttempt: attempt)
-                reason = error.description
+                reason = error.detail ?? error.description
             }
             onRetry?(RetryEvent(failedAttempt: attempt, maximumAttempts: policy.maximumAttempts, delay: delay, reason: reason))
             try await Task.sleep(for: .seconds(delay))

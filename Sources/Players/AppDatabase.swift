@@ -1,4 +1,5 @@
 import CipherDB
+import CipherSync
 import Foundation
 
 /// The database of the players: the only way the application reads and
@@ -12,8 +13,8 @@ import Foundation
 /// let players = try appDatabase.reader.read { db in try Player.all().orderedByName().fetchAll(db) }
 /// ```
 public final class AppDatabase: Sendable {
-    /// Writes go through the service methods only.
-    private let dbWriter: any DatabaseWriter
+    /// Writes go through the service methods of this module only.
+    let dbWriter: any DatabaseWriter
 
     /// Migrates the database, then gives access to it.
     public init(_ dbWriter: any DatabaseWriter) throws {
@@ -80,6 +81,10 @@ public final class AppDatabase: Sendable {
                 // Deleted ids are never reused, as before the rebuild.
                 try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'player'", arguments: [sequence])
             }
+        }
+        migrator.registerMigration("v3-sync-state") { db in
+            // Where a sync left off: remote URL, cursor, ETag.
+            try SyncState.createTable(db)
         }
         return migrator
     }

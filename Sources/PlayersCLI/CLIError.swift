@@ -1,4 +1,5 @@
 import CipherDB
+import CipherSync
 import Foundation
 import Players
 
@@ -15,6 +16,8 @@ struct CLIError: Error, CustomStringConvertible {
     static func usage(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.usage) }
     /// 3: the passphrase or key does not open the database.
     static func wrongKey(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.wrongKey) }
+    /// 5: the server could not be reached, failed, or sent an invalid answer.
+    static func remote(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.remote) }
     /// 4: a verification failed.
     static func verificationFailed(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.verificationFailed) }
 
@@ -44,6 +47,12 @@ struct CLIError: Error, CustomStringConvertible {
             return .failure(error.message)
         case let error as DatabaseFileError:
             return .failure(error.description)
+        case let error as TransportError:
+            return .remote("\(error.description); the database was left unchanged")
+        case let error as SyncError:
+            return .remote("\(error.description); the database was left unchanged")
+        case let error as SyncPayloadError:
+            return .remote(error.description)
         default:
             return .failure("\(error)")
         }
@@ -57,4 +66,5 @@ enum ExitStatus {
     static let usage: Int32 = 2
     static let wrongKey: Int32 = 3
     static let verificationFailed: Int32 = 4
+    static let remote: Int32 = 5
 }

@@ -14,11 +14,13 @@ struct PlayersCommand: AsyncParsableCommand {
             creates ($XDG_CONFIG_HOME/players/key). No option takes a passphrase itself.
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, \
-            3 wrong passphrase or key (or not an encrypted players database), 4 verification failed.
+            3 wrong passphrase or key (or not an encrypted players database), 4 verification failed, \
+            5 the sync server could not be reached, failed, or sent an invalid answer.
             """,
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
             Backup.self, Restore.self, Export.self, Decrypt.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
+            Sync.self, Remote.self,
         ])
 
     /// Runs the command, and maps every error to one line on standard

@@ -9,6 +9,7 @@ final class ProgressReporter: Sendable {
     private struct State {
         var lastShown = -1
         var isShowing = false
+        var detail: String?
     }
 
     private let label: String
@@ -51,20 +52,43 @@ final class ProgressReporter: Sendable {
     /// Runs an operation that reports no fraction (`sqlcipher_export`),
     /// showing the elapsed time every second once it lasts more than one.
     func whileRunning<T>(_ body: () throws -> T) throws -> T {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "players.progress"))
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [self] in
-            guard !quiet else { return }
-            let seconds = Int(Date().timeIntervalSince(start).rounded())
-            state.withLock { $0.isShowing = true }
-            let line = isTerminal ? "\r\(label): \(seconds) s" : "\(label): \(seconds) s\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-        timer.resume()
+        let timer = startElapsedTimer()
         defer {
             timer.cancel()
             finish()
         }
         return try body()
+    }
+
+    /// The same, for an asynchronous operation.
+    func whileRunning<T>(_ body: () async throws -> T) async throws -> T {
+        let timer = startElapsedTimer()
+        defer {
+            timer.cancel()
+            finish()
+        }
+        return try await body()
+    }
+
+    /// What the elapsed time is followed by, such as "3 pages, 1.2 MB".
+    func setDetail(_ detail: String) {
+        state.withLock { $0.detail = detail }
+    }
+
+    private func startElapsedTimer() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "players.progress"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [self] in
+            guard !quiet else { return }
+            let seconds = Int(Date().timeIntervalSince(start).rounded())
+            let detail = state.withLock { state in
+                state.isShowing = true
+                return state.detail.map { ", \($0)" } ?? ""
+            }
+            let line = isTerminal ? "\r\(label): \(seconds) s\(detail)\u{1B}[K" : "\(label): \(seconds) s\(detail)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        timer.resume()
+        return timer
     }
 }

@@ -1,4 +1,5 @@
 import CipherSync
+import TestSupport
 import Foundation
 import Testing
 
@@ -149,21 +150,37 @@ import Testing
     }
 }
 
-/// gzip, with Debian's gzip.
-func gzip(_ data: Data) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-c", "-n"]
-    let input = Pipe(), output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    let writer = Thread {
-        input.fileHandleForWriting.write(data)
-        try? input.fileHandleForWriting.close()
+/// TLS against `openssl s_server` with a self-signed certificate.
+@Suite(.serialized) struct CurlTransportTLSTests {
+    @Test func httpsWorksWithTheServersCertificateAuthority() async throws {
+        let server = try OpenSSLServer(responses: ["ok": "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"ok\":true}"])
+        defer { server.stop() }
+        var configuration = TransportConfiguration()
+        configuration.caCertificatePath = server.certificatePath
+        let response = try await CurlTransport(configuration: configuration).send(HTTPRequest(url: URL(string: server.baseURL + "/ok")!))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":true}"#)
     }
-    writer.start()
-    let compressed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return compressed
+
+    @Test func anUntrustedCertificateIsRefused() async throws {
+        let server = try OpenSSLServer(responses: ["ok": "HTTP/1.0 200 OK\r\n\r\n{}"])
+        defer { server.stop() }
+        await #expect(throws: TransportError.tlsFailure) {
+            try await CurlTransport().send(HTTPRequest(url: URL(string: server.baseURL + "/ok")!))
+        }
+    }
+
+    @Test func aRedirectFromHTTPSDownToHTTPIsRefused() async throws {
+        let plain = try ScriptedHTTPServer { _, _ in .json("{}") }
+        defer { plain.stop() }
+        let server = try OpenSSLServer(responses: ["down": "HTTP/1.0 302 Found\r\nLocation: \(plain.baseURL)/v1/players\r\n\r\n"])
+        defer { server.stop() }
+        var configuration = TransportConfiguration()
+        configuration.caCertificatePath = server.certificatePath
+        configuration.bearerToken = "s3cret-token"
+        await #expect(throws: TransportError.forbiddenProtocol) {
+            try await CurlTransport(configuration: configuration).send(HTTPRequest(url: URL(string: server.baseURL + "/down")!))
+        }
+        #expect(plain.requests.isEmpty)
+    }
 }

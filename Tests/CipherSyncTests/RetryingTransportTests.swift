@@ -1,4 +1,5 @@
 import CipherSync
+import TestSupport
 import Foundation
 import Synchronization
 import Testing

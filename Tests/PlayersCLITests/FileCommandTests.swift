@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct FileCommandTests {
@@ -98,7 +99,7 @@ import Testing
         #expect(try sandbox.run(["export", "--to-passphrase-file", passphrase, exported]).status == 0)
         let info = try sandbox.run(["info", "--json", "--database", exported, "--passphrase-file", passphrase])
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
-        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state"])
         #expect(report?["playerCount"] as? Int == 3)
         // The database's own key does not open the export.
         #expect(try sandbox.run(["list", "--database", exported]).status == 3)
@@ -141,14 +142,14 @@ import Testing
 
     @Test func badSourcesAreRefusedWithoutChanges() throws {
         let sandbox = try makeSandbox()
-        let before = try sandbox.databaseSnapshot()
+        let before = sandbox.databaseSnapshot()
         let notADatabase = try sandbox.writeSecret("notes.txt", "just text, not a database")
         let restore = try sandbox.run(["restore", notADatabase])
         #expect(restore.status == 1)
         #expect(restore.error.contains("nothing was restored"))
         let missing = try sandbox.run(["restore", sandbox.root.appendingPathComponent("missing.db").path])
         #expect(missing.status == 1)
-        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(sandbox.databaseSnapshot() == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path)
             .allSatisfy { !$0.hasSuffix(".tmp") && !$0.hasSuffix(".before-restore") })
 
@@ -242,7 +243,7 @@ func run(_ executable: String, _ arguments: [String], input: String) throws -> (
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
         #expect(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", small], input: "").status == 0)
         defer { _ = try? run("/bin/umount", [small], input: "") }
-        let before = try sandbox.databaseSnapshot()
+        let before = sandbox.databaseSnapshot()
 
         let backup = try sandbox.run(["backup", small + "/backup.db"])
 
@@ -251,7 +252,7 @@ func run(_ executable: String, _ arguments: [String], input: String) throws -> (
         #expect(backup.error.contains("disk"))
         #expect(backup.error.split(separator: "\n").count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty) // no temporary file left
-        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(sandbox.databaseSnapshot() == before)
         #expect(try sandbox.run(["verify"]).status == 0)
     }
 }

@@ -1,68 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-/// A temporary home for one test: XDG folders inside it, so that the real
-/// ones are never touched.
-final class CLISandbox: Sendable {
-    let root: URL
-
-    init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersCLITests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: root)
-    }
-
-    var databasePath: String { root.appendingPathComponent("data/players/players.db").path }
-    var keyPath: String { root.appendingPathComponent("config/players/key").path }
-
-    /// The built `players` executable, next to the test bundle.
-    static let executable: URL = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/players")
-    }()
-
-    /// Runs `players` with a clean environment (no PLAYERS_* variables
-    /// unless given), standard input from `input` (not a terminal).
-    func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        var environment = ["HOME": root.path,
-                           "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "PATH": "/usr/bin:/bin"]
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
-    }
-
-    /// Writes a secret file with the given mode.
-    func writeSecret(_ name: String, _ content: String, mode: Int = 0o600) throws -> String {
-        let path = root.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: mode])
-        return path
-    }
-
-    /// The bytes of the database files, to prove they did not change.
-    func databaseSnapshot() throws -> [Data] {
-        try ["", "-wal"].map { suffix in
-            (try? Data(contentsOf: URL(fileURLWithPath: databasePath + suffix))) ?? Data()
-        }
-    }
-}
 
 @Suite struct PlayersCLITests {
     @Test func executableIsBuilt() {
@@ -88,11 +26,11 @@ final class CLISandbox: Sendable {
         #expect(bytes.range(of: Data("Arthur Dent".utf8)) == nil)
 
         // A second init changes nothing.
-        let before = try sandbox.databaseSnapshot()
+        let before = sandbox.databaseSnapshot()
         let again = try sandbox.run(["init"])
         #expect(again.status == 1)
         #expect(again.error.contains("already exists"))
-        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(sandbox.databaseSnapshot() == before)
     }
 
     @Test func everyRecordCommandWorks() throws {
@@ -116,7 +54,7 @@ final class CLISandbox: Sendable {
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
         #expect(report?["sqlcipherVersion"] as? String == "3.4.1")
         #expect(report?["rawKey"] as? Bool == true)
-        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state"])
 
         let verify = try sandbox.run(["verify"])
         #expect(verify.status == 0)
@@ -148,14 +86,14 @@ final class CLISandbox: Sendable {
         let passphraseFile = try sandbox.writeSecret("passphrase", "right")
         #expect(try sandbox.run(["init", "--passphrase-file", passphraseFile]).status == 0)
         #expect(try sandbox.run(["add", "--name", "A", "--score", "1"], environment: ["PLAYERS_PASSPHRASE": "right"]).status == 0)
-        let before = try sandbox.databaseSnapshot()
+        let before = sandbox.databaseSnapshot()
         let result = try sandbox.run(["add", "--name", "B", "--score", "2"], environment: ["PLAYERS_PASSPHRASE": "wrong-secret"])
         #expect(result.status == 3)
         #expect(result.error.hasPrefix("players: cannot open the players database"))
         #expect(result.error.contains("passphrase or key is wrong"))
         #expect(!result.error.contains("wrong-secret"))
         #expect(result.error.split(separator: "\n").count == 1)
-        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(sandbox.databaseSnapshot() == before)
     }
 
     @Test func keyFilesReadableByOthersAreRefused() throws {
@@ -187,7 +125,7 @@ final class CLISandbox: Sendable {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["init"]).status == 0)
         #expect(try sandbox.run(["add", "--name", "A", "--score", "1"]).status == 0)
-        let before = try sandbox.databaseSnapshot()
+        let before = sandbox.databaseSnapshot()
 
         let missing = try sandbox.run(["delete", "1", "99"])
         #expect(missing.status == 1)
@@ -197,7 +135,7 @@ final class CLISandbox: Sendable {
         let unconfirmed = try sandbox.run(["delete", "--all"])
         #expect(unconfirmed.status == 2)
         #expect(unconfirmed.error.contains("add --yes"))
-        #expect(try sandbox.databaseSnapshot() == before)
+        #expect(sandbox.databaseSnapshot() == before)
         #expect(try sandbox.run(["list", "--json"]).output.contains("\"A\""))
     }
 

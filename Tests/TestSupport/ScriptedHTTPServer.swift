@@ -5,29 +5,29 @@ import Synchronization
 /// byte by byte: the way to produce what a well-behaved server never
 /// sends (a truncated body, a stall, a gzip bomb). Each connection gets
 /// one answer, then is closed.
-final class ScriptedHTTPServer: Sendable {
+public final class ScriptedHTTPServer: Sendable {
     /// A request as it arrived.
-    struct Request: Sendable {
-        var method: String
-        var path: String
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
         /// Lowercased names.
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
     /// What to do on a connection.
-    enum Step: Sendable {
+    public enum Step: Sendable {
         case send(Data)
         case sleep(TimeInterval)
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request, Int) -> [Step]
     private let recorded = Mutex<[Request]>([])
     private let stopped = DispatchSemaphore(value: 0)
 
     /// Starts listening; `handler` gets each request and its number (from 0).
-    init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
+    public init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -54,15 +54,15 @@ final class ScriptedHTTPServer: Sendable {
     /// until then). The socket is closed only once that thread is done
     /// with it, so that its number cannot be reused under it by another
     /// test's server.
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         stopped.wait()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The requests received so far.
-    var requests: [Request] { recorded.withLock { $0 } }
+    public var requests: [Request] { recorded.withLock { $0 } }
 
     private func acceptLoop() {
         while true {
@@ -118,13 +118,13 @@ final class ScriptedHTTPServer: Sendable {
 
 extension Array where Element == ScriptedHTTPServer.Step {
     /// A whole response with a `Content-Length`.
-    static func response(_ status: Int, headers: [String: String] = [:], body: Data = Data()) -> Self {
+    public static func response(_ status: Int, headers: [String: String] = [:], body: Data = Data()) -> Self {
         var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         return [.send(Data((head + "\r\n").utf8) + body)]
     }
 
-    static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Self {
+    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Self {
         response(status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Data(text.utf8))
     }
 }

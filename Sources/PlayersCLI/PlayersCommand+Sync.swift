@@ -1,0 +1,126 @@
+import ArgumentParser
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+
+extension PlayersCommand {
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the players of a server into the database, all of them or none.",
+            discussion: """
+                Fetches the changes since the last sync (or a snapshot the first time, with --full, \
+                or when the server no longer knows the last cursor) from URL/v1/players, checks the \
+                whole answer, then merges it in one transaction: players new here are inserted, \
+                newer versions update, deleted players go, players created here and never synced \
+                stay. Any failure leaves the database unchanged (exit code 5 for a network or \
+                server failure). The token comes from --token-file or PLAYERS_TOKEN. See Docs/Sync.md.
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: ArgumentHelp(
+            "The server's base URL (default: the one 'players remote set' stored).", valueName: "url"))
+        var url: String?
+
+        @Option(help: ArgumentHelp("A file holding the bearer token (mode 0600; default: $PLAYERS_TOKEN).", valueName: "file"))
+        var tokenFile: String?
+
+        @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust for https.", valueName: "file"))
+        var cacert: String?
+
+        @Option(help: ArgumentHelp("The longest a request may last, in seconds.", valueName: "seconds"))
+        var timeout: Double = 60
+
+        @Flag(help: "Take a snapshot even if the database has a cursor.")
+        var full = false
+
+        @Flag(help: "Report what the merge would do, without writing.")
+        var dryRun = false
+
+        @Flag(help: "Print the report as a JSON object.")
+        var json = false
+
+        @Flag(help: "Print no progress and no retry notice.")
+        var quiet = false
+
+        func validate() throws {
+            if let url { _ = try RemoteURL.parse(url) }
+            guard timeout > 0, timeout <= 86_400 else {
+                throw ValidationError("--timeout must be a number of seconds from 0 to 86400.")
+            }
+            if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+                throw ValidationError("Cannot read the --cacert file \(cacert).")
+            }
+        }
+
+        func run() async throws {
+            let (appDatabase, _) = try options.openDatabase()
+            let baseURL: URL
+            if let url {
+                baseURL = try RemoteURL.parse(url)
+            } else if let stored = try Self.catching({ try appDatabase.remoteURL() }) {
+                baseURL = stored
+            } else {
+                throw CLIError.usage("no server to sync from: give --url, or run 'players remote set URL' once")
+            }
+
+            let progress = ProgressReporter(label: "Sync", quiet: quiet || json)
+            var configuration = TransportConfiguration()
+            configuration.timeout = timeout
+            configuration.connectTimeout = min(10, timeout)
+            configuration.caCertificatePath = cacert
+            configuration.bearerToken = try token()
+            configuration.userAgent = "players/\(CipherSyncVersion.string)"
+            let quiet = quiet
+            let transport = RetryingTransport(CurlTransport(configuration: configuration)) { event in
+                if !quiet { Terminal.printError("players: \(event)") }
+            }
+            var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
+            client.onPage = { pages, bytes in
+                progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file))")
+            }
+            let report = try await Self.catching {
+                try await progress.whileRunning { try await client.sync(full: full, dryRun: dryRun) }
+            }
+            if json {
+                print(try JSONOutput.string(report))
+            } else if dryRun {
+                print("Checked \(client.endpoint.absoluteString): \(report).")
+            } else {
+                print("Synced from \(client.endpoint.absoluteString): \(report).")
+            }
+        }
+
+        /// The bearer token, from --token-file or PLAYERS_TOKEN.
+        func token() throws -> String? {
+            if let tokenFile {
+                return try Self.catching { try SecretFiles.readPassphrase(tokenFile, kind: "token") }
+            }
+            if let token = options.environment["PLAYERS_TOKEN"], !token.isEmpty { return token }
+            return nil
+        }
+
+        /// For the crash-safety tests only: with
+        /// `PLAYERS_TEST_PAUSE_IN_SYNC_MERGE=PATH`, the merge creates PATH
+        /// and waits inside its open transaction, so that a test can kill
+        /// the process there.
+        static func testPauseHook() -> (@Sendable (Database) throws -> Void)? {
+            guard let path = ProcessInfo.processInfo.environment["PLAYERS_TEST_PAUSE_IN_SYNC_MERGE"], !path.isEmpty else {
+                return nil
+            }
+            return { _ in
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
+                Thread.sleep(forTimeInterval: 60)
+            }
+        }
+
+        static func catching<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch { throw CLIError.from(error) }
+        }
+
+        static func catching<T>(_ body: () async throws -> T) async throws -> T {
+            do { return try await body() } catch { throw CLIError.from(error) }
+        }
+    }
+}

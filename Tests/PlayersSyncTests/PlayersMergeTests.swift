@@ -1,0 +1,222 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import PlayersServerCore
+import Synchronization
+import Testing
+
+/// Syncs from the real server on loopback into encrypted files.
+@Suite struct PlayersMergeTests {
+    @Test func aFirstSyncInsertsEveryPlayerOfTheServer() async throws {
+        try await withLiveServer(seed: 25) { store, url in
+            let database = try ClientDatabase()
+            let report = try await database.client(url).sync()
+            #expect(report.kind == .snapshot)
+            #expect(report.counts == SyncCounts(inserted: 25))
+            #expect(report.cursorBefore == nil)
+            #expect(report.cursorAfter == "25")
+            #expect(report.bytesReceived > 0)
+            #expect(try entries(database.players()) == serverPlayers(store))
+            let state = try PlayersSyncStore(database.appDatabase).syncState()
+            #expect(state.cursor == "25")
+            #expect(state.cursorEndpoint == "\(url.absoluteString)/v1/players")
+        }
+    }
+
+    @Test func aDeltaAppliesTheServersInsertsUpdatesAndDeletes() async throws {
+        try await withLiveServer(seed: 5) { store, url in
+            let database = try ClientDatabase()
+            _ = try await database.client(url).sync()
+            let players = try serverPlayers(store)
+            _ = try store.insert(name: "Zaphod", score: 42)
+            _ = try store.update(players[0].uuid, name: nil, score: 999)
+            _ = try store.update(players[1].uuid, name: "Renamed", score: nil)
+            try store.delete(players[2].uuid)
+
+            let report = try await database.client(url).sync()
+            #expect(report.kind == .delta)
+            #expect(report.counts == SyncCounts(inserted: 1, updated: 2, deleted: 1))
+            #expect(report.description == "+1 ~2 -1, cursor 9")
+            #expect(try entries(database.players()) == serverPlayers(store))
+        }
+    }
+
+    @Test func updatesWriteOnlyTheColumnsThatChanged() async throws {
+        try await withLiveServer(seed: 1) { store, url in
+            let queue = try DatabaseQueue()
+            let appDatabase = try AppDatabase(queue)
+            // `UPDATE OF column` triggers fire only for the columns an
+            // UPDATE sets.
+            try await queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE columnWrite (name TEXT);
+                    CREATE TRIGGER nameWritten AFTER UPDATE OF name ON player BEGIN INSERT INTO columnWrite VALUES ('name'); END;
+                    CREATE TRIGGER scoreWritten AFTER UPDATE OF score ON player BEGIN INSERT INTO columnWrite VALUES ('score'); END;
+                    """)
+            }
+            _ = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
+            let uuid = try serverPlayers(store)[0].uuid
+            _ = try store.update(uuid, name: nil, score: 7)
+            let report = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
+            #expect(report.counts == SyncCounts(updated: 1))
+            #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM columnWrite") } == ["score"])
+            #expect(try await queue.read { try Player.fetchOne($0)?.score } == 7)
+        }
+    }
+
+    @Test func mergingTheSamePayloadTwiceChangesNothing() async throws {
+        try await withLiveServer(seed: 20) { _, url in
+            let queue = try DatabaseQueue()
+            let appDatabase = try AppDatabase(queue)
+            let response = try await CurlTransport().send(CipherSync.HTTPRequest(url: AppDatabase.playersEndpoint(baseURL: url)))
+            let page = try PlayersPayload.decodePage(response.body)
+            let fetch = SyncFetch(kind: .snapshot, pages: [page], cursor: page.cursor!, etag: response.headers["etag"], bytesReceived: response.body.count)
+            let store = PlayersSyncStore(appDatabase)
+            let endpoint = AppDatabase.playersEndpoint(baseURL: url)
+
+            #expect(try store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(inserted: 20))
+            let changesBefore = try await queue.read { $0.totalChangesCount }
+            #expect(try store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(unchanged: 20))
+            #expect(try await queue.read { $0.totalChangesCount } == changesBefore)
+        }
+    }
+
+    @Test func anUnchangedReSyncWritesNoPage() async throws {
+        try await withLiveServer(seed: 20) { _, url in
+            let database = try ClientDatabase()
+            _ = try await database.client(url).sync()
+            _ = try await database.client(url).sync(full: true)
+            let bytes = database.fileBytes()
+            let report = try await database.client(url).sync(full: true)
+            #expect(report.counts == SyncCounts(unchanged: 20))
+            #expect(database.fileBytes() == bytes)
+        }
+    }
+
+    @Test func anUnchangedServerAnswersNotModified() async throws {
+        try await withLiveServer(seed: 3) { store, url in
+            let database = try ClientDatabase()
+            _ = try await database.client(url).sync()
+            // The first delta at the new cursor brings its ETag.
+            let second = try await database.client(url).sync()
+            #expect(second.counts == SyncCounts())
+            #expect(!second.upToDate)
+            let third = try await database.client(url).sync()
+            #expect(third.upToDate)
+            #expect(third.description == "up to date, cursor 3")
+            // A change on the server changes the tag.
+            _ = try store.insert(name: "Arthur", score: 1)
+            let fourth = try await database.client(url).sync()
+            #expect(!fourth.upToDate)
+            #expect(fourth.counts == SyncCounts(inserted: 1))
+        }
+    }
+
+    @Test func aForgottenCursorFallsBackToASnapshotAndKeepsLocalPlayers() async throws {
+        try await withLiveServer(seed: 4) { store, url in
+            let database = try ClientDatabase()
+            _ = try await database.client(url).sync()
+            var local = Player(name: "Made here", score: 5)
+            try database.appDatabase.savePlayer(&local)
+            let victim = try serverPlayers(store)[0].uuid
+            try store.delete(victim)
+            // The tombstone expires: the client's cursor is now too old.
+            try store.purgeTombstones(olderThan: 0, now: Date().addingTimeInterval(1))
+
+            let report = try await database.client(url).sync()
+            #expect(report.kind == .snapshot)
+            #expect(report.counts == SyncCounts(deleted: 1, unchanged: 3))
+            let players = try database.players()
+            #expect(!players.contains { $0.uuid == victim })
+            #expect(players.contains { $0.uuid == local.uuid && $0.version == nil })
+            #expect(try entries(players.filter { $0.version != nil }) == serverPlayers(store))
+        }
+    }
+
+    @Test func snapshotPagesAndTheChangesMadeWhilePagingAreAppliedAsOne() async throws {
+        try await withLiveServer(seed: 23, pageSize: 5) { store, url in
+            let players = try serverPlayers(store)
+            let transport = HookedTransport(base: fastTransport()) { number, _ in
+                // Between the second and third page: one of each change,
+                // on both sides of the paging position.
+                guard number == 1 else { return }
+                _ = try store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000000")!, name: "Early", score: 1)
+                _ = try store.update(players[0].uuid, name: nil, score: 12345)
+                _ = try store.update(players[22].uuid, name: "Late", score: nil)
+                try store.delete(players[1].uuid)
+                try store.delete(players[21].uuid)
+            }
+            let database = try ClientDatabase()
+            let report = try await database.client(url, transport: transport).sync()
+            #expect(report.kind == .snapshot)
+            #expect(report.pages == 6)
+            #expect(try entries(database.players()) == serverPlayers(store))
+            #expect(report.cursorAfter == String(try store.currentVersion()))
+        }
+    }
+
+    @Test func aFailureOnALaterPageWritesNothing() async throws {
+        try await withLiveServer(seed: 12, pageSize: 5) { store, url in
+            let database = try ClientDatabase()
+            _ = try await database.client(url).sync()
+            _ = try store.update(try serverPlayers(store)[0].uuid, name: nil, score: 1)
+            let before = try database.contentChecksum()
+            let transport = HookedTransport(base: fastTransport()) { number, _ in
+                if number == 1 { throw TransportError.connectionLost }
+            }
+            await #expect(throws: TransportError.connectionLost) {
+                try await database.client(url, transport: transport).sync(full: true)
+            }
+            #expect(try database.contentChecksum() == before)
+        }
+    }
+
+    @Test func aDryRunReportsWithoutWriting() async throws {
+        try await withLiveServer(seed: 6) { store, url in
+            let database = try ClientDatabase()
+            let bytes = database.fileBytes()
+            let report = try await database.client(url).sync(dryRun: true)
+            #expect(report.dryRun)
+            #expect(report.counts == SyncCounts(inserted: 6))
+            #expect(report.cursorAfter == nil)
+            #expect(database.fileBytes() == bytes)
+            #expect(try database.players().isEmpty)
+        }
+    }
+
+    @Test func anObservationSeesOneValuePerSync() async throws {
+        try await withLiveServer(seed: 30) { store, url in
+            let database = try ClientDatabase()
+            let values = Mutex<[Int]>([])
+            let cancellable = ValueObservation.tracking { db in try Player.fetchCount(db) }
+                .start(in: database.appDatabase.reader, onError: { _ in }, onChange: { count in values.withLock { $0.append(count) } })
+            defer { cancellable.cancel() }
+            try await waitFor { values.withLock { $0 } == [0] }
+            _ = try await database.client(url).sync()
+            try await waitFor { values.withLock { $0.count } == 2 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(values.withLock { $0 } == [0, 30])
+        }
+    }
+
+    @Test func withoutTheTokenTheServerRefusesAndNothingChanges() async throws {
+        try await withLiveServer(seed: 2, token: "server-token") { _, url in
+            let database = try ClientDatabase()
+            let before = try database.contentChecksum()
+            await #expect(throws: SyncError.unauthorized) { try await database.client(url).sync() }
+            #expect(try database.contentChecksum() == before)
+            let report = try await database.client(url, transport: fastTransport { $0.bearerToken = "server-token" }).sync()
+            #expect(report.counts == SyncCounts(inserted: 2))
+        }
+    }
+}
+
+/// Loops until `condition` holds, for at most 10 seconds.
+func waitFor(_ condition: @Sendable () -> Bool) async throws {
+    for _ in 0..<1000 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition not met within 10 seconds")
+}

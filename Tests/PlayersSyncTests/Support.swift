@@ -1,0 +1,131 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Players
+import PlayersServerCore
+import PlayersServerHTTP
+import Synchronization
+import TestSupport
+import Testing
+
+/// Runs `body` against a live `players-server` on loopback (the real
+/// router, on an in-memory store seeded with `seed` players), with the
+/// server's base URL.
+func withLiveServer(
+    seed: Int = 0,
+    token: String? = nil,
+    pageSize: Int = 500,
+    tombstoneRetention: TimeInterval = 30 * 86_400,
+    _ body: @Sendable (ServerStore, URL) async throws -> Void) async throws
+{
+    let store = try ServerStore(DatabaseQueue())
+    try store.seed(seed)
+    var configuration = ServerConfiguration()
+    configuration.token = token
+    configuration.defaultPageSize = pageSize
+    configuration.tombstoneRetention = tombstoneRetention
+    var logger = Logger(label: "players-server")
+    logger.logLevel = .warning
+    let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter(), logger: logger)
+    try await app.test(.live) { client in
+        try await body(store, URL(string: "http://127.0.0.1:\(client.port!)")!)
+    }
+}
+
+/// An encrypted players database in its own folder, removed at the end.
+final class ClientDatabase: Sendable {
+    let folder: URL
+    let appDatabase: AppDatabase
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersSyncTests-\(UUID().uuidString)")
+        let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+        appDatabase = try AppDatabase.open(at: folder.appendingPathComponent("players.db"), key: .rawKey { key })
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    var path: String { folder.appendingPathComponent("players.db").path }
+
+    /// Every row of the players and of the sync state: equal before and
+    /// after means the content did not change.
+    func contentChecksum() throws -> String {
+        try appDatabase.reader.read { db in
+            let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.description)
+            let state = try Row.fetchAll(db, sql: "SELECT * FROM syncState ORDER BY name").map(\.description)
+            return (players + state).joined(separator: "\n")
+        }
+    }
+
+    /// The bytes of the database and its WAL.
+    func fileBytes() -> [Data] {
+        databaseFileBytes(path)
+    }
+
+    func players() throws -> [Player] {
+        try appDatabase.reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }
+    }
+
+    func client(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) -> SyncClient<PlayersSyncStore> {
+        appDatabase.syncClient(baseURL: baseURL, transport: transport)
+    }
+}
+
+/// libcurl with retries whose delays are short: the tests check what is
+/// retried, not how long it waits.
+func fastTransport(_ configure: (inout TransportConfiguration) -> Void = { _ in }) -> any HTTPTransport {
+    var configuration = TransportConfiguration()
+    configuration.connectTimeout = 5
+    configuration.timeout = 30
+    configure(&configuration)
+    var policy = RetryPolicy()
+    policy.initialDelay = 0.05
+    return RetryingTransport(CurlTransport(configuration: configuration), policy: policy)
+}
+
+/// The server's live players as the client stores them.
+func serverPlayers(_ store: ServerStore) throws -> [PlayersPayload.PlayerEntry] {
+    var entries: [PlayersPayload.PlayerEntry] = []
+    var after: UUID?
+    while true {
+        let page = try store.snapshot(limit: 1000, afterUUID: after)
+        entries += page.players.map(\.entry)
+        if page.isLast { return entries }
+        after = page.players.last?.uuid
+    }
+}
+
+func entries(_ players: [Player]) -> [PlayersPayload.PlayerEntry] {
+    players.map { PlayersPayload.PlayerEntry(uuid: $0.uuid, name: $0.name, score: $0.score, version: $0.version) }
+}
+
+/// A transport that runs `hook` after each answer, with the number of the
+/// request (from 0): the way to change the server between two pages.
+struct HookedTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let counter = RequestCounter()
+    let hook: @Sendable (Int, CipherSync.HTTPRequest) async throws -> Void
+
+    func send(_ request: CipherSync.HTTPRequest) async throws -> CipherSync.HTTPResponse {
+        let response = try await base.send(request)
+        try await hook(counter.next(), request)
+        return response
+    }
+}
+
+/// Counts requests. `Sendable` through its mutex.
+final class RequestCounter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A temporary home for one test: XDG folders inside it, so that the real
+/// ones are never touched.
+public final class CLISandbox: Sendable {
+    public let root: URL
+
+    public init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersCLITests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    public var databasePath: String { root.appendingPathComponent("data/players/players.db").path }
+    public var keyPath: String { root.appendingPathComponent("config/players/key").path }
+
+    /// The built `players` executable, next to the test bundle.
+    public static let executable: URL = {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/players")
+    }()
+
+    /// Runs `players` with a clean environment (no PLAYERS_* variables
+    /// unless given), standard input from `input` (not a terminal).
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> (status: Int32, output: String, error: String) {
+        let process = makeProcess(arguments, environment: extra)
+        let output = Pipe(), error = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A `players` process with a clean environment (no PLAYERS_*
+    /// variables unless given), not started.
+    public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ["HOME": root.path,
+                           "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "PATH": "/usr/bin:/bin"]
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        return process
+    }
+
+    /// Writes a secret file with the given mode.
+    public func writeSecret(_ name: String, _ content: String, mode: Int = 0o600) throws -> String {
+        let path = root.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: mode]) else {
+            throw POSIXError(.EIO)
+        }
+        return path
+    }
+
+    /// The bytes of the database files, to prove they did not change.
+    public func databaseSnapshot() -> [Data] {
+        databaseFileBytes(databasePath)
+    }
+}
+
+/// The bytes of a database file and of its WAL (empty when absent).
+public func databaseFileBytes(_ path: String) -> [Data] {
+    ["", "-wal"].map { suffix in
+        (try? Data(contentsOf: URL(fileURLWithPath: path + suffix))) ?? Data()
+    }
+}

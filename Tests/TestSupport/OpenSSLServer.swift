@@ -1,0 +1,94 @@
+import Foundation
+
+/// A real TLS server on a loopback port: `openssl s_server -HTTP` with a
+/// self-signed certificate for 127.0.0.1, serving raw HTTP responses that
+/// a test writes (a redirect, a JSON body). One connection at a time.
+public final class OpenSSLServer: Sendable {
+    public let port: Int
+    /// The server's certificate, to trust as a certificate authority.
+    public let certificatePath: String
+    private let folder: URL
+    private let process: Process
+
+    /// Serves `responses[name]`, a whole HTTP response, at `/name`.
+    public init(responses: [String: String]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpenSSLServer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        certificatePath = folder.appendingPathComponent("cert.pem").path
+        try Self.openssl(in: folder, [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            "-keyout", "key.pem", "-out", "cert.pem",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        for (name, response) in responses {
+            try Data(response.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        port = try freeLoopbackPort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.currentDirectoryURL = folder
+        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntilListening(port: port)
+    }
+
+    public var baseURL: String { "https://127.0.0.1:\(port)" }
+
+    public func stop() {
+        // SIGKILL: s_server started from a test process inherits a signal
+        // mask that blocks SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func openssl(in folder: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.currentDirectoryURL = folder
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
+    }
+}
+
+/// A loopback port that nothing listens on (the kernel's choice).
+public func freeLoopbackPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Waits, at most 10 seconds, until something accepts connections on the port.
+public func waitUntilListening(port: Int) throws {
+    for _ in 0..<200 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(descriptor)
+        if connected == 0 { return }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw POSIXError(.ETIMEDOUT)
+}

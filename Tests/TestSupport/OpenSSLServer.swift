@@ -21,7 +21,9 @@ public final class OpenSSLServer: Sendable {
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
         ])
         for (name, response) in responses {
-            try Data(response.utf8).write(to: folder.appendingPathComponent(name))
+            let file = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(response.utf8).write(to: file)
         }
         port = try freeLoopbackPort()
         process = Process()

@@ -25,6 +25,7 @@ public final class ScriptedHTTPServer: Sendable {
     private let handler: @Sendable (Request, Int) -> [Step]
     private let recorded = Mutex<[Request]>([])
     private let stopped = DispatchSemaphore(value: 0)
+    private let isStopped = Mutex(false)
 
     /// Starts listening; `handler` gets each request and its number (from 0).
     public init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
@@ -55,6 +56,11 @@ public final class ScriptedHTTPServer: Sendable {
     /// with it, so that its number cannot be reused under it by another
     /// test's server.
     public func stop() {
+        let wasStopped = isStopped.withLock { isStopped in
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         stopped.wait()
     }

@@ -1,0 +1,141 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import TestSupport
+import Testing
+
+/// Servers that answer badly: every sync fails with a clear error and
+/// leaves the database's content as it was.
+@Suite struct SyncFailureTests {
+    enum BadServer: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case malformedJSON, wrongType, invalidUUID, emptyName, scoreOutOfRange, duplicateUUID, missingCursor
+        case otherProtocolVersion, nextOnAnotherServer, truncatedBody, bodyOverLimit, gzipBomb
+        case serverErrorThreeTimes, unauthorized, redirectToFile, stall, connectionRefused
+
+        var testDescription: String { rawValue }
+
+        static let uuid = "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34"
+        static let otherUUID = "0E42CFD4-B6CA-4CC9-A1CE-408B94824A58"
+
+        /// A snapshot page with these players' JSON.
+        static func page(_ players: String, extra: String = #""cursor":"30","#, complete: Bool = true) -> String {
+            #"{"protocolVersion":1,"kind":"snapshot","complete":\#(complete),\#(extra)"players":[\#(players)],"tombstones":[]}"#
+        }
+
+        static func player(uuid: String = uuid, name: String = #""Arthur""#, score: String = "10") -> String {
+            #"{"uuid":"\#(uuid)","name":\#(name),"score":\#(score),"version":3}"#
+        }
+
+        func steps() throws -> [ScriptedHTTPServer.Step] {
+            switch self {
+            case .malformedJSON: return .json(#"{"protocolVersion":1,"kind":"snap"#)
+            case .wrongType: return .json(Self.page(Self.player(score: #""ten""#)))
+            case .invalidUUID: return .json(Self.page(Self.player(uuid: "not-a-uuid")))
+            case .emptyName: return .json(Self.page(Self.player(name: #""  ""#)))
+            case .scoreOutOfRange: return .json(Self.page(Self.player(score: "-5")))
+            case .duplicateUUID: return .json(Self.page(Self.player() + "," + Self.player()))
+            case .missingCursor: return .json(Self.page(Self.player(), extra: ""))
+            case .otherProtocolVersion: return .json(Self.page(Self.player()).replacingOccurrences(of: #""protocolVersion":1"#, with: #""protocolVersion":2"#))
+            case .nextOnAnotherServer:
+                return .json(Self.page(Self.player(), extra: #""cursor":"30","next":"http://attacker.example/v1/players","#, complete: false))
+            case .truncatedBody:
+                return [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n".utf8) + Data(Self.page(Self.player()).utf8))]
+            case .bodyOverLimit:
+                return .json(Self.page(Array(repeating: Self.player(), count: 100).joined(separator: ",")))
+            case .gzipBomb:
+                return .response(200, headers: ["Content-Encoding": "gzip", "Content-Type": "application/json"],
+                                 body: try gzip(Data(count: 16 * 1024 * 1024)))
+            case .serverErrorThreeTimes: return .json(#"{"error":{"message":"database on fire"}}"#, status: 500)
+            case .unauthorized: return .json(#"{"error":{"message":"a valid bearer token is required"}}"#, status: 401)
+            case .redirectToFile: return .response(302, headers: ["Location": "file:///etc/passwd"])
+            case .stall: return [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{".utf8)), .sleep(10)]
+            case .connectionRefused: return []
+            }
+        }
+
+        func configure(_ configuration: inout TransportConfiguration) {
+            switch self {
+            case .bodyOverLimit: configuration.maximumBodySize = 2048
+            case .gzipBomb: configuration.maximumBodySize = 1024 * 1024
+            case .stall:
+                configuration.lowSpeedLimit = 100
+                configuration.lowSpeedTime = 1
+            default: break
+            }
+        }
+
+        /// Whether the error is the one expected, with a clear description.
+        func matches(_ error: any Error) -> Bool {
+            func payload(_ path: String) -> Bool {
+                guard let error = error as? SyncPayloadError else { return false }
+                return error.path == path && error.page == 1 && error.description.contains("nothing was written")
+            }
+            switch self {
+            case .malformedJSON: return payload("$")
+            case .wrongType, .scoreOutOfRange: return payload("$.players[0].score")
+            case .invalidUUID: return payload("$.players[0].uuid")
+            case .emptyName: return payload("$.players[0].name")
+            case .duplicateUUID: return payload("$.players[1].uuid")
+            case .missingCursor: return payload("$.cursor")
+            case .otherProtocolVersion: return payload("$.protocolVersion")
+            case .nextOnAnotherServer: return payload("$.next")
+            case .truncatedBody: return error as? TransportError == .connectionLost
+            case .bodyOverLimit, .gzipBomb: return error as? TransportError == .bodyTooLarge
+            case .serverErrorThreeTimes:
+                return error as? SyncError == .serverError && "\(error)".contains("HTTP 500: database on fire")
+            case .unauthorized: return error as? SyncError == .unauthorized
+            case .redirectToFile: return error as? TransportError == .forbiddenProtocol
+            case .stall: return error as? TransportError == .timedOut
+            case .connectionRefused: return error as? TransportError == .connectionFailed
+            }
+        }
+    }
+
+    @Test(arguments: BadServer.allCases)
+    func aBadServerChangesNothing(_ badServer: BadServer) async throws {
+        let steps = try badServer.steps()
+        let server = try ScriptedHTTPServer { _, _ in steps }
+        defer { server.stop() }
+        if badServer == .connectionRefused { server.stop() }
+        try await withLiveServer(seed: 5) { _, goodURL in
+            let database = try ClientDatabase()
+            _ = try await database.client(goodURL).sync()
+            let before = try database.contentChecksum()
+            do {
+                _ = try await database.client(URL(string: server.baseURL)!, transport: fastTransport(badServer.configure)).sync()
+                Issue.record("the sync succeeded")
+            } catch {
+                #expect(badServer.matches(error), "\(error)")
+            }
+            #expect(try database.contentChecksum() == before)
+            let integrity = try await database.appDatabase.reader.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            #expect(integrity == ["ok"])
+        }
+        if badServer == .serverErrorThreeTimes { #expect(server.requests.count == 3) }
+    }
+
+    @Test func aServerErrorThenSuccessSyncsAfterARetry() async throws {
+        let page = BadServer.page(BadServer.player())
+        let server = try ScriptedHTTPServer { _, number in number == 0 ? .json("{}", status: 500) : .json(page) }
+        defer { server.stop() }
+        let database = try ClientDatabase()
+        let report = try await database.client(URL(string: server.baseURL)!).sync()
+        #expect(report.counts == SyncCounts(inserted: 1))
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func aRedirectFromHTTPSDownToHTTPChangesNothing() async throws {
+        let plain = try ScriptedHTTPServer { _, _ in .json(BadServer.page(BadServer.player())) }
+        defer { plain.stop() }
+        let tls = try OpenSSLServer(responses: ["v1/players": "HTTP/1.0 302 Found\r\nLocation: \(plain.baseURL)/v1/players\r\n\r\n"])
+        defer { tls.stop() }
+        let database = try ClientDatabase()
+        let before = try database.contentChecksum()
+        await #expect(throws: TransportError.forbiddenProtocol) {
+            try await database.client(URL(string: tls.baseURL)!, transport: fastTransport { $0.caCertificatePath = tls.certificatePath }).sync()
+        }
+        #expect(try database.contentChecksum() == before)
+        #expect(plain.requests.isEmpty)
+    }
+}

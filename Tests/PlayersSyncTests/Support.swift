@@ -55,11 +55,7 @@ final class ClientDatabase: Sendable {
     /// Every row of the players and of the sync state: equal before and
     /// after means the content did not change.
     func contentChecksum() throws -> String {
-        try appDatabase.reader.read { db in
-            let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.description)
-            let state = try Row.fetchAll(db, sql: "SELECT * FROM syncState ORDER BY name").map(\.description)
-            return (players + state).joined(separator: "\n")
-        }
+        try PlayersSyncTests.contentChecksum(appDatabase)
     }
 
     /// The bytes of the database and its WAL.
@@ -73,6 +69,16 @@ final class ClientDatabase: Sendable {
 
     func client(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) -> SyncClient<PlayersSyncStore> {
         appDatabase.syncClient(baseURL: baseURL, transport: transport)
+    }
+}
+
+/// Every row of the players and of the sync state: equal before and after
+/// means the content did not change.
+func contentChecksum(_ appDatabase: AppDatabase) throws -> String {
+    try appDatabase.reader.read { db in
+        let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.description)
+        let state = try Row.fetchAll(db, sql: "SELECT * FROM syncState ORDER BY name").map(\.description)
+        return (players + state).joined(separator: "\n")
     }
 }
 

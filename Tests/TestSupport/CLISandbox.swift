@@ -40,6 +40,17 @@ public final class CLISandbox: Sendable {
         return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
+    /// The same, waiting on a Dispatch thread: a test that serves the
+    /// command from its own process keeps Swift's cooperative threads
+    /// free for the server.
+    public func runInBackground(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") async throws -> (status: Int32, output: String, error: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.run(arguments, environment: extra, input: input) })
+            }
+        }
+    }
+
     /// A `players` process with a clean environment (no PLAYERS_*
     /// variables unless given), not started.
     public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {

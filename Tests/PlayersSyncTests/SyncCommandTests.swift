@@ -1,0 +1,150 @@
+import CipherDB
+import Foundation
+import Players
+import PlayersServerCore
+import TestSupport
+import Testing
+
+/// `players sync` and `players remote`, run as subprocesses against the
+/// real server on loopback.
+@Suite struct SyncCommandTests {
+    /// The sandbox's database, opened in this process with its key file.
+    func open(_ sandbox: CLISandbox) throws -> AppDatabase {
+        let key = try SecretFiles.readKey(sandbox.keyPath)
+        return try AppDatabase.open(at: URL(fileURLWithPath: sandbox.databasePath), key: .rawKey { key })
+    }
+
+    @Test func syncThenListShowsTheServersPlayers() async throws {
+        try await withLiveServer(seed: 25) { store, url in
+            let sandbox = try CLISandbox()
+            #expect(try await sandbox.runInBackground(["init"]).status == 0)
+            let first = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            #expect(first.status == 0, "\(first.error)")
+            #expect(first.output == "Synced from \(url.absoluteString)/v1/players: +25 ~0 -0, cursor 25.\n")
+            let list = try await sandbox.runInBackground(["list"])
+            #expect(list.output.split(separator: "\n").count == 26)
+
+            _ = try store.insert(name: "Zaphod", score: 42)
+            try store.delete(try serverPlayers(store)[0].uuid)
+            let second = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            #expect(second.output == "Synced from \(url.absoluteString)/v1/players: +1 ~0 -1, cursor 27.\n")
+            #expect(try await entries(open(sandbox).reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
+        }
+    }
+
+    @Test func aStoredRemoteMakesAPlainSyncWork() async throws {
+        try await withLiveServer(seed: 3) { _, url in
+            let sandbox = try CLISandbox()
+            _ = try await sandbox.runInBackground(["init"])
+            #expect(try await sandbox.runInBackground(["remote"]).output == "No remote is set: run 'players remote set URL'.\n")
+            let noURL = try await sandbox.runInBackground(["sync"])
+            #expect(noURL.status == 2)
+            #expect(noURL.error.contains("give --url, or run 'players remote set URL'"))
+
+            #expect(try await sandbox.runInBackground(["remote", "set", url.absoluteString]).status == 0)
+            #expect(try await sandbox.runInBackground(["remote", "show"]).output == url.absoluteString + "\n")
+            let sync = try await sandbox.runInBackground(["sync"])
+            #expect(sync.status == 0, "\(sync.error)")
+            #expect(sync.output.contains("+3 ~0 -0"))
+        }
+    }
+
+    @Test func urlsWithCredentialsOrOtherSchemesAreUsageErrors() async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let before = sandbox.databaseSnapshot()
+        for url in ["http://user:hunter2@127.0.0.1:8080", "ftp://127.0.0.1", "not a url", "http://127.0.0.1:8080?x=1"] {
+            let set = try await sandbox.runInBackground(["remote", "set", url])
+            #expect(set.status == 2, "\(url)")
+            let sync = try await sandbox.runInBackground(["sync", "--url", url])
+            #expect(sync.status == 2, "\(url)")
+            #expect(!set.error.contains("hunter2") && !sync.error.contains("hunter2"))
+        }
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    @Test func anUnreachableServerExitsWithFiveAndChangesNothing() async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.runInBackground(["add", "--name", "Arthur", "--score", "1"])
+        let before = sandbox.databaseSnapshot()
+        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--quiet"])
+        #expect(result.status == 5)
+        #expect(result.error.hasPrefix("players: cannot connect to the server"))
+        #expect(result.error.contains("the database was left unchanged"))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    @Test func theTokenComesFromAFileOrTheEnvironmentAndIsNeverPrinted() async throws {
+        let token = "server-token-4f1c9a"
+        try await withLiveServer(seed: 2, token: token) { _, url in
+            let sandbox = try CLISandbox()
+            _ = try await sandbox.runInBackground(["init"])
+            let refused = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            #expect(refused.status == 5)
+            #expect(refused.error.contains("HTTP 401"))
+
+            let openFile = try sandbox.writeSecret("open-token", token, mode: 0o644)
+            let exposed = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--token-file", openFile])
+            #expect(exposed.status == 1)
+            #expect(exposed.error.contains("chmod 600"))
+
+            let file = try sandbox.writeSecret("token", token + "\n")
+            let fromFile = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--token-file", file])
+            #expect(fromFile.status == 0, "\(fromFile.error)")
+            let fromEnvironment = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--full"], environment: ["PLAYERS_TOKEN": token])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
+            for result in [refused, exposed, fromFile, fromEnvironment] {
+                #expect(!result.output.contains(token) && !result.error.contains(token))
+            }
+        }
+    }
+
+    @Test func dryRunAndJSONReport() async throws {
+        try await withLiveServer(seed: 3) { _, url in
+            let sandbox = try CLISandbox()
+            _ = try await sandbox.runInBackground(["init"])
+            let before = sandbox.databaseSnapshot()
+            let result = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--dry-run", "--json"])
+            #expect(result.status == 0, "\(result.error)")
+            let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+            #expect(report?["dryRun"] as? Bool == true)
+            #expect(report?["inserted"] as? Int == 3)
+            #expect(report?["kind"] as? String == "snapshot")
+            #expect(sandbox.databaseSnapshot() == before)
+        }
+    }
+
+    @Test func aSyncKilledInsideItsTransactionLeavesTheOldState() async throws {
+        try await withLiveServer(seed: 10) { store, url in
+            let sandbox = try CLISandbox()
+            _ = try await sandbox.runInBackground(["init"])
+            #expect(try await sandbox.runInBackground(["sync", "--url", url.absoluteString]).status == 0)
+            let before = try contentChecksum(open(sandbox))
+            _ = try store.insert(name: "Zaphod", score: 42)
+            _ = try store.update(try serverPlayers(store)[1].uuid, name: nil, score: 7)
+            try store.delete(try serverPlayers(store)[0].uuid)
+
+            let marker = sandbox.root.appendingPathComponent("paused").path
+            let process = sandbox.makeProcess(["sync", "--url", url.absoluteString],
+                                              environment: ["PLAYERS_TEST_PAUSE_IN_SYNC_MERGE": marker])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try await waitFor { FileManager.default.fileExists(atPath: marker) }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            let reopened = try open(sandbox)
+            #expect(try await reopened.reader.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
+            #expect(try contentChecksum(reopened) == before)
+
+            let next = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            #expect(next.status == 0, "\(next.error)")
+            #expect(next.output.contains("+1 ~1 -1"))
+            #expect(try await entries(reopened.reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
+        }
+    }
+}

@@ -23,7 +23,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on.")
+    @Option(help: "The port to listen on; 0 lets the system choose a free one (printed at start).")
     var port = 8080
 
     @Option(help: ArgumentHelp("The encrypted database (default: in memory).", valueName: "path"))
@@ -60,6 +60,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
             throw ValidationError("--tombstone-retention must be a number followed by d, h, m or s, such as 30d.")
         }
         if let seed, seed < 0 { throw ValidationError("--seed must be 0 or more.") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
     }
 
     /// Reads a secret file, turning its error into a usage message.
@@ -117,9 +118,16 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention)
 
         let api = PlayersAPI(store: store, configuration: serverConfiguration)
+        let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
             router: api.makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: "players-server"),
+            onServerRunning: { channel in
+                // One line on standard output, for scripts that start the
+                // server on port 0 and need the port it got.
+                let line = "players-server listening on http://\(printedHost):\(channel.localAddress?.port ?? 0)\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            },
             logger: logger)
         // Stops on SIGINT and SIGTERM, after the requests in progress.
         try await app.runService()

@@ -24,8 +24,8 @@ import Testing
             let list = try await sandbox.runInBackground(["list"])
             #expect(list.output.split(separator: "\n").count == 26)
 
-            _ = try store.insert(name: "Zaphod", score: 42)
             try store.delete(try serverPlayers(store)[0].uuid)
+            _ = try store.insert(name: "Zaphod", score: 42)
             let second = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
             #expect(second.output == "Synced from \(url.absoluteString)/v1/players: +1 ~0 -1, cursor 27.\n")
             #expect(try await entries(open(sandbox).reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
@@ -122,9 +122,10 @@ import Testing
             _ = try await sandbox.runInBackground(["init"])
             #expect(try await sandbox.runInBackground(["sync", "--url", url.absoluteString]).status == 0)
             let before = try contentChecksum(open(sandbox))
+            let players = try serverPlayers(store)
+            _ = try store.update(players[1].uuid, name: nil, score: 7)
+            try store.delete(players[0].uuid)
             _ = try store.insert(name: "Zaphod", score: 42)
-            _ = try store.update(try serverPlayers(store)[1].uuid, name: nil, score: 7)
-            try store.delete(try serverPlayers(store)[0].uuid)
 
             let marker = sandbox.root.appendingPathComponent("paused").path
             let process = sandbox.makeProcess(["sync", "--url", url.absoluteString],

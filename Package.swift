@@ -87,7 +87,7 @@ let package = Package(
             dependencies: ["CipherDB"]),
         .testTarget(
             name: "CipherDBTests",
-            dependencies: ["CipherDB", "CSQLCipher", "CCurl"]),
+            dependencies: ["CipherDB", "CSQLCipher", "CCurl", "TestSupport"]),
         // Loopback servers, sandboxes and helpers shared by the test targets.
         .target(
             name: "TestSupport",

@@ -82,25 +82,3 @@ extension Data {
         range(of: Data(string.utf8)) != nil
     }
 }
-
-/// Runs a program and returns its exit status, standard output and error.
-func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let outputPipe = Pipe()
-    let errorPipe = Pipe()
-    let inputPipe = Pipe()
-    process.standardOutput = outputPipe
-    process.standardError = errorPipe
-    process.standardInput = inputPipe
-    try process.run()
-    if let input {
-        inputPipe.fileHandleForWriting.write(Data(input.utf8))
-    }
-    try inputPipe.fileHandleForWriting.close()
-    let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
-    let error = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
-}

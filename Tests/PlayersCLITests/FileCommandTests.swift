@@ -158,23 +158,6 @@ import Testing
     }
 }
 
-/// Runs a program with standard input.
-func run(_ executable: String, _ arguments: [String], input: String) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let stdin = Pipe(), stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}
-
 @Suite struct ConcurrentProcessTests {
     @Test func rekeyRefusesWhileAnotherProcessUsesTheDatabase() throws {
         let sandbox = try CLISandbox()

@@ -26,18 +26,7 @@ public final class CLISandbox: Sendable {
     /// Runs `players` with a clean environment (no PLAYERS_* variables
     /// unless given), standard input from `input` (not a terminal).
     public func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> (status: Int32, output: String, error: String) {
-        let process = makeProcess(arguments, environment: extra)
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        try TestSupport.run(makeProcess(arguments, environment: extra), input: input)
     }
 
     /// The same, waiting on a Dispatch thread: a test that serves the

@@ -21,6 +21,13 @@ struct CLIError: Error, CustomStringConvertible {
     /// 4: a verification failed.
     static func verificationFailed(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.verificationFailed) }
 
+    /// The same error, with every occurrence of a secret (a token that a
+    /// hostile server could echo in its error message) hidden.
+    func redacting(_ secret: String?) -> CLIError {
+        guard let secret, !secret.isEmpty, description.contains(secret) else { return self }
+        return CLIError(description: description.replacingOccurrences(of: secret, with: "<hidden>"), exitCode: exitCode)
+    }
+
     /// The clear sentence for any error thrown by the libraries.
     static func from(_ error: any Error) -> CLIError {
         switch error {

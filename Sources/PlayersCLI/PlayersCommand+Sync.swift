@@ -70,7 +70,8 @@ extension PlayersCommand {
             configuration.timeout = timeout
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
-            configuration.bearerToken = try token()
+            let token = try token()
+            configuration.bearerToken = token
             configuration.userAgent = "players/\(CipherSyncVersion.string)"
             let quiet = quiet
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { event in
@@ -80,8 +81,11 @@ extension PlayersCommand {
             client.onPage = { pages, bytes in
                 progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file))")
             }
-            let report = try await Self.catching {
-                try await progress.whileRunning { try await client.sync(full: full, dryRun: dryRun) }
+            let report: SyncReport
+            do {
+                report = try await progress.whileRunning { try await client.sync(full: full, dryRun: dryRun) }
+            } catch {
+                throw CLIError.from(error).redacting(token)
             }
             if json {
                 print(try JSONOutput.string(report))
@@ -117,10 +121,6 @@ extension PlayersCommand {
 
         static func catching<T>(_ body: () throws -> T) throws -> T {
             do { return try body() } catch { throw CLIError.from(error) }
-        }
-
-        static func catching<T>(_ body: () async throws -> T) async throws -> T {
-            do { return try await body() } catch { throw CLIError.from(error) }
         }
     }
 }

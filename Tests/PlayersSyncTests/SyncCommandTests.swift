@@ -101,6 +101,20 @@ import Testing
         }
     }
 
+    @Test func aTokenEchoedByTheServerIsHiddenInTheError() async throws {
+        let token = "server-token-77aa"
+        let server = try ScriptedHTTPServer { request, _ in
+            .json(#"{"error":{"message":"\#(request.headers["authorization"] ?? "") is not valid"}}"#, status: 403)
+        }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL], environment: ["PLAYERS_TOKEN": token])
+        #expect(result.status == 5)
+        #expect(result.error.contains("HTTP 403: Bearer <hidden> is not valid"))
+        #expect(!result.error.contains(token))
+    }
+
     @Test func dryRunAndJSONReport() async throws {
         try await withLiveServer(seed: 3) { _, url in
             let sandbox = try CLISandbox()

@@ -34,7 +34,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// `dryRun` reports what the merge would do without writing.
     public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
         let start = ContinuousClock.now
-        let state = try store.syncState()
+        let state = try await store.syncState()
         let cursorBefore = state.cursor(for: endpoint)
         var fetch: SyncFetch<Store.Message>?
         if !full, let cursorBefore {
@@ -57,7 +57,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             fetch = try await snapshot()
         }
         let fetched = fetch!
-        let counts = try store.merge(fetched, from: endpoint, dryRun: dryRun)
+        let counts = try await store.merge(fetched, from: endpoint, dryRun: dryRun)
         return SyncReport(
             kind: fetched.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
             cursorAfter: dryRun ? cursorBefore : fetched.cursor, pages: fetched.pages.count + fetched.catchUp.count,

@@ -69,11 +69,11 @@ public protocol SyncStore: Sendable {
     associatedtype Message: SyncMessage
 
     /// The stored state of the sync.
-    func syncState() throws -> SyncState
+    func syncState() async throws -> SyncState
 
     /// Checks the whole fetch, then applies it and stores `fetch.cursor`,
     /// `fetch.etag` and `endpoint` in one transaction (nothing at all in
     /// a dry run). Throws ``SyncPayloadError`` before writing anything
     /// when the fetch is invalid.
-    func merge(_ fetch: SyncFetch<Message>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts
+    func merge(_ fetch: SyncFetch<Message>, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts
 }

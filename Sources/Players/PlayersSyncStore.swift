@@ -33,18 +33,19 @@ public struct PlayersSyncStore: SyncStore {
         self.beforeCommit = beforeCommit
     }
 
-    public func syncState() throws -> SyncState {
-        try appDatabase.reader.read { db in try SyncState.fetch(db, name: Self.streamName) }
+    public func syncState() async throws -> SyncState {
+        try await appDatabase.reader.read { db in try SyncState.fetch(db, name: Self.streamName) }
     }
 
-    public func merge(_ fetch: SyncFetch<PlayersPayload>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
+    public func merge(_ fetch: SyncFetch<PlayersPayload>, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
         let changes = try Self.changes(of: fetch)
         if dryRun {
-            return try appDatabase.reader.read { db in
+            return try await appDatabase.reader.read { db in
                 try PlayersMerge(db, isSnapshot: fetch.kind == .snapshot, dryRun: true).apply(changes)
             }
         }
-        return try appDatabase.dbWriter.write { db in
+        let beforeCommit = beforeCommit
+        return try await appDatabase.dbWriter.write { db in
             let counts = try PlayersMerge(db, isSnapshot: fetch.kind == .snapshot, dryRun: false).apply(changes)
             var state = try SyncState.fetch(db, name: Self.streamName)
             state.cursorEndpoint = endpoint.absoluteString

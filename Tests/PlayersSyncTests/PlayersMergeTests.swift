@@ -18,7 +18,7 @@ import Testing
             #expect(report.cursorAfter == "25")
             #expect(report.bytesReceived > 0)
             #expect(try entries(database.players()) == serverPlayers(store))
-            let state = try PlayersSyncStore(database.appDatabase).syncState()
+            let state = try await PlayersSyncStore(database.appDatabase).syncState()
             #expect(state.cursor == "25")
             #expect(state.cursorEndpoint == "\(url.absoluteString)/v1/players")
         }
@@ -75,9 +75,9 @@ import Testing
             let store = PlayersSyncStore(appDatabase)
             let endpoint = AppDatabase.playersEndpoint(baseURL: url)
 
-            #expect(try store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(inserted: 20))
+            #expect(try await store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(inserted: 20))
             let changesBefore = try await queue.read { $0.totalChangesCount }
-            #expect(try store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(unchanged: 20))
+            #expect(try await store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(unchanged: 20))
             #expect(try await queue.read { $0.totalChangesCount } == changesBefore)
         }
     }

@@ -44,7 +44,6 @@ public struct PlayersSyncStore: SyncStore {
                 try PlayersMerge(db, isSnapshot: fetch.kind == .snapshot, dryRun: true).apply(changes)
             }
         }
-        let beforeCommit = beforeCommit
         return try await appDatabase.dbWriter.write { db in
             let counts = try PlayersMerge(db, isSnapshot: fetch.kind == .snapshot, dryRun: false).apply(changes)
             var state = try SyncState.fetch(db, name: Self.streamName)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CipherDB
+import CipherSync
 import Foundation
 import Players
 
@@ -23,6 +24,11 @@ extension PlayersCommand {
             var keySource: String
             var migrations: [String]
             var playerCount: Int
+            /// The URL that a plain `players sync` uses, if stored.
+            var remoteURL: String?
+            /// Where the last sync left off, and from which endpoint.
+            var syncCursor: String?
+            var syncEndpoint: String?
         }
 
         func run() async throws {
@@ -32,7 +38,8 @@ extension PlayersCommand {
                 total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
             }
             let report = try await appDatabase.reader.read { db in
-                Report(
+                let syncState = try SyncState.fetch(db, name: PlayersSyncStore.streamName)
+                return Report(
                     path: path,
                     sizeBytes: size,
                     sqlcipherVersion: try db.cipherVersion,
@@ -43,7 +50,10 @@ extension PlayersCommand {
                     rawKey: key.isRawKey,
                     keySource: key.origin,
                     migrations: try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
-                    playerCount: try Player.fetchCount(db))
+                    playerCount: try Player.fetchCount(db),
+                    remoteURL: syncState.remoteURL,
+                    syncCursor: syncState.cursor,
+                    syncEndpoint: syncState.cursorEndpoint)
             }
             if json {
                 print(try JSONOutput.string(report))
@@ -57,6 +67,8 @@ extension PlayersCommand {
                     Key:             \(report.rawKey ? "raw 256-bit key" : "passphrase"), from \(report.keySource)
                     Schema:          \(report.migrations.joined(separator: ", "))
                     Players:         \(report.playerCount)
+                    Remote:          \(report.remoteURL ?? "none ('players remote set URL')")
+                    Last sync:       \(report.syncCursor.map { "cursor \($0) from \(report.syncEndpoint ?? "?")" } ?? "never")
                     """)
             }
         }

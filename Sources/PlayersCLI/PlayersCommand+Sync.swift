@@ -47,7 +47,7 @@ extension PlayersCommand {
         func validate() throws {
             if let url { _ = try RemoteURL.parse(url) }
             guard timeout > 0, timeout <= 86_400 else {
-                throw ValidationError("--timeout must be a number of seconds from 0 to 86400.")
+                throw ValidationError("--timeout must be a number of seconds, more than 0 and at most 86400.")
             }
             if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
                 throw ValidationError("Cannot read the --cacert file \(cacert).")

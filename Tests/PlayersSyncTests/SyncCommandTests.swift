@@ -46,6 +46,11 @@ import Testing
             let sync = try await sandbox.runInBackground(["sync"])
             #expect(sync.status == 0, "\(sync.error)")
             #expect(sync.output.contains("+3 ~0 -0"))
+            let info = try await sandbox.runInBackground(["info", "--json"])
+            let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
+            #expect(report?["remoteURL"] as? String == url.absoluteString)
+            #expect(report?["syncCursor"] as? String == "3")
+            #expect(report?["syncEndpoint"] as? String == url.absoluteString + "/v1/players")
         }
     }
 

@@ -73,13 +73,16 @@ extension PlayersCommand {
             let token = try token()
             configuration.bearerToken = token
             configuration.userAgent = "players/\(CipherSyncVersion.string)"
+            configuration.progress = { received, _ in
+                progress.setDetail("receiving a page, \(Self.bytes(received))")
+            }
             let quiet = quiet
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { event in
                 if !quiet { Terminal.printError("players: \(event)") }
             }
             var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
             client.onPage = { pages, bytes in
-                progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file))")
+                progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")
             }
             let report: SyncReport
             do {
@@ -117,6 +120,10 @@ extension PlayersCommand {
                 _ = FileManager.default.createFile(atPath: path, contents: Data())
                 Thread.sleep(forTimeInterval: 60)
             }
+        }
+
+        static func bytes(_ count: Int64) -> String {
+            ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
         }
 
         static func catching<T>(_ body: () throws -> T) throws -> T {

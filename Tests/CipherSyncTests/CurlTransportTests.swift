@@ -1,6 +1,7 @@
 import CipherSync
 import TestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// libcurl transfers against real loopback servers that misbehave on
@@ -24,6 +25,19 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"ok":true}"#)
         #expect(server.requests.first?.headers["user-agent"] == "CipherSync/\(CipherSyncVersion.string)")
         #expect(server.requests.first?.headers["accept-encoding"]?.contains("gzip") == true)
+    }
+
+    @Test func progressReportsTheBytesReceived() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .response(200, body: Data(count: 100_000)) }
+        defer { server.stop() }
+        let log = ProgressLog()
+        _ = try await get(server) { configuration in
+            configuration.progress = { received, expected in log.samples.withLock { $0.append((received, expected)) } }
+        }
+        let samples = log.samples.withLock { $0 }
+        #expect(samples.last?.received == 100_000)
+        #expect(samples.last?.expected == 100_000)
+        #expect(samples.map(\.received) == samples.map(\.received).sorted())
     }
 
     @Test func theBearerTokenIsSentButNeverPrinted() async throws {
@@ -183,4 +197,9 @@ import Testing
         }
         #expect(plain.requests.isEmpty)
     }
+}
+
+/// The progress calls of a transfer. `Sendable` through its mutex.
+final class ProgressLog: Sendable {
+    let samples = Mutex<[(received: Int64, expected: Int64)]>([])
 }

@@ -2,8 +2,10 @@
 #   make demo   installs the dependencies, builds, and runs the end-to-end demo
 #               (scripts/demo: the toolkit demo, then a `players` session)
 #   make test   installs the dependencies and runs the test suite
+#   make bench  builds players-bench in release mode and prints its ratios
+#               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 
-.PHONY: demo test deps build
+.PHONY: demo test deps build bench
 
 deps:
 	@./scripts/install-deps
@@ -18,3 +20,7 @@ demo: build
 test: deps
 	swift build
 	swift test
+
+bench: deps
+	swift build -c release --product players-bench
+	.build/release/players-bench $(BENCH_FLAGS)

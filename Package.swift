@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
         .executable(name: "players-server", targets: ["PlayersServer"]),
+        .executable(name: "players-bench", targets: ["PlayersBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,6 +83,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Server/Sources/PlayersServer"),
+        // The benchmarks (make bench): CipherDB against raw SQLCipher calls.
+        .executableTarget(
+            name: "PlayersBench",
+            dependencies: [
+                "CipherDB",
+                "CSQLCipher",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "CipherDBDemo",
             dependencies: ["CipherDB"]),

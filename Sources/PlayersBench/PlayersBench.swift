@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+
+/// `players-bench`: CipherDB against raw `sqlite3_*` calls on the same
+/// SQLCipher, in the same process run (Docs/Benchmarks.md).
+@main
+struct PlayersBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "players-bench",
+        abstract: "Measure CipherDB against raw SQLCipher calls, as ratios.",
+        discussion: """
+            Each workload runs once to warm up, then --runs times, alternating with its raw-C \
+            baseline; the ratio is CipherDB's median over the baseline's. Build with -c release \
+            ('make bench'): debug figures mean nothing.
+            """)
+
+    @Option(help: "Measured runs of each workload (after one warm-up).")
+    var runs = 5
+
+    @Flag(help: "Small row counts: checks that every workload runs, quickly.")
+    var quick = false
+
+    @Option(help: ArgumentHelp("Encryption modes to run: plaintext, raw-key, passphrase (default: all).", valueName: "mode"))
+    var mode: [String] = []
+
+    @Flag(help: "Print the results as JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
+        for name in mode where Self.mode(named: name) == nil {
+            throw ValidationError("Unknown mode '\(name)': use plaintext, raw-key or passphrase.")
+        }
+    }
+
+    static func mode(named name: String) -> EncryptionMode? {
+        EncryptionMode.allCases.first { $0.rawValue.replacingOccurrences(of: " ", with: "-") == name }
+    }
+
+    struct Report: Encodable {
+        var runs: Int
+        var quick: Bool
+        var sqlcipherVersion = "3.4.1"
+        var results: [Result]
+    }
+
+    func run() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("players-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let modes = mode.isEmpty ? EncryptionMode.allCases : mode.compactMap(Self.mode(named:))
+        var harness = Harness(runs: runs)
+        let items = ItemWorkloads(folder: folder, fetchCount: quick ? 2_000 : 200_000, insertCount: quick ? 500 : 50_000)
+        let opening = OpenWorkloads(folder: folder)
+        for mode in modes {
+            FileHandle.standardError.write(Data("\(mode.rawValue):\n".utf8))
+            try items.run(&harness, mode: mode)
+            try opening.run(&harness, mode: mode)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(Report(runs: runs, quick: quick, results: harness.results)), as: UTF8.self))
+        } else {
+            print(harness.table)
+        }
+    }
+}

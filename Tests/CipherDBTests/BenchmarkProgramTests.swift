@@ -1,0 +1,27 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `players-bench` runs every workload and reports a ratio for each: a
+/// check that the benchmarks still work, not a measure of speed.
+@Suite struct BenchmarkProgramTests {
+    static let executable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/players-bench").path
+
+    @Test func everyWorkloadReportsARatioForEveryMode() throws {
+        let result = try run(Self.executable, ["--quick", "--runs", "1", "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let results = report?["results"] as? [[String: Any]] ?? []
+        #expect(results.count == 27)
+        #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
+        #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
+    }
+
+    @Test func anUnknownModeIsAUsageError() throws {
+        let result = try run(Self.executable, ["--mode", "rot13"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("Unknown mode 'rot13'"))
+    }
+}

@@ -50,6 +50,8 @@ struct Statistics: Codable, Sendable {
 /// Runs workloads against their baselines.
 struct Harness {
     var runs: Int
+    /// Only the workloads whose name contains it, when given.
+    var filter: String?
     var results: [Result] = []
 
     /// Measures `subject` and `baseline` `runs` times each, alternating
@@ -61,6 +63,7 @@ struct Harness {
         subject: () throws -> Void,
         baseline: () throws -> Void) throws
     {
+        if let filter, !workload.contains(filter) { return }
         try prepare(); try subject()
         try prepare(); try baseline()
         var subjectTimes: [Double] = [], baselineTimes: [Double] = []

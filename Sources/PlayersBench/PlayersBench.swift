@@ -23,6 +23,9 @@ struct PlayersBench: ParsableCommand {
     @Option(help: ArgumentHelp("Encryption modes to run: plaintext, raw-key, passphrase (default: all).", valueName: "mode"))
     var mode: [String] = []
 
+    @Option(help: ArgumentHelp("Run only the workloads whose name contains this text (for profiling).", valueName: "text"))
+    var workload: String?
+
     @Flag(help: "Print the results as JSON on standard output.")
     var json = false
 
@@ -49,7 +52,7 @@ struct PlayersBench: ParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let modes = mode.isEmpty ? EncryptionMode.allCases : mode.compactMap(Self.mode(named:))
-        var harness = Harness(runs: runs)
+        var harness = Harness(runs: runs, filter: workload)
         let items = ItemWorkloads(folder: folder, fetchCount: quick ? 2_000 : 200_000, insertCount: quick ? 500 : 50_000)
         let opening = OpenWorkloads(folder: folder)
         for mode in modes {

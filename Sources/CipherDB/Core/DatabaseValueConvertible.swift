@@ -31,7 +31,7 @@ extension DatabaseValueConvertible {
 extension DatabaseValueConvertible {
     /// Decodes a database value, or throws an error that names the column
     /// and the statement (without its arguments).
-    @inline(__always)
+    @usableFromInline
     static func decode(_ dbValue: DatabaseValue, context: @autoclosure () -> RowDecodingContext) throws -> Self {
         if let value = fromDatabaseValue(dbValue) {
             return value

@@ -18,15 +18,15 @@ import Foundation
 /// Subscripts stop the program when a value cannot be converted (as GRDB
 /// does); ``decode(_:atIndex:)`` and ``decode(_:forColumn:)`` throw instead.
 public final class Row {
-    enum Storage {
+    @usableFromInline enum Storage {
         /// A live row: the current row of a statement.
         case statement(Statement)
         /// A copied row.
         case values(ContiguousArray<DatabaseValue>)
     }
 
-    let storage: Storage
-    let layout: RowLayout
+    @usableFromInline let storage: Storage
+    @usableFromInline let layout: RowLayout
 
     /// The number of columns.
     public let count: Int
@@ -93,7 +93,7 @@ public final class Row {
         layout.index(ofColumn: name)
     }
 
-    @inline(__always)
+    @usableFromInline
     func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
         switch storage {
         case .statement(let statement):
@@ -103,7 +103,8 @@ public final class Row {
         }
     }
 
-    private func context(_ index: Int) -> RowDecodingContext {
+    @usableFromInline
+    func context(_ index: Int) -> RowDecodingContext {
         var context = RowDecodingContext(column: layout.columnNames[index])
         if case .statement(let statement) = storage {
             context.sql = statement.sql
@@ -111,8 +112,8 @@ public final class Row {
         return context
     }
 
-    @inline(__always)
-    private func checkIndex(_ index: Int) {
+    @inlinable @inline(__always)
+    func checkIndex(_ index: Int) {
         precondition(index >= 0 && index < count, "row index out of range")
     }
 
@@ -125,7 +126,7 @@ public final class Row {
     }
 
     /// Decodes the value at `index` through the fast path, or throws.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
@@ -140,23 +141,24 @@ public final class Row {
     /// ``RowDecodingError`` (also when the column is missing and `Value` is
     /// not optional).
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
-        guard let index = layout.index(ofColumn: name) else {
-            if let value = Value.fromMissingColumn() { return value }
-            throw RowDecodingError.columnNotFound(name, RowDecodingContext(column: name))
-        }
+        guard let index = layout.index(ofColumn: name) else { return try missingColumn(name) }
         return try decode(Value.self, atIndex: index)
     }
 
     /// Decodes the value of the named column through the fast path.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
-        guard let index = layout.index(ofColumn: name) else {
-            if let value = Value.fromMissingColumn() { return value }
-            throw RowDecodingError.columnNotFound(name, RowDecodingContext(column: name))
-        }
+        guard let index = layout.index(ofColumn: name) else { return try missingColumn(name) }
         return try decode(Value.self, atIndex: index)
+    }
+
+    /// The value of a missing column: nil for an optional, else an error.
+    @usableFromInline
+    func missingColumn<Value: DatabaseValueConvertible>(_ name: String) throws -> Value {
+        if let value = Value.fromMissingColumn() { return value }
+        throw RowDecodingError.columnNotFound(name, RowDecodingContext(column: name))
     }
 
     // MARK: - Subscripts
@@ -173,8 +175,10 @@ public final class Row {
         Row.orDie { try decode(Value.self, atIndex: index) }
     }
 
-    /// The value at `index`, through the fast path.
-    @inline(__always)
+    /// The value at `index`, through the fast path (inlinable, so that it
+    /// is specialized for `Value` in the caller's module: no generic
+    /// metadata lookup per value).
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         Row.orDie { try decode(Value.self, atIndex: index) }
     }
@@ -191,14 +195,15 @@ public final class Row {
         Row.orDie { try decode(Value.self, forColumn: columnName) }
     }
 
-    /// The value of the named column, through the fast path.
-    @inline(__always)
+    /// The value of the named column, through the fast path (inlinable,
+    /// as the subscript by index).
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
         Row.orDie { try decode(Value.self, forColumn: columnName) }
     }
 
-    @inline(__always)
-    private static func orDie<T>(_ body: () throws -> T) -> T {
+    @inlinable @inline(__always)
+    static func orDie<T>(_ body: () throws -> T) -> T {
         do {
             return try body()
         } catch {

@@ -1,9 +1,11 @@
 /// Where a value was decoded from: enough to find the bug, never the
 /// statement arguments.
+@usableFromInline
 struct RowDecodingContext: CustomStringConvertible {
     var column: String?
     var sql: String?
 
+    @usableFromInline
     var description: String {
         var parts: [String] = []
         if let column { parts.append("column: \(String(reflecting: column))") }
@@ -28,6 +30,7 @@ struct RowDecodingContext: CustomStringConvertible {
 public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
     public let description: String
 
+    @usableFromInline
     static func valueMismatch(_ type: Any.Type, _ dbValue: DatabaseValue, _ context: RowDecodingContext) -> RowDecodingError {
         let shown = dbValue.isNull ? "NULL" : "of type \(dbValue.storageClassName)"
         return RowDecodingError(description: "could not decode \(type) from database value \(shown) - \(context)")

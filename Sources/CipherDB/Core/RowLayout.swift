@@ -1,5 +1,6 @@
 /// The column names of rows, and the case-insensitive lookup of their
 /// indexes, computed once per statement and shared by its rows.
+@usableFromInline
 final class RowLayout: Sendable {
     let columnNames: [String]
     /// Exact names first: a lookup with the right case allocates nothing.
@@ -21,7 +22,7 @@ final class RowLayout: Sendable {
         self.lowercasedIndexes = lowercasedIndexes
     }
 
-    @inline(__always)
+    @usableFromInline
     func index(ofColumn name: String) -> Int? {
         exactIndexes[name] ?? lowercasedIndexes[name.lowercased()]
     }

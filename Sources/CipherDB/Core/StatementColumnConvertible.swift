@@ -23,7 +23,7 @@ public protocol StatementColumnConvertible {
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// Reads column `index`, handling NULL and conversion failures.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func decode(sqliteStatement: SQLiteStatement, index: CInt,
                        context: @autoclosure () -> RowDecodingContext) throws -> Self
     {

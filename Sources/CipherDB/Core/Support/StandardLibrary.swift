@@ -30,11 +30,13 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 
 /// Integers are stored as 64-bit integers. Decoding fails for values out of
 /// range, and for doubles that are not whole numbers.
+@usableFromInline
 protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
 
 extension DatabaseInteger {
     // Text and blobs are not numbers: SQLite would read "abc" as 0.
-    @inline(__always)
+    // Inlinable: the row subscripts read integers in the caller's module.
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_INTEGER:

@@ -8,17 +8,7 @@ extension PlayersPayload: SyncMessage {
     /// uuid twice among the players. Throws ``SyncPayloadError`` naming
     /// the first bad element by its JSON path.
     public static func decodePage(_ data: Data) throws -> PlayersPayload {
-        let payload: PlayersPayload
-        do {
-            struct Version: Decodable { var protocolVersion: Int }
-            let version = try JSONDecoder().decode(Version.self, from: data).protocolVersion
-            guard version == currentProtocolVersion else {
-                throw SyncPayloadError(path: "$.protocolVersion", "version \(version), and this program reads version \(currentProtocolVersion) only")
-            }
-            payload = try JSONDecoder().decode(PlayersPayload.self, from: data)
-        } catch let error as DecodingError {
-            throw SyncPayloadError(error)
-        }
+        let payload = try decodeVersioned(data)
         try payload.validate()
         return payload
     }

@@ -1,3 +1,4 @@
+import CipherSync
 import Foundation
 
 /// A message of the players sync protocol, version 1 (Docs/SyncProtocol.md):
@@ -74,14 +75,28 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         return try encoder.encode(self)
     }
 
-    /// Decodes a message, refusing another protocol version.
+    /// Decodes a message (an export), refusing another protocol version.
     public static func decode(_ data: Data) throws -> PlayersPayload {
-        struct Version: Decodable { var protocolVersion: Int }
-        let version = try JSONDecoder().decode(Version.self, from: data).protocolVersion
-        guard version == currentProtocolVersion else {
-            throw DatabaseFileError("the payload uses protocol version \(version), and this program reads version \(currentProtocolVersion) only")
+        do {
+            return try decodeVersioned(data)
+        } catch let error as SyncPayloadError {
+            throw DatabaseFileError("the JSON is not a players message (\(error.path): \(error.message))")
         }
-        return try JSONDecoder().decode(PlayersPayload.self, from: data)
+    }
+
+    /// Decodes a message of the current protocol version, or throws
+    /// ``SyncPayloadError`` with the JSON path of the first bad element.
+    static func decodeVersioned(_ data: Data) throws -> PlayersPayload {
+        do {
+            struct Version: Decodable { var protocolVersion: Int }
+            let version = try JSONDecoder().decode(Version.self, from: data).protocolVersion
+            guard version == currentProtocolVersion else {
+                throw SyncPayloadError(path: "$.protocolVersion", "version \(version), and this program reads version \(currentProtocolVersion) only")
+            }
+            return try JSONDecoder().decode(PlayersPayload.self, from: data)
+        } catch let error as DecodingError {
+            throw SyncPayloadError(error)
+        }
     }
 }
 

@@ -16,10 +16,10 @@ struct CLIError: Error, CustomStringConvertible {
     static func usage(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.usage) }
     /// 3: the passphrase or key does not open the database.
     static func wrongKey(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.wrongKey) }
-    /// 5: the server could not be reached, failed, or sent an invalid answer.
-    static func remote(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.remote) }
     /// 4: a verification failed.
     static func verificationFailed(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.verificationFailed) }
+    /// 5: the server could not be reached, failed, or sent an invalid answer.
+    static func remote(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.remote) }
 
     /// The same error, with every occurrence of a secret (a token that a
     /// hostile server could echo in its error message) hidden.

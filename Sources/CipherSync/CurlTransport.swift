@@ -33,7 +33,6 @@ public struct CurlTransport: HTTPTransport {
         }
         try Task.checkCancellation()
         let cancellation = CancellationFlag()
-        let configuration = configuration
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global(qos: .userInitiated).async {

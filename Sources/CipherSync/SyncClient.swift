@@ -36,7 +36,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         let start = ContinuousClock.now
         let state = try await store.syncState()
         let cursorBefore = state.cursor(for: endpoint)
-        var fetch: SyncFetch<Store.Message>?
+        let fetched: SyncFetch<Store.Message>
         if !full, let cursorBefore {
             switch try await pages(from: deltaURL(since: cursorBefore), etag: state.etag, expectsSnapshot: false) {
             case .notModified(let bytes):
@@ -44,19 +44,17 @@ public struct SyncClient<Store: SyncStore>: Sendable {
                     kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
                     cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
             case .gone:
-                fetch = nil
+                fetched = try await snapshot()
             case .pages(let pages, let etag, let bytes):
                 let cursor = pages.last!.cursor!
                 // The tag answers `since=cursorBefore`: it is worth keeping
                 // only when the cursor did not move.
-                fetch = SyncFetch(kind: .delta, pages: pages, cursor: cursor,
-                                  etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes)
+                fetched = SyncFetch(kind: .delta, pages: pages, cursor: cursor,
+                                    etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes)
             }
+        } else {
+            fetched = try await snapshot()
         }
-        if fetch == nil {
-            fetch = try await snapshot()
-        }
-        let fetched = fetch!
         let counts = try await store.merge(fetched, from: endpoint, dryRun: dryRun)
         return SyncReport(
             kind: fetched.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,

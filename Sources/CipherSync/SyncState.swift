@@ -53,10 +53,18 @@ public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, Persista
         cursorEndpoint == endpoint.absoluteString ? cursor : nil
     }
 
-    /// Stores the state, writing nothing when it did not change (so that
-    /// a sync that changes nothing writes no page).
-    public func store(_ db: Database) throws {
-        guard try SyncState.fetchOne(db, key: name) != self else { return }
-        try save(db)
+    /// Changes the state of a stream, reading its row once and writing
+    /// it only when it changed (so that a sync that changes nothing writes
+    /// no page).
+    ///
+    /// ```swift
+    /// try SyncState.update(db, name: "players") { $0.remoteURL = url.absoluteString }
+    /// ```
+    public static func update(_ db: Database, name: String, _ modify: (inout SyncState) -> Void) throws {
+        let stored = try SyncState.fetchOne(db, key: name)
+        var state = stored ?? SyncState(name: name)
+        modify(&state)
+        guard state != stored else { return }
+        try state.save(db)
     }
 }

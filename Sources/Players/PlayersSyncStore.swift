@@ -46,11 +46,11 @@ public struct PlayersSyncStore: SyncStore {
         }
         return try await appDatabase.dbWriter.write { db in
             let counts = try PlayersMerge(db, isSnapshot: fetch.kind == .snapshot, dryRun: false).apply(changes)
-            var state = try SyncState.fetch(db, name: Self.streamName)
-            state.cursorEndpoint = endpoint.absoluteString
-            state.cursor = fetch.cursor
-            state.etag = fetch.etag
-            try state.store(db)
+            try SyncState.update(db, name: Self.streamName) { state in
+                state.cursorEndpoint = endpoint.absoluteString
+                state.cursor = fetch.cursor
+                state.etag = fetch.etag
+            }
             try beforeCommit?(db)
             return counts
         }
@@ -211,9 +211,7 @@ extension AppDatabase {
     /// Stores the base URL that a sync uses by default.
     public func setRemoteURL(_ url: URL) throws {
         try dbWriter.write { db in
-            var state = try SyncState.fetch(db, name: PlayersSyncStore.streamName)
-            state.remoteURL = url.absoluteString
-            try state.store(db)
+            try SyncState.update(db, name: PlayersSyncStore.streamName) { $0.remoteURL = url.absoluteString }
         }
     }
 

@@ -171,6 +171,29 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         cancellable.cancel()
     }
 
+    @Test(arguments: DatabaseKind.allCases)
+    func updatesBySQLNotifyObserversOfTheUpdatedColumnsOnly(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        try insertPlayer(fixture.writer, "a")
+        try await fixture.writer.write { db in try db.execute(sql: "ALTER TABLE player ADD COLUMN team TEXT") }
+        let recorder = ValueRecorder<Int>()
+        let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT score FROM player")! }
+            .start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        // A statement with arguments first: the broker must not keep its
+        // updated columns for the statements of `execute(sql:)`.
+        try await fixture.writer.write { db in
+            try db.makeStatement(sql: "UPDATE player SET team = ?").execute(arguments: ["red"])
+            try db.execute(sql: "UPDATE player SET score = 10")
+        }
+        try await recorder.wait { $0 == [0, 10] }
+        try await fixture.writer.write { db in try db.execute(sql: "UPDATE player SET team = 'blue'") }
+        try await fixture.writer.write { db in try db.execute(sql: "UPDATE player SET score = 20") }
+        try await recorder.wait { $0 == [0, 10, 20] }
+        cancellable.cancel()
+        #expect(recorder.errors.isEmpty)
+    }
+
     @Test func printReportsEachStep() async throws {
         let fixture = try makeFixture(.queue)
         let lines = ValueRecorder<String>()

@@ -338,6 +338,9 @@ public final class Database {
                 let bindings = try remaining.extractBindings(
                     forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: !isLast)
                 try statement.bind(extractedValues: bindings, arguments: arguments)
+                // Observers learn which columns the statement updates, and
+                // region recording what it reads, as for any statement.
+                statementWillExecute(statement)
                 try statement.runToCompletion()
                 cursor = tail
             }

@@ -88,7 +88,9 @@ let package = Package(
             name: "PlayersBench",
             dependencies: [
                 "CipherDB",
+                "CipherSync",
                 "CSQLCipher",
+                "Players",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

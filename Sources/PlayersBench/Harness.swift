@@ -56,20 +56,37 @@ struct Harness {
 
     /// Measures `subject` and `baseline` `runs` times each, alternating
     /// after one warm-up of each, so that both see the same machine state.
-    /// `prepare` runs before each measured call, untimed.
+    /// `prepare` runs before each measured call, untimed;
+    /// `prepareBaseline`, when given, runs before the baseline's instead.
     mutating func measure(
         _ workload: String, mode: EncryptionMode,
         prepare: () throws -> Void = {},
+        prepareBaseline: (() throws -> Void)? = nil,
         subject: () throws -> Void,
-        baseline: () throws -> Void) throws
+        baseline: () throws -> Void) async throws
     {
-        if let filter, !workload.contains(filter) { return }
-        try prepare(); try subject()
-        try prepare(); try baseline()
+        try await measureAsync(workload, mode: mode, prepare: prepare, prepareBaseline: prepareBaseline,
+                               subject: { try subject() }, baseline: { try baseline() })
+    }
+
+    /// Measures async work, as ``measure(_:mode:prepare:prepareBaseline:subject:baseline:)``.
+    mutating func measureAsync(
+        _ workload: String, mode: EncryptionMode,
+        prepare: () throws -> Void = {},
+        prepareBaseline: (() throws -> Void)? = nil,
+        subject: () async throws -> Void,
+        baseline: () async throws -> Void) async throws
+    {
+        guard includes(workload) else { return }
+        func prepareForBaseline() throws {
+            if let prepareBaseline { try prepareBaseline() } else { try prepare() }
+        }
+        try prepare(); try await subject()
+        try prepareForBaseline(); try await baseline()
         var subjectTimes: [Double] = [], baselineTimes: [Double] = []
         for _ in 0..<runs {
-            try prepare(); subjectTimes.append(try Self.time(subject))
-            try prepare(); baselineTimes.append(try Self.time(baseline))
+            try prepare(); subjectTimes.append(try await Self.time(subject))
+            try prepareForBaseline(); baselineTimes.append(try await Self.time(baseline))
         }
         let result = Result(workload: workload, mode: mode, cipherDB: Statistics(subjectTimes),
                             baseline: Statistics(baselineTimes),
@@ -78,9 +95,15 @@ struct Harness {
         FileHandle.standardError.write(Data("  \(workload) [\(mode.rawValue)]: \(String(format: "%.2fx", result.ratio))\n".utf8))
     }
 
-    static func time(_ body: () throws -> Void) throws -> Double {
+    /// Whether the filter lets the workload run: fixtures that only a
+    /// filtered-out workload needs are not built.
+    func includes(_ workload: String) -> Bool {
+        filter.map { workload.contains($0) } ?? true
+    }
+
+    static func time(_ body: () async throws -> Void) async throws -> Double {
         let start = ContinuousClock.now
-        try body()
+        try await body()
         let duration = ContinuousClock.now - start
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -16,14 +16,14 @@ struct ItemWorkloads {
     static let positionalInsert = "INSERT INTO item VALUES (" + Array(repeating: "?", count: 10).joined(separator: ", ") + ")"
     static let namedInsert = "INSERT INTO item VALUES (" + columns.map { ":\($0)" }.joined(separator: ", ") + ")"
 
-    func run(_ harness: inout Harness, mode: EncryptionMode) throws {
-        try runFetches(&harness, mode: mode)
-        try runInserts(&harness, mode: mode)
+    func run(_ harness: inout Harness, mode: EncryptionMode) async throws {
+        try await runFetches(&harness, mode: mode)
+        try await runInserts(&harness, mode: mode)
     }
 
     // MARK: - Fetches
 
-    private func runFetches(_ harness: inout Harness, mode: EncryptionMode) throws {
+    private func runFetches(_ harness: inout Harness, mode: EncryptionMode) async throws {
         let path = folder.appendingPathComponent("fetch-\(mode.rawValue).db").path
         try Self.createFixture(path: path, mode: mode, rows: fetchCount)
         let dbQueue = try DatabaseQueue(path: path, configuration: Self.configuration(mode))
@@ -39,7 +39,7 @@ struct ItemWorkloads {
             try check(count, expected)
         }
 
-        try harness.measure("fetch \(fetchCount) rows by column index", mode: mode, subject: {
+        try await harness.measure("fetch \(fetchCount) rows by column index", mode: mode, subject: {
             let count = try dbQueue.read { db -> Int64 in
                 var count: Int64 = 0
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item")
@@ -51,7 +51,7 @@ struct ItemWorkloads {
             try check(count, expected)
         }, baseline: baseline)
 
-        try harness.measure("fetch \(fetchCount) rows by column name", mode: mode, subject: {
+        try await harness.measure("fetch \(fetchCount) rows by column name", mode: mode, subject: {
             let count = try dbQueue.read { db -> Int64 in
                 var count: Int64 = 0
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item")
@@ -75,9 +75,9 @@ struct ItemWorkloads {
             }
             try check(count, expected)
         }
-        try harness.measure("fetch \(fetchCount) records, init(row:)", mode: mode,
+        try await harness.measure("fetch \(fetchCount) records, init(row:)", mode: mode,
                             subject: { try fetchRecords(Item.self) }, baseline: baseline)
-        try harness.measure("fetch \(fetchCount) Decodable records", mode: mode,
+        try await harness.measure("fetch \(fetchCount) Decodable records", mode: mode,
                             subject: { try fetchRecords(CodableItem.self) }, baseline: baseline)
     }
 
@@ -99,7 +99,7 @@ struct ItemWorkloads {
 
     // MARK: - Inserts
 
-    private func runInserts(_ harness: inout Harness, mode: EncryptionMode) throws {
+    private func runInserts(_ harness: inout Harness, mode: EncryptionMode) async throws {
         let path = folder.appendingPathComponent("insert-\(mode.rawValue).db").path
         let removeFiles = {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -130,7 +130,7 @@ struct ItemWorkloads {
             }
         }
 
-        try harness.measure("insert \(count) rows, positional arguments", mode: mode, prepare: removeFiles, subject: subject { db in
+        try await harness.measure("insert \(count) rows, positional arguments", mode: mode, prepare: removeFiles, subject: subject { db in
             let statement = try db.makeStatement(sql: Self.positionalInsert)
             for row in 0..<count {
                 let value = Int64(row)
@@ -138,7 +138,7 @@ struct ItemWorkloads {
             }
         }, baseline: baseline)
 
-        try harness.measure("insert \(count) rows, named arguments", mode: mode, prepare: removeFiles, subject: subject { db in
+        try await harness.measure("insert \(count) rows, named arguments", mode: mode, prepare: removeFiles, subject: subject { db in
             let statement = try db.makeStatement(sql: Self.namedInsert)
             for row in 0..<count {
                 let value = Int64(row)
@@ -147,13 +147,13 @@ struct ItemWorkloads {
             }
         }, baseline: baseline)
 
-        try harness.measure("insert \(count) records", mode: mode, prepare: removeFiles, subject: subject { db in
+        try await harness.measure("insert \(count) records", mode: mode, prepare: removeFiles, subject: subject { db in
             for row in 0..<count {
                 try Item(value: Int64(row)).insert(db)
             }
         }, baseline: baseline)
 
-        try harness.measure("insert \(count) Encodable records", mode: mode, prepare: removeFiles, subject: subject { db in
+        try await harness.measure("insert \(count) Encodable records", mode: mode, prepare: removeFiles, subject: subject { db in
             for row in 0..<count {
                 try CodableItem(value: Int64(row)).insert(db)
             }

@@ -4,7 +4,7 @@ import Foundation
 /// `players-bench`: CipherDB against raw `sqlite3_*` calls on the same
 /// SQLCipher, in the same process run (Docs/Benchmarks.md).
 @main
-struct PlayersBench: ParsableCommand {
+struct PlayersBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "players-bench",
         abstract: "Measure CipherDB against raw SQLCipher calls, as ratios.",
@@ -29,6 +29,10 @@ struct PlayersBench: ParsableCommand {
     @Flag(help: "Print the results as JSON on standard output.")
     var json = false
 
+    /// The child process of the memory workload: merges this payload file.
+    @Option(help: .hidden)
+    var mergeMemory: String?
+
     func validate() throws {
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
         for name in mode where Self.mode(named: name) == nil {
@@ -45,9 +49,13 @@ struct PlayersBench: ParsableCommand {
         var quick: Bool
         var sqlcipherVersion = "3.4.1"
         var results: [Result]
+        var memory: MemoryWorkload.Result?
     }
 
-    func run() throws {
+    func run() async throws {
+        if let mergeMemory {
+            return try await MemoryWorkload.measureChild(payloadPath: mergeMemory)
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("players-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -55,17 +63,29 @@ struct PlayersBench: ParsableCommand {
         var harness = Harness(runs: runs, filter: workload)
         let items = ItemWorkloads(folder: folder, fetchCount: quick ? 2_000 : 200_000, insertCount: quick ? 500 : 50_000)
         let opening = OpenWorkloads(folder: folder)
+        let players = PlayersWorkloads(folder: folder, playerCount: quick ? 2_000 : 100_000, updateCount: quick ? 200 : 10_000)
+        let sync = SyncWorkloads(folder: folder, playerCount: quick ? 2_000 : 100_000)
+        let observation = ObservationWorkload(folder: folder, playerCount: 1_000, commitCount: quick ? 10 : 100)
         for mode in modes {
             FileHandle.standardError.write(Data("\(mode.rawValue):\n".utf8))
-            try items.run(&harness, mode: mode)
-            try opening.run(&harness, mode: mode)
+            try await items.run(&harness, mode: mode)
+            try await opening.run(&harness, mode: mode)
+            try await players.run(&harness, mode: mode)
+            try await sync.run(&harness, mode: mode)
+            try await observation.run(&harness, mode: mode)
+        }
+        var memory: MemoryWorkload.Result?
+        if harness.includes(MemoryWorkload.name) {
+            memory = try MemoryWorkload(folder: folder, playerCount: quick ? 10_000 : 1_000_000).run()
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(Report(runs: runs, quick: quick, results: harness.results)), as: UTF8.self))
+            let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory)
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(harness.table)
+            if let memory { print("\nmemory: " + memory.summary) }
         }
     }
 }

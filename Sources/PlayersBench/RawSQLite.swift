@@ -45,3 +45,19 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension RawSQLite {
+    /// Tells SQLite to copy bound text before the bind call returns.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds a Swift string, as a C caller would with `SQLITE_TRANSIENT`.
+    static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) {
+        text.withCString { _ = sqlite3_bind_text(statement, index, $0, -1, transient) }
+    }
+
+    /// Steps a statement that returns no row, then resets it.
+    func run(_ statement: OpaquePointer) throws {
+        try check(sqlite3_step(statement))
+        sqlite3_reset(statement)
+    }
+}

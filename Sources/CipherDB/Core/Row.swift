@@ -34,6 +34,15 @@ public final class Row {
     /// The raw statement for live rows, nil for copies.
     @usableFromInline let sqliteStatement: SQLiteStatement?
 
+    /// The names looked up in a live row, in the order of the lookups,
+    /// with their indexes (see ``lookUpIndex(ofColumn:)``).
+    private var lookedUpNames: ContiguousArray<String> = []
+    private var lookedUpIndexes: ContiguousArray<Int?> = []
+    /// The entry that the next lookup most likely asks for.
+    private var nextLookup = 0
+    /// Enough for the columns of any reasonable record.
+    private static let maximumLookedUpNames = 64
+
     init(statement: Statement) {
         storage = .statement(statement)
         layout = statement.layout
@@ -90,7 +99,34 @@ public final class Row {
 
     /// The index of the leftmost column with that name (case-insensitive).
     public func index(forColumn name: String) -> Int? {
-        layout.index(ofColumn: name)
+        lookUpIndex(ofColumn: name)
+    }
+
+    /// The index of a column, resolved once per statement for live rows.
+    ///
+    /// A cursor reuses its row at every step, and code reads the same
+    /// columns in the same order at each step: the next lookup is almost
+    /// always the entry after the previous one, and a string comparison
+    /// (two words for short names) replaces hashing the name twice.
+    @usableFromInline
+    func lookUpIndex(ofColumn name: String) -> Int? {
+        guard sqliteStatement != nil else { return layout.index(ofColumn: name) }
+        let entryCount = lookedUpNames.count
+        var entry = nextLookup
+        if entry >= entryCount || lookedUpNames[entry] != name {
+            guard let found = lookedUpNames.firstIndex(of: name) else {
+                let index = layout.index(ofColumn: name)
+                if entryCount < Self.maximumLookedUpNames {
+                    lookedUpNames.append(name)
+                    lookedUpIndexes.append(index)
+                }
+                nextLookup = 0
+                return index
+            }
+            entry = found
+        }
+        nextLookup = entry + 1 == entryCount ? 0 : entry + 1
+        return lookedUpIndexes[entry]
     }
 
     @usableFromInline
@@ -137,11 +173,24 @@ public final class Row {
         return try Value.decode(databaseValue(atUncheckedIndex: index), context: context(index))
     }
 
+    /// Decodes the value at `index` through the fast path, or nil for NULL.
+    @inlinable @inline(__always)
+    func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atIndex index: Int) throws -> Value?
+    {
+        checkIndex(index)
+        if let sqliteStatement {
+            return try Value.decodeIfPresent(sqliteStatement: sqliteStatement, index: CInt(index), context: context(index))
+        }
+        let dbValue = databaseValue(atUncheckedIndex: index)
+        return dbValue.isNull ? nil : try Value.decode(dbValue, context: context(index))
+    }
+
     /// Decodes the value of the named column, or throws
     /// ``RowDecodingError`` (also when the column is missing and `Value` is
     /// not optional).
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
-        guard let index = layout.index(ofColumn: name) else { return try missingColumn(name) }
+        guard let index = lookUpIndex(ofColumn: name) else { return try missingColumn(name) }
         return try decode(Value.self, atIndex: index)
     }
 
@@ -150,7 +199,7 @@ public final class Row {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
-        guard let index = layout.index(ofColumn: name) else { return try missingColumn(name) }
+        guard let index = lookUpIndex(ofColumn: name) else { return try missingColumn(name) }
         return try decode(Value.self, atIndex: index)
     }
 
@@ -185,7 +234,7 @@ public final class Row {
 
     /// The value of the named column, if any.
     public subscript(_ columnName: String) -> (any DatabaseValueConvertible)? {
-        layout.index(ofColumn: columnName).flatMap { databaseValue(atUncheckedIndex: $0).storageValue }
+        lookUpIndex(ofColumn: columnName).flatMap { databaseValue(atUncheckedIndex: $0).storageValue }
     }
 
     /// The value of the named column. Stops the program if the column is

@@ -16,6 +16,11 @@ struct SchemaCache {
     var schemaVersion: Int32?
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
     var statements: [StatementKey: Statement] = [:]
+    /// The last primary key and statement asked for: records written in a
+    /// loop ask for the same ones every time, and comparing the names is
+    /// cheaper than hashing them.
+    var lastPrimaryKey: (table: String, primaryKey: PrimaryKeyInfo)?
+    var lastStatement: (key: StatementKey, statement: Statement)?
 
     var isEmpty: Bool { primaryKeys.isEmpty && statements.isEmpty }
 }
@@ -24,20 +29,26 @@ extension PrimaryKeyInfo {
     /// The `INTEGER PRIMARY KEY` column, or nil for the hidden rowid and
     /// other keys.
     var visibleRowIDColumn: String? {
-        rowIDColumn.flatMap { $0.lowercased() == "rowid" && columns == ["rowid"] ? nil : $0 }
+        rowIDColumn.flatMap { $0.isEqualIgnoringCase("rowid") && columns == ["rowid"] ? nil : $0 }
     }
 }
 
 extension Database {
     /// The primary key of a table, from the schema cache.
     func cachedPrimaryKey(_ table: String) throws -> PrimaryKeyInfo {
-        let key = table.lowercased()
-        if let primaryKey = schemaCache.primaryKeys[key] {
-            return primaryKey
+        if let last = schemaCache.lastPrimaryKey, last.table == table {
+            return last.primaryKey
         }
-        let primaryKey = try primaryKey(table)
-        try recordSchemaVersion()
-        schemaCache.primaryKeys[key] = primaryKey
+        let key = table.lowercased()
+        let primaryKey: PrimaryKeyInfo
+        if let cached = schemaCache.primaryKeys[key] {
+            primaryKey = cached
+        } else {
+            primaryKey = try self.primaryKey(table)
+            try recordSchemaVersion()
+            schemaCache.primaryKeys[key] = primaryKey
+        }
+        schemaCache.lastPrimaryKey = (table, primaryKey)
         return primaryKey
     }
 
@@ -45,28 +56,40 @@ extension Database {
     /// table, columns and conflict resolution.
     func insertStatement(table: String, columns: [String], onConflict conflict: ConflictResolution) throws -> Statement {
         let key = SchemaCache.StatementKey(kind: .insert, table: table, columns: columns, conflict: conflict)
-        if let statement = schemaCache.statements[key] { return statement }
-        let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
-        let sql = columns.isEmpty
-            ? "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) DEFAULT VALUES"
-            : "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        let statement = try makeStatement(sql: sql)
-        try recordSchemaVersion()
-        schemaCache.statements[key] = statement
-        return statement
+        return try cachedRecordStatement(key) {
+            let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
+            return columns.isEmpty
+                ? "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) DEFAULT VALUES"
+                : "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        }
     }
 
     /// `UPDATE [OR …] table SET a = ?, … WHERE key = ? AND …`, prepared once
     /// per table, columns, key and conflict resolution.
     func updateStatement(table: String, setColumns: [String], keyColumns: [String], onConflict conflict: ConflictResolution) throws -> Statement {
         let key = SchemaCache.StatementKey(kind: .update(keyColumns: keyColumns), table: table, columns: setColumns, conflict: conflict)
-        if let statement = schemaCache.statements[key] { return statement }
-        let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
-        let assignments = setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-        let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        let statement = try makeStatement(sql: "UPDATE \(or)\(table.quotedDatabaseIdentifier) SET \(assignments) WHERE \(condition)")
-        try recordSchemaVersion()
-        schemaCache.statements[key] = statement
+        return try cachedRecordStatement(key) {
+            let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
+            let assignments = setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+            return "UPDATE \(or)\(table.quotedDatabaseIdentifier) SET \(assignments) WHERE \(condition)"
+        }
+    }
+
+    /// The statement of `key`, prepared from `sql()` the first time.
+    private func cachedRecordStatement(_ key: SchemaCache.StatementKey, sql: () -> String) throws -> Statement {
+        if let last = schemaCache.lastStatement, last.key == key {
+            return last.statement
+        }
+        let statement: Statement
+        if let cached = schemaCache.statements[key] {
+            statement = cached
+        } else {
+            statement = try makeStatement(sql: sql())
+            try recordSchemaVersion()
+            schemaCache.statements[key] = statement
+        }
+        schemaCache.lastStatement = (key, statement)
         return statement
     }
 

@@ -20,9 +20,7 @@ public struct PersistenceContainer: Sendable {
 
     /// The index of a column, case-insensitively, as SQLite matches them.
     func index(of column: String) -> Int? {
-        if let index = columns.firstIndex(of: column) { return index }
-        let lowercased = column.lowercased()
-        return columns.firstIndex { $0.lowercased() == lowercased }
+        columns.firstIndex { $0.isEqualIgnoringCase(column) }
     }
 
     /// The value of a column, or nil if it was not set.

@@ -83,6 +83,27 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.decode(atIndex: requiredIndex(for: key)) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.decode(atIndex: requiredIndex(for: key)) }
 
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key) }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key) }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key) }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key) }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key) }
+
+        /// An optional through the fast path: one lookup, one column read.
+        private func optional<T: DatabaseValueConvertible & StatementColumnConvertible>(_ key: Key) throws -> T? {
+            guard let index = index(for: key) else { return nil }
+            return try row.decodeIfPresent(T.self, atIndex: index)
+        }
+
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try ColumnDecodingContainer<Record>(row: row, index: requiredIndex(for: key), codingPath: codingPath + [key])
                 .decode(T.self)

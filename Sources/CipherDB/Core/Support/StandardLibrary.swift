@@ -4,11 +4,18 @@ import CSQLCipher
 
 /// Stored as the integer 0 or 1.
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
-    @inline(__always)
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
-        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
+        self = value
+    }
+
+    @inlinable @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Bool? {
+        let value = columnValue(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
+        case SQLITE_FLOAT: return sqlite3_value_double(value) != 0
         default: return nil
         }
     }
@@ -38,15 +45,18 @@ extension DatabaseInteger {
     // Inlinable: the row subscripts read integers in the caller's module.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER:
-            guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
-            self = value
-        case SQLITE_FLOAT:
-            guard let value = Self(exactly: sqlite3_column_double(sqliteStatement, index)) else { return nil }
-            self = value
-        default:
-            return nil
+        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
+        self = value
+    }
+
+    /// One column access: its type, then its value (NULL is nil).
+    @inlinable @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
+        let value = columnValue(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return Self(exactly: sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return Self(exactly: sqlite3_value_double(value))
+        default: return nil
         }
     }
 
@@ -82,10 +92,17 @@ extension UInt64: DatabaseInteger {}
 // MARK: - Floating point
 
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
-    @inline(__always)
+    @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
+        self = value
+    }
+
+    @inlinable @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
+        let value = columnValue(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_value_double(value)
         default: return nil
         }
     }
@@ -123,9 +140,20 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 
 /// Stored as TEXT. Blobs and numbers are not converted to strings.
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    /// The column as text, whatever its type (SQLite converts numbers), as
+    /// in GRDB. Fetching goes through ``fromStatement(_:atUncheckedIndex:)``.
     @inline(__always)
     public init(sqliteStatement: SQLiteStatement, index: CInt) {
         self = String(cString: sqlite3_column_text(sqliteStatement, index)!)
+    }
+
+    /// The text of a TEXT column, decoded with its length (no `strlen`);
+    /// nil for other types, as ``fromDatabaseValue(_:)``.
+    @inlinable @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
+        let value = columnValue(sqliteStatement, index)
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
     }
 
     public var databaseValue: DatabaseValue {

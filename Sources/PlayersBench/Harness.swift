@@ -81,9 +81,13 @@ struct Harness {
         func prepareForBaseline() throws {
             if let prepareBaseline { try prepareBaseline() } else { try prepare() }
         }
-        try prepare(); try await subject()
+        try prepare()
+        let warmUp = try await Self.time(subject)
         try prepareForBaseline(); try await baseline()
         var subjectTimes: [Double] = [], baselineTimes: [Double] = []
+        // Workloads of a second or more vary little: fewer runs keep
+        // `make bench` under five minutes.
+        let runs = warmUp >= Self.longWorkload ? min(runs, Self.runsOfLongWorkloads) : runs
         for _ in 0..<runs {
             try prepare(); subjectTimes.append(try await Self.time(subject))
             try prepareForBaseline(); baselineTimes.append(try await Self.time(baseline))
@@ -94,6 +98,9 @@ struct Harness {
         results.append(result)
         FileHandle.standardError.write(Data("  \(workload) [\(mode.rawValue)]: \(String(format: "%.2fx", result.ratio))\n".utf8))
     }
+
+    static let longWorkload = 1.0
+    static let runsOfLongWorkloads = 3
 
     /// Whether the filter lets the workload run: fixtures that only a
     /// filtered-out workload needs are not built.

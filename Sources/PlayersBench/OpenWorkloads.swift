@@ -58,6 +58,9 @@ struct OpenWorkloads {
             }
             group.wait()
             try barrier.check()
+            // Closed here, not when the last thread lets it go: the next
+            // run must not meet connections that are still closing.
+            try dbPool.close()
         }, baseline: {
             let writer = try RawSQLite(path: path, mode: mode)
             try writer.execute("PRAGMA journal_mode = WAL")

@@ -14,9 +14,14 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
-        #expect(results.count == 27)
+        // 10 item and open workloads in 3 modes; 8 application workloads
+        // (players, sync, observation) unencrypted and with a raw key.
+        #expect(results.count == 46)
         #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
+        let memory = report?["memory"] as? [String: Any]
+        #expect(memory?["players"] as? Int == 10_000)
+        #expect((memory?["peakResidentBytes"] as? Int ?? 0) > (memory?["payloadBytes"] as? Int ?? .max))
     }
 
     @Test func anUnknownModeIsAUsageError() throws {

@@ -9,11 +9,13 @@ public protocol DatabaseCursor<Element>: Cursor {
     var statement: Statement { get }
 }
 
-/// The stepping shared by the database cursors.
-struct StatementStepper {
+/// The stepping shared by the database cursors. A class, so that cursors
+/// hold it in a constant: a mutating step on a stored struct would pay an
+/// exclusivity check around every `sqlite3_step`.
+final class StatementStepper {
     let statement: Statement
     let sqliteStatement: SQLiteStatement
-    private(set) var isDone = false
+    private var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
         if requiresColumn && statement.columnCount == 0 {
@@ -26,7 +28,7 @@ struct StatementStepper {
 
     /// Moves to the next row; false when there is none.
     @inline(__always)
-    mutating func step() throws -> Bool {
+    func step() throws -> Bool {
         if isDone { return false }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
@@ -50,7 +52,7 @@ struct StatementStepper {
 /// ``Row/copy()`` it to keep it.
 public final class RowCursor: DatabaseCursor {
     public var statement: Statement { stepper.statement }
-    private var stepper: StatementStepper
+    private let stepper: StatementStepper
     private let row: Row
 
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
@@ -66,7 +68,7 @@ public final class RowCursor: DatabaseCursor {
 /// A cursor of values decoded from the leftmost column.
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
-    private var stepper: StatementStepper
+    private let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
@@ -83,7 +85,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 /// intermediate ``DatabaseValue``.
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
-    private var stepper: StatementStepper
+    private let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
@@ -100,7 +102,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 /// A cursor of optional values read straight from the leftmost column.
 public final class FastOptionalDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
-    private var stepper: StatementStepper
+    private let stepper: StatementStepper
 
     init(statement: Statement, arguments: StatementArguments? = nil) throws {
         stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)

@@ -35,19 +35,18 @@ public final class Row {
     @usableFromInline let sqliteStatement: SQLiteStatement?
 
     /// The names looked up in a live row, in the order of the lookups,
-    /// with their indexes (see ``lookUpIndex(ofColumn:)``).
-    private var lookedUpNames: ContiguousArray<String> = []
-    private var lookedUpIndexes: ContiguousArray<Int?> = []
-    /// The entry that the next lookup most likely asks for.
-    private var nextLookup = 0
-    /// Enough for the columns of any reasonable record.
-    private static let maximumLookedUpNames = 64
+    /// with their indexes (see ``lookUpIndex(ofColumn:)``); nil for
+    /// copies. Behind a pointer, so that the lookups of every value pay no
+    /// exclusivity check.
+    private let nameLookups: UnsafeMutablePointer<NameLookups>?
 
     init(statement: Statement) {
         storage = .statement(statement)
         layout = statement.layout
         count = statement.columnCount
         sqliteStatement = statement.sqliteStatement
+        nameLookups = .allocate(capacity: 1)
+        nameLookups!.initialize(to: NameLookups())
     }
 
     init(values: ContiguousArray<DatabaseValue>, layout: RowLayout) {
@@ -55,6 +54,12 @@ public final class Row {
         self.layout = layout
         count = values.count
         sqliteStatement = nil
+        nameLookups = nil
+    }
+
+    deinit {
+        nameLookups?.deinitialize(count: 1)
+        nameLookups?.deallocate()
     }
 
     /// Creates an empty row.
@@ -110,23 +115,8 @@ public final class Row {
     /// (two words for short names) replaces hashing the name twice.
     @usableFromInline
     func lookUpIndex(ofColumn name: String) -> Int? {
-        guard sqliteStatement != nil else { return layout.index(ofColumn: name) }
-        let entryCount = lookedUpNames.count
-        var entry = nextLookup
-        if entry >= entryCount || lookedUpNames[entry] != name {
-            guard let found = lookedUpNames.firstIndex(of: name) else {
-                let index = layout.index(ofColumn: name)
-                if entryCount < Self.maximumLookedUpNames {
-                    lookedUpNames.append(name)
-                    lookedUpIndexes.append(index)
-                }
-                nextLookup = 0
-                return index
-            }
-            entry = found
-        }
-        nextLookup = entry + 1 == entryCount ? 0 : entry + 1
-        return lookedUpIndexes[entry]
+        guard let nameLookups else { return layout.index(ofColumn: name) }
+        return nameLookups.pointee.index(ofColumn: name, in: layout)
     }
 
     @usableFromInline
@@ -258,6 +248,34 @@ public final class Row {
         } catch {
             fatalError("\(error)")
         }
+    }
+}
+
+/// The column names looked up in a live row, in the order of the lookups,
+/// and the entry the next lookup most likely asks for.
+struct NameLookups {
+    private var names: ContiguousArray<String> = []
+    private var indexes: ContiguousArray<Int?> = []
+    private var next = 0
+    /// Enough for the columns of any reasonable record.
+    private static let maximumCount = 64
+
+    mutating func index(ofColumn name: String, in layout: RowLayout) -> Int? {
+        var entry = next
+        if entry >= names.count || names[entry] != name {
+            guard let found = names.firstIndex(of: name) else {
+                let index = layout.index(ofColumn: name)
+                if names.count < Self.maximumCount {
+                    names.append(name)
+                    indexes.append(index)
+                }
+                next = 0
+                return index
+            }
+            entry = found
+        }
+        next = entry + 1 == names.count ? 0 : entry + 1
+        return indexes[entry]
     }
 }
 

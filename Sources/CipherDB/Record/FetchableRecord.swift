@@ -208,7 +208,7 @@ extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseVa
 /// A cursor of records decoded from the rows of a statement.
 public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
-    private var stepper: StatementStepper
+    private let stepper: StatementStepper
     private let row: Row
 
     init(statement: Statement, arguments: StatementArguments? = nil) throws {

@@ -18,7 +18,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer(decoder: self))
+        KeyedDecodingContainer(KeyedContainer(row: row, codingPath: codingPath, strategy: Record.databaseColumnDecodingStrategy))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -36,10 +36,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         return ColumnDecodingContainer<Record>(row: row, index: 0, codingPath: codingPath)
     }
 
+    /// The properties of a record. Its row and strategy are stored, not
+    /// read through the decoder, so that decoding each property retains
+    /// nothing and asks the record type for nothing.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let decoder: DatabaseRowDecoder
-        var row: Row { decoder.row }
-        var codingPath: [any CodingKey] { decoder.codingPath }
+        let row: Row
+        let codingPath: [any CodingKey]
+        let strategy: DatabaseColumnDecodingStrategy
+
+        var decoder: DatabaseRowDecoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
 
         var allKeys: [Key] {
             row.columnNames.compactMap { Key(stringValue: $0) }
@@ -47,9 +52,11 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @inline(__always)
         private func index(for key: Key) -> Int? {
-            Record.databaseColumnDecodingStrategy.columnIndex(for: key, in: row)
+            if case .useDefaultKeys = strategy { return row.lookUpIndex(ofColumn: key.stringValue) }
+            return strategy.columnIndex(for: key, in: row)
         }
 
+        @inline(__always)
         private func requiredIndex(for key: Key) throws -> Int {
             guard let index = index(for: key) else {
                 throw DecodingError.keyNotFound(key, DecodingError.Context(

@@ -29,6 +29,11 @@ struct PlayersBench: AsyncParsableCommand {
     @Flag(help: "Print the results as JSON on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Where the benchmark databases go (default: /dev/shm when it exists, so that disk flushes do not drown what is measured).",
+        valueName: "folder"))
+    var directory: String?
+
     /// The child process of the memory workload: merges this payload file.
     @Option(help: .hidden)
     var mergeMemory: String?
@@ -38,6 +43,15 @@ struct PlayersBench: AsyncParsableCommand {
         for name in mode where Self.mode(named: name) == nil {
             throw ValidationError("Unknown mode '\(name)': use plaintext, raw-key or passphrase.")
         }
+    }
+
+    static func parentFolder(_ directory: String?) -> URL {
+        if let directory { return URL(fileURLWithPath: directory) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue {
+            return URL(fileURLWithPath: "/dev/shm")
+        }
+        return FileManager.default.temporaryDirectory
     }
 
     static func mode(named name: String) -> EncryptionMode? {
@@ -56,7 +70,7 @@ struct PlayersBench: AsyncParsableCommand {
         if let mergeMemory {
             return try await MemoryWorkload.measureChild(payloadPath: mergeMemory)
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("players-bench-\(UUID().uuidString)")
+        let folder = Self.parentFolder(directory).appendingPathComponent("players-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let modes = mode.isEmpty ? EncryptionMode.allCases : mode.compactMap(Self.mode(named:))

@@ -166,6 +166,27 @@ import Testing
         }
     }
 
+    @Test func aColumnSetTwiceInAnotherCaseKeepsOneValueAsSQLiteMatchesNames() throws {
+        // SQLite folds ASCII letters only: "É" and "é" are two columns.
+        struct Mixed: MutablePersistableRecord {
+            static let databaseTableName = "mixed"
+            func encode(to container: inout PersistenceContainer) {
+                container["Name"] = "first"
+                container["É"] = 1
+                container["NAME"] = "second"
+                container["é"] = 2
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: #"CREATE TABLE mixed (name TEXT, "É" INTEGER, "é" INTEGER)"#)
+            var record = Mixed()
+            try record.insert(db)
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM mixed")!
+            #expect(row.databaseValues == ["second".databaseValue, 1.databaseValue, 2.databaseValue])
+        }
+    }
+
     @Test func callbacksRunInOrder() throws {
         struct Audited: Codable, FetchableRecord, MutablePersistableRecord {
             var id: Int64?

@@ -48,14 +48,13 @@ public final class Statement {
 
     /// Parameter names without their prefix (`:`, `$`, `@`), or nil for
     /// positional parameters.
-    private(set) lazy var parameterNames: [String?] = (0..<Int(parameterCount)).map { offset in
-        guard let cString = sqlite3_bind_parameter_name(sqliteStatement, CInt(offset + 1)) else { return nil }
-        let name = String(cString: cString)
-        guard let first = name.first, ":$@".contains(first) else { return nil }
-        return String(name.dropFirst())
-    }
+    let parameterNames: [String?]
 
-    private lazy var hasNamedParameters = parameterNames.contains { $0 != nil }
+    private let hasNamedParameters: Bool
+
+    /// Whether the statement changes the schema (`CREATE`, `DROP`,
+    /// `ALTER`), which invalidates the schema cache of the connection.
+    private let isSchemaChange: Bool
 
     private let parameterCount: CInt
 
@@ -104,6 +103,18 @@ public final class Statement {
         self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
         self.parameterCount = sqlite3_bind_parameter_count(sqliteStatement)
+        // Constants, not lazy properties: each execution reads them, and a
+        // lazy property of a class pays an exclusivity check at each read.
+        self.parameterNames = (0..<parameterCount).map { index in
+            guard let cString = sqlite3_bind_parameter_name(sqliteStatement, index + 1) else { return nil }
+            let name = String(cString: cString)
+            guard let first = name.first, ":$@".contains(first) else { return nil }
+            return String(name.dropFirst())
+        }
+        self.hasNamedParameters = parameterNames.contains { $0 != nil }
+        self.isSchemaChange = sqlite3_stmt_readonly(sqliteStatement) == 0
+            && sql.split(maxSplits: 1, whereSeparator: \.isWhitespace).first
+                .map { ["CREATE", "DROP", "ALTER"].contains($0.uppercased()) } ?? false
     }
 
     deinit {
@@ -156,7 +167,9 @@ public final class Statement {
     }
 
     private func bind(_ arguments: StatementArguments) throws {
-        if hasNamedParameters || !arguments.namedValues.isEmpty {
+        if hasNamedParameters, arguments.values.isEmpty, bindNamedValues(of: arguments) {
+            self.arguments = arguments
+        } else if hasNamedParameters || !arguments.namedValues.isEmpty {
             var remaining = arguments
             let bindings = try remaining.extractBindings(
                 forParameterNames: parameterNames, sql: sql, allowingRemainingValues: false)
@@ -175,6 +188,19 @@ public final class Statement {
             }
         }
         self.arguments = arguments
+    }
+
+    /// Binds named values straight from the dictionary; false when a
+    /// parameter has no value (or no name), for the general path to
+    /// report.
+    private func bindNamedValues(of arguments: StatementArguments) -> Bool {
+        var index: CInt = 1
+        for name in parameterNames {
+            guard let name, let dbValue = arguments.namedValues[name],
+                  dbValue.bind(to: sqliteStatement, at: index) == SQLITE_OK else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Binds values already extracted from multi-statement arguments.
@@ -208,6 +234,9 @@ public final class Statement {
 
     /// Resets the statement and binds new arguments, if any.
     func prepareExecution(arguments: StatementArguments?) throws {
+        // One strong reference for the three uses: each read of an unowned
+        // reference is an atomic retain.
+        let database = self.database
         try database.checkIsOpen()
         try database.checkNotCancelled()
         database.statementWillExecute(self)
@@ -228,18 +257,12 @@ public final class Statement {
         try runToCompletion()
     }
 
-    /// Whether the statement changes the schema (`CREATE`, `DROP`,
-    /// `ALTER`), which invalidates the schema cache of the connection.
-    private lazy var isSchemaChange: Bool = {
-        guard !isReadonly, let firstWord = sql.split(maxSplits: 1, whereSeparator: \.isWhitespace).first else { return false }
-        return ["CREATE", "DROP", "ALTER"].contains(firstWord.uppercased())
-    }()
-
     /// Steps until SQLITE_DONE, and resets the statement so that it holds
     /// no lock.
     func runToCompletion() throws {
         defer {
             sqlite3_reset(sqliteStatement)
+            let database = self.database
             if isSchemaChange { database.invalidateSchemaCache() }
             database.statementDidExecute()
         }

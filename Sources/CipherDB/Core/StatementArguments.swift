@@ -123,12 +123,15 @@ public struct StatementArguments: Hashable, Sendable {
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        self.init(elements)
+        // The array's own map, specialized: the generic sequence
+        // initializer would not be.
+        values = elements.map { $0?.databaseValue ?? .null }
     }
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        namedValues.reserveCapacity(elements.count)
         for (name, value) in elements {
             namedValues[name] = value?.databaseValue ?? .null
         }

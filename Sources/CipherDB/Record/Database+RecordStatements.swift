@@ -29,7 +29,7 @@ extension PrimaryKeyInfo {
     /// The `INTEGER PRIMARY KEY` column, or nil for the hidden rowid and
     /// other keys.
     var visibleRowIDColumn: String? {
-        rowIDColumn.flatMap { $0.isEqualIgnoringCase("rowid") && columns == ["rowid"] ? nil : $0 }
+        rowIDColumn.flatMap { $0.isEqualIgnoringCase("rowid") && columns.count == 1 && columns[0] == "rowid" ? nil : $0 }
     }
 }
 

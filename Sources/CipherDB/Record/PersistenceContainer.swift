@@ -12,15 +12,34 @@ public struct PersistenceContainer: Sendable {
     private(set) var columns: [String] = []
     /// The values of `columns`, at the same indexes.
     private(set) var values: [DatabaseValue] = []
+    /// The ``caseFoldedSignature(_:)`` of `columns`, at the same indexes:
+    /// setting a column compares integers before it compares names.
+    private var signatures: [UInt64] = []
 
     public init() {}
+
+    private static let typicalColumnCount = 16
 
     /// Whether no column was set.
     public var isEmpty: Bool { columns.isEmpty }
 
     /// The index of a column, case-insensitively, as SQLite matches them.
     func index(of column: String) -> Int? {
-        columns.firstIndex { $0.isEqualIgnoringCase(column) }
+        index(of: column, signature: Self.caseFoldedSignature(column))
+    }
+
+    private func index(of column: String, signature: UInt64) -> Int? {
+        signatures.indices.first { signatures[$0] == signature && columns[$0].isEqualIgnoringCase(column) }
+    }
+
+    /// The same for names equal ignoring case (as SQLite: ASCII letters
+    /// only); different for most different names.
+    static func caseFoldedSignature(_ name: String) -> UInt64 {
+        var signature = UInt64(truncatingIfNeeded: name.utf8.count)
+        for byte in name.utf8 {
+            signature = signature &* 31 &+ UInt64(String.asciiLowercase(byte))
+        }
+        return signature
     }
 
     /// The value of a column, or nil if it was not set.
@@ -41,11 +60,19 @@ public struct PersistenceContainer: Sendable {
     }
 
     mutating func setValue(_ dbValue: DatabaseValue, forColumn column: String) {
-        if let index = index(of: column) {
+        let signature = Self.caseFoldedSignature(column)
+        if let index = index(of: column, signature: signature) {
             values[index] = dbValue
         } else {
+            if columns.isEmpty {
+                // Most records fit: one allocation per array, not five.
+                columns.reserveCapacity(Self.typicalColumnCount)
+                values.reserveCapacity(Self.typicalColumnCount)
+                signatures.reserveCapacity(Self.typicalColumnCount)
+            }
             columns.append(column)
             values.append(dbValue)
+            signatures.append(signature)
         }
     }
 }

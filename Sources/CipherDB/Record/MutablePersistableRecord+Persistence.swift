@@ -118,12 +118,11 @@ extension MutablePersistableRecord {
         guard !key.values.contains(where: \.isNull) else {
             throw PersistenceError.recordNotFound(databaseTableName: table, key: key.dictionary)
         }
-        let lowercasedKeyColumns = Set(key.columns.map { $0.lowercased() })
-        let lowercasedColumns = Set(columns.map { $0.lowercased() })
         var setColumns: [String] = []
         var setValues: [DatabaseValue] = []
+        // Few columns: comparing names beats hashing lowercased copies.
         for (column, value) in zip(container.columns, container.values)
-        where lowercasedColumns.contains(column.lowercased()) && !lowercasedKeyColumns.contains(column.lowercased()) {
+        where columns.contains(where: column.isEqualIgnoringCase) && !key.columns.contains(where: column.isEqualIgnoringCase) {
             setColumns.append(column)
             setValues.append(value)
         }
@@ -142,7 +141,7 @@ extension MutablePersistableRecord {
     }
 
     /// The primary key columns and their values in the container.
-    func primaryKeyValues(_ db: Database, container: PersistenceContainer) throws -> (columns: [String], values: [DatabaseValue], dictionary: [String: DatabaseValue]) {
+    func primaryKeyValues(_ db: Database, container: PersistenceContainer) throws -> PrimaryKeyValues {
         let columns = try db.cachedPrimaryKey(Self.databaseTableName).columns
         var values: [DatabaseValue] = []
         for column in columns {
@@ -153,7 +152,7 @@ extension MutablePersistableRecord {
             }
             values.append(value)
         }
-        return (columns, values, Dictionary(uniqueKeysWithValues: zip(columns, values)))
+        return PrimaryKeyValues(columns: columns, values: values)
     }
 
     /// Writes only the columns that differ from `record`; returns whether
@@ -274,5 +273,16 @@ extension MutablePersistableRecord {
         let key = try primaryKeyValues(db, container: persistenceContainer())
         if key.values.contains(where: \.isNull) { return false }
         return try !Self.filter(key: key.dictionary).isEmpty(db)
+    }
+}
+
+/// The primary key columns of a record, and its values for them.
+struct PrimaryKeyValues {
+    var columns: [String]
+    var values: [DatabaseValue]
+
+    /// For requests and errors only: saving a record does not need it.
+    var dictionary: [String: DatabaseValue] {
+        Dictionary(uniqueKeysWithValues: zip(columns, values))
     }
 }

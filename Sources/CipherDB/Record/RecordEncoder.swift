@@ -17,6 +17,8 @@ extension EncodableRecord where Self: Encodable {
 
 final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
     var container = PersistenceContainer()
+    /// Read once per record, not once per property.
+    private let columnStrategy = Record.databaseColumnEncodingStrategy
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 
@@ -33,7 +35,7 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
     }
 
     func set(_ dbValue: DatabaseValue, forKey key: some CodingKey) {
-        container.setValue(dbValue, forColumn: Record.databaseColumnEncodingStrategy.column(for: key))
+        container.setValue(dbValue, forColumn: columnStrategy.column(for: key))
     }
 
     /// The database value of any encodable value.
@@ -47,7 +49,7 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         if let convertible = value as? any DatabaseValueConvertible {
             return convertible.databaseValue
         }
-        let column = Record.databaseColumnEncodingStrategy.column(for: key)
+        let column = columnStrategy.column(for: key)
         let encoder = Record.databaseJSONEncoder(for: column)
         encoder.userInfo = Record.databaseEncodingUserInfo
         return String(decoding: try encoder.encode(value), as: UTF8.self).databaseValue

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A type that is stored in a database table.
 ///
@@ -35,6 +36,18 @@ extension TableRecord {
 /// `Player` → `player`, `HTTPRequest` → `httpRequest`, `URL` → `url`,
 /// `Outer.Inner` → `inner`, `Box<Int>` → `box`.
 func defaultDatabaseTableName(for type: Any.Type) -> String {
+    // Records ask for their table at each insert or update: the name of a
+    // type is costly to describe, so each is computed once.
+    let key = ObjectIdentifier(type)
+    if let name = defaultTableNames.withLock({ $0[key] }) { return name }
+    let name = makeDefaultDatabaseTableName(for: type)
+    defaultTableNames.withLock { $0[key] = name }
+    return name
+}
+
+private let defaultTableNames = Mutex<[ObjectIdentifier: String]>([:])
+
+private func makeDefaultDatabaseTableName(for type: Any.Type) -> String {
     var name = String(describing: type)
     if let index = name.firstIndex(of: "<") { name = String(name[..<index]) }
     if let index = name.lastIndex(of: ".") { name = String(name[name.index(after: index)...]) }

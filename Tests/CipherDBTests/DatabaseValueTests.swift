@@ -99,6 +99,24 @@ import Testing
         #expect(decoded == uuid)
     }
 
+    @Test func uuidTextDecodesInEitherCaseAndRejectsMalformedText() throws {
+        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { (db) throws in
+            for text in ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"] {
+                #expect(try UUID.fetchOne(db, sql: "SELECT ?", arguments: [text]) == uuid)
+                #expect(UUID.fromDatabaseValue(text.databaseValue) == uuid)
+                let row = try Row.fetchOne(db, sql: "SELECT ? AS uuid", arguments: [text])!
+                #expect(row["uuid"] as UUID == uuid)
+            }
+            for text in ["E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8_C36C-495A-93FC-0C247A3E6E5F",
+                         "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0", ""] {
+                #expect(throws: RowDecodingError.self) { try UUID.fetchOne(db, sql: "SELECT ?", arguments: [text]) }
+                #expect(UUID.fromDatabaseValue(text.databaseValue) == nil)
+            }
+        }
+    }
+
     @Test func nullDecodesAsNilAndFailsForNonOptional() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in

@@ -154,13 +154,18 @@ struct ColumnDecodingContainer<Record: FetchableRecord>: SingleValueDecodingCont
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let dbValue = row.databaseValue(atUncheckedIndex: index)
         if T.self == Date.self {
+            let dbValue = row.databaseValue(atUncheckedIndex: index)
             guard let date = Record.databaseDateDecodingStrategy.decode(dbValue) else {
                 throw RowDecodingError.valueMismatch(Date.self, dbValue, RowDecodingContext(column: column))
             }
             return date as! T
         }
+        // UUIDs and the other standard types read the column in place.
+        if let convertible = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+            return try Self.decode(convertible, from: row, atIndex: index) as! T
+        }
+        let dbValue = row.databaseValue(atUncheckedIndex: index)
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             return try convertible.decode(dbValue, context: RowDecodingContext(column: column)) as! T
         }
@@ -175,6 +180,12 @@ struct ColumnDecodingContainer<Record: FetchableRecord>: SingleValueDecodingCont
         let decoder = Record.databaseJSONDecoder(for: column)
         decoder.userInfo = Record.databaseDecodingUserInfo
         return try decoder.decode(T.self, from: data)
+    }
+
+    private static func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, from row: Row, atIndex index: Int) throws -> Value
+    {
+        try row.decode(Value.self, atIndex: index)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try row.decode(atIndex: index) }

@@ -60,7 +60,14 @@ extension Player {
 
     /// A name as stored: without surrounding white space.
     public static func normalizedName(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most names need no trimming: checking both ends is much cheaper
+        // than trimming (a sync checks every name it receives).
+        let whiteSpace = CharacterSet.whitespacesAndNewlines
+        if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
+           !whiteSpace.contains(first), !whiteSpace.contains(last) {
+            return name
+        }
+        return name.trimmingCharacters(in: whiteSpace)
     }
 }
 

@@ -18,10 +18,13 @@ extension PlayersPayload: SyncMessage {
         var seen = Set<UUID>()
         seen.reserveCapacity(players.count)
         for (index, player) in players.enumerated() {
-            let path = "$.players[\(index)]"
+            // Made only for an error: interpolating it for every player
+            // was a good part of checking a snapshot.
+            var path: String { "$.players[\(index)]" }
             let name = Player.normalizedName(player.name)
             guard !name.isEmpty else { throw SyncPayloadError(path: "\(path).name", "empty") }
-            guard name.count <= Player.maximumNameLength else {
+            // No more bytes than the limit: no more characters either.
+            guard name.utf8.count <= Player.maximumNameLength || name.count <= Player.maximumNameLength else {
                 throw SyncPayloadError(path: "\(path).name", "longer than \(Player.maximumNameLength) characters")
             }
             guard Player.scoreRange.contains(player.score) else {

@@ -57,6 +57,32 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     public var players: [PlayerEntry]
     public var tombstones: [Tombstone]
 
+    private enum CodingKeys: String, CodingKey {
+        case protocolVersion, kind, complete, cursor, next, players, tombstones
+    }
+
+    /// A payload of another protocol version: refused before the rest of
+    /// it is decoded.
+    private struct UnsupportedProtocolVersion: Error {
+        var version: Int
+    }
+
+    /// Decodes the protocol version first, and the rest only if this
+    /// program reads that version: one pass over the JSON.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+        guard protocolVersion == Self.currentProtocolVersion else {
+            throw UnsupportedProtocolVersion(version: protocolVersion)
+        }
+        kind = try container.decode(Kind.self, forKey: .kind)
+        complete = try container.decode(Bool.self, forKey: .complete)
+        cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
+        next = try container.decodeIfPresent(String.self, forKey: .next)
+        players = try container.decode([PlayerEntry].self, forKey: .players)
+        tombstones = try container.decode([Tombstone].self, forKey: .tombstones)
+    }
+
     public init(kind: Kind, complete: Bool = true, cursor: String? = nil, next: String? = nil,
                 players: [PlayerEntry], tombstones: [Tombstone] = []) {
         protocolVersion = Self.currentProtocolVersion
@@ -88,14 +114,11 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     /// ``SyncPayloadError`` with the JSON path of the first bad element.
     static func decodeVersioned(_ data: Data) throws -> PlayersPayload {
         do {
-            struct Version: Decodable { var protocolVersion: Int }
-            let version = try JSONDecoder().decode(Version.self, from: data).protocolVersion
-            guard version == currentProtocolVersion else {
-                throw SyncPayloadError(path: "$.protocolVersion", "version \(version), and this program reads version \(currentProtocolVersion) only")
-            }
             return try JSONDecoder().decode(PlayersPayload.self, from: data)
         } catch let error as DecodingError {
             throw SyncPayloadError(error)
+        } catch let error as UnsupportedProtocolVersion {
+            throw SyncPayloadError(path: "$.protocolVersion", "version \(error.version), and this program reads version \(currentProtocolVersion) only")
         }
     }
 }

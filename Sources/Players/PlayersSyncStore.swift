@@ -133,24 +133,27 @@ private struct PlayersMerge {
     }
 
     func apply(_ changes: [PlayerChange]) throws -> SyncCounts {
-        var local: [String: LocalPlayer] = [:]
+        // Keyed by UUID, not its text: 16 bytes a key, no string to hash.
+        var local: [UUID: LocalPlayer] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, uuid, name, score, version FROM player")
         while let row = try rows.next() {
             local[row[1]] = LocalPlayer(id: row[0], name: row[2], score: row[3], version: row[4])
         }
 
         var counts = SyncCounts()
-        var listed = Set<String>()
-        listed.reserveCapacity(changes.count)
+        // What a snapshot lists matters only for the local players it does
+        // not list: none in a first sync.
+        let tracksListed = isSnapshot && !local.isEmpty
+        var listed = Set<UUID>()
+        if tracksListed { listed.reserveCapacity(changes.count) }
         for change in changes {
-            let uuid = change.uuid.uuidString
-            let existing = local[uuid]
+            let existing = local[change.uuid]
             switch change {
             case .player(let player):
-                listed.insert(uuid)
+                if tracksListed { listed.insert(player.uuid) }
                 guard let existing else {
                     try write("INSERT INTO player (uuid, name, score, version) VALUES (?, ?, ?, ?)",
-                              [uuid, player.name, player.score, player.version])
+                              [player.uuid.uuidString, player.name, player.score, player.version])
                     counts.inserted += 1
                     continue
                 }
@@ -167,7 +170,7 @@ private struct PlayersMerge {
                 counts.deleted += 1
             }
         }
-        if isSnapshot {
+        if tracksListed {
             // Synced players the snapshot no longer lists were deleted on
             // the server; players never synced stay.
             for (uuid, player) in local where player.version != nil && !listed.contains(uuid) {

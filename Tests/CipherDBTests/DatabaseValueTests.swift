@@ -117,6 +117,22 @@ import Testing
         }
     }
 
+    @Test func uuidTextStrategiesWriteWhatUUIDStringWrites() throws {
+        struct Lower: Encodable, EncodableRecord {
+            var uuid: UUID
+            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.lowercaseString
+        }
+        struct Upper: Encodable, EncodableRecord {
+            var uuid: UUID
+            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+        }
+        for _ in 0..<100 {
+            let uuid = UUID()
+            #expect(try Lower(uuid: uuid).databaseDictionary["uuid"] == uuid.uuidString.lowercased().databaseValue)
+            #expect(try Upper(uuid: uuid).databaseDictionary["uuid"] == uuid.uuidString.databaseValue)
+        }
+    }
+
     @Test func nullDecodesAsNilAndFailsForNonOptional() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in

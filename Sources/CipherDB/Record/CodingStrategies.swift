@@ -96,8 +96,8 @@ public enum DatabaseUUIDEncodingStrategy: Sendable {
     func encode(_ uuid: UUID) -> DatabaseValue {
         switch self {
         case .deferredToUUID: return uuid.databaseValue
-        case .uppercaseString: return uuid.uuidString.databaseValue
-        case .lowercaseString: return uuid.uuidString.lowercased().databaseValue
+        case .uppercaseString: return uuid.text(uppercase: true).databaseValue
+        case .lowercaseString: return uuid.text(uppercase: false).databaseValue
         }
     }
 }

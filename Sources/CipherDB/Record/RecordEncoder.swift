@@ -39,12 +39,13 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
     }
 
     /// The database value of any encodable value.
-    func databaseValue(of value: some Encodable, forKey key: some CodingKey) throws -> DatabaseValue {
-        if let date = value as? Date {
-            return Record.databaseDateEncodingStrategy.encode(date)
+    func databaseValue<Value: Encodable>(of value: Value, forKey key: some CodingKey) throws -> DatabaseValue {
+        // Comparing types is cheap; a failed dynamic cast is not.
+        if Value.self == Date.self {
+            return Record.databaseDateEncodingStrategy.encode(value as! Date)
         }
-        if let uuid = value as? UUID {
-            return Record.databaseUUIDEncodingStrategy.encode(uuid)
+        if Value.self == UUID.self {
+            return Record.databaseUUIDEncodingStrategy.encode(value as! UUID)
         }
         if let convertible = value as? any DatabaseValueConvertible {
             return convertible.databaseValue
@@ -80,21 +81,26 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
         }
 
         // Nil optionals are NULL, not missing columns.
-        func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
-        func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+        func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: String?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Double?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Float?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Int?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
+        func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { encodeConvertible(value, forKey: key) }
         func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+
+        /// A standard optional, with no dynamic cast: NULL for nil.
+        private func encodeConvertible<T: DatabaseValueConvertible>(_ value: T?, forKey key: Key) {
+            encoder.set(value?.databaseValue ?? .null, forKey: key)
+        }
 
         private func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
             if let value {

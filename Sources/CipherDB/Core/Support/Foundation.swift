@@ -93,6 +93,31 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
         self.init(uuid: bytes)
     }
 
+    /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, or its lowercase form, as
+    /// `uuidString` without its formatting machinery (records stored with
+    /// a text UUID strategy format one at each write).
+    func text(uppercase: Bool) -> String {
+        let digits = uppercase ? Self.uppercaseDigits : Self.lowercaseDigits
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var position = 0
+                for (byteIndex, byte) in bytes.enumerated() {
+                    if byteIndex == 4 || byteIndex == 6 || byteIndex == 8 || byteIndex == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits[Int(byte >> 4)]
+                    text[position + 1] = digits[Int(byte & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+
+    private static let uppercaseDigits = Array("0123456789ABCDEF".utf8)
+    private static let lowercaseDigits = Array("0123456789abcdef".utf8)
+
     private static func hexValue(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")

@@ -200,7 +200,7 @@ enum SQLSecrets {
         guard key.count == 32 else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a raw key must be 32 bytes long, not \(key.count)")
         }
-        let hexDigits = Array("0123456789ABCDEF".utf8)
+        let hexDigits = Hexadecimal.uppercaseDigits
         var material: [UInt8] = []
         material.reserveCapacity(67)
         material.append(UInt8(ascii: "x"))

@@ -83,7 +83,8 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
                     guard text[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = Self.hexValue(text[position]), let low = Self.hexValue(text[position + 1]) else { return false }
+                guard let high = Hexadecimal.value(of: text[position]),
+                      let low = Hexadecimal.value(of: text[position + 1]) else { return false }
                 bytes[byteIndex] = high << 4 | low
                 position += 2
             }
@@ -97,7 +98,7 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
     /// `uuidString` without its formatting machinery (records stored with
     /// a text UUID strategy format one at each write).
     func text(uppercase: Bool) -> String {
-        let digits = uppercase ? Self.uppercaseDigits : Self.lowercaseDigits
+        let digits = uppercase ? Hexadecimal.uppercaseDigits : Hexadecimal.lowercaseDigits
         return withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0
@@ -112,18 +113,6 @@ extension UUID: DatabaseValueConvertible, StatementColumnConvertible {
                 }
                 return position
             }
-        }
-    }
-
-    private static let uppercaseDigits = Array("0123456789ABCDEF".utf8)
-    private static let lowercaseDigits = Array("0123456789abcdef".utf8)
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 }

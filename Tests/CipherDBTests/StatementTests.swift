@@ -21,6 +21,33 @@ import Testing
         #expect(scores == [150, 200])
     }
 
+    @Test func namedArgumentsBindInAnyOrderAndCompareAsDictionaries() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (a, b, c)")
+            let insert = try db.makeStatement(sql: "INSERT INTO t VALUES (:a, :b, :c)")
+            try insert.execute(arguments: ["a": 1, "b": 2, "c": 3])
+            try insert.execute(arguments: ["c": 6, "a": 4, "b": 5])
+            try insert.execute(arguments: ["b": 8, "c": 9, "a": 7, "unused": 0])
+            #expect(try Int.fetchAll(db, sql: "SELECT a * 100 + b * 10 + c FROM t") == [123, 456, 789])
+        }
+        let ordered: StatementArguments = ["a": 1, "b": 2]
+        let reversed: StatementArguments = ["b": 2, "a": 1]
+        #expect(ordered == reversed)
+        #expect(ordered.hashValue == reversed.hashValue)
+        #expect(ordered != ["a": 1, "b": 3])
+        #expect(ordered != ["a": 1])
+        // The last value of a name wins, as does the right side of +; &+
+        // keeps the left side's.
+        #expect(["a": 1, "a": 2] as StatementArguments == ["a": 2])
+        #expect(ordered + ["a": 9] == ["a": 9, "b": 2])
+        #expect(ordered &+ ["a": 9, "c": 3] == ["a": 1, "b": 2, "c": 3])
+        var appended = ordered
+        let replaced = appended.append(contentsOf: ["b": 20])
+        #expect(replaced == ["b": 2.databaseValue])
+        #expect(appended == ["a": 1, "b": 20])
+    }
+
     @Test func wrongArgumentCountIsAnError() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db) throws in

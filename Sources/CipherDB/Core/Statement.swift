@@ -190,13 +190,14 @@ public final class Statement {
         self.arguments = arguments
     }
 
-    /// Binds named values straight from the dictionary; false when a
+    /// Binds named values straight from the arguments; false when a
     /// parameter has no value (or no name), for the general path to
     /// report.
     private func bindNamedValues(of arguments: StatementArguments) -> Bool {
         var index: CInt = 1
+        var hint = 0
         for name in parameterNames {
-            guard let name, let dbValue = arguments.namedValues[name],
+            guard let name, let dbValue = arguments.namedValues.value(forName: name, hint: &hint),
                   dbValue.bind(to: sqliteStatement, at: index) == SQLITE_OK else { return false }
             index += 1
         }

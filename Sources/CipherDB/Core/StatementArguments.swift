@@ -22,7 +22,7 @@ public struct StatementArguments: Hashable, Sendable {
     var values: [DatabaseValue] = []
 
     /// Named values, keyed by parameter name without its prefix.
-    var namedValues: [String: DatabaseValue] = [:]
+    var namedValues = NamedValues()
 
     /// Whether there are no arguments at all.
     public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
@@ -37,7 +37,7 @@ public struct StatementArguments: Hashable, Sendable {
 
     /// Creates named arguments from a dictionary.
     public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
-        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+        namedValues = NamedValues(dictionary.mapValues { $0?.databaseValue ?? .null })
     }
 
     /// Creates positional arguments from an array of any values, or returns
@@ -82,7 +82,9 @@ public struct StatementArguments: Hashable, Sendable {
     public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = rhs
         result.values = lhs.values + rhs.values
-        result.namedValues.merge(lhs.namedValues) { _, lhs in lhs }
+        for (name, dbValue) in lhs.namedValues {
+            result.namedValues.updateValue(dbValue, forKey: name)
+        }
         return result
     }
 
@@ -99,8 +101,9 @@ public struct StatementArguments: Hashable, Sendable {
         var consumed = 0
         var bindings: [DatabaseValue] = []
         bindings.reserveCapacity(parameterNames.count)
+        var hint = 0
         for name in parameterNames {
-            if let name, let dbValue = namedValues[name] {
+            if let name, let dbValue = namedValues.value(forName: name, hint: &hint) {
                 bindings.append(dbValue)
             } else if consumed < values.count {
                 bindings.append(values[consumed])
@@ -123,17 +126,25 @@ public struct StatementArguments: Hashable, Sendable {
 
 extension StatementArguments: ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        // The array's own map, specialized: the generic sequence
-        // initializer would not be.
-        values = elements.map { $0?.databaseValue ?? .null }
+        // Each element is read where it is stored: iterating or mapping
+        // would copy every existential through its value witnesses.
+        values.reserveCapacity(elements.count)
+        elements.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                values.append(elements[index]?.databaseValue ?? .null)
+            }
+        }
     }
 }
 
 extension StatementArguments: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
         namedValues.reserveCapacity(elements.count)
-        for (name, value) in elements {
-            namedValues[name] = value?.databaseValue ?? .null
+        // Read in place, as the array literal.
+        elements.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                namedValues[elements[index].0] = elements[index].1?.databaseValue ?? .null
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ public struct PersistenceContainer: Sendable {
     private(set) var columns: [String] = []
     /// The values of `columns`, at the same indexes.
     private(set) var values: [DatabaseValue] = []
-    /// The ``caseFoldedSignature(_:)`` of `columns`, at the same indexes:
+    /// The `caseFoldedSignature` of `columns`, at the same indexes:
     /// setting a column compares integers before it compares names.
     private var signatures: [UInt64] = []
 
@@ -25,21 +25,11 @@ public struct PersistenceContainer: Sendable {
 
     /// The index of a column, case-insensitively, as SQLite matches them.
     func index(of column: String) -> Int? {
-        index(of: column, signature: Self.caseFoldedSignature(column))
+        index(of: column, signature: column.caseFoldedSignature)
     }
 
     private func index(of column: String, signature: UInt64) -> Int? {
         signatures.indices.first { signatures[$0] == signature && columns[$0].isEqualIgnoringCase(column) }
-    }
-
-    /// The same for names equal ignoring case (as SQLite: ASCII letters
-    /// only); different for most different names.
-    static func caseFoldedSignature(_ name: String) -> UInt64 {
-        var signature = UInt64(truncatingIfNeeded: name.utf8.count)
-        for byte in name.utf8 {
-            signature = signature &* 31 &+ UInt64(String.asciiLowercase(byte))
-        }
-        return signature
     }
 
     /// The value of a column, or nil if it was not set.
@@ -60,7 +50,7 @@ public struct PersistenceContainer: Sendable {
     }
 
     mutating func setValue(_ dbValue: DatabaseValue, forColumn column: String) {
-        let signature = Self.caseFoldedSignature(column)
+        let signature = column.caseFoldedSignature
         if let index = index(of: column, signature: signature) {
             values[index] = dbValue
         } else {

@@ -21,4 +21,15 @@ extension String {
     static func asciiLowercase(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
+
+    /// The same for names equal ignoring case (as SQLite: ASCII letters
+    /// only), and different for most different names: comparing these
+    /// integers first spares most string comparisons.
+    var caseFoldedSignature: UInt64 {
+        var signature = UInt64(truncatingIfNeeded: utf8.count)
+        for byte in utf8 {
+            signature = signature &* 31 &+ UInt64(Self.asciiLowercase(byte))
+        }
+        return signature
+    }
 }

@@ -38,7 +38,7 @@ public final class Row {
     /// with their indexes (see ``lookUpIndex(ofColumn:)``); nil for
     /// copies. Behind a pointer, so that the lookups of every value pay no
     /// exclusivity check.
-    private let nameLookups: UnsafeMutablePointer<NameLookups>?
+    @usableFromInline let nameLookups: UnsafeMutablePointer<NameLookups>?
 
     init(statement: Statement) {
         storage = .statement(statement)
@@ -113,7 +113,7 @@ public final class Row {
     /// columns in the same order at each step: the next lookup is almost
     /// always the entry after the previous one, and a string comparison
     /// (two words for short names) replaces hashing the name twice.
-    @usableFromInline
+    @inlinable @inline(__always)
     func lookUpIndex(ofColumn name: String) -> Int? {
         guard let nameLookups else { return layout.index(ofColumn: name) }
         return nameLookups.pointee.index(ofColumn: name, in: layout)
@@ -253,29 +253,41 @@ public final class Row {
 
 /// The column names looked up in a live row, in the order of the lookups,
 /// and the entry the next lookup most likely asks for.
+@usableFromInline
 struct NameLookups {
-    private var names: ContiguousArray<String> = []
-    private var indexes: ContiguousArray<Int?> = []
-    private var next = 0
+    @usableFromInline var names: ContiguousArray<String> = []
+    @usableFromInline var indexes: ContiguousArray<Int?> = []
+    @usableFromInline var next = 0
     /// Enough for the columns of any reasonable record.
     private static let maximumCount = 64
 
+    init() {}
+
+    /// The expected lookup is inlined in the caller; the others are not.
+    @inlinable @inline(__always)
     mutating func index(ofColumn name: String, in layout: RowLayout) -> Int? {
-        var entry = next
-        if entry >= names.count || names[entry] != name {
-            guard let found = names.firstIndex(of: name) else {
-                let index = layout.index(ofColumn: name)
-                if names.count < Self.maximumCount {
-                    names.append(name)
-                    indexes.append(index)
-                }
-                next = 0
-                return index
-            }
-            entry = found
+        let entry = next
+        guard entry < names.count, names[entry] == name else {
+            return unexpectedIndex(ofColumn: name, in: layout)
         }
         next = entry + 1 == names.count ? 0 : entry + 1
         return indexes[entry]
+    }
+
+    /// A lookup out of the order of the previous row, or a new name.
+    @usableFromInline
+    mutating func unexpectedIndex(ofColumn name: String, in layout: RowLayout) -> Int? {
+        guard let found = names.firstIndex(of: name) else {
+            let index = layout.index(ofColumn: name)
+            if names.count < Self.maximumCount {
+                names.append(name)
+                indexes.append(index)
+            }
+            next = 0
+            return index
+        }
+        next = found + 1 == names.count ? 0 : found + 1
+        return indexes[found]
     }
 }
 

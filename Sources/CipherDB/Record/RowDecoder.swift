@@ -7,18 +7,20 @@ import Foundation
 extension FetchableRecord where Self: Decodable {
     /// Decodes the record from the row with its `Decodable` implementation.
     public init(row: Row) throws {
-        try self.init(from: DatabaseRowDecoder<Self>(row: row, codingPath: []))
+        try self.init(from: DatabaseRowDecoder<Self>(row: row))
     }
 }
 
 struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     let row: Row
-    let codingPath: [any CodingKey]
+    /// A record is the root of its decoding: its properties are columns.
+    var codingPath: [any CodingKey] { [] }
 
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedContainer(row: row, codingPath: codingPath, strategy: Record.databaseColumnDecodingStrategy))
+        let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
+        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -36,15 +38,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         return ColumnDecodingContainer<Record>(row: row, index: 0, codingPath: codingPath)
     }
 
-    /// The properties of a record. Its row and strategy are stored, not
-    /// read through the decoder, so that decoding each property retains
-    /// nothing and asks the record type for nothing.
+    /// The properties of a record. It holds only its row and whether
+    /// keys are column names: it is copied for each property, and asks
+    /// the record type for its strategy only when keys are not.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
-        let codingPath: [any CodingKey]
-        let strategy: DatabaseColumnDecodingStrategy
+        let usesDefaultKeys: Bool
 
-        var decoder: DatabaseRowDecoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
+        var codingPath: [any CodingKey] { [] }
+        var decoder: DatabaseRowDecoder { DatabaseRowDecoder(row: row) }
 
         var allKeys: [Key] {
             row.columnNames.compactMap { Key(stringValue: $0) }
@@ -52,8 +54,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @inline(__always)
         private func index(for key: Key) -> Int? {
-            if case .useDefaultKeys = strategy { return row.lookUpIndex(ofColumn: key.stringValue) }
-            return strategy.columnIndex(for: key, in: row)
+            if usesDefaultKeys { return row.lookUpIndex(ofColumn: key.stringValue) }
+            return Record.databaseColumnDecodingStrategy.columnIndex(for: key, in: row)
         }
 
         @inline(__always)

@@ -24,12 +24,11 @@ extension String {
 
     /// The same for names equal ignoring case (as SQLite: ASCII letters
     /// only), and different for most different names: comparing these
-    /// integers first spares most string comparisons.
+    /// integers first spares most string comparisons. The length and the
+    /// first and last bytes, folded: no loop over the name.
     var caseFoldedSignature: UInt64 {
-        var signature = UInt64(truncatingIfNeeded: utf8.count)
-        for byte in utf8 {
-            signature = signature &* 31 &+ UInt64(Self.asciiLowercase(byte))
-        }
-        return signature
+        let utf8 = self.utf8
+        guard let first = utf8.first, let last = utf8.last else { return 0 }
+        return UInt64(utf8.count) << 16 | UInt64(Self.asciiLowercase(first)) << 8 | UInt64(Self.asciiLowercase(last))
     }
 }

@@ -16,11 +16,24 @@ extension EncodableRecord where Self: Encodable {
 }
 
 final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
-    var container = PersistenceContainer()
+    /// Behind a pointer: each property set would otherwise pay an
+    /// exclusivity check on a class property.
+    private let storage: UnsafeMutablePointer<PersistenceContainer>
+    var container: PersistenceContainer { storage.pointee }
     /// Read once per record, not once per property.
     private let columnStrategy = Record.databaseColumnEncodingStrategy
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
+
+    init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: PersistenceContainer())
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(KeyedContainer(encoder: self))
@@ -35,7 +48,7 @@ final class DatabaseRecordEncoder<Record: EncodableRecord>: Encoder {
     }
 
     func set(_ dbValue: DatabaseValue, forKey key: some CodingKey) {
-        container.setValue(dbValue, forColumn: columnStrategy.column(for: key))
+        storage.pointee.setValue(dbValue, forColumn: columnStrategy.column(for: key))
     }
 
     /// The database value of any encodable value.

@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "CipherSync", targets: ["CipherSync"]),
-        .library(name: "Players", targets: ["Players"]),
+        .library(name: "Players", targets: ["Players", "PlayersFiles"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
         .executable(name: "players-server", targets: ["PlayersServer"]),
@@ -43,6 +43,14 @@ let package = Package(
             dependencies: [
                 "CipherDB",
                 "CipherSync",
+            ]),
+        // Backups, exports and key rotation: apart from the database layer,
+        // so that swift-crypto is built only where files are encrypted.
+        .target(
+            name: "PlayersFiles",
+            dependencies: [
+                "Players",
+                "CipherDB",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
@@ -50,6 +58,7 @@ let package = Package(
             name: "PlayersCLI",
             dependencies: [
                 "Players",
+                "PlayersFiles",
                 "CipherDB",
                 "CipherSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -121,7 +130,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "CipherDB"]),
+            dependencies: ["Players", "PlayersFiles", "CipherDB"]),
         .testTarget(
             name: "PlayersServerCoreTests",
             dependencies: ["PlayersServerCore", "Players", "CipherDB"],

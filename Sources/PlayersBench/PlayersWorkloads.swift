@@ -12,17 +12,17 @@ struct PlayersWorkloads {
     let updateCount: Int
 
     func run(_ harness: inout Harness, mode: EncryptionMode) async throws {
-        let names = [("insert", "Players: insert \(playerCount) players with save"),
-                     ("fetch", "Players: fetch \(playerCount) players ordered by score"),
-                     ("update", "Players: updateChanges on \(updateCount) players")]
-        guard names.contains(where: { harness.includes($0.1) }) else { return }
+        let names = ["Players: insert \(playerCount) players with save",
+                     "Players: fetch \(playerCount) players ordered by score",
+                     "Players: updateChanges on \(updateCount) players"]
+        guard names.contains(where: harness.includes) else { return }
         let fixtures = try PlayersFixtures(folder: folder, mode: mode, name: "players")
         let players = PlayersFixtures.makePlayers(count: playerCount)
         let full = try fixtures.makeFilled(with: players, name: "players-full")
         let path = fixtures.path("players-run")
         let configuration = fixtures.configuration
 
-        try await harness.measure(names[0].1, mode: mode, prepare: { try fixtures.copy(fixtures.empty, to: path) }, subject: {
+        try await harness.measure(names[0], mode: mode, prepare: { try fixtures.copy(fixtures.empty, to: path) }, subject: {
             let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
             try dbQueue.write { db in
                 for var player in players { try player.save(db) }
@@ -35,7 +35,7 @@ struct PlayersWorkloads {
         let request = Player.all().orderedByScore()
         let sql = try await fetchQueue.read { db in try request.makePreparedRequest(db).statement.sql }
         let raw = try fixtures.rawConnection(path: full)
-        try await harness.measure(names[1].1, mode: mode, subject: {
+        try await harness.measure(names[1], mode: mode, subject: {
             let fetched = try fetchQueue.read { db in try request.fetchAll(db) }
             try PlayersFixtures.check(fetched.count, playerCount)
         }, baseline: {
@@ -54,7 +54,7 @@ struct PlayersWorkloads {
             player.id = Int64(offset + 1)
             return player
         }
-        try await harness.measure(names[2].1, mode: mode, prepare: { try fixtures.copy(full, to: path) }, subject: {
+        try await harness.measure(names[2], mode: mode, prepare: { try fixtures.copy(full, to: path) }, subject: {
             let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
             try dbQueue.write { db in
                 for var player in toUpdate {

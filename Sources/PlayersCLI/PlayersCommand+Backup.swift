@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Players
+import PlayersFiles
 
 extension PlayersCommand {
     struct Backup: AsyncParsableCommand {

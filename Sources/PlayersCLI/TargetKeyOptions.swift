@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Players
+import PlayersFiles
 
 /// The key of a copy: `--to-passphrase-file`, `--to-key-file`, or
 /// `--plaintext`; by default, the key of the database.

@@ -1,5 +1,6 @@
 import Foundation
 import Players
+import PlayersFiles
 import Testing
 
 @Suite struct EncryptedFileTests {

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Players
 
 /// Copies of the players database that are written to a temporary file
 /// next to their destination, synced to disk, verified (opened with their
@@ -350,10 +351,4 @@ extension DatabaseFileOperations.DestinationKey {
             return "x'" + key.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }
-}
-
-/// An error of a file operation: one sentence, safe to show.
-public struct DatabaseFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

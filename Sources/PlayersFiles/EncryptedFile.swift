@@ -1,6 +1,7 @@
 import _CryptoExtras
 import Crypto
 import Foundation
+import Players
 
 /// A file encrypted with AES-256-GCM, for exports that are not databases
 /// (JSON). The key is the raw 256-bit key, or is derived from the

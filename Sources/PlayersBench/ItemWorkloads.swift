@@ -83,7 +83,7 @@ struct ItemWorkloads {
 
     /// `rows` rows whose columns add up to `rows` (one 1 per row).
     static func createFixture(path: String, mode: EncryptionMode, rows: Int) throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try removeDatabaseFiles(path)
         let raw = try RawSQLite(path: path, mode: mode)
         try raw.execute(createTable)
         try raw.execute("BEGIN")
@@ -101,9 +101,7 @@ struct ItemWorkloads {
 
     private func runInserts(_ harness: inout Harness, mode: EncryptionMode) async throws {
         let path = folder.appendingPathComponent("insert-\(mode.rawValue).db").path
-        let removeFiles = {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
+        let removeFiles = { try removeDatabaseFiles(path) }
         let configuration = Self.configuration(mode)
         let count = insertCount
         // Open, create the table, insert in one transaction, commit, close.

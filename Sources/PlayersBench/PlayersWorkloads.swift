@@ -95,7 +95,7 @@ struct PlayersFixtures {
         configuration.journalMode = journalMode
         self.configuration = configuration
         empty = folder.appendingPathComponent("\(name)-empty-\(mode.rawValue).db").path
-        try Self.removeFiles(empty)
+        try removeDatabaseFiles(empty)
         _ = try AppDatabase(DatabaseQueue(path: empty, configuration: configuration))
     }
 
@@ -114,16 +114,10 @@ struct PlayersFixtures {
     /// Replaces the database at `destination` (and its WAL, if any) by a
     /// copy of `source`.
     func copy(_ source: String, to destination: String) throws {
-        try Self.removeFiles(destination)
+        try removeDatabaseFiles(destination)
         try FileManager.default.copyItem(atPath: source, toPath: destination)
         if FileManager.default.fileExists(atPath: source + "-wal") {
             try FileManager.default.copyItem(atPath: source + "-wal", toPath: destination + "-wal")
-        }
-    }
-
-    static func removeFiles(_ path: String) throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 

@@ -61,3 +61,11 @@ extension RawSQLite {
         sqlite3_reset(statement)
     }
 }
+
+/// Deletes a database file and its companions (WAL, shared memory,
+/// rollback journal), so that a workload starts from nothing.
+func removeDatabaseFiles(_ path: String) throws {
+    for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+        try FileManager.default.removeItem(atPath: path + suffix)
+    }
+}

@@ -129,6 +129,17 @@ public final class Row {
         }
     }
 
+    /// Whether the value at `index` is NULL, without reading the value
+    /// (a text column would be copied into a string for nothing).
+    func isNull(atUncheckedIndex index: Int) -> Bool {
+        switch storage {
+        case .statement(let statement):
+            return sqlite3_column_type(statement.sqliteStatement, CInt(index)) == SQLITE_NULL
+        case .values(let values):
+            return values[index].isNull
+        }
+    }
+
     @usableFromInline
     func context(_ index: Int) -> RowDecodingContext {
         var context = RowDecodingContext(column: layout.columnNames[index])

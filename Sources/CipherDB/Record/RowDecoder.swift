@@ -74,7 +74,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         func decodeNil(forKey key: Key) throws -> Bool {
             guard let index = index(for: key) else { return true }
-            return row.databaseValue(atUncheckedIndex: index).isNull
+            return row.isNull(atUncheckedIndex: index)
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(atIndex: requiredIndex(for: key)) }
@@ -119,7 +119,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = index(for: key), !row.databaseValue(atUncheckedIndex: index).isNull else { return nil }
+            guard let index = index(for: key), !row.isNull(atUncheckedIndex: index) else { return nil }
             return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key]).decode(T.self)
         }
 
@@ -152,7 +152,7 @@ struct ColumnDecodingContainer<Record: FetchableRecord>: SingleValueDecodingCont
     var column: String { row.columnNames[index] }
 
     func decodeNil() -> Bool {
-        row.databaseValue(atUncheckedIndex: index).isNull
+        row.isNull(atUncheckedIndex: index)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

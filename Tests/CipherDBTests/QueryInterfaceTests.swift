@@ -118,7 +118,7 @@ import Testing
         try check(Item.filter(key: 2), sql: #"SELECT * FROM "item" WHERE "id" = ?"#, arguments: [2], ids: [2])
         try check(Item.filter(keys: [1, 4]), sql: #"SELECT * FROM "item" WHERE "id" IN (?, ?)"#, arguments: [1, 4], ids: [1, 4])
         try check(Item.filter(id: 3), sql: #"SELECT * FROM "item" WHERE "id" = ?"#, arguments: [3], ids: [3])
-        try check(Item.none(), sql: #"SELECT * FROM "item" WHERE 0"#, ids: [])
+        try check(Item.none(), sql: #"SELECT * FROM "item" WHERE ?"#, arguments: [false], ids: [])
     }
 
     @Test func selectionsAsValuesAndAggregates() throws {

@@ -126,16 +126,3 @@ extension SQLRequest: DatabaseRegionConvertible {
         try makePreparedRequest(db).statement.selectedRegion
     }
 }
-
-/// A table, as a region: `DatabaseRegionObservation(tracking: Table("player"))`.
-public struct Table: DatabaseRegionConvertible, Hashable {
-    public let tableName: String
-
-    public init(_ tableName: String) {
-        self.tableName = tableName
-    }
-
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        DatabaseRegion(table: tableName)
-    }
-}

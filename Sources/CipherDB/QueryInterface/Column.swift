@@ -17,6 +17,11 @@ extension ColumnExpression {
     public var sqlExpression: SQLExpression { .column(name) }
 }
 
+extension ColumnExpression where Self == Column {
+    /// The hidden rowid column: `Player.filter(.rowID == 1)`.
+    public static var rowID: Self { Column.rowID }
+}
+
 extension ColumnExpression where Self: RawRepresentable, RawValue == String {
     /// Enums of strings name columns: `enum Columns: String, ColumnExpression { case name }`.
     public var name: String { rawValue }
@@ -27,7 +32,11 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
 /// ```swift
 /// let players = try Player.filter(Column("score") > 1000).fetchAll(db)
 /// ```
-public struct Column: ColumnExpression, Sendable, Hashable {
+///
+/// `Column` is neither `Equatable` nor expressible by a string literal, as in
+/// GRDB: `Column("name") == "Arthur"` must build the SQL comparison
+/// `"name" = 'Arthur'`, never Swift's comparison of two columns (a `Bool`).
+public struct Column: ColumnExpression, Sendable {
     /// The hidden rowid column.
     public static let rowID = Column("rowid")
 
@@ -41,11 +50,5 @@ public struct Column: ColumnExpression, Sendable, Hashable {
     /// The column named by a coding key: `Column(CodingKeys.name)`.
     public init(_ codingKey: some CodingKey) {
         self.name = codingKey.stringValue
-    }
-}
-
-extension Column: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) {
-        self.init(value)
     }
 }

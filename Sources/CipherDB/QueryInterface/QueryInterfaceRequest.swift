@@ -34,14 +34,42 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
     }
 
     /// Selects `selection`, and fetches values of another type:
-    /// `Player.select(max(Column("score")), as: Int.self)`.
-    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
+    /// `Player.all().select([max(Column("score"))], as: Int.self)`.
+    public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(selection).asRequest(of: T.self)
+    }
+
+    /// Selects `selection`, and fetches values of another type:
+    /// `Player.all().select(max(Column("score")), as: Int.self)`.
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
         select(selection).asRequest(of: T.self)
     }
 
     /// Selects raw SQL, and fetches values of another type.
-    public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type) -> QueryInterfaceRequest<T> {
+    public func select<T>(
+        sql: String, arguments: StatementArguments = StatementArguments(),
+        as type: T.Type = T.self) -> QueryInterfaceRequest<T>
+    {
         select(sql: sql, arguments: arguments).asRequest(of: T.self)
+    }
+
+    /// Selects an SQL literal, and fetches values of another type.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(literal: sqlLiteral).asRequest(of: T.self)
+    }
+
+    /// Selects the primary key (the rowid for a table without one), and
+    /// fetches values of another type: `Player.all().selectPrimaryKey(as: Int64.self)`.
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        let tableName = query.tableName
+        return selectWhenConnected { db in
+            try db.primaryKey(tableName).columns.map { Column($0) }
+        }.asRequest(of: PrimaryKey.self)
+    }
+
+    /// Selects the ids of the records: `try Player.all().selectID().fetchAll(db)`.
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> where RowDecoder: Identifiable {
+        selectPrimaryKey(as: RowDecoder.ID.self)
     }
 }
 
@@ -62,33 +90,34 @@ extension QueryInterfaceRequest: FetchRequest {
 extension QueryInterfaceRequest: DerivableRequest {
     public var databaseTableName: String { query.tableName }
 
-    public func select(_ selection: [any SQLSelectable]) -> Self {
+    public func selectWhenConnected(
+        _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
+    {
         var request = self
-        request.query.selection = selection.map(\.sqlSelection)
+        request.query.selection = { db in try selection(db).map(\.sqlSelection) }
         return request
     }
 
-    public func annotated(with selection: [any SQLSelectable]) -> Self {
+    public func annotatedWhenConnected(
+        with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
+    {
         var request = self
-        request.query.selection += selection.map(\.sqlSelection)
+        let currentSelection = query.selection
+        request.query.selection = { db in try currentSelection(db) + selection(db).map(\.sqlSelection) }
         return request
     }
 
-    public func filter(_ predicate: some SQLExpressible) -> Self {
-        let expression = predicate.sqlExpression
-        return filter { _ in expression }
-    }
-
-    /// Adds a filter that needs the database to be built.
-    func filter(_ predicate: @escaping SQLQuery.Filter) -> Self {
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
         var request = self
-        request.query.filters.append(predicate)
+        request.query.filters.append { db in try predicate(db).sqlExpression }
         return request
     }
 
-    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+    public func orderWhenConnected(
+        _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
+    {
         var request = self
-        request.query.orderings = orderings.map(\.sqlOrdering)
+        request.query.orderings = { db in try orderings(db).map(\.sqlOrdering) }
         request.query.isReversed = false
         return request
     }
@@ -101,20 +130,32 @@ extension QueryInterfaceRequest: DerivableRequest {
 
     public func unordered() -> Self {
         var request = self
-        request.query.orderings = []
+        request.query.orderings = nil
         request.query.isReversed = false
         return request
     }
 
-    public func group(_ expressions: [any SQLExpressible]) -> Self {
+    public func withStableOrder() -> Self {
         var request = self
-        request.query.groups = expressions.map(\.sqlExpression)
+        let currentOrderings = query.orderings
+        let tableName = query.tableName
+        request.query.orderings = { db in
+            // The primary key, not the rowid: rowids can change on VACUUM.
+            let primaryKey = try db.primaryKey(tableName).columns.map { SQLOrdering(.column($0), .ascending) }
+            return try (currentOrderings?(db) ?? []) + primaryKey
+        }
         return request
     }
 
-    public func having(_ predicate: some SQLExpressible) -> Self {
+    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self {
         var request = self
-        request.query.havings.append(predicate.sqlExpression)
+        request.query.groups = { db in try expressions(db).map(\.sqlExpression) }
+        return request
+    }
+
+    public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        var request = self
+        request.query.havings.append { db in try predicate(db).sqlExpression }
         return request
     }
 
@@ -122,47 +163,6 @@ extension QueryInterfaceRequest: DerivableRequest {
         var request = self
         request.query.isDistinct = true
         return request
-    }
-}
-
-// MARK: - Keys
-
-extension QueryInterfaceRequest {
-    /// Filters by primary key: `Player.all().filter(key: 1)`.
-    public func filter(key: some DatabaseValueConvertible) -> Self {
-        filter(keys: [key])
-    }
-
-    /// Filters by primary keys: `Player.all().filter(keys: [1, 2, 3])`.
-    public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
-        let values = keys.map(\.databaseValue)
-        let tableName = query.tableName
-        return filter { db in try db.primaryKeyExpression(table: tableName, values: values) }
-    }
-
-    /// Filters by a key given as a dictionary of column values: the primary
-    /// key (composite or not), or the columns of a unique index.
-    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
-        filter(keys: [key])
-    }
-
-    /// Filters by keys given as dictionaries of column values.
-    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
-        let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
-        let tableName = query.tableName
-        return filter { db in try db.uniqueKeyExpression(table: tableName, keys: keys) }
-    }
-}
-
-extension QueryInterfaceRequest where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
-    /// Filters by id: `Player.all().filter(id: 1)`.
-    public func filter(id: RowDecoder.ID) -> Self {
-        filter(key: id)
-    }
-
-    /// Filters by ids.
-    public func filter(ids: some Collection<RowDecoder.ID>) -> Self {
-        filter(keys: ids)
     }
 }
 

@@ -10,32 +10,59 @@
 //     }
 // }
 // ```
+//
+// Each protocol has one requirement per clause, which takes a function of
+// the database (`filterWhenConnected`, …): the convenience methods
+// (`filter(_:)`, `order(_:)`, …) are built on it.
+
+// MARK: - TypedRequest
+
+/// A request that knows the type of what it fetches.
+public protocol TypedRequest<RowDecoder> {
+    associatedtype RowDecoder
+}
 
 // MARK: - SelectionRequest
 
 /// A request whose selection can change.
 public protocol SelectionRequest {
-    /// A request that selects `selection` instead of its current selection.
-    func select(_ selection: [any SQLSelectable]) -> Self
+    /// A request that selects what `selection` returns when the request
+    /// runs, instead of its current selection.
+    func selectWhenConnected(
+        _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
 
-    /// A request that selects `selection` after its current selection.
-    func annotated(with selection: [any SQLSelectable]) -> Self
+    /// A request that appends what `selection` returns when the request
+    /// runs to its current selection.
+    func annotatedWhenConnected(
+        with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
 }
 
 extension SelectionRequest {
-    /// `SELECT a, b, …`.
+    /// `SELECT a, b, …`, replacing the current selection.
+    public func select(_ selection: [any SQLSelectable]) -> Self {
+        let selection = selection.map(\.sqlSelection)
+        return selectWhenConnected { _ in selection }
+    }
+
+    /// `SELECT a, b, …`, replacing the current selection.
     public func select(_ selection: any SQLSelectable...) -> Self {
         select(selection)
     }
 
     /// `SELECT` raw SQL: `select(sql: "id, name")`.
     public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        select([SQLSelection(.literal(SQL(sql: sql, arguments: arguments)))])
+        select(SQL(sql: sql, arguments: arguments))
     }
 
     /// `SELECT` an SQL literal.
     public func select(literal sqlLiteral: SQL) -> Self {
-        select([SQLSelection(.literal(sqlLiteral))])
+        select(sqlLiteral)
+    }
+
+    /// Appends to the selection: `Player.annotated(with: Column("score") * 2)`.
+    public func annotated(with selection: [any SQLSelectable]) -> Self {
+        let selection = selection.map(\.sqlSelection)
+        return annotatedWhenConnected { _ in selection }
     }
 
     /// Appends to the selection.
@@ -44,28 +71,234 @@ extension SelectionRequest {
     }
 }
 
+extension SelectionRequest where Self: TypedRequest, Self.RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// Selects from the record's columns: `Player.all().select { $0.name }`.
+    public func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        try select([selection(RowDecoder.databaseComponents)])
+    }
+
+    /// Selects from the record's columns: `Player.all().select { [$0.id, $0.name] }`.
+    public func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try select(selection(RowDecoder.databaseComponents))
+    }
+
+    /// Appends one of the record's columns to the selection.
+    public func annotated(with selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        try annotated(with: [selection(RowDecoder.databaseComponents)])
+    }
+
+    /// Appends some of the record's columns to the selection.
+    public func annotated(with selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        try annotated(with: selection(RowDecoder.databaseComponents))
+    }
+}
+
 // MARK: - FilteredRequest
 
 /// A request whose rows can be filtered.
 public protocol FilteredRequest {
-    /// A request with `predicate` added to its filter (with `AND`).
-    func filter(_ predicate: some SQLExpressible) -> Self
+    /// A request with the predicate that `predicate` returns when the request
+    /// runs added to its filter (with `AND`).
+    func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self
 }
 
 extension FilteredRequest {
+    /// `WHERE predicate`, added to the current filter with `AND`.
+    ///
+    /// The predicate is an SQL expression, never a Swift value: `filter(true)`
+    /// and `filter(42)` do not compile, so that a Swift comparison that
+    /// returns a `Bool` can never stand for an SQL one.
+    ///
+    /// ```swift
+    /// let request = Player.all().filter(Column("name") == "O'Brien")
+    /// ```
+    public func filter(_ predicate: some SQLSpecificExpressible) -> Self {
+        let predicate = predicate.sqlExpression
+        return filterWhenConnected { _ in predicate }
+    }
+
     /// `WHERE` raw SQL: `filter(sql: "score > ?", arguments: [1000])`.
     public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         filter(SQL(sql: sql, arguments: arguments))
     }
 
-    /// `WHERE` an SQL literal.
+    /// `WHERE` an SQL literal: `filter(literal: "name = \(name)")`.
     public func filter(literal sqlLiteral: SQL) -> Self {
         filter(sqlLiteral)
     }
 
     /// A request that returns no row.
     public func none() -> Self {
-        filter(SQL(sql: "0"))
+        filterWhenConnected { _ in false }
+    }
+
+    /// The request itself: the counterpart of ``none()``.
+    public func all() -> Self {
+        self
+    }
+}
+
+extension FilteredRequest where Self: TypedRequest, Self.RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// Filters with the record's columns: `Player.all().filter { $0.score > 1000 }`.
+    public func filter(_ predicate: (DatabaseComponents) throws -> any SQLSpecificExpressible) rethrows -> Self {
+        let predicate = try predicate(RowDecoder.databaseComponents).sqlExpression
+        return filterWhenConnected { _ in predicate }
+    }
+}
+
+// MARK: - TableRequest
+
+/// A request that feeds from a table.
+public protocol TableRequest {
+    /// The name of the table.
+    var databaseTableName: String { get }
+}
+
+// MARK: - Keys
+
+extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
+    /// Filters by primary key: `Player.all().filter(key: 1)`. A NULL key
+    /// identifies no row.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        if key.databaseValue.isNull { return none() }
+        return filter(keys: [key])
+    }
+
+    /// Filters by primary keys: `Player.all().filter(keys: [1, 2, 3])`.
+    public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
+        let values = keys.map(\.databaseValue)
+        let tableName = databaseTableName
+        return filterWhenConnected { db in try db.primaryKeyExpression(table: tableName, values: values) }
+    }
+
+    /// Filters by a key given as a dictionary of column values: the primary
+    /// key (composite or not), or the columns of a unique index. A nil key
+    /// identifies no row.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]?) -> Self {
+        guard let key else { return none() }
+        return filter(keys: [key])
+    }
+
+    /// Filters by keys given as dictionaries of column values.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
+        let tableName = databaseTableName
+        return filterWhenConnected { db in try db.uniqueKeyExpression(table: tableName, keys: keys) }
+    }
+}
+
+extension TableRequest where Self: FilteredRequest, Self: TypedRequest, RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
+    /// Filters by id: `Player.all().filter(id: 1)`.
+    public func filter(id: RowDecoder.ID) -> Self {
+        filter(key: id)
+    }
+
+    /// Filters by ids.
+    public func filter(ids: some Collection<RowDecoder.ID>) -> Self {
+        filter(keys: ids)
+    }
+}
+
+extension TableRequest where Self: OrderedRequest {
+    /// `ORDER BY` the primary key, or the rowid for a table without one.
+    public func orderByPrimaryKey() -> Self {
+        let tableName = databaseTableName
+        return orderWhenConnected { db in
+            try db.primaryKey(tableName).columns.map { Column($0) }
+        }
+    }
+}
+
+extension TableRequest where Self: AggregatingRequest {
+    /// `GROUP BY` the primary key: the column that aliases the rowid, or
+    /// the rowid of a table without an explicit primary key, or else the
+    /// primary key columns.
+    public func groupByPrimaryKey() -> Self {
+        let tableName = databaseTableName
+        return groupWhenConnected { db in
+            let primaryKey = try db.primaryKey(tableName)
+            if let rowIDColumn = primaryKey.rowIDColumn {
+                return [Column(rowIDColumn)]
+            }
+            return primaryKey.columns.map { Column($0) }
+        }
+    }
+}
+
+// MARK: - AggregatingRequest
+
+/// A request whose rows can be grouped.
+public protocol AggregatingRequest {
+    /// `GROUP BY` what `expressions` returns when the request runs,
+    /// replacing the current grouping.
+    func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self
+
+    /// A request with the predicate that `predicate` returns when the
+    /// request runs added to its `HAVING` clause (with `AND`).
+    func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self
+}
+
+extension AggregatingRequest {
+    /// `GROUP BY a, b, …`, replacing the current grouping.
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        let expressions = expressions.map(\.sqlExpression)
+        return groupWhenConnected { _ in expressions }
+    }
+
+    /// `GROUP BY a, b, …`, replacing the current grouping.
+    public func group(_ expressions: any SQLExpressible...) -> Self {
+        group(expressions)
+    }
+
+    /// `GROUP BY` raw SQL.
+    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        group(SQL(sql: sql, arguments: arguments))
+    }
+
+    /// `GROUP BY` an SQL literal.
+    public func group(literal sqlLiteral: SQL) -> Self {
+        group(sqlLiteral)
+    }
+
+    /// `HAVING predicate`, added to the current `HAVING` clause with `AND`:
+    /// `.having(max(Column("score")) > 1000)`.
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        let predicate = predicate.sqlExpression
+        return havingWhenConnected { _ in predicate }
+    }
+
+    /// `HAVING` raw SQL.
+    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        having(SQL(sql: sql, arguments: arguments))
+    }
+
+    /// `HAVING` an SQL literal.
+    public func having(literal sqlLiteral: SQL) -> Self {
+        having(sqlLiteral)
+    }
+}
+
+extension AggregatingRequest where Self: TypedRequest, Self.RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// Groups by one of the record's columns.
+    public func group(_ expression: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        try group([expression(RowDecoder.databaseComponents)])
+    }
+
+    /// Groups by some of the record's columns.
+    public func group(_ expressions: (DatabaseComponents) throws -> [any SQLExpressible]) rethrows -> Self {
+        try group(expressions(RowDecoder.databaseComponents))
+    }
+
+    /// `HAVING` with the record's columns.
+    public func having(_ predicate: (DatabaseComponents) throws -> any SQLExpressible) rethrows -> Self {
+        let predicate = try predicate(RowDecoder.databaseComponents).sqlExpression
+        return havingWhenConnected { _ in predicate }
     }
 }
 
@@ -73,8 +306,9 @@ extension FilteredRequest {
 
 /// A request whose rows can be ordered.
 public protocol OrderedRequest {
-    /// A request ordered by `orderings`, replacing its current order.
-    func order(_ orderings: [any SQLOrderingTerm]) -> Self
+    /// A request ordered by what `orderings` returns when the request runs,
+    /// replacing its current order.
+    func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
 
     /// A request in the reverse order. A request with no order is ordered
     /// by primary key, descending.
@@ -82,12 +316,22 @@ public protocol OrderedRequest {
 
     /// A request with no order.
     func unordered() -> Self
+
+    /// A request whose order is total: its current order, then the
+    /// primary key (or the rowid) if that order does not already include it.
+    func withStableOrder() -> Self
 }
 
 extension OrderedRequest {
     /// `ORDER BY a, b, …`, replacing the current order.
     public func order(_ orderings: any SQLOrderingTerm...) -> Self {
         order(orderings)
+    }
+
+    /// `ORDER BY a, b, …`, replacing the current order.
+    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+        let orderings = orderings.map(\.sqlOrdering)
+        return orderWhenConnected { _ in orderings }
     }
 
     /// `ORDER BY` raw SQL: `order(sql: "RANDOM()")`.
@@ -101,47 +345,18 @@ extension OrderedRequest {
     }
 }
 
-// MARK: - AggregatingRequest
+extension OrderedRequest where Self: TypedRequest, Self.RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
 
-/// A request whose rows can be grouped.
-public protocol AggregatingRequest {
-    /// `GROUP BY`, replacing the current grouping.
-    func group(_ expressions: [any SQLExpressible]) -> Self
-
-    /// A request with `predicate` added to its `HAVING` clause.
-    func having(_ predicate: some SQLExpressible) -> Self
-}
-
-extension AggregatingRequest {
-    /// `GROUP BY a, b, …`.
-    public func group(_ expressions: any SQLExpressible...) -> Self {
-        group(expressions)
+    /// Orders by one of the record's columns: `Player.all().order { $0.score.desc }`.
+    public func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        try order([ordering(RowDecoder.databaseComponents)])
     }
 
-    /// `GROUP BY` raw SQL.
-    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        group([SQL(sql: sql, arguments: arguments)])
+    /// Orders by some of the record's columns.
+    public func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        try order(orderings(RowDecoder.databaseComponents))
     }
-
-    /// `HAVING` raw SQL.
-    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        having(SQL(sql: sql, arguments: arguments))
-    }
-}
-
-// MARK: - TableRequest
-
-/// A request that feeds from a table.
-public protocol TableRequest {
-    /// The name of the table.
-    var databaseTableName: String { get }
-}
-
-// MARK: - TypedRequest
-
-/// A request that knows the type of what it fetches.
-public protocol TypedRequest<RowDecoder> {
-    associatedtype RowDecoder
 }
 
 // MARK: - DerivableRequest
@@ -157,9 +372,6 @@ public protocol TypedRequest<RowDecoder> {
 /// }
 /// let best = try Player.all().orderedByScore().fetchOne(db)
 /// ```
-///
-/// Associations (joins) are not available yet: the protocol will grow
-/// `JoinableRequest` when they come.
 public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredRequest, OrderedRequest,
     SelectionRequest, TableRequest, TypedRequest
 {

@@ -21,6 +21,13 @@ public protocol TableRecord {
     /// The columns of the record, for requests:
     /// `enum Columns { static let name = Column(CodingKeys.name) }`.
     associatedtype Columns = Never
+
+    /// What the closures of the query interface receive:
+    /// `Player.filter { $0.score > 1000 }`. By default, `Columns.self`.
+    associatedtype DatabaseComponents = Columns.Type
+
+    /// The value given to the closures of the query interface.
+    static var databaseComponents: DatabaseComponents { get }
 }
 
 extension TableRecord {
@@ -31,6 +38,10 @@ extension TableRecord {
     public static var databaseSelection: [any SQLSelectable] {
         [AllColumns()]
     }
+}
+
+extension TableRecord where DatabaseComponents == Columns.Type {
+    public static var databaseComponents: DatabaseComponents { Columns.self }
 }
 
 /// `Player` → `player`, `HTTPRequest` → `httpRequest`, `URL` → `url`,
@@ -61,112 +72,6 @@ private func makeDefaultDatabaseTableName(for type: Any.Type) -> String {
         uppercasePrefix -= 1
     }
     return characters[..<uppercasePrefix].map { $0.lowercased() }.joined() + String(characters[uppercasePrefix...])
-}
-
-// MARK: - Requests
-
-extension TableRecord {
-    /// A request of all rows: `try Player.all().fetchAll(db)`.
-    public static func all() -> QueryInterfaceRequest<Self> {
-        QueryInterfaceRequest(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection))
-    }
-
-    /// A request of no row.
-    public static func none() -> QueryInterfaceRequest<Self> {
-        all().none()
-    }
-
-    /// `SELECT selection FROM table`.
-    public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
-        all().select(selection)
-    }
-
-    /// `SELECT selection FROM table`, fetching values of another type.
-    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type) -> QueryInterfaceRequest<T> {
-        all().select(selection).asRequest(of: T.self)
-    }
-
-    /// `SELECT sql FROM table`.
-    public static func select(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
-        all().select(sql: sql, arguments: arguments)
-    }
-
-    /// `SELECT sql FROM table`, fetching values of another type.
-    public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type) -> QueryInterfaceRequest<T> {
-        all().select(sql: sql, arguments: arguments).asRequest(of: T.self)
-    }
-
-    /// `SELECT * , selection FROM table`.
-    public static func annotated(with selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> {
-        all().annotated(with: selection)
-    }
-
-    /// `… WHERE predicate`.
-    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> {
-        all().filter(predicate)
-    }
-
-    /// `… WHERE sql`.
-    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
-        all().filter(sql: sql, arguments: arguments)
-    }
-
-    /// `… WHERE sqlLiteral`.
-    public static func filter(literal sqlLiteral: SQL) -> QueryInterfaceRequest<Self> {
-        all().filter(literal: sqlLiteral)
-    }
-
-    /// `… WHERE pk = key`.
-    public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> {
-        all().filter(key: key)
-    }
-
-    /// `… WHERE pk IN (keys)`.
-    public static func filter(keys: some Collection<some DatabaseValueConvertible>) -> QueryInterfaceRequest<Self> {
-        all().filter(keys: keys)
-    }
-
-    /// `… WHERE a = ? AND b = ?`, for a primary or unique key.
-    public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> {
-        all().filter(key: key)
-    }
-
-    /// `… WHERE (a = ? AND b = ?) OR …`, for primary or unique keys.
-    public static func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<Self> {
-        all().filter(keys: keys)
-    }
-
-    /// `… ORDER BY orderings`.
-    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
-        all().order(orderings)
-    }
-
-    /// `… ORDER BY sql`.
-    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
-        all().order(sql: sql, arguments: arguments)
-    }
-
-    /// `… LIMIT limit OFFSET offset`.
-    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> {
-        all().limit(limit, offset: offset)
-    }
-
-    /// `… GROUP BY expressions`.
-    public static func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<Self> {
-        all().group(expressions)
-    }
-}
-
-extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
-    /// `… WHERE id = ?`.
-    public static func filter(id: ID) -> QueryInterfaceRequest<Self> {
-        all().filter(id: id)
-    }
-
-    /// `… WHERE id IN (…)`.
-    public static func filter(ids: some Collection<ID>) -> QueryInterfaceRequest<Self> {
-        all().filter(ids: ids)
-    }
 }
 
 // MARK: - Counting, existence, deletion, batch updates
@@ -250,8 +155,8 @@ extension QueryInterfaceRequest {
     /// Whether the request returns no row.
     public func isEmpty(_ db: Database) throws -> Bool {
         var probe = self
-        probe.query.selection = [SQLSelection(.literal("1"))]
-        probe.query.orderings = []
+        probe.query.selection = { _ in [SQLSelection(.literal("1"))] }
+        probe.query.orderings = nil
         probe.query.isReversed = false
         return try Row.fetchOne(probe.makePreparedRequest(db, forSingleResult: true).statement) == nil
     }

@@ -175,12 +175,7 @@ extension Database {
                 resultCode: .SQLITE_MISUSE,
                 message: "table \(table) has a composite primary key (\(columns.joined(separator: ", "))): give keys as dictionaries of column values")
         }
-        let column = SQLExpression.column(columns[0])
-        switch values.count {
-        case 0: return SQLExpression.or([])
-        case 1: return SQLExpression(.binary("=", column, SQLExpression(.value(values[0]))))
-        default: return SQLExpression(.inList(column, values.map { SQLExpression(.value($0)) }, negated: false))
-        }
+        return .isIn(.column(columns[0]), values.map { SQLExpression(.value($0)) })
     }
 
     /// `(a = ? AND b = ?) OR …` for keys made of the primary key columns or
@@ -200,7 +195,7 @@ extension Database {
             // A key with a NULL value identifies no row.
             if key.values.contains(where: \.isNull) { return SQLExpression.or([]) }
             return SQLExpression.and(key.sorted { $0.key < $1.key }.map { column, dbValue in
-                SQLExpression(.binary("=", .column(column), SQLExpression(.value(dbValue))))
+                SQLExpression.compare(.equal, .column(column), SQLExpression(.value(dbValue)))
             })
         }
         return SQLExpression.or(alternatives)

@@ -10,17 +10,17 @@ public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression {
 
 /// `AVG(value)`.
 public func average(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    function("AVG", value)
+    aggregate("AVG", value)
 }
 
 /// `COUNT(value)`: the number of non-NULL values.
 public func count(_ counted: some SQLSpecificExpressible) -> SQLExpression {
-    function("COUNT", counted)
+    aggregate("COUNT", counted)
 }
 
 /// `COUNT(DISTINCT value)`.
 public func count(distinct value: some SQLSpecificExpressible) -> SQLExpression {
-    SQLExpression(.function("COUNT", [value.sqlExpression], isDistinct: true))
+    SQLExpression(.aggregate("COUNT", [value.sqlExpression], isDistinct: true))
 }
 
 /// `LENGTH(value)`.
@@ -30,32 +30,36 @@ public func length(_ value: some SQLSpecificExpressible) -> SQLExpression {
 
 /// `MAX(value)`: the aggregate maximum.
 public func max(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    function("MAX", value)
+    aggregate("MAX", value)
 }
 
 /// `MIN(value)`: the aggregate minimum.
 public func min(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    function("MIN", value)
+    aggregate("MIN", value)
 }
 
 /// `SUM(value)`: NULL for no row.
 public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    function("SUM", value)
+    aggregate("SUM", value)
 }
 
 /// `TOTAL(value)`: 0.0 for no row.
 public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
-    function("TOTAL", value)
+    aggregate("TOTAL", value)
 }
 
 private func function(_ name: String, _ argument: some SQLExpressible) -> SQLExpression {
-    SQLExpression(.function(name, [argument.sqlExpression], isDistinct: false))
+    SQLExpression(.function(name, [argument.sqlExpression]))
+}
+
+private func aggregate(_ name: String, _ argument: some SQLExpressible) -> SQLExpression {
+    SQLExpression(.aggregate(name, [argument.sqlExpression], isDistinct: false))
 }
 
 extension SQLSpecificExpressible {
     /// `IFNULL(lhs, rhs)`: `Column("nickname") ?? Column("name")`.
     public static func ?? (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
-        SQLExpression(.function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression], isDistinct: false))
+        SQLExpression(.function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression]))
     }
 
     /// `LOWER(expr)`: ASCII only, as in SQLite.

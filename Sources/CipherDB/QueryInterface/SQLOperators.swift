@@ -9,126 +9,160 @@
 extension SQLSpecificExpressible {
     /// `lhs = rhs`, or `lhs IS NULL` when `rhs` is nil.
     public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
-        equal(lhs.sqlExpression, rhs?.sqlExpression ?? .value(nil))
+        .equal(lhs.sqlExpression, rhs?.sqlExpression ?? .null)
     }
 
-    /// `lhs = rhs`.
+    /// `lhs = 1` or `lhs = 0`, or the idiomatic negation of a boolean
+    /// expression (`NOT LIKE`, `NOT IN`…) for false.
+    public static func == (lhs: Self, rhs: Bool) -> SQLExpression {
+        lhs.sqlExpression.is(rhs ? .true : .false)
+    }
+
+    /// `lhs = rhs`, or `rhs IS NULL` when `lhs` is nil.
     public static func == (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
-        equal(lhs?.sqlExpression ?? .value(nil), rhs.sqlExpression)
+        .equal(lhs?.sqlExpression ?? .null, rhs.sqlExpression)
+    }
+
+    /// `rhs = 1` or `rhs = 0`.
+    public static func == (lhs: Bool, rhs: Self) -> SQLExpression {
+        rhs.sqlExpression.is(lhs ? .true : .false)
     }
 
     /// `lhs = rhs`.
     public static func == (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
-        equal(lhs.sqlExpression, rhs.sqlExpression)
+        .equal(lhs.sqlExpression, rhs.sqlExpression)
     }
 
     /// `lhs <> rhs`, or `lhs IS NOT NULL` when `rhs` is nil.
     public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
-        notEqual(lhs.sqlExpression, rhs?.sqlExpression ?? .value(nil))
+        .notEqual(lhs.sqlExpression, rhs?.sqlExpression ?? .null)
     }
 
-    /// `lhs <> rhs`.
+    /// `lhs = 0` or `lhs = 1`.
+    public static func != (lhs: Self, rhs: Bool) -> SQLExpression {
+        lhs.sqlExpression.is(rhs ? .false : .true)
+    }
+
+    /// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
     public static func != (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
-        notEqual(lhs?.sqlExpression ?? .value(nil), rhs.sqlExpression)
+        .notEqual(lhs?.sqlExpression ?? .null, rhs.sqlExpression)
+    }
+
+    /// `rhs = 0` or `rhs = 1`.
+    public static func != (lhs: Bool, rhs: Self) -> SQLExpression {
+        rhs.sqlExpression.is(lhs ? .false : .true)
     }
 
     /// `lhs <> rhs`.
     public static func != (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
-        notEqual(lhs.sqlExpression, rhs.sqlExpression)
+        .notEqual(lhs.sqlExpression, rhs.sqlExpression)
     }
 
     /// `lhs IS rhs`: equality where NULL equals NULL.
     public static func === (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
-        SQLExpression(.binary("IS", lhs.sqlExpression, rhs?.sqlExpression ?? .value(nil)))
+        .compare(.is, lhs.sqlExpression, rhs?.sqlExpression ?? .null)
+    }
+
+    /// `lhs IS rhs`, or `rhs IS NULL` when `lhs` is nil.
+    public static func === (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        if let lhs { return .compare(.is, lhs.sqlExpression, rhs.sqlExpression) }
+        return .compare(.is, rhs.sqlExpression, .null)
+    }
+
+    /// `lhs IS rhs`.
+    public static func === (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .compare(.is, lhs.sqlExpression, rhs.sqlExpression)
     }
 
     /// `lhs IS NOT rhs`.
     public static func !== (lhs: Self, rhs: (any SQLExpressible)?) -> SQLExpression {
-        SQLExpression(.binary("IS NOT", lhs.sqlExpression, rhs?.sqlExpression ?? .value(nil)))
+        .compare(.isNot, lhs.sqlExpression, rhs?.sqlExpression ?? .null)
+    }
+
+    /// `lhs IS NOT rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
+    public static func !== (lhs: (any SQLExpressible)?, rhs: Self) -> SQLExpression {
+        if let lhs { return .compare(.isNot, lhs.sqlExpression, rhs.sqlExpression) }
+        return .compare(.isNot, rhs.sqlExpression, .null)
+    }
+
+    /// `lhs IS NOT rhs`.
+    public static func !== (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression {
+        .compare(.isNot, lhs.sqlExpression, rhs.sqlExpression)
     }
 }
 
-private func equal(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
-    if rhs.isNull { return SQLExpression(.binary("IS", lhs, rhs)) }
-    if lhs.isNull { return SQLExpression(.binary("IS", rhs, lhs)) }
-    return SQLExpression(.binary("=", lhs, rhs))
-}
-
-private func notEqual(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
-    if rhs.isNull { return SQLExpression(.binary("IS NOT", lhs, rhs)) }
-    if lhs.isNull { return SQLExpression(.binary("IS NOT", rhs, lhs)) }
-    return SQLExpression(.binary("<>", lhs, rhs))
-}
-
-// MARK: - Comparison and arithmetic
+// MARK: - Comparison
 
 extension SQLSpecificExpressible {
-    public static func < (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("<", lhs, rhs) }
-    public static func < (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("<", lhs, rhs) }
-    public static func < (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<", lhs, rhs) }
-    public static func <= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("<=", lhs, rhs) }
-    public static func <= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("<=", lhs, rhs) }
-    public static func <= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("<=", lhs, rhs) }
-    public static func > (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary(">", lhs, rhs) }
-    public static func > (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary(">", lhs, rhs) }
-    public static func > (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">", lhs, rhs) }
-    public static func >= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary(">=", lhs, rhs) }
-    public static func >= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary(">=", lhs, rhs) }
-    public static func >= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary(">=", lhs, rhs) }
+    public static func < (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.lessThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func < (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.lessThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func < (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.lessThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func <= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.lessThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func <= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.lessThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func <= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.lessThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func > (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.greaterThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func > (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.greaterThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func > (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.greaterThan, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >= (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.greaterThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >= (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.greaterThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >= (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.greaterThanOrEqual, lhs.sqlExpression, rhs.sqlExpression) }
+}
 
-    public static func + (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("+", lhs, rhs) }
-    public static func + (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("+", lhs, rhs) }
-    public static func + (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("+", lhs, rhs) }
-    public static func - (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("-", lhs, rhs) }
-    public static func - (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("-", lhs, rhs) }
-    public static func - (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("-", lhs, rhs) }
-    public static func * (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("*", lhs, rhs) }
-    public static func * (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("*", lhs, rhs) }
-    public static func * (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("*", lhs, rhs) }
-    public static func / (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { binary("/", lhs, rhs) }
-    public static func / (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { binary("/", lhs, rhs) }
-    public static func / (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { binary("/", lhs, rhs) }
+// MARK: - Arithmetic and bitwise operators
+
+extension SQLSpecificExpressible {
+    public static func + (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .associativeBinary(.add, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func + (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .associativeBinary(.add, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func + (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .associativeBinary(.add, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func - (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.subtract, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func - (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.subtract, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func - (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.subtract, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func * (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .associativeBinary(.multiply, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func * (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .associativeBinary(.multiply, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func * (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .associativeBinary(.multiply, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func / (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.divide, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func / (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.divide, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func / (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.divide, lhs.sqlExpression, rhs.sqlExpression) }
+
+    public static func & (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .associativeBinary(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func & (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .associativeBinary(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func & (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .associativeBinary(.bitwiseAnd, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func | (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .associativeBinary(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func | (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .associativeBinary(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func | (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .associativeBinary(.bitwiseOr, [lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func << (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.leftShift, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func << (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.leftShift, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func << (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.leftShift, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >> (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .binary(.rightShift, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >> (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .binary(.rightShift, lhs.sqlExpression, rhs.sqlExpression) }
+    public static func >> (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .binary(.rightShift, lhs.sqlExpression, rhs.sqlExpression) }
 
     /// `-expr`.
     public static prefix func - (value: Self) -> SQLExpression {
-        SQLExpression(.unary("-", value.sqlExpression))
+        .unary(.minus, value.sqlExpression)
     }
-}
 
-private func binary(_ op: String, _ lhs: some SQLExpressible, _ rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression(.binary(op, lhs.sqlExpression, rhs.sqlExpression))
+    /// `~expr`.
+    public static prefix func ~ (value: Self) -> SQLExpression {
+        .unary(.bitwiseNot, value.sqlExpression)
+    }
 }
 
 // MARK: - Logic
 
 extension SQLSpecificExpressible {
-    public static func && (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { and(lhs, rhs) }
-    public static func && (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { and(lhs, rhs) }
-    public static func && (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { and(lhs, rhs) }
-    public static func || (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { or(lhs, rhs) }
-    public static func || (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { or(lhs, rhs) }
-    public static func || (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { or(lhs, rhs) }
+    public static func && (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .and([lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func && (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .and([lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func && (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .and([lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func || (lhs: Self, rhs: some SQLExpressible) -> SQLExpression { .or([lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func || (lhs: some SQLExpressible, rhs: Self) -> SQLExpression { .or([lhs.sqlExpression, rhs.sqlExpression]) }
+    public static func || (lhs: Self, rhs: some SQLSpecificExpressible) -> SQLExpression { .or([lhs.sqlExpression, rhs.sqlExpression]) }
 
-    /// `NOT expr`.
+    /// `NOT expr`, or the negated operator: `!(a == 1)` is `a <> 1`,
+    /// `!(a.like(p))` is `a NOT LIKE p`, `![1, 2].contains(a)` is `a NOT IN (1, 2)`.
     public static prefix func ! (value: Self) -> SQLExpression {
-        SQLExpression(.unary("NOT", value.sqlExpression))
+        value.sqlExpression.is(.falsey)
     }
-}
-
-private func and(_ lhs: some SQLExpressible, _ rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression.and(flatten("AND", lhs.sqlExpression) + flatten("AND", rhs.sqlExpression))
-}
-
-private func or(_ lhs: some SQLExpressible, _ rhs: some SQLExpressible) -> SQLExpression {
-    SQLExpression.or(flatten("OR", lhs.sqlExpression) + flatten("OR", rhs.sqlExpression))
-}
-
-/// `a AND (b AND c)` is `a AND b AND c`.
-private func flatten(_ op: String, _ expression: SQLExpression) -> [SQLExpression] {
-    if case let .associative(expressionOp, operands) = expression.impl, expressionOp == op {
-        return operands
-    }
-    return [expression]
 }
 
 // MARK: - LIKE, COLLATE
@@ -138,19 +172,19 @@ extension SQLSpecificExpressible {
     ///
     /// See <https://www.sqlite.org/lang_expr.html#like>.
     public func like(_ pattern: some SQLExpressible, escape: (any SQLExpressible)? = nil) -> SQLExpression {
-        SQLExpression(.like(sqlExpression, pattern.sqlExpression, escape: escape?.sqlExpression))
+        SQLExpression(.escapableBinary(.like, sqlExpression, pattern.sqlExpression, escape: escape?.sqlExpression))
     }
 
     /// `expr COLLATE name`, for a collation of CipherDB or a custom one.
     public func collating(_ collation: DatabaseCollation) -> SQLExpression {
-        SQLExpression(.collate(sqlExpression, collation.name))
+        .collated(sqlExpression, collation.name)
     }
 
     /// `expr COLLATE name`, for SQLite's built-in collations.
     ///
     /// See <https://www.sqlite.org/datatype3.html#collation>.
     public func collating(_ collation: Database.CollationName) -> SQLExpression {
-        SQLExpression(.collate(sqlExpression, collation.rawValue))
+        .collated(sqlExpression, collation.rawValue)
     }
 }
 
@@ -169,61 +203,51 @@ extension Database {
 // MARK: - Collections and ranges
 
 extension Sequence where Element: SQLExpressible {
-    /// `expr IN (…)`: `[1, 2, 3].contains(Column("id"))`.
+    /// `expr IN (…)`: `[1, 2, 3].contains(Column("id"))`; `expr = value` for
+    /// one element, false for none.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(.inList(element.sqlExpression, map(\.sqlExpression), negated: false))
+        .isIn(element.sqlExpression, map(\.sqlExpression))
     }
 }
 
 extension Sequence where Element == any SQLExpressible {
     /// `expr IN (…)`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(.inList(element.sqlExpression, map(\.sqlExpression), negated: false))
+        .isIn(element.sqlExpression, map(\.sqlExpression))
     }
 }
 
 extension ClosedRange where Bound: SQLExpressible {
     /// `expr BETWEEN lower AND upper`: `(1...10).contains(Column("score"))`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(.between(element.sqlExpression, lowerBound.sqlExpression, upperBound.sqlExpression, negated: false))
+        .between(element.sqlExpression, lowerBound.sqlExpression, upperBound.sqlExpression)
     }
 }
 
 extension Range where Bound: SQLExpressible {
-    /// `expr >= lower AND expr < upper`: `(1..<10).contains(Column("score"))`.
+    /// `(expr >= lower) AND (expr < upper)`: `(1..<10).contains(Column("score"))`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
         element >= lowerBound && element < upperBound
     }
 }
 
 extension PartialRangeFrom where Bound: SQLExpressible {
+    /// `expr >= lower`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
         element >= lowerBound
     }
 }
 
 extension PartialRangeThrough where Bound: SQLExpressible {
+    /// `expr <= upper`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
         element <= upperBound
     }
 }
 
 extension PartialRangeUpTo where Bound: SQLExpressible {
+    /// `expr < upper`.
     public func contains(_ element: some SQLSpecificExpressible) -> SQLExpression {
         element < upperBound
-    }
-}
-
-extension SQLExpression {
-    /// The negation, with `NOT IN` and `NOT BETWEEN` where they apply.
-    public var negated: SQLExpression {
-        switch impl {
-        case let .inList(expression, list, negated):
-            return SQLExpression(.inList(expression, list, negated: !negated))
-        case let .between(expression, low, high, negated):
-            return SQLExpression(.between(expression, low, high, negated: !negated))
-        default:
-            return SQLExpression(.unary("NOT", self))
-        }
     }
 }

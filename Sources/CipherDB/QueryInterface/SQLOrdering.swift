@@ -11,6 +11,8 @@
 /// See <https://www.sqlite.org/lang_select.html#orderby>.
 public struct SQLOrdering: Sendable {
     enum Direction: Sendable {
+        /// The expression alone: `ORDER BY score` (ascending).
+        case unspecified
         case ascending, descending, ascendingNullsLast, descendingNullsFirst
     }
 
@@ -35,7 +37,7 @@ public struct SQLOrdering: Sendable {
         switch impl {
         case let .expression(expression, direction):
             switch direction {
-            case .ascending: return SQLOrdering(expression, .descending)
+            case .unspecified, .ascending: return SQLOrdering(expression, .descending)
             case .descending: return SQLOrdering(expression, .ascending)
             case .ascendingNullsLast: return SQLOrdering(expression, .descendingNullsFirst)
             case .descendingNullsFirst: return SQLOrdering(expression, .ascendingNullsLast)
@@ -50,6 +52,7 @@ public struct SQLOrdering: Sendable {
         case let .expression(expression, direction):
             let sql = try expression.sql(context)
             switch direction {
+            case .unspecified: return sql
             case .ascending: return sql + " ASC"
             case .descending: return sql + " DESC"
             // NULLs sort first in ascending order in SQLite: sorting on

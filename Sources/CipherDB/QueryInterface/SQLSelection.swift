@@ -7,6 +7,8 @@ public struct SQLSelection: Sendable {
     enum Impl: Sendable {
         case allColumns
         case expression(SQLExpression)
+        /// `expr AS alias`.
+        case aliased(SQLExpression, String)
         case literal(SQL)
     }
 
@@ -20,6 +22,7 @@ public struct SQLSelection: Sendable {
         switch impl {
         case .allColumns: return "*"
         case .expression(let expression): return try expression.sql(context)
+        case let .aliased(expression, alias): return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
         case .literal(let literal): return try literal.sql(context)
         }
     }
@@ -28,6 +31,19 @@ public struct SQLSelection: Sendable {
 /// A type that can be selected: expressions, columns, ``AllColumns``.
 public protocol SQLSelectable {
     var sqlSelection: SQLSelection { get }
+}
+
+extension SQLSelection {
+    /// `selection AS key`: `Column("score").forKey("points")`, or an alias of
+    /// an aliased selection. `*` and SQL literals keep no alias.
+    public func forKey(_ key: String) -> SQLSelection {
+        switch impl {
+        case .expression(let expression), .aliased(let expression, _):
+            return SQLSelection(.aliased(expression, key))
+        case .allColumns, .literal:
+            return self
+        }
+    }
 }
 
 extension SQLSelection: SQLSelectable {

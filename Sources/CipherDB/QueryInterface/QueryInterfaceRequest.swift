@@ -20,6 +20,24 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         query = SQLQuery(tableName: tableName, selection: selection)
     }
 
+    /// A copy of the request, changed by `update`.
+    func with(_ update: (inout Self) -> Void) -> Self {
+        var request = self
+        update(&request)
+        return request
+    }
+
+    /// The same request, on the table of `alias`, so that other parts of
+    /// the query can refer to its columns: `Player.aliased(p).filter(p[Column("score")] > 1000)`.
+    public func aliased(_ alias: TableAlias<Void>) -> Self {
+        with { $0.query = $0.query.aliased(alias) }
+    }
+
+    /// The same request, on the table of `alias`.
+    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+        with { $0.query = $0.query.aliased(alias) }
+    }
+
     /// The same request, fetching another type: `select(Column("name"), as: String.self)`.
     public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
         QueryInterfaceRequest<T>(query: query)
@@ -93,70 +111,59 @@ extension QueryInterfaceRequest: DerivableRequest {
     public func selectWhenConnected(
         _ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
     {
-        var request = self
-        request.query.selection = { db in try selection(db).map(\.sqlSelection) }
-        return request
+        with { $0.query = $0.query.selectWhenConnected(selection) }
     }
 
     public func annotatedWhenConnected(
         with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
     {
-        var request = self
-        let currentSelection = query.selection
-        request.query.selection = { db in try currentSelection(db) + selection(db).map(\.sqlSelection) }
-        return request
+        with { $0.query = $0.query.annotatedWhenConnected(with: selection) }
     }
 
     public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
-        var request = self
-        request.query.filters.append { db in try predicate(db).sqlExpression }
-        return request
+        with { $0.query = $0.query.filterWhenConnected(predicate) }
     }
 
     public func orderWhenConnected(
         _ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self
     {
-        var request = self
-        request.query.orderings = { db in try orderings(db).map(\.sqlOrdering) }
-        request.query.isReversed = false
-        return request
+        with { $0.query = $0.query.orderWhenConnected(orderings) }
     }
 
     public func reversed() -> Self {
-        var request = self
-        request.query.isReversed.toggle()
-        return request
+        with { $0.query = $0.query.reversed() }
     }
 
     public func unordered() -> Self {
-        var request = self
-        request.query.orderings = nil
-        request.query.isReversed = false
-        return request
+        with { $0.query = $0.query.unordered() }
     }
 
     public func withStableOrder() -> Self {
-        var request = self
-        let currentOrderings = query.orderings
-        let tableName = query.tableName
-        request.query.orderings = { db in
-            // The primary key, not the rowid: rowids can change on VACUUM.
-            let primaryKey = try db.primaryKey(tableName).columns.map { SQLOrdering(.column($0), .ascending) }
-            return try (currentOrderings?(db) ?? []) + primaryKey
-        }
-        return request
+        with { $0.query = $0.query.withStableOrder() }
     }
 
     public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self {
-        var request = self
-        request.query.groups = { db in try expressions(db).map(\.sqlExpression) }
-        return request
+        with { $0.query = $0.query.groupWhenConnected(expressions) }
     }
 
     public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
-        var request = self
-        request.query.havings.append { db in try predicate(db).sqlExpression }
-        return request
+        with { $0.query = $0.query.havingWhenConnected(predicate) }
+    }
+
+    public func _including(optional association: _SQLAssociation) -> Self {
+        with { $0.query = $0.query.appending(association.join(.optional, isSelected: true)) }
+    }
+
+    public func _including(required association: _SQLAssociation) -> Self {
+        with { $0.query = $0.query.appending(association.join(.required, isSelected: true)) }
+    }
+
+    public func _joining(optional association: _SQLAssociation) -> Self {
+        with { $0.query = $0.query.appending(association.join(.optional, isSelected: false)) }
+    }
+
+    public func _joining(required association: _SQLAssociation) -> Self {
+        with { $0.query = $0.query.appending(association.join(.required, isSelected: false)) }
     }
 
     public func distinct() -> Self {

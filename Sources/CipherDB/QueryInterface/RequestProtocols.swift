@@ -359,6 +359,70 @@ extension OrderedRequest where Self: TypedRequest, Self.RowDecoder: TableRecord 
     }
 }
 
+// MARK: - JoinableRequest
+
+/// A request that can join the tables of associations.
+public protocol JoinableRequest<RowDecoder>: TypedRequest {
+    /// `LEFT JOIN`, selecting the columns of the association.
+    func _including(optional association: _SQLAssociation) -> Self
+    /// `JOIN`, selecting the columns of the association.
+    func _including(required association: _SQLAssociation) -> Self
+    /// `LEFT JOIN`, without selecting the columns of the association.
+    func _joining(optional association: _SQLAssociation) -> Self
+    /// `JOIN`, without selecting the columns of the association.
+    func _joining(required association: _SQLAssociation) -> Self
+}
+
+extension JoinableRequest {
+    /// Joins the table of the association with `LEFT JOIN`, and selects its
+    /// columns: rows without an associated row are fetched too.
+    ///
+    /// ```swift
+    /// // SELECT book.*, author.* FROM book LEFT JOIN author ON author.id = book.authorId
+    /// let request = Book.all().including(optional: Book.author)
+    /// ```
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(optional: association._sqlAssociation)
+    }
+
+    /// Joins the table of the association with `JOIN`, and selects its
+    /// columns: only rows with an associated row are fetched.
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(required: association._sqlAssociation)
+    }
+
+    /// Joins the table of the association with `LEFT JOIN`, without
+    /// selecting its columns: for filters and orderings on it.
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _joining(optional: association._sqlAssociation)
+    }
+
+    /// Joins the table of the association with `JOIN`, without selecting
+    /// its columns: only rows with an associated row are fetched.
+    ///
+    /// ```swift
+    /// // SELECT book.* FROM book JOIN author ON author.id = book.authorId
+    /// // WHERE author.country = 'FR'
+    /// let request = Book.all().joining(required: Book.author.filter(Column("country") == "FR"))
+    /// ```
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _joining(required: association._sqlAssociation)
+    }
+}
+
+extension JoinableRequest where Self: SelectionRequest {
+    /// Appends the columns of an association to the selection, with
+    /// `LEFT JOIN`.
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(optional: association._sqlAssociation)
+    }
+
+    /// Appends the columns of an association to the selection, with `JOIN`.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(required: association._sqlAssociation)
+    }
+}
+
 // MARK: - DerivableRequest
 
 /// A request that can be refined in every way: the protocol to extend with
@@ -372,8 +436,8 @@ extension OrderedRequest where Self: TypedRequest, Self.RowDecoder: TableRecord 
 /// }
 /// let best = try Player.all().orderedByScore().fetchOne(db)
 /// ```
-public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredRequest, OrderedRequest,
-    SelectionRequest, TableRequest, TypedRequest
+public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredRequest, JoinableRequest,
+    OrderedRequest, SelectionRequest, TableRequest, TypedRequest
 {
     /// `SELECT DISTINCT`.
     func distinct() -> Self

@@ -16,6 +16,9 @@ public struct SQLExpression: Sendable {
     indirect enum Impl: Sendable {
         /// A column.
         case column(String)
+        /// A column of a table of the query: `"player"."name"` when the
+        /// query needs the qualifier.
+        case qualifiedColumn(String, TableAliasBase)
         /// A value, bound as an argument.
         case value(DatabaseValue)
         /// Raw SQL, with its arguments.
@@ -304,6 +307,11 @@ extension SQLExpression {
         switch impl {
         case .column(let name):
             return name.quotedDatabaseIdentifier
+        case let .qualifiedColumn(name, alias):
+            if let qualifier = context.qualifier(for: alias) {
+                return qualifier.quotedDatabaseIdentifier + "." + name.quotedDatabaseIdentifier
+            }
+            return name.quotedDatabaseIdentifier
         case .value(let dbValue):
             if dbValue.isNull { return "NULL" }
             if context.inlinesValues { return dbValue.description }
@@ -351,19 +359,6 @@ extension SQLExpression {
         case let .cast(expression, type):
             return "CAST(" + (try expression.sql(context)) + " AS " + type + ")"
         }
-    }
-}
-
-/// Collects the arguments of the SQL being generated.
-final class SQLGenerationContext {
-    let db: Database
-    var arguments = StatementArguments()
-    /// Whether values are written as SQL literals instead of parameters
-    /// (schema definitions accept no parameter).
-    var inlinesValues = false
-
-    init(_ db: Database) {
-        self.db = db
     }
 }
 

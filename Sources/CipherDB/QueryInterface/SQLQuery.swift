@@ -1,13 +1,16 @@
-/// The parts of a `SELECT` query built by ``QueryInterfaceRequest``.
+/// The parts of a `SELECT` query built by ``QueryInterfaceRequest``, and by
+/// associations for the tables they join.
 ///
 /// Every clause may need the database to be built (the primary key of
 /// `filter(key:)`, the default order of `reversed()`, the requirements of
 /// `filterWhenConnected`): clauses are stored as functions of the database,
-/// and evaluated when the request runs.
+/// and evaluated when the request runs. Their columns are qualified with the
+/// query's table alias then, so that a query that joins other tables
+/// generates `"book"."title"` where a query of one table has `"title"`.
 struct SQLQuery: Sendable {
     typealias Promise<Value> = @Sendable (Database) throws -> Value
 
-    var tableName: String
+    var alias: TableAliasBase
     var selection: Promise<[SQLSelection]>
     var isDistinct = false
     var filters: [Promise<SQLExpression>] = []
@@ -17,10 +20,22 @@ struct SQLQuery: Sendable {
     var isReversed = false
     var limit: Int?
     var offset: Int?
+    /// The tables joined by associations, in the order they were added.
+    var joins: [SQLJoin] = []
 
     init(tableName: String, selection: [SQLSelection]) {
-        self.tableName = tableName
+        alias = TableAlias<Void>(tableName: tableName)
         self.selection = { _ in selection }
+    }
+
+    var tableName: String { alias.tableName }
+
+    /// The query, on the table of `alias`.
+    func aliased(_ alias: TableAliasBase) -> SQLQuery {
+        alias.attach(to: tableName)
+        var query = self
+        query.alias = alias
+        return query
     }
 
     /// The clauses of the query, evaluated for one execution.
@@ -32,29 +47,32 @@ struct SQLQuery: Sendable {
 
     private func clauses(_ db: Database) throws -> Clauses {
         try Clauses(
-            groups: groups?(db) ?? [],
-            havings: havings.map { try $0(db) },
-            orderings: effectiveOrderings(db))
+            groups: (groups?(db) ?? []).map { $0.qualified(with: alias) },
+            havings: havings.map { try $0(db).qualified(with: alias) },
+            orderings: allOrderings(db))
     }
 
     /// Whether the query selects rows of the table as they are, so that
     /// `DELETE` and `UPDATE` can use its `WHERE` clause directly.
     private func isPlainFilter(_ clauses: Clauses) -> Bool {
-        !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && clauses.orderings.isEmpty && limit == nil
+        !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && clauses.orderings.isEmpty
+            && limit == nil && joins.isEmpty
     }
 
     // MARK: - SELECT
 
-    /// `SELECT … FROM … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT …`.
+    /// `SELECT … FROM … JOIN … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT …`.
     func selectSQL(_ context: SQLGenerationContext, forSingleResult: Bool = false) throws -> String {
-        try selectSQL(context, clauses: clauses(context.db), forSingleResult: forSingleResult)
+        context.declare(allAliases)
+        return try selectSQL(context, clauses: clauses(context.db), forSingleResult: forSingleResult)
     }
 
     private func selectSQL(_ context: SQLGenerationContext, clauses: Clauses, forSingleResult: Bool = false) throws -> String {
         var sql = "SELECT "
         if isDistinct { sql += "DISTINCT " }
-        sql += try selection(context.db).map { try $0.sql(context) }.joined(separator: ", ")
-        sql += " FROM " + tableName.quotedDatabaseIdentifier
+        sql += try allSelections(context.db).map { try $0.sql(context) }.joined(separator: ", ")
+        sql += " FROM " + context.tableSQL(alias)
+        sql += try joinClauses(context)
         sql += try whereClause(context)
         if !clauses.groups.isEmpty {
             sql += " GROUP BY " + (try clauses.groups.map { try $0.sql(context) }.joined(separator: ", "))
@@ -75,10 +93,15 @@ struct SQLQuery: Sendable {
         return sql
     }
 
+    /// The filter of the query, its columns qualified.
+    func filterExpression(_ db: Database) throws -> SQLExpression? {
+        guard !filters.isEmpty else { return nil }
+        return try SQLExpression.and(filters.map { try $0(db).qualified(with: alias) })
+    }
+
     private func whereClause(_ context: SQLGenerationContext) throws -> String {
-        guard !filters.isEmpty else { return "" }
-        let expressions = try filters.map { try $0(context.db) }
-        return " WHERE " + (try SQLExpression.and(expressions).sql(context))
+        guard let filter = try filterExpression(context.db) else { return "" }
+        return " WHERE " + (try filter.sql(context))
     }
 
     /// The orderings, reversed if needed. A reversed query with no ordering
@@ -98,16 +121,96 @@ struct SQLQuery: Sendable {
         }
     }
 
+    // MARK: - Joins
+
+    /// The aliases of the query and of its joined tables, depth first.
+    var allAliases: [TableAliasBase] {
+        [alias] + joins.flatMap(\.query.allAliases)
+    }
+
+    /// The selection of the query, then the ones of the included tables,
+    /// depth first.
+    func allSelections(_ db: Database) throws -> [SQLSelection] {
+        var selections = try selection(db).map { $0.qualified(with: alias) }
+        for join in joins {
+            let joined = try join.query.allSelections(db)
+            if join.isSelected { selections += joined }
+        }
+        return selections
+    }
+
+    /// The orderings of the query, then the ones of the joined tables.
+    private func allOrderings(_ db: Database) throws -> [SQLOrdering] {
+        var orderings = try effectiveOrderings(db).map { $0.qualified(with: alias) }
+        for join in joins {
+            orderings += try join.query.allOrderings(db)
+        }
+        return orderings
+    }
+
+    /// ` JOIN … ON …` for each joined table, depth first. A table joined
+    /// through an optional join is optional too.
+    private func joinClauses(_ context: SQLGenerationContext, underOptionalJoin: Bool = false) throws -> String {
+        var sql = ""
+        for join in joins {
+            let isOptional = underOptionalJoin || join.kind == .optional
+            sql += isOptional ? " LEFT JOIN " : " JOIN "
+            sql += context.tableSQL(join.query.alias)
+            var conditions = try join.condition.expressions(context.db, origin: alias, destination: join.query.alias)
+            if let filter = try join.query.filterExpression(context.db) {
+                conditions.append(filter)
+            }
+            if !conditions.isEmpty {
+                sql += " ON " + (try SQLExpression.and(conditions).sql(context))
+            }
+            sql += try join.query.joinClauses(context, underOptionalJoin: isOptional)
+        }
+        return sql
+    }
+
+    /// The query with `join` added, or merged with a join of the same key.
+    func appending(_ join: SQLJoin) -> SQLQuery {
+        var join = join
+        // An association used twice (under two keys) must not join its
+        // table twice under one name.
+        join.query = join.query.withFreshImplicitAliases()
+        var query = self
+        if let index = joins.firstIndex(where: { $0.key == join.key }) {
+            query.joins[index] = joins[index].merged(with: join)
+        } else {
+            query.joins.append(join)
+        }
+        return query
+    }
+
+    /// The query with new implicit aliases, here and in its joins.
+    private func withFreshImplicitAliases() -> SQLQuery {
+        var query = self
+        if alias.isImplicit { query.alias = TableAlias<Void>(tableName: tableName) }
+        query.joins = joins.map { join in
+            var join = join
+            join.query = join.query.withFreshImplicitAliases()
+            return join
+        }
+        return query
+    }
+
     // MARK: - COUNT
 
     /// The cheapest query that counts the rows of this one: `COUNT(*)` in
     /// place of the selection when each row counts once, or else a count
     /// of the query as a subquery.
     func countSQL(_ context: SQLGenerationContext) throws -> String {
+        context.declare(allAliases)
         let clauses = try clauses(context.db)
         if !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && limit == nil && offset == nil {
             var counting = self
             counting.selection = { _ in [CountAll().sqlSelection] }
+            counting.joins = joins.map { join in
+                var join = join
+                join.isSelected = false
+                return join
+            }
             return try counting.selectSQL(context, clauses: Clauses(groups: [], havings: [], orderings: []))
         }
         return "SELECT COUNT(*) FROM (" + (try selectSQL(context, clauses: clauses)) + ")"
@@ -116,7 +219,7 @@ struct SQLQuery: Sendable {
     // MARK: - DELETE and UPDATE
 
     /// `DELETE FROM … WHERE …`, through the primary key when the query
-    /// has an order, a limit, a grouping or DISTINCT.
+    /// has an order, a limit, a grouping, a join or DISTINCT.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
         "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try targetClause(context))
     }
@@ -135,6 +238,7 @@ struct SQLQuery: Sendable {
     }
 
     private func targetClause(_ context: SQLGenerationContext) throws -> String {
+        context.declare(allAliases)
         let clauses = try clauses(context.db)
         if isPlainFilter(clauses) {
             return try whereClause(context)
@@ -142,8 +246,47 @@ struct SQLQuery: Sendable {
         let primaryKey = try context.db.primaryKey(tableName).columns
         var subquery = self
         subquery.selection = { _ in primaryKey.map { SQLSelection(.expression(.column($0))) } }
+        subquery.joins = joins.map { join in
+            var join = join
+            join.isSelected = false
+            return join
+        }
         let key = primaryKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let target = primaryKey.count == 1 ? key : "(" + key + ")"
         return " WHERE " + target + " IN (" + (try subquery.selectSQL(context, clauses: clauses)) + ")"
+    }
+}
+
+/// A table joined to a query by an association.
+struct SQLJoin: Sendable {
+    enum Kind: Sendable {
+        /// `JOIN`: rows without a joined row are not selected.
+        case required
+        /// `LEFT JOIN`.
+        case optional
+    }
+
+    /// The association key: the name of the joined table in the query
+    /// (`"author"`), and of its scope in fetched rows.
+    var key: String
+    var kind: Kind
+    /// Whether the columns of the joined table are selected (`including`)
+    /// or not (`joining`).
+    var isSelected: Bool
+    var condition: SQLAssociationCondition
+    /// The joined table, its filters, selection, order, and its own joins.
+    var query: SQLQuery
+
+    /// Two joins of one association key: required wins over optional,
+    /// included over joined, and the filters and joins of both apply.
+    func merged(with other: SQLJoin) -> SQLJoin {
+        var merged = other
+        if kind == .required { merged.kind = .required }
+        merged.isSelected = isSelected || other.isSelected
+        merged.query.filters = query.filters + other.query.filters
+        for join in query.joins.reversed() where !other.query.joins.contains(where: { $0.key == join.key }) {
+            merged.query.joins.insert(join, at: 0)
+        }
+        return merged
     }
 }

@@ -6,6 +6,8 @@
 public struct SQLSelection: Sendable {
     enum Impl: Sendable {
         case allColumns
+        /// `table.*`, or `*` when the query needs no qualifier.
+        case qualifiedAllColumns(TableAliasBase)
         case expression(SQLExpression)
         /// `expr AS alias`.
         case aliased(SQLExpression, String)
@@ -21,6 +23,11 @@ public struct SQLSelection: Sendable {
     func sql(_ context: SQLGenerationContext) throws -> String {
         switch impl {
         case .allColumns: return "*"
+        case .qualifiedAllColumns(let alias):
+            if let qualifier = context.qualifier(for: alias) {
+                return qualifier.quotedDatabaseIdentifier + ".*"
+            }
+            return "*"
         case .expression(let expression): return try expression.sql(context)
         case let .aliased(expression, alias): return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
         case .literal(let literal): return try literal.sql(context)
@@ -40,7 +47,7 @@ extension SQLSelection {
         switch impl {
         case .expression(let expression), .aliased(let expression, _):
             return SQLSelection(.aliased(expression, key))
-        case .allColumns, .literal:
+        case .allColumns, .qualifiedAllColumns, .literal:
             return self
         }
     }

@@ -1,0 +1,174 @@
+/// A relationship between two record types, which requests use to join
+/// tables: ``BelongsToAssociation``, ``HasOneAssociation``,
+/// ``HasManyAssociation``.
+///
+/// ```swift
+/// struct Book: TableRecord {
+///     static let author = belongsTo(Author.self)
+/// }
+/// // SELECT book.* FROM book JOIN author ON author.id = book.authorId
+/// // WHERE author.country = 'FR'
+/// let request = Book.joining(required: Book.author.filter(Column("country") == "FR"))
+/// ```
+///
+/// An association is also a request of its destination: it can be
+/// filtered, ordered, and can select columns, which apply to the joined
+/// table.
+public protocol Association: DerivableRequest, Sendable {
+    /// The record type the association starts from.
+    associatedtype OriginRowDecoder
+
+    /// What the association joins: its key, condition and destination.
+    var _sqlAssociation: _SQLAssociation { get set }
+
+    /// The association with another key: the name of the joined table in
+    /// the query, and of its scope in fetched rows.
+    func forKey(_ key: String) -> Self
+}
+
+/// An association to at most one record: ``BelongsToAssociation``,
+/// ``HasOneAssociation``.
+public protocol AssociationToOne: Association {}
+
+/// An association to any number of records: ``HasManyAssociation``.
+public protocol AssociationToMany: Association {}
+
+/// What an association joins. Its content is internal to CipherDB.
+public struct _SQLAssociation: Sendable {
+    var key: SQLAssociationKey
+    var condition: SQLAssociationCondition
+    /// The destination table, with the filters, order and selection of the
+    /// association.
+    var query: SQLQuery
+    var isToMany: Bool
+
+    /// The name of the joined table in the query, and of its scope.
+    var keyName: String {
+        isToMany ? key.pluralizedName : key.singularizedName
+    }
+
+    /// The join of the association to its origin.
+    func join(_ kind: SQLJoin.Kind, isSelected: Bool) -> SQLJoin {
+        SQLJoin(key: keyName, kind: kind, isSelected: isSelected, condition: condition, query: query)
+    }
+}
+
+/// The name of an association, inflected to singular or plural unless it
+/// was given by the user.
+enum SQLAssociationKey: Sendable {
+    /// The table name: `author` for one, `books` for many.
+    case inflected(String)
+    /// A name given for an association to one.
+    case fixedSingular(String)
+    /// A name given for an association to many.
+    case fixedPlural(String)
+    /// A name given with `forKey(_:)`, never inflected.
+    case fixed(String)
+
+    var singularizedName: String {
+        switch self {
+        case .inflected(let name), .fixedPlural(let name): return name.singularized
+        case .fixedSingular(let name), .fixed(let name): return name
+        }
+    }
+
+    var pluralizedName: String {
+        switch self {
+        case .inflected(let name), .fixedSingular(let name): return name.pluralized
+        case .fixedPlural(let name), .fixed(let name): return name
+        }
+    }
+}
+
+// MARK: - Derivation
+
+extension Association {
+    /// A copy of the association, with its destination query changed.
+    func withQuery(_ update: (inout SQLQuery) -> Void) -> Self {
+        var association = self
+        update(&association._sqlAssociation.query)
+        return association
+    }
+
+    public func forKey(_ key: String) -> Self {
+        var association = self
+        association._sqlAssociation.key = .fixed(key)
+        return association
+    }
+
+    /// The association with the name of a coding key.
+    public func forKey(_ codingKey: some CodingKey) -> Self {
+        forKey(codingKey.stringValue)
+    }
+
+    public var databaseTableName: String { _sqlAssociation.query.tableName }
+
+    public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
+        withQuery { $0 = $0.selectWhenConnected(selection) }
+    }
+
+    public func annotatedWhenConnected(
+        with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self
+    {
+        withQuery { $0 = $0.annotatedWhenConnected(with: selection) }
+    }
+
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        withQuery { $0 = $0.filterWhenConnected(predicate) }
+    }
+
+    public func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> Self {
+        withQuery { $0 = $0.orderWhenConnected(orderings) }
+    }
+
+    public func reversed() -> Self {
+        withQuery { $0 = $0.reversed() }
+    }
+
+    public func unordered() -> Self {
+        withQuery { $0 = $0.unordered() }
+    }
+
+    public func withStableOrder() -> Self {
+        withQuery { $0 = $0.withStableOrder() }
+    }
+
+    public func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> Self {
+        withQuery { $0 = $0.groupWhenConnected(expressions) }
+    }
+
+    public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        withQuery { $0 = $0.havingWhenConnected(predicate) }
+    }
+
+    public func distinct() -> Self {
+        withQuery { $0.isDistinct = true }
+    }
+
+    /// The association, on the table of `alias`, so that other parts of the
+    /// query can refer to its columns.
+    public func aliased(_ alias: TableAlias<Void>) -> Self {
+        withQuery { $0 = $0.aliased(alias) }
+    }
+
+    /// The association, on the table of `alias`.
+    public func aliased(_ alias: TableAlias<RowDecoder>) -> Self {
+        withQuery { $0 = $0.aliased(alias) }
+    }
+
+    public func _including(optional association: _SQLAssociation) -> Self {
+        withQuery { $0 = $0.appending(association.join(.optional, isSelected: true)) }
+    }
+
+    public func _including(required association: _SQLAssociation) -> Self {
+        withQuery { $0 = $0.appending(association.join(.required, isSelected: true)) }
+    }
+
+    public func _joining(optional association: _SQLAssociation) -> Self {
+        withQuery { $0 = $0.appending(association.join(.optional, isSelected: false)) }
+    }
+
+    public func _joining(required association: _SQLAssociation) -> Self {
+        withQuery { $0 = $0.appending(association.join(.required, isSelected: false)) }
+    }
+}

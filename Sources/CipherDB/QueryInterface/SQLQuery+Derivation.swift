@@ -1,0 +1,90 @@
+// The refinements of a query, shared by requests and associations: each
+// one returns a new query.
+
+extension SQLQuery {
+    func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> SQLQuery {
+        var query = self
+        query.selection = { db in try selection(db).map(\.sqlSelection) }
+        return query
+    }
+
+    func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> SQLQuery {
+        var query = self
+        let currentSelection = self.selection
+        query.selection = { db in try currentSelection(db) + selection(db).map(\.sqlSelection) }
+        return query
+    }
+
+    func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> SQLQuery {
+        var query = self
+        query.filters.append { db in try predicate(db).sqlExpression }
+        return query
+    }
+
+    func orderWhenConnected(_ orderings: @escaping @Sendable (Database) throws -> [any SQLOrderingTerm]) -> SQLQuery {
+        var query = self
+        query.orderings = { db in try orderings(db).map(\.sqlOrdering) }
+        query.isReversed = false
+        return query
+    }
+
+    func reversed() -> SQLQuery {
+        var query = self
+        query.isReversed.toggle()
+        return query
+    }
+
+    func unordered() -> SQLQuery {
+        var query = self
+        query.orderings = nil
+        query.isReversed = false
+        query.joins = joins.map { join in
+            var join = join
+            join.query = join.query.unordered()
+            return join
+        }
+        return query
+    }
+
+    /// The current order, then the primary key (not the rowid: rowids can
+    /// change on VACUUM).
+    func withStableOrder() -> SQLQuery {
+        var query = self
+        let currentOrderings = orderings
+        let isReversed = self.isReversed
+        let tableName = self.tableName
+        query.isReversed = false
+        query.orderings = { db in
+            var orderings = try currentOrderings?(db) ?? []
+            if isReversed {
+                orderings = try orderings.map { ordering in
+                    guard let reversed = ordering.reversed else {
+                        throw DatabaseError(resultCode: .SQLITE_MISUSE,
+                                            message: "an ordering written in raw SQL cannot be reversed: use query interface orderings")
+                    }
+                    return reversed
+                }
+            }
+            let primaryKey = try db.primaryKey(tableName).columns
+            return orderings + primaryKey.map { SQLOrdering(.column($0), isReversed ? .descending : .unspecified) }
+        }
+        query.joins = joins.map { join in
+            var join = join
+            join.query = join.query.withStableOrder()
+            return join
+        }
+        return query
+    }
+
+    func groupWhenConnected(_ expressions: @escaping @Sendable (Database) throws -> [any SQLExpressible]) -> SQLQuery {
+        var query = self
+        query.groups = { db in try expressions(db).map(\.sqlExpression) }
+        return query
+    }
+
+    func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> SQLQuery {
+        var query = self
+        query.havings.append { db in try predicate(db).sqlExpression }
+        return query
+    }
+}

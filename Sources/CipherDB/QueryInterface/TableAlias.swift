@@ -1,0 +1,188 @@
+import Synchronization
+
+/// One occurrence of a table in a query, so that columns can be qualified
+/// with it: the base class of ``TableAlias``.
+///
+/// Requests and associations each have their own alias. A column of a
+/// request's filter or selection is qualified with the request's alias when
+/// the query joins several tables: `"book"."title"`. A query with one table
+/// keeps its columns unqualified, unless the alias has a name.
+public class TableAliasBase: @unchecked Sendable {
+    // @unchecked Sendable: the only mutable state is behind `state`'s mutex;
+    // a subclass adds no stored property.
+    struct State {
+        var tableName: String?
+        var userName: String?
+    }
+
+    let state: Mutex<State>
+
+    /// Whether the alias was made by a request, and not by the user: no
+    /// expression of the user refers to it, so that a query can replace it.
+    let isImplicit: Bool
+
+    init(tableName: String? = nil, userName: String? = nil, isImplicit: Bool = false) {
+        state = Mutex(State(tableName: tableName, userName: userName))
+        self.isImplicit = isImplicit
+    }
+
+    /// The table, once the alias is attached to a request.
+    var tableName: String {
+        state.withLock { state in
+            guard let tableName = state.tableName else {
+                preconditionFailure("A TableAlias must be given to a request (aliased(_:)) before it is used")
+            }
+            return tableName
+        }
+    }
+
+    /// The name given by the user, if any.
+    var userName: String? { state.withLock { $0.userName } }
+
+    /// The name the query refers to the table by, before disambiguation.
+    var identityName: String {
+        state.withLock { $0.userName ?? $0.tableName ?? "" }
+    }
+
+    /// Attaches the alias to a table. An alias refers to one table only.
+    func attach(to tableName: String) {
+        state.withLock { state in
+            if let current = state.tableName, current != tableName {
+                preconditionFailure("A TableAlias can not refer to two tables (\(current) and \(tableName))")
+            }
+            state.tableName = tableName
+        }
+    }
+}
+
+extension TableAliasBase: Hashable {
+    public static func == (lhs: TableAliasBase, rhs: TableAliasBase) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+extension TableAliasBase {
+    /// A selection qualified with this table: `alias[AllColumns()]`.
+    public subscript(_ selectable: some SQLSelectable) -> SQLSelection {
+        selectable.sqlSelection.qualified(with: self)
+    }
+
+    /// An expression qualified with this table: `alias[Column("name")]` is
+    /// `"player"."name"`.
+    public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
+        expression.sqlExpression.qualified(with: self)
+    }
+
+    /// An ordering qualified with this table: `alias[Column("name").desc]`.
+    public subscript(_ ordering: some SQLOrderingTerm) -> SQLOrdering {
+        ordering.sqlOrdering.qualified(with: self)
+    }
+
+    /// A column of this table: `alias["name"]`.
+    public subscript(_ column: String) -> SQLExpression {
+        SQLExpression(.qualifiedColumn(column, self))
+    }
+}
+
+/// A table alias, to refer to a table of a request from elsewhere in the
+/// query: another table's filter, an ordering, a selection.
+///
+/// ```swift
+/// // SELECT book.* FROM book
+/// // JOIN author ON author.id = book.authorId
+/// // ORDER BY author.name, book.title
+/// let authorAlias = TableAlias<Author>()
+/// let request = Book
+///     .joining(required: Book.author.aliased(authorAlias))
+///     .order(authorAlias[Column("name")], Column("title"))
+///
+/// // SELECT p.* FROM player p WHERE p.score > 1000
+/// let p = TableAlias(name: "p")
+/// let request = Player.aliased(p).filter(p[Column("score")] > 1000)
+/// ```
+public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
+    // @unchecked Sendable: see TableAliasBase.
+
+    /// An alias, with a name that the SQL uses if given.
+    public init(name: String? = nil) where RowDecoder == Void {
+        super.init(userName: name)
+    }
+
+    /// An alias for a record type, with a name that the SQL uses if given.
+    public init(name: String? = nil, for record: RowDecoder.Type = RowDecoder.self) {
+        super.init(userName: name)
+    }
+
+    /// An alias of a table, made by a request.
+    init(tableName: String) {
+        super.init(tableName: tableName, isImplicit: true)
+    }
+}
+
+// MARK: - Qualification
+
+extension SQLExpression {
+    /// The expression with its unqualified columns qualified with `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLExpression {
+        switch impl {
+        case .column(let name):
+            return SQLExpression(.qualifiedColumn(name, alias))
+        case .qualifiedColumn, .value, .literal, .countAll:
+            return self
+        case let .unary(op, operand):
+            return SQLExpression(.unary(op, operand.qualified(with: alias)))
+        case let .binary(op, lhs, rhs):
+            return SQLExpression(.binary(op, lhs.qualified(with: alias), rhs.qualified(with: alias)))
+        case let .escapableBinary(op, lhs, rhs, escape):
+            return SQLExpression(.escapableBinary(
+                op, lhs.qualified(with: alias), rhs.qualified(with: alias), escape: escape?.qualified(with: alias)))
+        case let .associativeBinary(op, operands):
+            return SQLExpression(.associativeBinary(op, operands.map { $0.qualified(with: alias) }))
+        case let .compare(op, lhs, rhs):
+            return SQLExpression(.compare(op, lhs.qualified(with: alias), rhs.qualified(with: alias)))
+        case let .inList(expression, list, isNegated):
+            return SQLExpression(.inList(
+                expression.qualified(with: alias), list.map { $0.qualified(with: alias) }, isNegated: isNegated))
+        case let .between(expression, low, high, isNegated):
+            return SQLExpression(.between(
+                expression.qualified(with: alias), low.qualified(with: alias), high.qualified(with: alias),
+                isNegated: isNegated))
+        case .not(let expression):
+            return SQLExpression(.not(expression.qualified(with: alias)))
+        case let .collated(expression, collation):
+            return SQLExpression(.collated(expression.qualified(with: alias), collation))
+        case let .function(name, arguments):
+            return SQLExpression(.function(name, arguments.map { $0.qualified(with: alias) }))
+        case let .aggregate(name, arguments, isDistinct):
+            return SQLExpression(.aggregate(name, arguments.map { $0.qualified(with: alias) }, isDistinct: isDistinct))
+        case let .cast(expression, type):
+            return SQLExpression(.cast(expression.qualified(with: alias), type))
+        }
+    }
+}
+
+extension SQLSelection {
+    /// The selection with its unqualified columns qualified with `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLSelection {
+        switch impl {
+        case .allColumns: return SQLSelection(.qualifiedAllColumns(alias))
+        case .qualifiedAllColumns, .literal: return self
+        case .expression(let expression): return SQLSelection(.expression(expression.qualified(with: alias)))
+        case let .aliased(expression, name): return SQLSelection(.aliased(expression.qualified(with: alias), name))
+        }
+    }
+}
+
+extension SQLOrdering {
+    /// The ordering with its unqualified columns qualified with `alias`.
+    func qualified(with alias: TableAliasBase) -> SQLOrdering {
+        switch impl {
+        case let .expression(expression, direction): return SQLOrdering(expression.qualified(with: alias), direction)
+        case .literal: return self
+        }
+    }
+}

@@ -1,0 +1,153 @@
+// Associations defined by record types, and requests that start with a
+// join: `Book.including(required: Book.author)`.
+
+extension TableRecord {
+    /// An association to the record this one refers to with a foreign key:
+    /// `static let author = belongsTo(Author.self)`.
+    ///
+    /// - parameters:
+    ///   - key: The name of the association (default: the destination
+    ///     table name, singularized).
+    ///   - foreignKey: The columns of the foreign key (default: read from
+    ///     the schema).
+    public static func belongsTo<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination>
+    {
+        BelongsToAssociation(to: Destination.all().query, key: key, using: foreignKey)
+    }
+
+    /// An association to a row of a table this one refers to with a
+    /// foreign key: `belongsTo(Table("author"))`.
+    public static func belongsTo<Destination>(
+        _ destination: Table<Destination>, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> BelongsToAssociation<Self, Destination>
+    {
+        BelongsToAssociation(to: destination.all().query, key: key, using: foreignKey)
+    }
+
+    /// An association to the record that refers to this one, when there is
+    /// at most one: `static let profile = hasOne(DemographicProfile.self)`.
+    public static func hasOne<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination>
+    {
+        HasOneAssociation(to: Destination.all().query, key: key, using: foreignKey)
+    }
+
+    /// An association to the row of a table that refers to this one, when
+    /// there is at most one.
+    public static func hasOne<Destination>(
+        _ destination: Table<Destination>, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> HasOneAssociation<Self, Destination>
+    {
+        HasOneAssociation(to: destination.all().query, key: key, using: foreignKey)
+    }
+
+    /// An association to the records that refer to this one:
+    /// `static let books = hasMany(Book.self)`.
+    ///
+    /// - parameters:
+    ///   - key: The name of the association (default: the destination
+    ///     table name, pluralized).
+    ///   - foreignKey: The columns of the foreign key (default: read from
+    ///     the schema).
+    public static func hasMany<Destination: TableRecord>(
+        _ destination: Destination.Type, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination>
+    {
+        HasManyAssociation(to: Destination.all().query, key: key, using: foreignKey)
+    }
+
+    /// An association to the rows of a table that refer to this one.
+    public static func hasMany<Destination>(
+        _ destination: Table<Destination>, key: String? = nil,
+        using foreignKey: ForeignKey? = nil) -> HasManyAssociation<Self, Destination>
+    {
+        HasManyAssociation(to: destination.all().query, key: key, using: foreignKey)
+    }
+
+    // MARK: - Joins
+
+    /// `SELECT *, … FROM table LEFT JOIN …`: see ``JoinableRequest/including(optional:)``.
+    public static func including<A: Association>(optional association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().including(optional: association)
+    }
+
+    /// `SELECT *, … FROM table JOIN …`: see ``JoinableRequest/including(required:)``.
+    public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().including(required: association)
+    }
+
+    /// `SELECT * FROM table LEFT JOIN …`: see ``JoinableRequest/joining(optional:)``.
+    public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().joining(optional: association)
+    }
+
+    /// `SELECT * FROM table JOIN …`: see ``JoinableRequest/joining(required:)``.
+    public static func joining<A: Association>(required association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().joining(required: association)
+    }
+
+    /// Appends the columns of an association to the selection, with `LEFT JOIN`.
+    public static func annotated<A: Association>(withOptional association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().annotated(withOptional: association)
+    }
+
+    /// Appends the columns of an association to the selection, with `JOIN`.
+    public static func annotated<A: Association>(withRequired association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().annotated(withRequired: association)
+    }
+
+    /// `… FROM table alias`: see ``QueryInterfaceRequest/aliased(_:)-(TableAlias<Void>)``.
+    public static func aliased(_ alias: TableAlias<Void>) -> QueryInterfaceRequest<Self> {
+        all().aliased(alias)
+    }
+
+    /// `… FROM table alias`.
+    public static func aliased(_ alias: TableAlias<Self>) -> QueryInterfaceRequest<Self> {
+        all().aliased(alias)
+    }
+}
+
+extension TableRecord where Self: EncodableRecord {
+    /// The records associated with this one:
+    /// `try author.request(for: Author.books).fetchAll(db)`.
+    ///
+    /// A key that holds NULL identifies no record.
+    public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder>
+        where A.OriginRowDecoder == Self
+    {
+        let sqlAssociation = association._sqlAssociation
+        let destination = sqlAssociation.query
+        let values = Result { try databaseDictionary }
+        let originTable = Self.databaseTableName
+        var query = destination
+        query.filters.append { db in
+            let pairs = try sqlAssociation.condition.columnPairs(
+                db, origin: originTable, destination: destination.tableName)
+            let dictionary = try values.get()
+            var conditions: [SQLExpression] = []
+            for pair in pairs {
+                let value = dictionary.first { $0.key.lowercased() == pair.origin.lowercased() }?.value ?? .null
+                if value.isNull { return false.sqlExpression }
+                conditions.append(.compare(.equal, .column(pair.destination), value.sqlExpression))
+            }
+            return .and(conditions)
+        }
+        // The joins of the association's own destination are kept.
+        return QueryInterfaceRequest(query: query)
+    }
+}

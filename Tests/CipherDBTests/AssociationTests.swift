@@ -1,0 +1,166 @@
+import CipherDB
+import Testing
+
+@Suite struct AssociationTests {
+    struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var name: String
+        static let books = hasMany(Book.self)
+    }
+
+    struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
+        var id: Int64
+        var authorId: Int64?
+        var translatorId: Int64?
+        var title: String
+        var year: Int
+        static let author = belongsTo(Author.self)
+        static let translator = belongsTo(Author.self, key: "translator", using: ForeignKey(["translatorId"]))
+    }
+
+    /// Authors 1: Alice, 2: Bob; books 1: "Ant" (Alice, 1999), 2: "Bee"
+    /// (Alice, 2005, translated by Bob), 3: "Cat" (no author, 2010).
+    func makeDatabase(_ kind: DatabaseKind) throws -> DatabaseFixture {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.writer.write { (db) throws in
+            try db.create(table: "author") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "book") { t in
+                t.primaryKey("id", .integer)
+                t.column("authorId", .integer).references("author")
+                t.column("translatorId", .integer)
+                t.column("title", .text).notNull()
+                t.column("year", .integer).notNull()
+            }
+            try Author(id: 1, name: "Alice").insert(db)
+            try Author(id: 2, name: "Bob").insert(db)
+            try Book(id: 1, authorId: 1, translatorId: nil, title: "Ant", year: 1999).insert(db)
+            try Book(id: 2, authorId: 1, translatorId: 2, title: "Bee", year: 2005).insert(db)
+            try Book(id: 3, authorId: nil, translatorId: nil, title: "Cat", year: 2010).insert(db)
+        }
+        return fixture
+    }
+
+    func sql(_ request: some FetchRequest, _ db: Database) throws -> String {
+        try request.makePreparedRequest(db).statement.sql
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func belongsToJoinsOnTheForeignKeyOfTheSchema(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            #expect(try sql(Book.including(required: Book.author), db) == #"""
+                SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
+                """#)
+            #expect(try sql(Book.including(optional: Book.author), db) == #"""
+                SELECT "book".*, "author".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId"
+                """#)
+            #expect(try sql(Book.joining(required: Book.author), db) == #"""
+                SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
+                """#)
+            #expect(try Book.joining(required: Book.author).fetchAll(db).map(\.id) == [1, 2])
+            #expect(try Book.joining(optional: Book.author).fetchCount(db) == 3)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func filtersOfAnAssociationGoToTheJoinCondition(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Book
+                .joining(optional: Book.author.filter(Column("name") == "Alice"))
+                .filter(Column("year") > 2000)
+            #expect(try sql(request, db) == #"""
+                SELECT "book".* FROM "book" LEFT JOIN "author" ON ("author"."id" = "book"."authorId") \#
+                AND ("author"."name" = ?) WHERE "book"."year" > ?
+                """#)
+            #expect(try request.fetchAll(db).map(\.id) == [2, 3])
+            let required = Book.joining(required: Book.author.filter(Column("name") == "Alice")).order(Column("year").desc)
+            #expect(try required.fetchAll(db).map(\.id) == [2, 1])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func hasManyJoinsTheRecordsThatReferToTheOrigin(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Author.joining(required: Author.books.filter(Column("year") > 2000)).distinct()
+            #expect(try sql(request, db) == #"""
+                SELECT DISTINCT "author".* FROM "author" JOIN "book" ON ("book"."authorId" = "author"."id") \#
+                AND ("book"."year" > ?)
+                """#)
+            #expect(try request.fetchAll(db).map(\.id) == [1])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aTableJoinedTwiceIsNumbered(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Book
+                .joining(required: Book.author)
+                .joining(required: Book.translator.filter(Column("name") == "Bob"))
+            #expect(try sql(request, db) == #"""
+                SELECT "book".* FROM "book" JOIN "author" "author1" ON "author1"."id" = "book"."authorId" \#
+                JOIN "author" "author2" ON ("author2"."id" = "book"."translatorId") AND ("author2"."name" = ?)
+                """#)
+            #expect(try request.fetchAll(db).map(\.id) == [2])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aliasesLetOtherClausesReferToAJoinedTable(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let authorAlias = TableAlias<Author>()
+            let request = Book
+                .joining(required: Book.author.aliased(authorAlias))
+                .filter(authorAlias[Column("name")] == "Alice" || Column("year") < 2000)
+                .order(authorAlias[Column("name")], Column("title").desc)
+            #expect(try sql(request, db) == #"""
+                SELECT "book".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId" \#
+                WHERE ("author"."name" = ?) OR ("book"."year" < ?) ORDER BY "author"."name", "book"."title" DESC
+                """#)
+            #expect(try request.fetchAll(db).map(\.id) == [2, 1])
+
+            let b = TableAlias(name: "b")
+            let aliased = Book.aliased(b).filter(b[Column("year")] > 2000)
+            #expect(try sql(aliased, db) == #"SELECT "b".* FROM "book" "b" WHERE "b"."year" > ?"#)
+            #expect(try aliased.fetchAll(db).map(\.id) == [2, 3])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func requestForAnAssociationFetchesTheAssociatedRecords(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let bee = try #require(try Book.fetchOne(db, key: 2))
+            #expect(try bee.request(for: Book.author).fetchOne(db) == Author(id: 1, name: "Alice"))
+            #expect(try bee.request(for: Book.translator).fetchOne(db)?.name == "Bob")
+            let cat = try #require(try Book.fetchOne(db, key: 3))
+            #expect(try cat.request(for: Book.author).fetchOne(db) == nil)
+            let alice = Author(id: 1, name: "Alice")
+            #expect(try sql(alice.request(for: Author.books), db) == #"SELECT * FROM "book" WHERE "authorId" = ?"#)
+            #expect(try alice.request(for: Author.books).order(Column("title")).fetchAll(db).map(\.id) == [1, 2])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anAssociationWithoutForeignKeyFailsWithAClearError(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        struct Orphan: TableRecord {
+            static let author = belongsTo(Author.self)
+        }
+        try fixture.writer.write { (db) throws in
+            try db.create(table: "orphan") { t in t.column("authorId", .integer) }
+        }
+        try fixture.writer.read { (db) throws in
+            let error = #expect(throws: DatabaseError.self) {
+                try Orphan.joining(required: Orphan.author).fetchCount(db)
+            }
+            #expect(error?.message == "could not infer a foreign key from orphan to author: give a ForeignKey in the definition of the association")
+        }
+    }
+}

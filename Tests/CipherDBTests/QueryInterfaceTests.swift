@@ -99,6 +99,19 @@ import Testing
         try check(Item.filter([3].contains(Column("id"))), sql: #"SELECT * FROM "item" WHERE "id" = ?"#, arguments: [3], ids: [3])
     }
 
+    @Test func castCoalesceAndScalarMinMax() throws {
+        try check(Item.filter(cast(Self.score, as: .text) == "20"),
+                  sql: #"SELECT * FROM "item" WHERE CAST("score" AS TEXT) = ?"#, arguments: ["20"], ids: [2])
+        try check(Item.filter(coalesce([Self.name, Column("id")]) == "3"),
+                  sql: #"SELECT * FROM "item" WHERE COALESCE("name", "id") = ?"#, arguments: ["3"], ids: [])
+        try check(Item.filter(coalesce([Self.name]) == "alpha"),
+                  sql: #"SELECT * FROM "item" WHERE "name" = ?"#, arguments: ["alpha"], ids: [1])
+        try check(Item.filter(max(Self.score, 25) == 25),
+                  sql: #"SELECT * FROM "item" WHERE MAX("score", ?) = ?"#, arguments: [25, 25], ids: [1, 2])
+        try check(Item.filter(min(Self.score, Column("id") * 10) == Self.score),
+                  sql: #"SELECT * FROM "item" WHERE MIN("score", "id" * ?) = "score""#, arguments: [10], ids: [1, 2, 3, 4])
+    }
+
     @Test func orderingsIncludingEmulatedNullsPositions() throws {
         try check(Item.order(Self.name), sql: #"SELECT * FROM "item" ORDER BY "name""#, ids: [3, 2, 1, 4])
         try check(Item.order(Self.name.desc), sql: #"SELECT * FROM "item" ORDER BY "name" DESC"#, ids: [4, 1, 2, 3])

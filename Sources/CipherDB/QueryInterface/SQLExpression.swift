@@ -49,6 +49,12 @@ public struct SQLExpression: Sendable {
         case countAll
         /// `CAST(expr AS type)`.
         case cast(SQLExpression, String)
+        /// `(SELECT …)`.
+        case subquery(SQLSubquery)
+        /// `expr [NOT] IN (SELECT …)`.
+        case inSubquery(SQLExpression, SQLSubquery, isNegated: Bool)
+        /// `[NOT] EXISTS (SELECT …)`.
+        case exists(SQLSubquery, isNegated: Bool)
     }
 
     let impl: Impl
@@ -279,6 +285,10 @@ extension SQLExpression {
             return SQLExpression(.escapableBinary(op.negated, lhs, rhs, escape: escape))
         case let .inList(expression, list, isNegated) where test == .falsey:
             return SQLExpression(.inList(expression, list, isNegated: !isNegated))
+        case let .inSubquery(expression, subquery, isNegated) where test == .falsey:
+            return SQLExpression(.inSubquery(expression, subquery, isNegated: !isNegated))
+        case let .exists(subquery, isNegated) where test == .falsey:
+            return SQLExpression(.exists(subquery, isNegated: !isNegated))
         case let .compare(op, lhs, rhs) where test == .falsey:
             return SQLExpression(.compare(op.negated, lhs, rhs))
         case let .collated(expression, collation):
@@ -358,6 +368,13 @@ extension SQLExpression {
             return "COUNT(*)"
         case let .cast(expression, type):
             return "CAST(" + (try expression.sql(context)) + " AS " + type + ")"
+        case .subquery(let subquery):
+            return "(" + (try subquery.sql(context)) + ")"
+        case let .inSubquery(expression, subquery, isNegated):
+            return wrapped(try expression.sql(context, wrappedInParenthesis: true)
+                + (isNegated ? " NOT IN (" : " IN (") + subquery.sql(context) + ")")
+        case let .exists(subquery, isNegated):
+            return wrapped((isNegated ? "NOT EXISTS (" : "EXISTS (") + (try subquery.sql(context)) + ")")
         }
     }
 }

@@ -74,3 +74,59 @@ public struct CountAll: SQLSpecificExpressible, Sendable {
     public init() {}
     public var sqlExpression: SQLExpression { SQLExpression(.countAll) }
 }
+
+/// `CAST(expression AS storageClass)`.
+///
+/// See <https://www.sqlite.org/lang_expr.html#castexpr>.
+public func cast(_ expression: some SQLSpecificExpressible, as storageClass: Database.StorageClass) -> SQLExpression {
+    SQLExpression(.cast(expression.sqlExpression, storageClass.rawValue))
+}
+
+/// `COALESCE(a, b, …)`: the first value that is not NULL. One value is
+/// itself, none is NULL.
+public func coalesce(_ values: some Collection<any SQLSpecificExpressible>) -> SQLExpression {
+    switch values.count {
+    case 0: return .null
+    case 1: return values.first!.sqlExpression
+    default: return SQLExpression(.function("COALESCE", values.map(\.sqlExpression)))
+    }
+}
+
+/// `MAX(a, b, …)`: the largest of several values (not an aggregate).
+public func max(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible,
+                _ values: any SQLExpressible...) -> SQLExpression
+{
+    SQLExpression(.function("MAX", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression)))
+}
+
+/// `MIN(a, b, …)`: the smallest of several values (not an aggregate).
+public func min(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible,
+                _ values: any SQLExpressible...) -> SQLExpression
+{
+    SQLExpression(.function("MIN", [value1.sqlExpression, value2.sqlExpression] + values.map(\.sqlExpression)))
+}
+
+extension Database {
+    /// A storage class, for `cast(_:as:)`.
+    ///
+    /// See <https://www.sqlite.org/datatype3.html#storage_classes_and_datatypes>.
+    public struct StorageClass: RawRepresentable, Hashable, Sendable {
+        /// The SQL of the storage class: `"INTEGER"`, `"REAL"`…
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// `INTEGER`
+        public static let integer = StorageClass(rawValue: "INTEGER")
+        /// `REAL`
+        public static let real = StorageClass(rawValue: "REAL")
+        /// `TEXT`
+        public static let text = StorageClass(rawValue: "TEXT")
+        /// `BLOB`
+        public static let blob = StorageClass(rawValue: "BLOB")
+        /// `NUMERIC`
+        public static let numeric = StorageClass(rawValue: "NUMERIC")
+    }
+}

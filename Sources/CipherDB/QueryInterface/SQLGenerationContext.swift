@@ -2,16 +2,44 @@
 /// and the names of the tables of the query.
 final class SQLGenerationContext {
     let db: Database
-    var arguments = StatementArguments()
-    /// Whether values are written as SQL literals instead of parameters
-    /// (schema definitions accept no parameter).
-    var inlinesValues = false
+    /// The context of the query that contains this subquery, if any.
+    private let parent: SQLGenerationContext?
+    private var ownArguments = StatementArguments()
+    private var ownInlinesValues = false
     /// The tables of the query, and the names that tell them apart.
     private var aliases: Set<TableAliasBase> = []
     private var resolvedNames: [TableAliasBase: String] = [:]
 
     init(_ db: Database) {
         self.db = db
+        parent = nil
+    }
+
+    private init(parent: SQLGenerationContext) {
+        db = parent.db
+        self.parent = parent
+    }
+
+    /// The arguments of the whole statement, subqueries included.
+    var arguments: StatementArguments {
+        get { parent?.arguments ?? ownArguments }
+        set {
+            if let parent { parent.arguments = newValue } else { ownArguments = newValue }
+        }
+    }
+
+    /// Whether values are written as SQL literals instead of parameters
+    /// (schema definitions accept no parameter).
+    var inlinesValues: Bool {
+        get { parent?.inlinesValues ?? ownInlinesValues }
+        set { ownInlinesValues = newValue }
+    }
+
+    /// The context of a subquery: its own tables, the statement's
+    /// arguments, and the tables of the enclosing queries for correlated
+    /// subqueries.
+    func subqueryContext() -> SQLGenerationContext {
+        SQLGenerationContext(parent: self)
     }
 
     /// Declares the tables of a query: each is referred to by its alias
@@ -37,9 +65,11 @@ final class SQLGenerationContext {
         }
     }
 
-    /// The name of a table of the query.
+    /// The name of a table of the query, or of an enclosing query.
     func resolvedName(for alias: TableAliasBase) -> String {
-        resolvedNames[alias] ?? alias.identityName
+        if let name = resolvedNames[alias] { return name }
+        if !aliases.contains(alias), let parent { return parent.resolvedName(for: alias) }
+        return alias.identityName
     }
 
     /// The qualifier of the columns of a table: none when the query has

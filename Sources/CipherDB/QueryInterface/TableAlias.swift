@@ -131,8 +131,10 @@ extension SQLExpression {
         switch impl {
         case .column(let name):
             return SQLExpression(.qualifiedColumn(name, alias))
-        case .qualifiedColumn, .value, .literal, .countAll:
+        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists:
             return self
+        case let .inSubquery(expression, subquery, isNegated):
+            return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, isNegated: isNegated))
         case let .unary(op, operand):
             return SQLExpression(.unary(op, operand.qualified(with: alias)))
         case let .binary(op, lhs, rhs):

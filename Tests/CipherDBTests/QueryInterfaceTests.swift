@@ -99,6 +99,33 @@ import Testing
         try check(Item.filter([3].contains(Column("id"))), sql: #"SELECT * FROM "item" WHERE "id" = ?"#, arguments: [3], ids: [3])
     }
 
+    /// The SQL that `fetchOne` runs for `request`.
+    func fetchOneSQL(_ request: QueryInterfaceRequest<Item>) throws -> String? {
+        let request = request.asRequest(of: Row.self)
+        let dbQueue = try makeDatabase()
+        let traced = TraceLog()
+        try dbQueue.read { (db) throws in
+            db.trace { traced.append($0.description) }
+            _ = try request.fetchOne(db)
+        }
+        return traced.lines.first { $0.contains(#"FROM "item""#) }
+    }
+
+    @Test func fetchOneAddsLimitOneUnlessTheQueryReturnsOneRowAtMost() throws {
+        #expect(try fetchOneSQL(Item.filter(Self.name == "alpha")) == #"SELECT * FROM "item" WHERE "name" = ? LIMIT 1"#)
+        #expect(try fetchOneSQL(Item.filter(key: 2)) == #"SELECT * FROM "item" WHERE "id" = ?"#)
+        #expect(try fetchOneSQL(Item.filter(Column("id") == 2 && Self.score > 0))
+            == #"SELECT * FROM "item" WHERE ("id" = ?) AND ("score" > ?)"#)
+        #expect(try fetchOneSQL(Item.filter(Column("rowid") == 2)) == #"SELECT * FROM "item" WHERE "rowid" = ?"#)
+        #expect(try fetchOneSQL(Item.filter(Column("id") == 1 || Column("id") == 2))
+            == #"SELECT * FROM "item" WHERE ("id" = ?) OR ("id" = ?) LIMIT 1"#)
+        #expect(try fetchOneSQL(Item.select(max(Self.score))) == #"SELECT MAX("score") FROM "item""#)
+        #expect(try fetchOneSQL(Item.select(max(Self.score)).group(Self.name))
+            == #"SELECT MAX("score") FROM "item" GROUP BY "name" LIMIT 1"#)
+        #expect(try fetchOneSQL(Item.order(Self.score).limit(2, offset: 1))
+            == #"SELECT * FROM "item" ORDER BY "score" LIMIT 2 OFFSET 1"#)
+    }
+
     @Test func castCoalesceAndScalarMinMax() throws {
         try check(Item.filter(cast(Self.score, as: .text) == "20"),
                   sql: #"SELECT * FROM "item" WHERE CAST("score" AS TEXT) = ?"#, arguments: ["20"], ids: [2])

@@ -15,6 +15,13 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 
 extension ColumnExpression {
     public var sqlExpression: SQLExpression { .column(name) }
+
+    /// The column, never qualified with a table: for a column of the
+    /// selection (`Player.select(…).order(Column("total").detached)`), or
+    /// an alias made with `forKey(_:)`.
+    public var detached: SQLExpression {
+        SQL(sql: name.quotedDatabaseIdentifier).sqlExpression
+    }
 }
 
 extension ColumnExpression where Self == Column {

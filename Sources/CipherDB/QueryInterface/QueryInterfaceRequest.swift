@@ -63,6 +63,15 @@ public struct QueryInterfaceRequest<RowDecoder>: Sendable {
         select(selection).asRequest(of: T.self)
     }
 
+    /// Selects one of the record's columns, and fetches values of another
+    /// type: `Player.all().select({ $0.name }, as: String.self)`.
+    public func select<T>(
+        _ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable,
+        as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> where RowDecoder: TableRecord
+    {
+        try select([selection(RowDecoder.databaseComponents)]).asRequest(of: T.self)
+    }
+
     /// Selects raw SQL, and fetches values of another type.
     public func select<T>(
         sql: String, arguments: StatementArguments = StatementArguments(),

@@ -83,12 +83,11 @@ struct SQLQuery: Sendable {
         if !clauses.orderings.isEmpty {
             sql += " ORDER BY " + (try clauses.orderings.map { try $0.sql(context) }.joined(separator: ", "))
         }
-        if forSingleResult {
-            sql += " LIMIT 1"
-            if let offset { sql += " OFFSET \(offset)" }
-        } else if let limit {
+        if let limit {
             sql += " LIMIT \(limit)"
             if let offset { sql += " OFFSET \(offset)" }
+        } else if try forSingleResult && !expectsSingleResult(context.db) {
+            sql += " LIMIT 1"
         }
         return sql
     }

@@ -133,6 +133,48 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func existsOfAnAliasTellsWhetherAnOptionalJoinFoundARow(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let authorAlias = TableAlias<Author>()
+            let orphans = Book.joining(optional: Book.author.aliased(authorAlias)).filter(!authorAlias.exists)
+            #expect(try sql(orphans, db) == #"""
+                SELECT "book".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId" \#
+                WHERE "author"."id" IS NULL
+                """#)
+            #expect(try orphans.fetchAll(db).map(\.id) == [3])
+            let authored = Book.joining(optional: Book.author.aliased(authorAlias)).filter(authorAlias.exists)
+            #expect(try authored.fetchAll(db).map(\.id) == [1, 2])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anAssociationCanSelectAllColumnsButSome(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Book.including(required: Book.author.select(.allColumns(excluding: ["id"])))
+            #expect(try sql(request, db) == #"""
+                SELECT "book".*, "author"."name" FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
+                """#)
+            let row = try #require(try request.asRequest(of: Row.self).order(Column("id")).fetchOne(db))
+            #expect(row.count == 6)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func tablesWithoutRecordTypesHaveAssociations(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let bookTable = Table("book")
+            let bookAuthor = bookTable.belongsTo(Table("author"))
+            #expect(try bookTable.joining(required: bookAuthor).fetchCount(db) == 2)
+            let authorBooks = Table("author").hasMany(bookTable)
+            let request = Table("author").joining(required: authorBooks.filter(Column("year") < 2000))
+            #expect(try request.fetchAll(db).map { $0["name"] as String } == ["Alice"])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func requestForAnAssociationFetchesTheAssociatedRecords(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)
         try fixture.writer.read { (db) throws in

@@ -55,6 +55,9 @@ public struct SQLExpression: Sendable {
         case inSubquery(SQLExpression, SQLSubquery, isNegated: Bool)
         /// `[NOT] EXISTS (SELECT …)`.
         case exists(SQLSubquery, isNegated: Bool)
+        /// Whether a row of a table was joined: its primary key (or rowid)
+        /// is not NULL.
+        case qualifiedExists(TableAliasBase, isNegated: Bool)
     }
 
     let impl: Impl
@@ -289,6 +292,8 @@ extension SQLExpression {
             return SQLExpression(.inSubquery(expression, subquery, isNegated: !isNegated))
         case let .exists(subquery, isNegated) where test == .falsey:
             return SQLExpression(.exists(subquery, isNegated: !isNegated))
+        case let .qualifiedExists(alias, isNegated) where test == .falsey:
+            return SQLExpression(.qualifiedExists(alias, isNegated: !isNegated))
         case let .compare(op, lhs, rhs) where test == .falsey:
             return SQLExpression(.compare(op.negated, lhs, rhs))
         case let .collated(expression, collation):
@@ -375,6 +380,13 @@ extension SQLExpression {
                 + (isNegated ? " NOT IN (" : " IN (") + subquery.sql(context) + ")")
         case let .exists(subquery, isNegated):
             return wrapped((isNegated ? "NOT EXISTS (" : "EXISTS (") + (try subquery.sql(context)) + ")")
+        case let .qualifiedExists(alias, isNegated):
+            let columns = try context.db.existenceCheckColumns(in: alias.tableName)
+                .map { SQLExpression(.qualifiedColumn($0, alias)) }
+            let expression = isNegated
+                ? SQLExpression.and(columns.map { .compare(.is, $0, .null) })
+                : SQLExpression.or(columns.map { .compare(.isNot, $0, .null) })
+            return try expression.sql(context, wrappedInParenthesis: wrappedInParenthesis)
         }
     }
 }

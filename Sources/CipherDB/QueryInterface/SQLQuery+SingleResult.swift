@@ -34,7 +34,7 @@ extension SQLSelection {
         switch impl {
         case .expression(let expression), .aliased(let expression, _):
             return expression.isAggregate
-        case .allColumns, .qualifiedAllColumns, .literal:
+        case .allColumns, .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding, .literal:
             return false
         }
     }
@@ -111,5 +111,20 @@ extension SQLExpression {
             return rowIDColumn
         }
         return name
+    }
+}
+
+extension Database {
+    /// The columns that are not NULL in every row of a table: the column
+    /// that aliases the rowid, or the rowid, or the primary key of a
+    /// `WITHOUT ROWID` table.
+    func existenceCheckColumns(in tableName: String) throws -> [String] {
+        let primaryKey = try primaryKey(tableName)
+        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        // A table with a rowid accepts `SELECT rowid`.
+        if (try? cachedStatement(sql: "SELECT rowid FROM \(tableName.quotedDatabaseIdentifier)")) != nil {
+            return [Column.rowID.name]
+        }
+        return primaryKey.columns
     }
 }

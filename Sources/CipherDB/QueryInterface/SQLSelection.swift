@@ -8,6 +8,9 @@ public struct SQLSelection: Sendable {
         case allColumns
         /// `table.*`, or `*` when the query needs no qualifier.
         case qualifiedAllColumns(TableAliasBase)
+        /// The columns of the table but some (lowercased names).
+        case allColumnsExcluding(Set<String>)
+        case qualifiedAllColumnsExcluding(TableAliasBase, Set<String>)
         case expression(SQLExpression)
         /// `expr AS alias`.
         case aliased(SQLExpression, String)
@@ -28,6 +31,15 @@ public struct SQLSelection: Sendable {
                 return qualifier.quotedDatabaseIdentifier + ".*"
             }
             return "*"
+        case .allColumnsExcluding:
+            // Selections are qualified with the table of their query
+            // before SQL is generated.
+            preconditionFailure("allColumns(excluding:) is only available in query interface requests")
+        case let .qualifiedAllColumnsExcluding(alias, excludedColumns):
+            return try context.db.columns(in: alias.tableName)
+                .filter { !excludedColumns.contains($0.name.lowercased()) }
+                .map { try SQLExpression(.qualifiedColumn($0.name, alias)).sql(context) }
+                .joined(separator: ", ")
         case .expression(let expression): return try expression.sql(context)
         case let .aliased(expression, alias): return try expression.sql(context) + " AS " + alias.quotedDatabaseIdentifier
         case .literal(let literal): return try literal.sql(context)
@@ -47,7 +59,7 @@ extension SQLSelection {
         switch impl {
         case .expression(let expression), .aliased(let expression, _):
             return SQLSelection(.aliased(expression, key))
-        case .allColumns, .qualifiedAllColumns, .literal:
+        case .allColumns, .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding, .literal:
             return self
         }
     }
@@ -61,4 +73,36 @@ extension SQLSelection: SQLSelectable {
 public struct AllColumns: SQLSelectable, Sendable {
     public init() {}
     public var sqlSelection: SQLSelection { SQLSelection(.allColumns) }
+}
+
+extension SQLSelectable where Self == AllColumns {
+    /// `*`: `Player.select(.allColumns, Column("score") * 2)`.
+    public static var allColumns: AllColumns { AllColumns() }
+}
+
+/// All columns of the table but some:
+/// `Player.select(.allColumns(excluding: ["secret"]))`.
+///
+/// The columns are read from the schema when the request runs.
+public struct AllColumnsExcluding: SQLSelectable, Sendable {
+    /// The lowercased names of the excluded columns.
+    let excludedColumns: Set<String>
+
+    public init(_ excludedColumns: some Collection<String>) {
+        self.excludedColumns = Set(excludedColumns.map { $0.lowercased() })
+    }
+
+    public var sqlSelection: SQLSelection { SQLSelection(.allColumnsExcluding(excludedColumns)) }
+}
+
+extension SQLSelectable where Self == AllColumnsExcluding {
+    /// All columns but `excludedColumns`.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> Self {
+        AllColumnsExcluding(excludedColumns)
+    }
+
+    /// All columns but `excludedColumns`.
+    public static func allColumns(excluding excludedColumns: some Collection<any ColumnExpression>) -> Self {
+        AllColumnsExcluding(excludedColumns.map(\.name))
+    }
 }

@@ -121,6 +121,21 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     init(tableName: String) {
         super.init(tableName: tableName, isImplicit: true)
     }
+
+    /// Whether a row of the table was joined: for optional joins, whose
+    /// columns are NULL when there is no row to join.
+    ///
+    /// ```swift
+    /// // SELECT book.* FROM book LEFT JOIN author ON author.id = book.authorId
+    /// // WHERE author.id IS NULL
+    /// let authorAlias = TableAlias<Author>()
+    /// let orphans = Book
+    ///     .joining(optional: Book.author.aliased(authorAlias))
+    ///     .filter(!authorAlias.exists)
+    /// ```
+    public var exists: SQLExpression {
+        SQLExpression(.qualifiedExists(self, isNegated: false))
+    }
 }
 
 // MARK: - Qualification
@@ -131,7 +146,7 @@ extension SQLExpression {
         switch impl {
         case .column(let name):
             return SQLExpression(.qualifiedColumn(name, alias))
-        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists:
+        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists, .qualifiedExists:
             return self
         case let .inSubquery(expression, subquery, isNegated):
             return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, isNegated: isNegated))
@@ -172,7 +187,8 @@ extension SQLSelection {
     func qualified(with alias: TableAliasBase) -> SQLSelection {
         switch impl {
         case .allColumns: return SQLSelection(.qualifiedAllColumns(alias))
-        case .qualifiedAllColumns, .literal: return self
+        case .allColumnsExcluding(let excluded): return SQLSelection(.qualifiedAllColumnsExcluding(alias, excluded))
+        case .qualifiedAllColumns, .qualifiedAllColumnsExcluding, .literal: return self
         case .expression(let expression): return SQLSelection(.expression(expression.qualified(with: alias)))
         case let .aliased(expression, name): return SQLSelection(.aliased(expression.qualified(with: alias), name))
         }

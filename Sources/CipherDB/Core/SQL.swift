@@ -8,23 +8,23 @@ import Foundation
 /// let name = "O'Brien"
 /// let ids = [1, 2, 3]
 /// try db.execute(literal: "UPDATE player SET name = \(name) WHERE id IN \(ids)")
-/// // UPDATE player SET name = ? WHERE id IN (?, ?, ?)
+/// // UPDATE player SET name = ? WHERE id IN (?,?,?)
 ///
 /// let order: SQL = "ORDER BY \(sql: "score") DESC" // raw SQL, not an argument
 /// ```
 public struct SQL: Sendable {
     enum Element: Sendable {
         case sql(String, StatementArguments)
-        case argument(DatabaseValue)
-        case list([DatabaseValue])
-        /// A query interface expression: `\(Column("name"))`.
+        /// A value or a query interface expression: `\(name)`, `\(Column("name"))`.
         case expression(SQLExpression)
         /// A selection: `\(AllColumns())`.
         case selection(SQLSelection)
         /// An ordering: `\(Column("score").desc)`.
         case ordering(SQLOrdering)
-        /// A table name, quoted: `\(Player.self)`.
-        case tableName(String)
+        /// A subquery: `\(Player.select(max(Column("score"))))`.
+        case subquery(SQLSubquery)
+        /// An identifier, quoted: `\(Player.self)`.
+        case identifier(String)
     }
 
     private(set) var elements: [Element]
@@ -38,9 +38,9 @@ public struct SQL: Sendable {
         elements = [.sql(sql, arguments)]
     }
 
-    /// A value, bound as an argument.
-    public init(_ value: (some DatabaseValueConvertible)?) {
-        elements = [.argument(value?.databaseValue ?? .null)]
+    /// An expression: a value (bound as an argument), a column…
+    public init(_ expression: some SQLExpressible) {
+        elements = [.expression(expression.sqlExpression)]
     }
 
     /// Whether the fragment is empty.
@@ -88,17 +88,15 @@ public struct SQL: Sendable {
                 }
                 sql += text
                 context.arguments += elementArguments
-            case let .argument(dbValue):
-                sql += try SQLExpression(.value(dbValue)).sql(context)
-            case let .list(dbValues):
-                sql += "(" + (try dbValues.map { try SQLExpression(.value($0)).sql(context) }.joined(separator: ", ")) + ")"
             case let .expression(expression):
                 sql += try expression.sql(context)
             case let .selection(selection):
                 sql += try selection.sql(context)
             case let .ordering(ordering):
                 sql += try ordering.sql(context)
-            case let .tableName(name):
+            case let .subquery(subquery):
+                sql += "(" + (try subquery.sql(context)) + ")"
+            case let .identifier(name):
                 sql += name.quotedDatabaseIdentifier
             }
         }
@@ -142,30 +140,9 @@ public struct SQLInterpolation: StringInterpolationProtocol {
         }
     }
 
-    /// `\(value)`: the value, bound as an argument (NULL for nil).
-    public mutating func appendInterpolation(_ value: (some DatabaseValueConvertible)?) {
-        elements.append(.argument(value?.databaseValue ?? .null))
-    }
-
-    /// `\(data)`: a blob argument (`Data` is also a sequence of bytes,
-    /// which must not become a list).
-    public mutating func appendInterpolation(_ data: Data) {
-        elements.append(.argument(data.databaseValue))
-    }
-
-    /// `\(values)`: a parenthesized list of arguments, for `IN`.
-    public mutating func appendInterpolation<S: Sequence>(_ values: S) where S.Element: DatabaseValueConvertible {
-        elements.append(.list(values.map(\.databaseValue)))
-    }
-
     /// `\(sql: "raw SQL", arguments: ...)`: raw SQL, spliced as is.
     public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
         elements.append(.sql(sql, arguments))
-    }
-
-    /// `\(literal: fragment)` or `\(fragment)`: another SQL fragment.
-    public mutating func appendInterpolation(literal sqlLiteral: SQL) {
-        elements.append(contentsOf: sqlLiteral.elements)
     }
 
     /// `\(fragment)`: another SQL fragment.
@@ -173,28 +150,13 @@ public struct SQLInterpolation: StringInterpolationProtocol {
         elements.append(contentsOf: sqlLiteral.elements)
     }
 
-    /// `\(Column("name"))`, `\(Column("score") + 1)`: an expression.
-    public mutating func appendInterpolation(_ expression: some SQLSpecificExpressible) {
-        elements.append(.expression(expression.sqlExpression))
+    /// `\(literal: fragment)`: another SQL fragment.
+    public mutating func appendInterpolation(literal sqlLiteral: SQL) {
+        elements.append(contentsOf: sqlLiteral.elements)
     }
 
-    /// `\(Column("score").desc)`: an ordering.
-    public mutating func appendInterpolation(_ ordering: SQLOrdering) {
-        elements.append(.ordering(ordering))
-    }
-
-    /// `\(AllColumns())`: a selection.
-    public mutating func appendInterpolation(_ selection: AllColumns) {
-        elements.append(.selection(selection.sqlSelection))
-    }
-
-    /// `\(Player.self)`: the quoted table name of a record type.
-    public mutating func appendInterpolation<T: TableRecord>(_ table: T.Type) {
-        elements.append(.tableName(T.databaseTableName))
-    }
-
-    /// `\(identifier: "my table")`: a quoted identifier.
-    public mutating func appendInterpolation(identifier: String) {
-        elements.append(.tableName(identifier))
+    /// `\(string)`: a string, bound as an argument.
+    public mutating func appendInterpolation<S: StringProtocol>(_ string: S) {
+        elements.append(.expression(String(string).sqlExpression))
     }
 }

@@ -175,6 +175,45 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aggregatesOfAnAssociationAreGroupedByTheOriginPrimaryKey(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Author.annotated(with: Author.books.count).order(Column("id"))
+            #expect(try sql(request, db) == #"""
+                SELECT "author".*, COUNT(DISTINCT "book"."id") AS "bookCount" FROM "author" \#
+                LEFT JOIN "book" ON "book"."authorId" = "author"."id" GROUP BY "author"."id" ORDER BY "author"."id"
+                """#)
+            let rows = try request.asRequest(of: Row.self).fetchAll(db)
+            #expect(rows.map { $0["bookCount"] as Int } == [2, 0])
+
+            let both = Author.annotated(with: Author.books.count, Author.books.max(Column("year"))).order(Column("id"))
+            #expect(try sql(both, db) == #"""
+                SELECT "author".*, COUNT(DISTINCT "book"."id") AS "bookCount", MAX("book"."year") AS "maxBookYear" \#
+                FROM "author" LEFT JOIN "book" ON "book"."authorId" = "author"."id" GROUP BY "author"."id" ORDER BY "author"."id"
+                """#)
+            let maxima = try both.asRequest(of: Row.self).fetchAll(db).map { $0["maxBookYear"] as Int? }
+            #expect(maxima == [2005, nil])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func havingAnAggregateFiltersTheGroups(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let withoutBooks = Author.having(Author.books.isEmpty)
+            #expect(try sql(withoutBooks, db) == #"""
+                SELECT "author".* FROM "author" LEFT JOIN "book" ON "book"."authorId" = "author"."id" \#
+                GROUP BY "author"."id" HAVING COUNT(DISTINCT "book"."id") = 0
+                """#)
+            #expect(try withoutBooks.fetchAll(db).map(\.name) == ["Bob"])
+            #expect(try Author.having(!Author.books.isEmpty).fetchAll(db).map(\.name) == ["Alice"])
+            #expect(try Author.having(Author.books.count > 1).fetchAll(db).map(\.name) == ["Alice"])
+            let prolific = Author.having(Author.books.count == 2 && Author.books.min(Column("year")) < 2000)
+            #expect(try prolific.fetchAll(db).map(\.name) == ["Alice"])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func requestForAnAssociationFetchesTheAssociatedRecords(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)
         try fixture.writer.read { (db) throws in

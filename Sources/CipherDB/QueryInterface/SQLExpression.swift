@@ -58,6 +58,14 @@ public struct SQLExpression: Sendable {
         /// Whether a row of a table was joined: its primary key (or rowid)
         /// is not NULL.
         case qualifiedExists(TableAliasBase, isNegated: Bool)
+        /// The column that identifies the rows of a table: the column that
+        /// aliases the rowid, the rowid, or a single-column primary key.
+        case qualifiedFastPrimaryKey(TableAliasBase)
+        /// The fast primary key of the table the expression is qualified
+        /// with, for association aggregates.
+        case fastPrimaryKey
+        /// `count = 0`, or `count > 0` when negated: an association is empty.
+        case isEmpty(SQLExpression, isNegated: Bool)
     }
 
     let impl: Impl
@@ -294,6 +302,9 @@ extension SQLExpression {
             return SQLExpression(.exists(subquery, isNegated: !isNegated))
         case let .qualifiedExists(alias, isNegated) where test == .falsey:
             return SQLExpression(.qualifiedExists(alias, isNegated: !isNegated))
+        case let .isEmpty(expression, isNegated):
+            if test == .true { return self }
+            return SQLExpression(.isEmpty(expression, isNegated: !isNegated))
         case let .compare(op, lhs, rhs) where test == .falsey:
             return SQLExpression(.compare(op.negated, lhs, rhs))
         case let .collated(expression, collation):
@@ -387,6 +398,18 @@ extension SQLExpression {
                 ? SQLExpression.and(columns.map { .compare(.is, $0, .null) })
                 : SQLExpression.or(columns.map { .compare(.isNot, $0, .null) })
             return try expression.sql(context, wrappedInParenthesis: wrappedInParenthesis)
+        case .fastPrimaryKey:
+            preconditionFailure("the primary key of an aggregate is qualified with the table of its association")
+        case .qualifiedFastPrimaryKey(let alias):
+            let columns = try context.db.existenceCheckColumns(in: alias.tableName)
+            guard columns.count == 1 else {
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "table \(alias.tableName) has a composite primary key and no rowid: it can not be counted through an association")
+            }
+            return try SQLExpression(.qualifiedColumn(columns[0], alias)).sql(context)
+        case let .isEmpty(expression, isNegated):
+            return wrapped(try expression.sql(context, wrappedInParenthesis: true) + (isNegated ? " > 0" : " = 0"))
         }
     }
 }

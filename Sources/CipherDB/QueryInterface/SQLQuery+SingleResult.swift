@@ -47,6 +47,8 @@ extension SQLExpression {
         switch impl {
         case .aggregate, .countAll:
             return true
+        case .isEmpty(let expression, _):
+            return expression.isAggregate
         case .associativeBinary(_, let operands):
             return operands.contains(where: \.isAggregate)
         case let .binary(_, lhs, rhs), let .compare(_, lhs, rhs):

@@ -280,6 +280,9 @@ struct SQLJoin: Sendable {
     /// included over joined, and the filters and joins of both apply.
     func merged(with other: SQLJoin) -> SQLJoin {
         var merged = other
+        // Expressions that refer to either alias refer to the one table.
+        other.query.alias.becomeProxy(of: query.alias)
+        merged.query.alias = query.alias
         if kind == .required { merged.kind = .required }
         merged.isSelected = isSelected || other.isSelected
         merged.query.filters = query.filters + other.query.filters

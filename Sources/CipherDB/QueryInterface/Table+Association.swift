@@ -98,6 +98,22 @@ extension Table {
         all().annotated(withRequired: association)
     }
 
+    /// Selects aggregates of associations: `Author.annotated(with: Author.books.count)`.
+    public func annotated(with aggregates: AssociationAggregate<RowDecoder>...) -> QueryInterfaceRequest<RowDecoder> {
+        all().annotated(with: aggregates)
+    }
+
+    /// Selects aggregates of associations.
+    public func annotated(with aggregates: [AssociationAggregate<RowDecoder>]) -> QueryInterfaceRequest<RowDecoder> {
+        all().annotated(with: aggregates)
+    }
+
+    /// Keeps the rows for which an aggregate of associations is true:
+    /// `Author.having(Author.books.isEmpty)`.
+    public func having(_ predicate: AssociationAggregate<RowDecoder>) -> QueryInterfaceRequest<RowDecoder> {
+        all().having(predicate)
+    }
+
     /// `… FROM table alias`.
     public func aliased(_ alias: TableAlias<Void>) -> QueryInterfaceRequest<RowDecoder> {
         all().aliased(alias)

@@ -13,22 +13,47 @@ public class TableAliasBase: @unchecked Sendable {
     struct State {
         var tableName: String?
         var userName: String?
+        /// The alias this one stands for, after two joins of one
+        /// association were merged.
+        var base: TableAliasBase?
+        var isImplicit: Bool
     }
 
     let state: Mutex<State>
 
     /// Whether the alias was made by a request, and not by the user: no
     /// expression of the user refers to it, so that a query can replace it.
-    let isImplicit: Bool
+    var isImplicit: Bool { root.state.withLock { $0.isImplicit } }
 
     init(tableName: String? = nil, userName: String? = nil, isImplicit: Bool = false) {
-        state = Mutex(State(tableName: tableName, userName: userName))
-        self.isImplicit = isImplicit
+        state = Mutex(State(tableName: tableName, userName: userName, isImplicit: isImplicit))
+    }
+
+    /// The alias this one stands for, or itself.
+    var root: TableAliasBase {
+        state.withLock { $0.base }?.root ?? self
+    }
+
+    /// Makes this alias stand for `base`: both refer to one table of the
+    /// query. A name given to this alias goes to `base`.
+    func becomeProxy(of base: TableAliasBase) {
+        let base = base.root
+        guard base !== root else { return }
+        let root = self.root
+        let (tableName, userName, isImplicit) = root.state.withLock { ($0.tableName, $0.userName, $0.isImplicit) }
+        base.state.withLock { state in
+            if state.tableName == nil { state.tableName = tableName }
+            if state.userName == nil { state.userName = userName }
+            state.isImplicit = state.isImplicit && isImplicit
+        }
+        root.state.withLock { $0.base = base }
     }
 
     /// The table, once the alias is attached to a request.
     var tableName: String {
-        state.withLock { state in
+        let root = self.root
+        if root !== self { return root.tableName }
+        return state.withLock { state in
             guard let tableName = state.tableName else {
                 preconditionFailure("A TableAlias must be given to a request (aliased(_:)) before it is used")
             }
@@ -37,16 +62,16 @@ public class TableAliasBase: @unchecked Sendable {
     }
 
     /// The name given by the user, if any.
-    var userName: String? { state.withLock { $0.userName } }
+    var userName: String? { root.state.withLock { $0.userName } }
 
     /// The name the query refers to the table by, before disambiguation.
     var identityName: String {
-        state.withLock { $0.userName ?? $0.tableName ?? "" }
+        root.state.withLock { $0.userName ?? $0.tableName ?? "" }
     }
 
     /// Attaches the alias to a table. An alias refers to one table only.
     func attach(to tableName: String) {
-        state.withLock { state in
+        root.state.withLock { state in
             if let current = state.tableName, current != tableName {
                 preconditionFailure("A TableAlias can not refer to two tables (\(current) and \(tableName))")
             }
@@ -57,11 +82,11 @@ public class TableAliasBase: @unchecked Sendable {
 
 extension TableAliasBase: Hashable {
     public static func == (lhs: TableAliasBase, rhs: TableAliasBase) -> Bool {
-        lhs === rhs
+        lhs.root === rhs.root
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(self))
+        hasher.combine(ObjectIdentifier(root))
     }
 }
 
@@ -146,7 +171,10 @@ extension SQLExpression {
         switch impl {
         case .column(let name):
             return SQLExpression(.qualifiedColumn(name, alias))
-        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists, .qualifiedExists:
+        case .fastPrimaryKey:
+            return SQLExpression(.qualifiedFastPrimaryKey(alias))
+        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists, .qualifiedExists,
+             .qualifiedFastPrimaryKey:
             return self
         case let .inSubquery(expression, subquery, isNegated):
             return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, isNegated: isNegated))
@@ -178,6 +206,8 @@ extension SQLExpression {
             return SQLExpression(.aggregate(name, arguments.map { $0.qualified(with: alias) }, isDistinct: isDistinct))
         case let .cast(expression, type):
             return SQLExpression(.cast(expression.qualified(with: alias), type))
+        case let .isEmpty(expression, isNegated):
+            return SQLExpression(.isEmpty(expression.qualified(with: alias), isNegated: isNegated))
         }
     }
 }

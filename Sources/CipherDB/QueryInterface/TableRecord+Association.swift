@@ -111,6 +111,22 @@ extension TableRecord {
         all().annotated(withRequired: association)
     }
 
+    /// Selects aggregates of associations: `Author.annotated(with: Author.books.count)`.
+    public static func annotated(with aggregates: AssociationAggregate<Self>...) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: aggregates)
+    }
+
+    /// Selects aggregates of associations.
+    public static func annotated(with aggregates: [AssociationAggregate<Self>]) -> QueryInterfaceRequest<Self> {
+        all().annotated(with: aggregates)
+    }
+
+    /// Keeps the rows for which an aggregate of associations is true:
+    /// `Author.having(Author.books.isEmpty)`.
+    public static func having(_ predicate: AssociationAggregate<Self>) -> QueryInterfaceRequest<Self> {
+        all().having(predicate)
+    }
+
     /// `… FROM table alias`: see ``QueryInterfaceRequest/aliased(_:)-(TableAlias<Void>)``.
     public static func aliased(_ alias: TableAlias<Void>) -> QueryInterfaceRequest<Self> {
         all().aliased(alias)

@@ -130,12 +130,16 @@ struct SQLQuery: Sendable {
     /// The selection of the query, then the ones of the included tables,
     /// depth first.
     func allSelections(_ db: Database) throws -> [SQLSelection] {
-        var selections = try selection(db).map { $0.qualified(with: alias) }
-        for join in joins {
-            let joined = try join.query.allSelections(db)
-            if join.isSelected { selections += joined }
+        try selection(db).map { $0.qualified(with: alias) } + joinedSelections(db)
+    }
+
+    /// The selections of the included tables, depth first: a table joined
+    /// without its columns (a pivot) may lead to included ones.
+    private func joinedSelections(_ db: Database) throws -> [SQLSelection] {
+        try joins.flatMap { join in
+            try (join.isSelected ? join.query.selection(db).map { $0.qualified(with: join.query.alias) } : [])
+                + join.query.joinedSelections(db)
         }
-        return selections
     }
 
     /// The orderings of the query, then the ones of the joined tables.

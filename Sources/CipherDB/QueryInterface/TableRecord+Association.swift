@@ -67,6 +67,38 @@ extension TableRecord {
         HasManyAssociation(to: destination.all().query, key: key, using: foreignKey)
     }
 
+    /// An association to the records reached through another association:
+    /// `static let countries = hasMany(Country.self, through: books, using: Book.country)`.
+    ///
+    /// - parameter key: The name of the association (default: the key of
+    ///   `target`, pluralized).
+    public static func hasMany<Pivot: Association, Target: Association>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target,
+        key: String? = nil) -> HasManyThroughAssociation<Self, Target.RowDecoder>
+        where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
+    {
+        var association = HasManyThroughAssociation(through: pivot, using: target)
+        if let key {
+            association._sqlAssociation.destination.key = .fixedPlural(key)
+        }
+        association._sqlAssociation.destination.isToMany = true
+        return association
+    }
+
+    /// An association to the record reached through other to-one
+    /// associations: `static let authorCountry = hasOne(Country.self, through: author, using: Author.country)`.
+    public static func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target,
+        key: String? = nil) -> HasOneThroughAssociation<Self, Target.RowDecoder>
+        where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
+    {
+        var association = HasOneThroughAssociation(through: pivot, using: target)
+        if let key {
+            association._sqlAssociation.destination.key = .fixedSingular(key)
+        }
+        return association
+    }
+
     // MARK: - Joins
 
     /// `SELECT *, … FROM table LEFT JOIN …`: see ``JoinableRequest/including(optional:)``.
@@ -142,18 +174,19 @@ extension TableRecord where Self: EncodableRecord {
     /// The records associated with this one:
     /// `try author.request(for: Author.books).fetchAll(db)`.
     ///
-    /// A key that holds NULL identifies no record.
+    /// A key that holds NULL identifies no record. Through an association
+    /// with pivots, the request joins them back to this record.
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder>
         where A.OriginRowDecoder == Self
     {
-        let sqlAssociation = association._sqlAssociation
-        let destination = sqlAssociation.query
+        let steps = association._sqlAssociation.steps
         let values = Result { try databaseDictionary }
         let originTable = Self.databaseTableName
-        var query = destination
+        // The first step is filtered by the key of this record.
+        let first = steps[0]
+        var query = first.query
         query.filters.append { db in
-            let pairs = try sqlAssociation.condition.columnPairs(
-                db, origin: originTable, destination: destination.tableName)
+            let pairs = try first.condition.columnPairs(db, origin: originTable, destination: first.query.tableName)
             let dictionary = try values.get()
             var conditions: [SQLExpression] = []
             for pair in pairs {
@@ -163,7 +196,13 @@ extension TableRecord where Self: EncodableRecord {
             }
             return .and(conditions)
         }
-        // The joins of the association's own destination are kept.
+        // Each next step joins the previous one, from the destination back.
+        for (previous, step) in zip(steps, steps.dropFirst()) {
+            let join = SQLJoin(
+                key: "grdb_" + previous.keyName, kind: .required, isSelected: false,
+                condition: step.condition.reversed, query: query)
+            query = step.query.appending(join)
+        }
         return QueryInterfaceRequest(query: query)
     }
 }

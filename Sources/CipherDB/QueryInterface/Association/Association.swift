@@ -35,21 +35,54 @@ public protocol AssociationToMany: Association {}
 
 /// What an association joins. Its content is internal to CipherDB.
 public struct _SQLAssociation: Sendable {
+    /// The tables to join, from the origin: one for a direct association;
+    /// the pivots, then the destination, for `hasMany(_:through:using:)`.
+    var steps: [SQLAssociationStep]
+
+    init(key: SQLAssociationKey, condition: SQLAssociationCondition, query: SQLQuery, isToMany: Bool) {
+        steps = [SQLAssociationStep(key: key, condition: condition, query: query, isToMany: isToMany)]
+    }
+
+    init(steps: [SQLAssociationStep]) {
+        self.steps = steps
+    }
+
+    /// The table the association leads to.
+    var destination: SQLAssociationStep {
+        get { steps[steps.count - 1] }
+        set { steps[steps.count - 1] = newValue }
+    }
+
+    /// `target`, reached from the origin of `pivot` through `pivot`.
+    func through(_ pivot: _SQLAssociation) -> _SQLAssociation {
+        _SQLAssociation(steps: pivot.steps + steps)
+    }
+
+    /// The join of the association to its origin: the pivots are joined,
+    /// never selected, and the destination is joined under the last one.
+    func join(_ kind: SQLJoin.Kind, isSelected: Bool) -> SQLJoin {
+        var join = SQLJoin(key: destination.keyName, kind: kind, isSelected: isSelected,
+                           condition: destination.condition, query: destination.query)
+        for step in steps.dropLast().reversed() {
+            join = SQLJoin(key: step.keyName, kind: kind, isSelected: false,
+                           condition: step.condition, query: step.query.appending(join))
+        }
+        return join
+    }
+}
+
+/// One table of an association.
+struct SQLAssociationStep: Sendable {
     var key: SQLAssociationKey
+    /// How the table joins the previous one.
     var condition: SQLAssociationCondition
-    /// The destination table, with the filters, order and selection of the
-    /// association.
+    /// The table, with the filters, order and selection of the association.
     var query: SQLQuery
     var isToMany: Bool
 
     /// The name of the joined table in the query, and of its scope.
     var keyName: String {
         isToMany ? key.pluralizedName : key.singularizedName
-    }
-
-    /// The join of the association to its origin.
-    func join(_ kind: SQLJoin.Kind, isSelected: Bool) -> SQLJoin {
-        SQLJoin(key: keyName, kind: kind, isSelected: isSelected, condition: condition, query: query)
     }
 }
 
@@ -86,13 +119,13 @@ extension Association {
     /// A copy of the association, with its destination query changed.
     func withQuery(_ update: (inout SQLQuery) -> Void) -> Self {
         var association = self
-        update(&association._sqlAssociation.query)
+        update(&association._sqlAssociation.destination.query)
         return association
     }
 
     public func forKey(_ key: String) -> Self {
         var association = self
-        association._sqlAssociation.key = .fixed(key)
+        association._sqlAssociation.destination.key = .fixed(key)
         return association
     }
 
@@ -101,7 +134,7 @@ extension Association {
         forKey(codingKey.stringValue)
     }
 
-    public var databaseTableName: String { _sqlAssociation.query.tableName }
+    public var databaseTableName: String { _sqlAssociation.destination.query.tableName }
 
     public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
         withQuery { $0 = $0.selectWhenConnected(selection) }

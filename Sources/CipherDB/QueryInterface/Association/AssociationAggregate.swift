@@ -21,7 +21,7 @@ extension AssociationToMany {
             key: key)
     }
 
-    private var singularKey: String { _sqlAssociation.key.singularizedName }
+    private var singularKey: String { _sqlAssociation.destination.key.singularizedName }
 
     /// The name of an aggregate of a column: `maxBookYear`.
     private func aggregateKey(_ prefix: String, _ expression: some SQLSpecificExpressible, _ suffix: String = "") -> String? {

@@ -7,6 +7,11 @@ struct SQLAssociationCondition: Sendable {
     /// (`belongsTo`), or the destination does (`hasOne`, `hasMany`).
     var originHoldsForeignKey: Bool
 
+    /// The condition seen from the other table.
+    var reversed: SQLAssociationCondition {
+        SQLAssociationCondition(foreignKey: foreignKey, originHoldsForeignKey: !originHoldsForeignKey)
+    }
+
     /// Pairs of (column of the table that holds the foreign key, column of
     /// the table it refers to).
     func mapping(_ db: Database, holder: String, referenced: String) throws -> [(holding: String, referenced: String)] {

@@ -48,7 +48,7 @@ import Testing
         let maximum = Table("player").select(max(Column("score")))
         let built = try build("""
             SELECT \(Column("score") * 2), \(AllColumns()) FROM player \
-            WHERE score = \(maximum) ORDER BY \(Column("name").desc) COLLATE \(.nocase)
+            WHERE score = (\(maximum)) ORDER BY \(Column("name").desc) COLLATE \(.nocase)
             """)
         #expect(built.sql == #"""
             SELECT "score" * ?, * FROM player WHERE score = (SELECT MAX("score") FROM "player") ORDER BY "name" DESC COLLATE NOCASE

@@ -21,7 +21,7 @@ public struct SQL: Sendable {
         case selection(SQLSelection)
         /// An ordering: `\(Column("score").desc)`.
         case ordering(SQLOrdering)
-        /// A subquery: `\(Player.select(max(Column("score"))))`.
+        /// A subquery, without parentheses: `(\(Player.select(max(Column("score")))))`.
         case subquery(SQLSubquery)
         /// An identifier, quoted: `\(Player.self)`.
         case identifier(String)
@@ -95,7 +95,7 @@ public struct SQL: Sendable {
             case let .ordering(ordering):
                 sql += try ordering.sql(context)
             case let .subquery(subquery):
-                sql += "(" + (try subquery.sql(context)) + ")"
+                sql += try subquery.sql(context)
             case let .identifier(name):
                 sql += name.quotedDatabaseIdentifier
             }

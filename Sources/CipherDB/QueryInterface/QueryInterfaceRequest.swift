@@ -175,6 +175,10 @@ extension QueryInterfaceRequest: DerivableRequest {
         with { $0.query = $0.query.appending(association.join(.required, isSelected: false)) }
     }
 
+    public func with<T>(_ cte: CommonTableExpression<T>) -> Self {
+        with { $0.query = $0.query.with(cte.cte) }
+    }
+
     public func distinct() -> Self {
         var request = self
         request.query.isDistinct = true

@@ -441,6 +441,10 @@ public protocol DerivableRequest<RowDecoder>: AggregatingRequest, FilteredReques
 {
     /// `SELECT DISTINCT`.
     func distinct() -> Self
+
+    /// The request with a common table expression in its `WITH` clause,
+    /// replacing one of the same name.
+    func with<T>(_ cte: CommonTableExpression<T>) -> Self
 }
 
 extension DerivableRequest where RowDecoder: TableRecord {

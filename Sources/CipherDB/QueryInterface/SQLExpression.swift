@@ -55,6 +55,8 @@ public struct SQLExpression: Sendable {
         case inSubquery(SQLExpression, SQLSubquery, isNegated: Bool)
         /// `[NOT] EXISTS (SELECT …)`.
         case exists(SQLSubquery, isNegated: Bool)
+        /// `expr [NOT] IN table`: a common table expression.
+        case inTable(SQLExpression, String, isNegated: Bool)
         /// Whether a row of a table was joined: its primary key (or rowid)
         /// is not NULL.
         case qualifiedExists(TableAliasBase, isNegated: Bool)
@@ -300,6 +302,8 @@ extension SQLExpression {
             return SQLExpression(.inSubquery(expression, subquery, isNegated: !isNegated))
         case let .exists(subquery, isNegated) where test == .falsey:
             return SQLExpression(.exists(subquery, isNegated: !isNegated))
+        case let .inTable(expression, table, isNegated) where test == .falsey:
+            return SQLExpression(.inTable(expression, table, isNegated: !isNegated))
         case let .qualifiedExists(alias, isNegated) where test == .falsey:
             return SQLExpression(.qualifiedExists(alias, isNegated: !isNegated))
         case let .isEmpty(expression, isNegated):
@@ -391,6 +395,9 @@ extension SQLExpression {
                 + (isNegated ? " NOT IN (" : " IN (") + subquery.sql(context) + ")")
         case let .exists(subquery, isNegated):
             return wrapped((isNegated ? "NOT EXISTS (" : "EXISTS (") + (try subquery.sql(context)) + ")")
+        case let .inTable(expression, table, isNegated):
+            return wrapped(try expression.sql(context, wrappedInParenthesis: true)
+                + (isNegated ? " NOT IN " : " IN ") + table.quotedDatabaseIdentifier)
         case let .qualifiedExists(alias, isNegated):
             let columns = try context.db.existenceCheckColumns(in: alias.tableName)
                 .map { SQLExpression(.qualifiedColumn($0, alias)) }

@@ -114,8 +114,8 @@ extension SQLInterpolation {
         appendInterpolation(Column(key.stringValue))
     }
 
-    /// `\(request)`: a subquery, without its parentheses when the literal
-    /// has them: `"SELECT * FROM player WHERE id IN (\(ids))"`.
+    /// `\(request)`: the SQL of a request, which the literal parenthesizes
+    /// when it is a subquery: `"SELECT * FROM player WHERE id IN (\(ids))"`.
     public mutating func appendInterpolation(
         _ subquery: some SQLSubqueryable & SQLExpressible & SQLSelectable & SQLOrderingTerm)
     {
@@ -152,6 +152,25 @@ extension SQLInterpolation {
             if index > 0 { appendLiteral(",") }
             elements.append(.expression(expression))
         }
+        appendLiteral(")")
+    }
+
+    // MARK: - Common table expressions
+
+    /// `\(cte)`: the quoted name of a common table expression.
+    public mutating func appendInterpolation(_ cte: CommonTableExpression<some Any>) {
+        elements.append(.identifier(cte.tableName))
+    }
+
+    /// `\(definitionFor: cte)`: `name(columns) AS (SELECT …)`, for a
+    /// `WITH` clause written in SQL.
+    public mutating func appendInterpolation(definitionFor cte: CommonTableExpression<some Any>) {
+        elements.append(.identifier(cte.tableName))
+        if let columns = cte.cte.columns, !columns.isEmpty {
+            appendLiteral("(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")")
+        }
+        appendLiteral(" AS (")
+        elements.append(.subquery(cte.cte.subquery))
         appendLiteral(")")
     }
 

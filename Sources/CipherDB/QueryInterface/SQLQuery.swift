@@ -22,6 +22,8 @@ struct SQLQuery: Sendable {
     var offset: Int?
     /// The tables joined by associations, in the order they were added.
     var joins: [SQLJoin] = []
+    /// The common table expressions of the `WITH` clause, by name.
+    var ctes: [SQLCTE] = []
 
     init(tableName: String, selection: [SQLSelection]) {
         alias = TableAlias<Void>(tableName: tableName)
@@ -68,7 +70,8 @@ struct SQLQuery: Sendable {
     }
 
     private func selectSQL(_ context: SQLGenerationContext, clauses: Clauses, forSingleResult: Bool = false) throws -> String {
-        var sql = "SELECT "
+        var sql = try withClause(context)
+        sql += "SELECT "
         if isDistinct { sql += "DISTINCT " }
         sql += try allSelections(context.db).map { try $0.sql(context) }.joined(separator: ", ")
         sql += " FROM " + context.tableSQL(alias)
@@ -118,6 +121,32 @@ struct SQLQuery: Sendable {
             }
             return reversed
         }
+    }
+
+    /// `WITH [RECURSIVE] name AS (…), … `, for the expressions of the query
+    /// and of its joined tables.
+    private func withClause(_ context: SQLGenerationContext) throws -> String {
+        var ctes: [SQLCTE] = []
+        for cte in allCTEs where !ctes.contains(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
+            ctes.append(cte)
+        }
+        guard !ctes.isEmpty else { return "" }
+        var sql = ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
+        sql += try ctes.map { try $0.sql(context.subqueryContext()) }.joined(separator: ", ")
+        return sql + " "
+    }
+
+    private var allCTEs: [SQLCTE] {
+        ctes + joins.flatMap(\.query.allCTEs)
+    }
+
+    /// The query with a common table expression, replacing one of the
+    /// same name.
+    func with(_ cte: SQLCTE) -> SQLQuery {
+        var query = self
+        query.ctes.removeAll { $0.tableName.lowercased() == cte.tableName.lowercased() }
+        query.ctes.append(cte)
+        return query
     }
 
     // MARK: - Joins

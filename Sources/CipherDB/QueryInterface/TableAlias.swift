@@ -147,6 +147,12 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
         super.init(tableName: tableName, isImplicit: true)
     }
 
+    /// An alias that stands for `base`, typed for a closure of the user.
+    init(proxyOf base: TableAliasBase) {
+        super.init(isImplicit: true)
+        state.withLock { $0.base = base.root }
+    }
+
     /// Whether a row of the table was joined: for optional joins, whose
     /// columns are NULL when there is no row to join.
     ///
@@ -178,6 +184,8 @@ extension SQLExpression {
             return self
         case let .inSubquery(expression, subquery, isNegated):
             return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, isNegated: isNegated))
+        case let .inTable(expression, table, isNegated):
+            return SQLExpression(.inTable(expression.qualified(with: alias), table, isNegated: isNegated))
         case let .unary(op, operand):
             return SQLExpression(.unary(op, operand.qualified(with: alias)))
         case let .binary(op, lhs, rhs):

@@ -178,6 +178,10 @@ extension Association {
         withQuery { $0.isDistinct = true }
     }
 
+    public func with<T>(_ cte: CommonTableExpression<T>) -> Self {
+        withQuery { $0 = $0.with(cte.cte) }
+    }
+
     /// The association, on the table of `alias`, so that other parts of the
     /// query can refer to its columns.
     public func aliased(_ alias: TableAlias<Void>) -> Self {

@@ -20,7 +20,7 @@ public struct BelongsToAssociation<Origin, Destination>: AssociationToOne {
     init(to destination: SQLQuery, key: String?, using foreignKey: ForeignKey?) {
         _sqlAssociation = _SQLAssociation(
             key: key.map { .fixedSingular($0) } ?? .inflected(destination.tableName),
-            condition: SQLAssociationCondition(foreignKey: foreignKey, originHoldsForeignKey: true),
+            condition: .foreignKey(foreignKey, originHoldsForeignKey: true),
             query: destination,
             isToMany: false)
     }

@@ -22,7 +22,7 @@ public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
     init(to destination: SQLQuery, key: String?, using foreignKey: ForeignKey?) {
         _sqlAssociation = _SQLAssociation(
             key: key.map { .fixedPlural($0) } ?? .inflected(destination.tableName),
-            condition: SQLAssociationCondition(foreignKey: foreignKey, originHoldsForeignKey: false),
+            condition: .foreignKey(foreignKey, originHoldsForeignKey: false),
             query: destination,
             isToMany: true)
     }

@@ -20,7 +20,7 @@ public struct HasOneAssociation<Origin, Destination>: AssociationToOne {
     init(to destination: SQLQuery, key: String?, using foreignKey: ForeignKey?) {
         _sqlAssociation = _SQLAssociation(
             key: key.map { .fixedSingular($0) } ?? .inflected(destination.tableName),
-            condition: SQLAssociationCondition(foreignKey: foreignKey, originHoldsForeignKey: false),
+            condition: .foreignKey(foreignKey, originHoldsForeignKey: false),
             query: destination,
             isToMany: false)
     }

@@ -1,20 +1,35 @@
 /// The join condition of an association: the foreign key between the two
-/// tables, given or read from the schema when the request runs.
-struct SQLAssociationCondition: Sendable {
-    /// The foreign key given in the definition of the association, if any.
-    var foreignKey: ForeignKey?
-    /// Whether the origin of the association holds the foreign key
-    /// (`belongsTo`), or the destination does (`hasOne`, `hasMany`).
-    var originHoldsForeignKey: Bool
+/// tables, given or read from the schema when the request runs, or an
+/// expression of the two tables (`CommonTableExpression.association(to:on:)`),
+/// or none.
+enum SQLAssociationCondition: Sendable {
+    /// `originHoldsForeignKey`: whether the origin of the association holds
+    /// the foreign key (`belongsTo`), or the destination does (`hasOne`,
+    /// `hasMany`). `foreignKey`: given in the definition, or nil.
+    case foreignKey(ForeignKey?, originHoldsForeignKey: Bool)
+    /// An expression of the origin and destination tables.
+    case expression(@Sendable (_ origin: TableAliasBase, _ destination: TableAliasBase) -> SQLExpression)
+    /// No condition: every row of the destination joins.
+    case none
 
     /// The condition seen from the other table.
     var reversed: SQLAssociationCondition {
-        SQLAssociationCondition(foreignKey: foreignKey, originHoldsForeignKey: !originHoldsForeignKey)
+        switch self {
+        case let .foreignKey(foreignKey, originHoldsForeignKey):
+            return .foreignKey(foreignKey, originHoldsForeignKey: !originHoldsForeignKey)
+        case let .expression(condition):
+            return .expression { origin, destination in condition(destination, origin) }
+        case .none:
+            return .none
+        }
     }
 
     /// Pairs of (column of the table that holds the foreign key, column of
     /// the table it refers to).
-    func mapping(_ db: Database, holder: String, referenced: String) throws -> [(holding: String, referenced: String)] {
+    private static func mapping(
+        _ db: Database, foreignKey: ForeignKey?, holder: String, referenced: String) throws
+        -> [(holding: String, referenced: String)]
+    {
         if let foreignKey, let destinationColumns = foreignKey.destinationColumns {
             guard foreignKey.originColumns.count == destinationColumns.count else {
                 throw DatabaseError(
@@ -55,20 +70,36 @@ struct SQLAssociationCondition: Sendable {
         return Array(zip(foreignKey.originColumns, primaryKey))
     }
 
-    /// Pairs of (origin column, destination column).
+    /// Pairs of (origin column, destination column) of a foreign key.
     func columnPairs(_ db: Database, origin: String, destination: String) throws -> [(origin: String, destination: String)] {
-        if originHoldsForeignKey {
-            return try mapping(db, holder: origin, referenced: destination).map { ($0.holding, $0.referenced) }
+        switch self {
+        case let .foreignKey(foreignKey, originHoldsForeignKey: true):
+            return try Self.mapping(db, foreignKey: foreignKey, holder: origin, referenced: destination)
+                .map { ($0.holding, $0.referenced) }
+        case let .foreignKey(foreignKey, originHoldsForeignKey: false):
+            return try Self.mapping(db, foreignKey: foreignKey, holder: destination, referenced: origin)
+                .map { ($0.referenced, $0.holding) }
+        case .expression, .none:
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the association from \(origin) to \(destination) has no foreign key: it can only be joined")
         }
-        return try mapping(db, holder: destination, referenced: origin).map { ($0.referenced, $0.holding) }
     }
 
-    /// `destination.column = origin.column`, for each column of the key.
+    /// The join condition: `destination.column = origin.column` for each
+    /// column of a foreign key, or the expression.
     func expressions(_ db: Database, origin: TableAliasBase, destination: TableAliasBase) throws -> [SQLExpression] {
-        try columnPairs(db, origin: origin.tableName, destination: destination.tableName).map { pair in
-            SQLExpression(.compare(.equal,
-                                   SQLExpression(.qualifiedColumn(pair.destination, destination)),
-                                   SQLExpression(.qualifiedColumn(pair.origin, origin))))
+        switch self {
+        case .foreignKey:
+            return try columnPairs(db, origin: origin.tableName, destination: destination.tableName).map { pair in
+                SQLExpression(.compare(.equal,
+                                       SQLExpression(.qualifiedColumn(pair.destination, destination)),
+                                       SQLExpression(.qualifiedColumn(pair.origin, origin))))
+            }
+        case .expression(let condition):
+            return [condition(origin, destination)]
+        case .none:
+            return []
         }
     }
 }

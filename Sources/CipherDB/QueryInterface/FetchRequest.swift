@@ -1,11 +1,14 @@
 /// A request that fetches values, rows or records of type `RowDecoder`.
 ///
+/// A request is also a subquery (`Column("score") == bestScoreRequest`)
+/// and a database region, for observation.
+///
 /// ```swift
 /// let request: some FetchRequest<Player> = Player.filter(Column("score") > 1000)
 /// let players = try request.fetchAll(db)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder> {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible {
     /// The type of the fetched values.
     associatedtype RowDecoder
 

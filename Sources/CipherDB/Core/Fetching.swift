@@ -8,7 +8,7 @@
 //
 // `fetchCursor` iterates lazily; `fetchAll`, `fetchSet` and `fetchOne` load
 // values. `fetchOne` returns nil when there is no row, and, for values,
-// when the value is NULL.
+// when the value decodes as nil (`DatabaseValue.fetchOne` returns `.null`).
 
 // MARK: - Row
 
@@ -86,14 +86,12 @@ extension DatabaseValueConvertible {
         try Array(fetchCursor(statement, arguments: arguments))
     }
 
-    /// The first non-NULL value of the leftmost column of the first row, or nil.
+    /// The value of the leftmost column of the first row: nil if there is
+    /// no row or the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try RowCursor(statement: statement, arguments: arguments)
+        let cursor = try DatabaseValueCursor<Self?>(statement: statement, arguments: arguments)
         defer { sqlite3ResetQuietly(statement) }
-        guard let row = try cursor.next() else { return nil }
-        let dbValue = row.databaseValue(atUncheckedIndex: 0)
-        if dbValue.isNull { return nil }
-        return try Self.decode(dbValue, context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
+        return try cursor.next() ?? nil
     }
 
     /// A cursor over the values of an SQL query.
@@ -152,7 +150,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// The first value of the leftmost column, nil if there is no row or
     /// the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try FastOptionalDatabaseValueCursor<Self>(statement: statement, arguments: arguments)
+        let cursor = try FastDatabaseValueCursor<Self?>(statement: statement, arguments: arguments)
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next() ?? nil
     }

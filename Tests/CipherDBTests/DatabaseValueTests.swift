@@ -152,7 +152,7 @@ import Testing
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in
             do {
-                _ = try Int.fetchAll(db, sql: "SELECT ? AS secret", arguments: ["hunter2"])
+                _ = try Row.fetchOne(db, sql: "SELECT ? AS secret", arguments: ["hunter2"])!.decode(Int.self, atIndex: 0)
                 Issue.record("expected a decoding error")
             } catch let error as RowDecodingError {
                 #expect(error.description.contains("TEXT"))

@@ -98,20 +98,3 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
                                 context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
     }
 }
-
-/// A cursor of optional values read straight from the leftmost column.
-public final class FastOptionalDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
-    public var statement: Statement { stepper.statement }
-    private let stepper: StatementStepper
-
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
-        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
-    }
-
-    @inline(__always)
-    public func next() throws -> Value?? {
-        guard try stepper.step() else { return nil }
-        return .some(try Value.decodeIfPresent(sqliteStatement: stepper.sqliteStatement, index: 0,
-                                               context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql)))
-    }
-}

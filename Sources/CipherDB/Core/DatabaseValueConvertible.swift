@@ -54,9 +54,12 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
         self?.databaseValue ?? .null
     }
 
+    /// The wrapped type decodes first, so that a type that decodes NULL
+    /// keeps it: `DatabaseValue?` decodes NULL as `.null`, not nil.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Wrapped?? {
+        if let value = Wrapped.fromDatabaseValue(dbValue) { return .some(value) }
         if dbValue.isNull { return .some(nil) }
-        return Wrapped.fromDatabaseValue(dbValue).map { .some($0) }
+        return nil
     }
 
     public static func fromMissingColumn() -> Wrapped?? {

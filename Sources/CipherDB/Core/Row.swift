@@ -179,12 +179,7 @@ public final class Row {
     func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type, atIndex index: Int) throws -> Value?
     {
-        checkIndex(index)
-        if let sqliteStatement {
-            return try Value.decodeIfPresent(sqliteStatement: sqliteStatement, index: CInt(index), context: context(index))
-        }
-        let dbValue = databaseValue(atUncheckedIndex: index)
-        return dbValue.isNull ? nil : try Value.decode(dbValue, context: context(index))
+        try decode(Value?.self, atIndex: index)
     }
 
     /// Decodes the value of the named column, or throws

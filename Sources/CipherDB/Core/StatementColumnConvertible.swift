@@ -14,19 +14,25 @@ public typealias SQLiteConnection = OpaquePointer
 /// let scores = try Int.fetchAll(db, sql: "SELECT score FROM player")
 /// ```
 ///
+/// The standard types read the column with the `sqlite3_column_*`
+/// function of their storage class, and SQLite converts the other storage
+/// classes, as in GRDB: `Int` reads 20 from `'20 small cigars'`. Only
+/// NULL, and values out of range of the type, fail. Rows copied out of
+/// their statement decode through ``DatabaseValue``, strictly.
+///
 /// See <https://www.sqlite.org/c3ref/column_blob.html>.
 public protocol StatementColumnConvertible {
-    /// Reads a non-NULL value from column `index` of the current row, or
-    /// returns nil if the conversion is not possible.
-    init?(sqliteStatement: SQLiteStatement, index: CInt)
-
     /// Reads column `index` of the current row, which may be NULL: nil
     /// for NULL or a value that does not convert.
     ///
     /// The default implementation checks for NULL, then calls
-    /// ``init(sqliteStatement:index:)``. The standard types read the column
-    /// once instead.
+    /// ``init(sqliteStatement:index:)``; `Optional` returns `.some(nil)`
+    /// for NULL.
     static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self?
+
+    /// Reads a non-NULL value from column `index` of the current row, or
+    /// returns nil if the conversion is not possible.
+    init?(sqliteStatement: SQLiteStatement, index: CInt)
 }
 
 extension StatementColumnConvertible {
@@ -38,7 +44,7 @@ extension StatementColumnConvertible {
 }
 
 /// The value of column `index` of the current row, read once, for the
-/// `fromStatement` of the standard types.
+/// types that look at its storage class before reading it (UUID).
 ///
 /// SQLite calls the returned value unprotected: reading it with
 /// `sqlite3_value_*` is safe only where no other thread uses the
@@ -49,8 +55,11 @@ func columnValue(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> OpaquePoi
     sqlite3_column_value(sqliteStatement, index)
 }
 
+// MARK: - Decoding with errors
+
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
-    /// Reads column `index`, handling NULL and conversion failures.
+    /// Reads column `index`, or throws for NULL (unless `Self` is
+    /// optional) and for values that do not convert.
     @inlinable @inline(__always)
     static func decode(sqliteStatement: SQLiteStatement, index: CInt,
                        context: @autoclosure () -> RowDecodingContext) throws -> Self
@@ -58,30 +67,20 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
         if let value = fromStatement(sqliteStatement, atUncheckedIndex: index) {
             return value
         }
-        return try decodeFailure(sqliteStatement: sqliteStatement, index: index, context: context())
+        try valueMismatch(sqliteStatement: sqliteStatement, index: index, context: context())
     }
 
-    /// The value of a column that `fromStatement` did not convert: NULL
-    /// for a type that accepts it, or else an error.
+    /// Out of line: the error is rare, and its description reads the value.
     @usableFromInline
-    static func decodeFailure(sqliteStatement: SQLiteStatement, index: CInt, context: RowDecodingContext) throws -> Self {
-        let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: index)
-        if dbValue.isNull, let value = fromDatabaseValue(.null) { return value }
-        throw RowDecodingError.valueMismatch(Self.self, dbValue, context)
+    static func valueMismatch(sqliteStatement: SQLiteStatement, index: CInt, context: RowDecodingContext) throws -> Never {
+        throw RowDecodingError.valueMismatch(Self.self, DatabaseValue(sqliteStatement: sqliteStatement, index: index), context)
     }
 
-    /// Reads column `index` as an optional.
+    /// Reads column `index` as an optional: nil for NULL.
     @inlinable @inline(__always)
     static func decodeIfPresent(sqliteStatement: SQLiteStatement, index: CInt,
                                 context: @autoclosure () -> RowDecodingContext) throws -> Self?
     {
-        if let value = fromStatement(sqliteStatement, atUncheckedIndex: index) {
-            return value
-        }
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL {
-            return nil
-        }
-        throw RowDecodingError.valueMismatch(
-            Self.self, DatabaseValue(sqliteStatement: sqliteStatement, index: index), context())
+        try Optional<Self>.decode(sqliteStatement: sqliteStatement, index: index, context: context())
     }
 }

@@ -28,15 +28,32 @@ extension FetchRequest {
     }
 }
 
-/// A statement ready to run, with its arguments bound.
+/// A statement ready to run, with its arguments bound: what a
+/// ``FetchRequest`` gives to the `fetch` methods.
+///
+/// ```swift
+/// let preparedRequest = try Player.all().makePreparedRequest(db)
+/// print(preparedRequest.statement.sql) // SELECT * FROM "player"
+/// ```
 public struct PreparedRequest {
     /// The statement, whose `sql` is the SQL of the request.
     public var statement: Statement
 
-    public init(statement: Statement) {
+    /// Rows fetched after the rows of the statement, for the rows of the
+    /// statement (associated rows, one query per association): nil for
+    /// most requests. The `fetchAll`, `fetchSet` and `fetchOne` methods
+    /// call it; `fetchCursor` can not.
+    var supplementaryFetch: SupplementaryFetch?
+
+    init(statement: Statement, supplementaryFetch: SupplementaryFetch? = nil) {
         self.statement = statement
+        self.supplementaryFetch = supplementaryFetch
     }
 }
+
+/// Fetches what a request needs beyond its statement, given the rows of
+/// the statement (copied rows, that it may complete).
+typealias SupplementaryFetch = (_ db: Database, _ rows: [Row]) throws -> Void
 
 extension Database {
     /// A cached statement with `arguments` bound.
@@ -47,68 +64,6 @@ extension Database {
     }
 }
 
-// MARK: - Fetching rows
-
-extension FetchRequest where RowDecoder == Row {
-    public func fetchCursor(_ db: Database) throws -> RowCursor {
-        try Row.fetchCursor(makePreparedRequest(db).statement)
-    }
-
-    public func fetchAll(_ db: Database) throws -> [Row] {
-        try Row.fetchAll(makePreparedRequest(db).statement)
-    }
-
-    public func fetchSet(_ db: Database) throws -> Set<Row> {
-        try Row.fetchSet(makePreparedRequest(db).statement)
-    }
-
-    public func fetchOne(_ db: Database) throws -> Row? {
-        try Row.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
-    }
-}
-
-// MARK: - Fetching values
-
-extension FetchRequest where RowDecoder: DatabaseValueConvertible {
-    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db).statement)
-    }
-
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db).statement)
-    }
-
-    public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
-    }
-}
-
-extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
-    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db).statement)
-    }
-}
-
-extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
-    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db).statement)
-    }
-
-    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db).statement)
-    }
-
-    public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
-    }
-}
-
-extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
-    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try RowDecoder.fetchSet(makePreparedRequest(db).statement)
-    }
-}
-
 // MARK: - SQLRequest
 
 /// A request written in SQL.
@@ -116,23 +71,33 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
 /// ```swift
 /// let request: SQLRequest<Player> = "SELECT * FROM player WHERE score > \(1000)"
 /// let players = try request.fetchAll(db)
+/// let rows = try SQLRequest(sql: "SELECT * FROM player").fetchAll(db) // [Row]
 /// ```
+///
+/// Each fetch prepares a new statement, unless the request is `cached`:
+/// then the statement is reused from the connection's cache (see
+/// ``Database/cachedStatement(sql:)``).
 public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     let sqlLiteral: SQL
+    let cached: Bool
 
     /// A request from SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), as type: RowDecoder.Type = RowDecoder.self) {
-        sqlLiteral = SQL(sql: sql, arguments: arguments)
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
     }
 
-    /// A request from an SQL literal.
-    public init(literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self) {
+    /// A request from an SQL literal:
+    /// `SQLRequest<Player>(literal: "SELECT * FROM player WHERE id = \(id)")`.
+    public init(literal sqlLiteral: SQL, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.cached = cached
     }
 
-    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
+    public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool = false) throws -> PreparedRequest {
         let (sql, arguments) = try sqlLiteral.build(db)
-        return PreparedRequest(statement: try db.preparedStatement(sql: sql, arguments: arguments))
+        let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        return PreparedRequest(statement: statement)
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
@@ -141,7 +106,29 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     }
 }
 
+extension SQLRequest<Row> {
+    /// A request of rows from SQL and arguments: `SQLRequest(sql: "SELECT 1")`
+    /// fetches rows.
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
+        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    }
+
+    /// A request of rows from an SQL literal.
+    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+        self.sqlLiteral = sqlLiteral
+        self.cached = cached
+    }
+}
+
 extension SQLRequest: ExpressibleByStringInterpolation {
+    public init(unicodeScalarLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    public init(extendedGraphemeClusterLiteral value: String) {
+        self.init(sql: value)
+    }
+
     public init(stringLiteral value: String) {
         self.init(sql: value)
     }

@@ -44,7 +44,7 @@ extension FetchableRecord {
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
 
-// MARK: - Fetching from SQL and statements
+// MARK: - Fetching from statements
 
 extension FetchableRecord {
     /// A cursor over the records of a statement.
@@ -63,7 +63,18 @@ extension FetchableRecord {
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next()
     }
+}
 
+extension FetchableRecord where Self: Hashable {
+    /// The set of the records of a statement.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+}
+
+// MARK: - Fetching from SQL
+
+extension FetchableRecord {
     /// A cursor over the records of an SQL query.
     public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -81,41 +92,91 @@ extension FetchableRecord {
 
     /// All records of an SQL literal.
     public static func fetchAll(_ db: Database, literal sqlLiteral: SQL) throws -> [Self] {
-        try SQLRequest<Self>(literal: sqlLiteral).fetchAll(db)
+        try fetchAll(db, SQLRequest<Self>(literal: sqlLiteral, cached: true))
     }
 
     /// The first record of an SQL literal.
     public static func fetchOne(_ db: Database, literal sqlLiteral: SQL) throws -> Self? {
-        try SQLRequest<Self>(literal: sqlLiteral).fetchOne(db)
+        try fetchOne(db, SQLRequest<Self>(literal: sqlLiteral, cached: true))
     }
 }
 
 extension FetchableRecord where Self: Hashable {
     /// The set of the records of an SQL query.
     public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
     }
 }
 
 // MARK: - Fetching from requests
 
+extension FetchableRecord {
+    /// A cursor over the records decoded from the rows of a request,
+    /// whatever type it fetches.
+    ///
+    /// ```swift
+    /// let request = SQLRequest<Row>(sql: "SELECT * FROM player")
+    /// let players = try Player.fetchCursor(db, request)
+    /// ```
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
+        let request = try request.makePreparedRequest(db, forSingleResult: false)
+        precondition(request.supplementaryFetch == nil, "a request that fetches associated rows can not give a cursor")
+        return try fetchCursor(request.statement)
+    }
+
+    /// All records decoded from the rows of a request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        let request = try request.makePreparedRequest(db, forSingleResult: false)
+        guard let supplementaryFetch = request.supplementaryFetch else {
+            return try fetchAll(request.statement)
+        }
+        let rows = try Row.fetchAll(request.statement)
+        try supplementaryFetch(db, rows)
+        return try rows.map(Self.init(row:))
+    }
+
+    /// The first record decoded from the rows of a request.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        let request = try request.makePreparedRequest(db, forSingleResult: true)
+        guard let supplementaryFetch = request.supplementaryFetch else {
+            return try fetchOne(request.statement)
+        }
+        guard let row = try Row.fetchOne(request.statement) else { return nil }
+        try supplementaryFetch(db, [row])
+        return try Self(row: row)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The set of the records decoded from the rows of a request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        let request = try request.makePreparedRequest(db, forSingleResult: false)
+        guard let supplementaryFetch = request.supplementaryFetch else {
+            return try fetchSet(request.statement)
+        }
+        let rows = try Row.fetchAll(request.statement)
+        try supplementaryFetch(db, rows)
+        return try Set(rows.map(Self.init(row:)))
+    }
+}
+
 extension FetchRequest where RowDecoder: FetchableRecord {
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
-        try RowDecoder.fetchCursor(makePreparedRequest(db).statement)
+        try RowDecoder.fetchCursor(db, self)
     }
 
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try RowDecoder.fetchAll(makePreparedRequest(db).statement)
+        try RowDecoder.fetchAll(db, self)
     }
 
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
-        try RowDecoder.fetchOne(makePreparedRequest(db, forSingleResult: true).statement)
+        try RowDecoder.fetchOne(db, self)
     }
 }
 
 extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try Set(fetchCursor(db))
+        try RowDecoder.fetchSet(db, self)
     }
 }
 

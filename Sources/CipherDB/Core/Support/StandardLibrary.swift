@@ -1,23 +1,22 @@
 import CSQLCipher
+import Foundation
 
 // MARK: - Bool
 
 /// Stored as the integer 0 or 1.
+///
+/// Read from a statement, a value is what `sqlite3_column_int64` returns,
+/// compared to 0, as GRDB does: SQLite converts text and doubles. Decoded
+/// from a ``DatabaseValue``, only integers and doubles are booleans.
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable @inline(__always)
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
-        self = value
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqlite3_column_int64(sqliteStatement, index) != 0
     }
 
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Bool? {
-        let value = columnValue(sqliteStatement, index)
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: return sqlite3_value_int64(value) != 0
-        case SQLITE_FLOAT: return sqlite3_value_double(value) != 0
-        default: return nil
-        }
+        Int64.fromStatement(sqliteStatement, atUncheckedIndex: index).map { $0 != 0 }
     }
 
     public var databaseValue: DatabaseValue {
@@ -35,29 +34,31 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - Integers
 
-/// Integers are stored as 64-bit integers. Decoding fails for values out of
-/// range, and for doubles that are not whole numbers.
+/// Integers are stored as 64-bit integers.
+///
+/// Read from a statement, a value is what `sqlite3_column_int64` returns,
+/// as GRDB does: SQLite converts text (`'20 small cigars'` is 20) and
+/// truncates doubles. Decoded from a ``DatabaseValue`` (copied rows), only
+/// integers and doubles (truncated) are numbers. Either way, decoding
+/// fails for a value out of the range of the type.
 @usableFromInline
 protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible, StatementColumnConvertible {}
 
 extension DatabaseInteger {
-    // Text and blobs are not numbers: SQLite would read "abc" as 0.
     // Inlinable: the row subscripts read integers in the caller's module.
     @inlinable @inline(__always)
     public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
+        guard let value = Self(exactly: sqlite3_column_int64(sqliteStatement, index)) else { return nil }
         self = value
     }
 
-    /// One column access: its type, then its value (NULL is nil).
+    /// One call for a non-zero value: SQLite returns 0 for NULL, and only
+    /// then is the type asked for.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
-        let value = columnValue(sqliteStatement, index)
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: return Self(exactly: sqlite3_value_int64(value))
-        case SQLITE_FLOAT: return Self(exactly: sqlite3_value_double(value))
-        default: return nil
-        }
+        let int64 = sqlite3_column_int64(sqliteStatement, index)
+        if int64 == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return Self(exactly: int64)
     }
 
     public var databaseValue: DatabaseValue {
@@ -71,9 +72,14 @@ extension DatabaseInteger {
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         switch dbValue.storage {
-        case .int64(let int64): return Self(exactly: int64)
-        case .double(let double): return Self(exactly: double)
-        default: return nil
+        case .int64(let int64):
+            return Self(exactly: int64)
+        case .double(let double):
+            // Truncated, as SQLite does, if it fits in an Int64.
+            guard double >= Double(Int64.min), double < Double(Int64.max) else { return nil }
+            return Self(exactly: Int64(double))
+        default:
+            return nil
         }
     }
 }
@@ -91,20 +97,21 @@ extension UInt64: DatabaseInteger {}
 
 // MARK: - Floating point
 
+/// Read from a statement, a value is what `sqlite3_column_double` returns,
+/// as GRDB does (SQLite converts text); decoded from a ``DatabaseValue``,
+/// only integers and doubles are numbers.
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     @inlinable @inline(__always)
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let value = Self.fromStatement(sqliteStatement, atUncheckedIndex: index) else { return nil }
-        self = value
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = sqlite3_column_double(sqliteStatement, index)
     }
 
+    /// One call for a non-zero value, as for integers.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
-        let value = columnValue(sqliteStatement, index)
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: return sqlite3_value_double(value)
-        default: return nil
-        }
+        let double = sqlite3_column_double(sqliteStatement, index)
+        if double == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        return double
     }
 
     public var databaseValue: DatabaseValue {
@@ -122,9 +129,13 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     @inline(__always)
-    public init?(sqliteStatement: SQLiteStatement, index: CInt) {
-        guard let double = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
-        self = Float(double)
+    public init(sqliteStatement: SQLiteStatement, index: CInt) {
+        self = Float(sqlite3_column_double(sqliteStatement, index))
+    }
+
+    @inline(__always)
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Float? {
+        Double.fromStatement(sqliteStatement, atUncheckedIndex: index).map { Float($0) }
     }
 
     public var databaseValue: DatabaseValue {
@@ -138,22 +149,27 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 
 // MARK: - String
 
-/// Stored as TEXT. Blobs and numbers are not converted to strings.
+/// Stored as TEXT.
+///
+/// Read from a statement, a value is what `sqlite3_column_text` returns, as
+/// GRDB does: SQLite converts numbers and blobs. Decoded from a
+/// ``DatabaseValue``, text and blobs (their UTF-8 bytes) are strings.
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
-    /// The column as text, whatever its type (SQLite converts numbers), as
-    /// in GRDB. Fetching goes through ``fromStatement(_:atUncheckedIndex:)``.
     @inline(__always)
     public init(sqliteStatement: SQLiteStatement, index: CInt) {
         self = String(cString: sqlite3_column_text(sqliteStatement, index)!)
     }
 
-    /// The text of a TEXT column, decoded with its length (no `strlen`);
-    /// nil for other types, as ``fromDatabaseValue(_:)``.
+    /// The text decoded with its length (no `strlen`). SQLite returns no
+    /// text for NULL, and only then is the type asked for.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
-        let value = columnValue(sqliteStatement, index)
-        guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+        guard let text = sqlite3_column_text(sqliteStatement, index) else {
+            // An empty blob may have no text either.
+            return sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL ? nil : ""
+        }
+        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     public var databaseValue: DatabaseValue {
@@ -161,7 +177,10 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
-        if case .string(let string) = dbValue.storage { return string }
-        return nil
+        switch dbValue.storage {
+        case .string(let string): return string
+        case .blob(let data): return String(data: data, encoding: .utf8)
+        default: return nil
+        }
     }
 }

@@ -113,14 +113,7 @@ extension DatabaseRegion: DatabaseRegionConvertible {
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
 }
 
-extension QueryInterfaceRequest: DatabaseRegionConvertible {
-    /// The region the request reads.
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        try makePreparedRequest(db).statement.selectedRegion
-    }
-}
-
-extension SQLRequest: DatabaseRegionConvertible {
+extension FetchRequest {
     /// The region the request reads.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         try makePreparedRequest(db).statement.selectedRegion

@@ -28,4 +28,6 @@ public struct AnyFetchRequest<RowDecoder>: FetchRequest {
     public func fetchCount(_ db: Database) throws -> Int {
         try request.fetchCount(db)
     }
+
+    public var sqlSubquery: SQLSubquery { request.sqlSubquery }
 }

@@ -48,6 +48,32 @@ final class StatementStepper {
     }
 }
 
+extension Row {
+    /// The row a cursor reuses at each step: the live row of `statement`,
+    /// adapted. The adapter is resolved here, once per statement.
+    static func cursorRow(statement: Statement, adapter: (any RowAdapter)?) throws -> Row {
+        let row = Row(statement: statement)
+        guard let adapter else { return row }
+        return try Row(base: row, adapter: adapter.layouted(for: statement), reused: true)
+    }
+}
+
+extension RowAdapter {
+    /// The adapter resolved for the columns of `statement`.
+    func layouted(for statement: Statement) throws -> _LayoutedRowAdapter {
+        try _layoutedAdapter(from: _LayoutedRowAdapter(identityOf: statement.layout))
+    }
+
+    /// The statement column of the leftmost adapted column, which value
+    /// cursors read.
+    func leftmostColumnIndex(in statement: Statement) throws -> CInt {
+        guard let index = try layouted(for: statement).baseIndexes.first else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "adapted rows have no column", sql: statement.sql)
+        }
+        return CInt(index)
+    }
+}
+
 /// A cursor of rows. The same ``Row`` instance is returned at each step:
 /// ``Row/copy()`` it to keep it.
 public final class RowCursor: DatabaseCursor {
@@ -55,9 +81,9 @@ public final class RowCursor: DatabaseCursor {
     private let stepper: StatementStepper
     private let row: Row
 
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
+        row = try Row.cursorRow(statement: statement, adapter: adapter)
         stepper = try StatementStepper(statement: statement, arguments: arguments)
-        row = Row(statement: statement)
     }
 
     public func next() throws -> Row? {
@@ -69,15 +95,17 @@ public final class RowCursor: DatabaseCursor {
 public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
     private let stepper: StatementStepper
+    private let columnIndex: CInt
 
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
+        columnIndex = try adapter?.leftmostColumnIndex(in: statement) ?? 0
         stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
     }
 
     public func next() throws -> Value? {
         guard try stepper.step() else { return nil }
-        return try Value.decode(DatabaseValue(sqliteStatement: stepper.sqliteStatement, index: 0),
-                                context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
+        return try Value.decode(DatabaseValue(sqliteStatement: stepper.sqliteStatement, index: columnIndex),
+                                context: RowDecodingContext(column: statement.columnNames[Int(columnIndex)], sql: statement.sql))
     }
 }
 
@@ -86,15 +114,17 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: DatabaseCursor {
     public var statement: Statement { stepper.statement }
     private let stepper: StatementStepper
+    private let columnIndex: CInt
 
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
+        columnIndex = try adapter?.leftmostColumnIndex(in: statement) ?? 0
         stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
     }
 
     @inline(__always)
     public func next() throws -> Value? {
         guard try stepper.step() else { return nil }
-        return try Value.decode(sqliteStatement: stepper.sqliteStatement, index: 0,
-                                context: RowDecodingContext(column: statement.columnNames[0], sql: statement.sql))
+        return try Value.decode(sqliteStatement: stepper.sqliteStatement, index: columnIndex,
+                                context: RowDecodingContext(column: statement.columnNames[Int(columnIndex)], sql: statement.sql))
     }
 }

@@ -14,19 +14,19 @@
 
 extension DatabaseValueConvertible {
     /// A cursor over the values of the leftmost column of a statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self> {
-        try DatabaseValueCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
+        try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All values of the leftmost column of a statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The value of the leftmost column of the first row: nil if there is
     /// no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try DatabaseValueCursor<Self?>(statement: statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        let cursor = try DatabaseValueCursor<Self?>(statement: statement, arguments: arguments, adapter: adapter)
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next() ?? nil
     }
@@ -34,8 +34,8 @@ extension DatabaseValueConvertible {
 
 extension DatabaseValueConvertible where Self: Hashable {
     /// The set of the values of the leftmost column of a statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -43,18 +43,18 @@ extension DatabaseValueConvertible where Self: Hashable {
 
 extension DatabaseValueConvertible {
     /// A cursor over the values of an SQL query.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self> {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of an SQL query.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first value of an SQL query, nil if there is no row or the value is NULL.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of an SQL literal.
@@ -72,8 +72,8 @@ extension DatabaseValueConvertible {
 
 extension DatabaseValueConvertible where Self: Hashable {
     /// The set of the values of an SQL query.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -88,20 +88,20 @@ extension DatabaseValueConvertible {
     /// ```
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> DatabaseValueCursor<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchCursor(request.statement)
+        return try fetchCursor(request.statement, adapter: request.adapter)
     }
 
     /// All values of the leftmost column of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchAll(request.statement)
+        return try fetchAll(request.statement, adapter: request.adapter)
     }
 
     /// The first value of the leftmost column of a request: nil if there is
     /// no row or the value is NULL.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let request = try request.makePreparedRequest(db, forSingleResult: true)
-        return try fetchOne(request.statement)
+        return try fetchOne(request.statement, adapter: request.adapter)
     }
 }
 
@@ -109,7 +109,7 @@ extension DatabaseValueConvertible where Self: Hashable {
     /// The set of the values of the leftmost column of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchSet(request.statement)
+        return try fetchSet(request.statement, adapter: request.adapter)
     }
 }
 

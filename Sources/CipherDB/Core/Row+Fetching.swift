@@ -12,23 +12,23 @@
 
 extension Row {
     /// A cursor over the rows of a statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
-        try RowCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+        try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All rows of a statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
-        try Array(fetchCursor(statement, arguments: arguments).map { $0.copy() })
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Row] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter).map { $0.copy() })
     }
 
     /// The set of the rows of a statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
-        try Set(fetchCursor(statement, arguments: arguments).map { $0.copy() })
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter).map { $0.copy() })
     }
 
     /// The first row of a statement.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
-        let cursor = try fetchCursor(statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Row? {
+        let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next()?.copy()
     }
@@ -38,23 +38,23 @@ extension Row {
 
 extension Row {
     /// A cursor over the rows of an SQL query.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RowCursor {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All rows of an SQL query.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Row] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The set of the rows of an SQL query.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Row> {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first row of an SQL query.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Row? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All rows of an SQL literal: `try Row.fetchAll(db, literal: "SELECT * FROM player WHERE id = \(id)")`.
@@ -81,13 +81,13 @@ extension Row {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         precondition(request.supplementaryFetch == nil, "a request that fetches associated rows can not give a cursor")
-        return try fetchCursor(request.statement)
+        return try fetchCursor(request.statement, adapter: request.adapter)
     }
 
     /// All rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        let rows = try fetchAll(request.statement)
+        let rows = try fetchAll(request.statement, adapter: request.adapter)
         try request.supplementaryFetch?(db, rows)
         return rows
     }
@@ -96,9 +96,9 @@ extension Row {
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         guard let supplementaryFetch = request.supplementaryFetch else {
-            return try fetchSet(request.statement)
+            return try fetchSet(request.statement, adapter: request.adapter)
         }
-        let rows = try fetchAll(request.statement)
+        let rows = try fetchAll(request.statement, adapter: request.adapter)
         try supplementaryFetch(db, rows)
         return Set(rows)
     }
@@ -106,7 +106,7 @@ extension Row {
     /// The first row of a request.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
         let request = try request.makePreparedRequest(db, forSingleResult: true)
-        guard let row = try fetchOne(request.statement) else { return nil }
+        guard let row = try fetchOne(request.statement, adapter: request.adapter) else { return nil }
         try request.supplementaryFetch?(db, [row])
         return row
     }

@@ -10,38 +10,48 @@ import Foundation
 /// let email: String? = row["email"]     // nil when NULL or missing
 /// ```
 ///
-/// Rows from a cursor (``Row/fetchCursor(_:sql:arguments:)``) are reused
-/// from one step to the next, so that iterating allocates nothing: call
-/// ``copy()`` to keep one. Rows from `fetchAll`, `fetchSet` and `fetchOne`
-/// are copies already.
+/// Rows from a cursor (``Row/fetchCursor(_:sql:arguments:adapter:)``) are
+/// reused from one step to the next, so that iterating allocates nothing:
+/// call ``copy()`` to keep one. Rows from `fetchAll`, `fetchSet` and
+/// `fetchOne` are copies already.
+///
+/// A cursor row reads its values straight from the statement, with
+/// SQLite's conversions; a copied row decodes them from ``DatabaseValue``,
+/// strictly (see ``StatementColumnConvertible``).
 ///
 /// Subscripts stop the program when a value cannot be converted (as GRDB
 /// does); ``decode(_:atIndex:)`` and ``decode(_:forColumn:)`` throw instead.
 public final class Row {
-    @usableFromInline enum Storage {
+    @usableFromInline enum Impl {
         /// A live row: the current row of a statement.
         case statement(Statement)
         /// A copied row.
         case values(ContiguousArray<DatabaseValue>)
+        /// The columns of another row, chosen and named by an adapter.
+        case adapted(base: Row, adapter: _LayoutedRowAdapter)
     }
 
-    @usableFromInline let storage: Storage
+    @usableFromInline let impl: Impl
+
+    /// The names of the columns and their lookup.
     @usableFromInline let layout: RowLayout
 
     /// The number of columns.
     public let count: Int
 
-    /// The raw statement for live rows, nil for copies.
+    /// The raw statement of a live row that is not adapted, nil for
+    /// others: the fast path of decoding.
     @usableFromInline let sqliteStatement: SQLiteStatement?
 
-    /// The names looked up in a live row, in the order of the lookups,
-    /// with their indexes (see ``lookUpIndex(ofColumn:)``); nil for
-    /// copies. Behind a pointer, so that the lookups of every value pay no
-    /// exclusivity check.
+    /// The names looked up in a row that a cursor reuses, in the order of
+    /// the lookups, with their indexes (see ``lookUpIndex(ofColumn:)``);
+    /// nil for other rows. Behind a pointer, so that the lookups of every
+    /// value pay no exclusivity check.
     @usableFromInline let nameLookups: UnsafeMutablePointer<NameLookups>?
 
+    /// The live row of a statement, reused by a cursor.
     init(statement: Statement) {
-        storage = .statement(statement)
+        impl = .statement(statement)
         layout = statement.layout
         count = statement.columnCount
         sqliteStatement = statement.sqliteStatement
@@ -50,11 +60,26 @@ public final class Row {
     }
 
     init(values: ContiguousArray<DatabaseValue>, layout: RowLayout) {
-        storage = .values(values)
+        impl = .values(values)
         self.layout = layout
         count = values.count
         sqliteStatement = nil
         nameLookups = nil
+    }
+
+    /// The columns of `base` that `adapter` chooses. `reused` for the row
+    /// of a cursor, which remembers its lookups.
+    init(base: Row, adapter: _LayoutedRowAdapter, reused: Bool = false) {
+        impl = .adapted(base: base, adapter: adapter)
+        layout = adapter.layout
+        count = adapter.baseIndexes.count
+        sqliteStatement = nil
+        if reused {
+            nameLookups = .allocate(capacity: 1)
+            nameLookups!.initialize(to: NameLookups())
+        } else {
+            nameLookups = nil
+        }
     }
 
     deinit {
@@ -74,25 +99,45 @@ public final class Row {
                   layout: RowLayout(columnNames: Array(dictionary.keys)))
     }
 
-    /// A row that no longer depends on a statement.
+    /// Creates a row from a dictionary of database values (`NSNull` for
+    /// NULL), or nil if a key is not a string or a value can not be stored.
+    public convenience init?(_ dictionary: [AnyHashable: Any]) {
+        var columns: [String: (any DatabaseValueConvertible)?] = [:]
+        for (key, value) in dictionary {
+            guard let column = key as? String else { return nil }
+            switch value {
+            case is NSNull: columns[column] = DatabaseValue.null
+            case let value as any DatabaseValueConvertible: columns[column] = value.databaseValue
+            default: return nil
+            }
+        }
+        self.init(columns)
+    }
+
+    /// A row that no longer depends on a statement (the row itself when it
+    /// does not).
     public func copy() -> Row {
-        switch storage {
+        switch impl {
         case .values:
             return self
         case .statement:
             return Row(values: databaseValues, layout: layout)
+        case let .adapted(base, adapter):
+            return Row(base: base.copy(), adapter: adapter)
         }
     }
+
+    // MARK: - Columns
 
     /// The names of the columns, left to right.
     public var columnNames: [String] { layout.columnNames }
 
     /// The values, left to right.
     public var databaseValues: ContiguousArray<DatabaseValue> {
-        switch storage {
+        switch impl {
         case .values(let values):
             return values
-        case .statement:
+        case .statement, .adapted:
             return ContiguousArray((0..<count).map { databaseValue(atUncheckedIndex: $0) })
         }
     }
@@ -107,7 +152,7 @@ public final class Row {
         lookUpIndex(ofColumn: name)
     }
 
-    /// The index of a column, resolved once per statement for live rows.
+    /// The index of a column, resolved once per statement for cursor rows.
     ///
     /// A cursor reuses its row at every step, and code reads the same
     /// columns in the same order at each step: the next lookup is almost
@@ -121,32 +166,55 @@ public final class Row {
 
     @usableFromInline
     func databaseValue(atUncheckedIndex index: Int) -> DatabaseValue {
-        switch storage {
+        switch impl {
         case .statement(let statement):
             return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))
         case .values(let values):
             return values[index]
+        case let .adapted(base, adapter):
+            return base.databaseValue(atUncheckedIndex: adapter.baseIndexes[index])
         }
     }
 
     /// Whether the value at `index` is NULL, without reading the value
     /// (a text column would be copied into a string for nothing).
     func isNull(atUncheckedIndex index: Int) -> Bool {
-        switch storage {
+        switch impl {
         case .statement(let statement):
             return sqlite3_column_type(statement.sqliteStatement, CInt(index)) == SQLITE_NULL
         case .values(let values):
             return values[index].isNull
+        case let .adapted(base, adapter):
+            return base.isNull(atUncheckedIndex: adapter.baseIndexes[index])
         }
+    }
+
+    /// Whether the value at `index` is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        checkIndex(index)
+        return isNull(atUncheckedIndex: index)
+    }
+
+    /// Whether a column of the row, or of one of its scopes, is not NULL:
+    /// false for the columns of a missing associated record, read from a
+    /// `LEFT JOIN`.
+    public var containsNonNullValue: Bool {
+        (0..<count).contains { !isNull(atUncheckedIndex: $0) }
+            || scopes.contains { $0.row.containsNonNullValue }
     }
 
     @usableFromInline
     func context(_ index: Int) -> RowDecodingContext {
-        var context = RowDecodingContext(column: layout.columnNames[index])
-        if case .statement(let statement) = storage {
-            context.sql = statement.sql
+        switch impl {
+        case .statement(let statement):
+            return RowDecodingContext(column: layout.columnNames[index], sql: statement.sql)
+        case .values:
+            return RowDecodingContext(column: layout.columnNames[index])
+        case let .adapted(base, adapter):
+            var context = base.context(adapter.baseIndexes[index])
+            context.column = layout.columnNames[index]
+            return context
         }
-        return context
     }
 
     @inlinable @inline(__always)
@@ -171,7 +239,23 @@ public final class Row {
         if let sqliteStatement {
             return try Value.decode(sqliteStatement: sqliteStatement, index: CInt(index), context: context(index))
         }
-        return try Value.decode(databaseValue(atUncheckedIndex: index), context: context(index))
+        return try fastDecode(Value.self, atUncheckedIndex: index)
+    }
+
+    /// The fast path of a copied or adapted row: copied rows decode
+    /// strictly, adapted rows decode as their base row does.
+    @inlinable
+    func fastDecode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atUncheckedIndex index: Int) throws -> Value
+    {
+        switch impl {
+        case .statement(let statement):
+            return try Value.decode(sqliteStatement: statement.sqliteStatement, index: CInt(index), context: context(index))
+        case .values(let values):
+            return try Value.decode(values[index], context: context(index))
+        case let .adapted(base, adapter):
+            return try base.decode(Value.self, atIndex: adapter.baseIndexes[index])
+        }
     }
 
     /// Decodes the value at `index` through the fast path, or nil for NULL.
@@ -197,6 +281,21 @@ public final class Row {
     {
         guard let index = lookUpIndex(ofColumn: name) else { return try missingColumn(name) }
         return try decode(Value.self, atIndex: index)
+    }
+
+    /// Decodes the value of a column: `try row.decode(forColumn: Column("name"))`.
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value
+    {
+        try decode(Value.self, forColumn: column.name)
+    }
+
+    /// Decodes the value of a column through the fast path.
+    @inlinable @inline(__always)
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn column: some ColumnExpression) throws -> Value
+    {
+        try decode(Value.self, forColumn: column.name)
     }
 
     /// The value of a missing column: nil for an optional, else an error.
@@ -245,6 +344,24 @@ public final class Row {
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ columnName: String) -> Value {
         Row.orDie { try decode(Value.self, forColumn: columnName) }
+    }
+
+    /// The value of a column, if any: `row[Column("name")]`.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        self[column.name]
+    }
+
+    /// The value of a column. Stops the program if the column is missing
+    /// (unless `Value` is optional) or the conversion fails.
+    @inline(__always)
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        Row.orDie { try decode(Value.self, forColumn: column.name) }
+    }
+
+    /// The value of a column, through the fast path.
+    @inlinable @inline(__always)
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
+        Row.orDie { try decode(Value.self, forColumn: column.name) }
     }
 
     @inlinable @inline(__always)
@@ -307,44 +424,5 @@ extension DatabaseValue {
         case .string(let string): return string
         case .blob(let data): return data
         }
-    }
-}
-
-// MARK: - Sequence, equality, description
-
-extension Row: Sequence {
-    /// Iterates the (column name, value) pairs, left to right.
-    public func makeIterator() -> IndexingIterator<[(String, DatabaseValue)]> {
-        Array(zip(layout.columnNames, databaseValues)).makeIterator()
-    }
-}
-
-extension Row: Equatable, Hashable {
-    /// Rows are equal when they have the same column names and values, in
-    /// the same order.
-    public static func == (lhs: Row, rhs: Row) -> Bool {
-        lhs === rhs || (lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(columnNames)
-        hasher.combine(Array(databaseValues))
-    }
-}
-
-extension Row: ExpressibleByDictionaryLiteral {
-    /// Creates a row with columns in the order of the literal:
-    /// `let row: Row = ["id": 1, "name": "Arthur"]`.
-    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        self.init(values: ContiguousArray(elements.map { $0.1?.databaseValue ?? .null }),
-                  layout: RowLayout(columnNames: elements.map(\.0)))
-    }
-}
-
-extension Row: CustomStringConvertible {
-    /// `[id:1 name:'Arthur']`. This shows the values: use it only where
-    /// they may be seen.
-    public var description: String {
-        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
     }
 }

@@ -11,19 +11,19 @@
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of the leftmost column of a statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
-        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All values of the leftmost column of a statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The value of the leftmost column of the first row: nil if there is
     /// no row or the value is NULL.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try FastDatabaseValueCursor<Self?>(statement: statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        let cursor = try FastDatabaseValueCursor<Self?>(statement: statement, arguments: arguments, adapter: adapter)
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next() ?? nil
     }
@@ -31,8 +31,8 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
     /// The set of the values of the leftmost column of a statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -40,25 +40,25 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of an SQL query.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self> {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of an SQL query.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first value of an SQL query, nil if there is no row or the value is NULL.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
     /// The set of the values of an SQL query.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -69,20 +69,20 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// whatever type it fetches.
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> FastDatabaseValueCursor<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchCursor(request.statement)
+        return try fetchCursor(request.statement, adapter: request.adapter)
     }
 
     /// All values of the leftmost column of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchAll(request.statement)
+        return try fetchAll(request.statement, adapter: request.adapter)
     }
 
     /// The first value of the leftmost column of a request: nil if there is
     /// no row or the value is NULL.
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let request = try request.makePreparedRequest(db, forSingleResult: true)
-        return try fetchOne(request.statement)
+        return try fetchOne(request.statement, adapter: request.adapter)
     }
 }
 
@@ -90,7 +90,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
     /// The set of the values of the leftmost column of a request.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchSet(request.statement)
+        return try fetchSet(request.statement, adapter: request.adapter)
     }
 }
 

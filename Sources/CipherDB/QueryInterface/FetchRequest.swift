@@ -39,14 +39,18 @@ public struct PreparedRequest {
     /// The statement, whose `sql` is the SQL of the request.
     public var statement: Statement
 
+    /// The adapter of the fetched rows, if any.
+    public var adapter: (any RowAdapter)?
+
     /// Rows fetched after the rows of the statement, for the rows of the
     /// statement (associated rows, one query per association): nil for
     /// most requests. The `fetchAll`, `fetchSet` and `fetchOne` methods
     /// call it; `fetchCursor` can not.
     var supplementaryFetch: SupplementaryFetch?
 
-    init(statement: Statement, supplementaryFetch: SupplementaryFetch? = nil) {
+    init(statement: Statement, adapter: (any RowAdapter)? = nil, supplementaryFetch: SupplementaryFetch? = nil) {
         self.statement = statement
+        self.adapter = adapter
         self.supplementaryFetch = supplementaryFetch
     }
 }
@@ -81,15 +85,21 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     let sqlLiteral: SQL
     let cached: Bool
 
+    /// The adapter of the fetched rows, if any.
+    public var adapter: (any RowAdapter)?
+
     /// A request from SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    public init(sql: String, arguments: StatementArguments = StatementArguments(),
+                adapter: (any RowAdapter)? = nil, cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
     /// A request from an SQL literal:
     /// `SQLRequest<Player>(literal: "SELECT * FROM player WHERE id = \(id)")`.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.cached = cached
     }
 
@@ -97,7 +107,7 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
         let (sql, arguments) = try sqlLiteral.build(db)
         let statement = try cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
-        return PreparedRequest(statement: statement)
+        return PreparedRequest(statement: statement, adapter: adapter)
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
@@ -109,13 +119,16 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
 extension SQLRequest<Row> {
     /// A request of rows from SQL and arguments: `SQLRequest(sql: "SELECT 1")`
     /// fetches rows.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = false) {
-        self.init(literal: SQL(sql: sql, arguments: arguments), cached: cached)
+    public init(sql: String, arguments: StatementArguments = StatementArguments(),
+                adapter: (any RowAdapter)? = nil, cached: Bool = false)
+    {
+        self.init(literal: SQL(sql: sql, arguments: arguments), adapter: adapter, cached: cached)
     }
 
     /// A request of rows from an SQL literal.
-    public init(literal sqlLiteral: SQL, cached: Bool = false) {
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.sqlLiteral = sqlLiteral
+        self.adapter = adapter
         self.cached = cached
     }
 }

@@ -48,18 +48,18 @@ extension FetchableRecord {
 
 extension FetchableRecord {
     /// A cursor over the records of a statement.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
-        try RecordCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All records of a statement.
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first record of a statement.
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        let cursor = try fetchCursor(statement, arguments: arguments)
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        let cursor = try fetchCursor(statement, arguments: arguments, adapter: adapter)
         defer { sqlite3ResetQuietly(statement) }
         return try cursor.next()
     }
@@ -67,8 +67,8 @@ extension FetchableRecord {
 
 extension FetchableRecord where Self: Hashable {
     /// The set of the records of a statement.
-    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
-        try Set(fetchCursor(statement, arguments: arguments))
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -76,18 +76,18 @@ extension FetchableRecord where Self: Hashable {
 
 extension FetchableRecord {
     /// A cursor over the records of an SQL query.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All records of an SQL query.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of an SQL query.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All records of an SQL literal.
@@ -103,8 +103,8 @@ extension FetchableRecord {
 
 extension FetchableRecord where Self: Hashable {
     /// The set of the records of an SQL query.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
-        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
@@ -121,16 +121,16 @@ extension FetchableRecord {
     public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         precondition(request.supplementaryFetch == nil, "a request that fetches associated rows can not give a cursor")
-        return try fetchCursor(request.statement)
+        return try fetchCursor(request.statement, adapter: request.adapter)
     }
 
     /// All records decoded from the rows of a request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         guard let supplementaryFetch = request.supplementaryFetch else {
-            return try fetchAll(request.statement)
+            return try fetchAll(request.statement, adapter: request.adapter)
         }
-        let rows = try Row.fetchAll(request.statement)
+        let rows = try Row.fetchAll(request.statement, adapter: request.adapter)
         try supplementaryFetch(db, rows)
         return try rows.map(Self.init(row:))
     }
@@ -139,9 +139,9 @@ extension FetchableRecord {
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         let request = try request.makePreparedRequest(db, forSingleResult: true)
         guard let supplementaryFetch = request.supplementaryFetch else {
-            return try fetchOne(request.statement)
+            return try fetchOne(request.statement, adapter: request.adapter)
         }
-        guard let row = try Row.fetchOne(request.statement) else { return nil }
+        guard let row = try Row.fetchOne(request.statement, adapter: request.adapter) else { return nil }
         try supplementaryFetch(db, [row])
         return try Self(row: row)
     }
@@ -152,9 +152,9 @@ extension FetchableRecord where Self: Hashable {
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         guard let supplementaryFetch = request.supplementaryFetch else {
-            return try fetchSet(request.statement)
+            return try fetchSet(request.statement, adapter: request.adapter)
         }
-        let rows = try Row.fetchAll(request.statement)
+        let rows = try Row.fetchAll(request.statement, adapter: request.adapter)
         try supplementaryFetch(db, rows)
         return try Set(rows.map(Self.init(row:)))
     }
@@ -272,9 +272,9 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     private let stepper: StatementStepper
     private let row: Row
 
-    init(statement: Statement, arguments: StatementArguments? = nil) throws {
+    init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
+        row = try Row.cursorRow(statement: statement, adapter: adapter)
         stepper = try StatementStepper(statement: statement, arguments: arguments)
-        row = Row(statement: statement)
     }
 
     public func next() throws -> Record? {

@@ -69,7 +69,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func contains(_ key: Key) -> Bool {
-            index(for: key) != nil
+            index(for: key) != nil || row.scopesTree[key.stringValue] != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -114,12 +114,22 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try ColumnDecodingContainer<Record>(row: row, index: requiredIndex(for: key), codingPath: codingPath + [key])
+            // A property without a column is a record nested in a scope
+            // (an associated record), as in GRDB.
+            if index(for: key) == nil, let scopedRow = row.scopesTree[key.stringValue] {
+                return try T(from: DatabaseRowDecoder<Record>(row: scopedRow))
+            }
+            return try ColumnDecodingContainer<Record>(row: row, index: requiredIndex(for: key), codingPath: codingPath + [key])
                 .decode(T.self)
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = index(for: key), !row.isNull(atUncheckedIndex: index) else { return nil }
+            guard let index = index(for: key) else {
+                // A scope of NULLs is a missing associated record.
+                guard let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue else { return nil }
+                return try T(from: DatabaseRowDecoder<Record>(row: scopedRow))
+            }
+            guard !row.isNull(atUncheckedIndex: index) else { return nil }
             return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key]).decode(T.self)
         }
 

@@ -33,6 +33,8 @@ public struct AdaptedFetchRequest<Base: FetchRequest>: FetchRequest {
     public func fetchCount(_ db: Database) throws -> Int {
         try base.fetchCount(db)
     }
+
+    public var sqlSubquery: SQLSubquery { base.sqlSubquery }
 }
 
 /// Sendable when its base request is: the adapter closure is `@Sendable`.

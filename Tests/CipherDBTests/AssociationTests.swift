@@ -65,6 +65,52 @@ import Testing
         }
     }
 
+    struct BookInfo: Decodable, FetchableRecord {
+        var book: Book
+        var author: Author?
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func includedTablesAreScopesOfTheRows(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let rows = try Row.fetchAll(db, Book.including(required: Book.author).order(Column("id")))
+            #expect(rows.count == 2)
+            #expect(rows[0]["title"] as String == "Ant")
+            #expect(rows[0].count == 5)
+            #expect(rows[0].scopes["author"]?["name"] as String? == "Alice")
+
+            let infos = try Book.including(optional: Book.author).order(Column("id"))
+                .asRequest(of: BookInfo.self).fetchAll(db)
+            #expect(infos.map(\.book.title) == ["Ant", "Bee", "Cat"])
+            #expect(infos.map(\.author?.name) == ["Alice", "Alice", nil])
+
+            // Only one property can be the base row: a second one missing
+            // from the row is an error, not a copy of the base record.
+            struct Confused: Decodable, FetchableRecord {
+                var book: Book
+                var translator: Author
+            }
+            #expect(throws: DecodingError.self) {
+                try Book.including(required: Book.author).asRequest(of: Confused.self).fetchAll(db)
+            }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func twoAssociationsToOneTableAreTwoScopes(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Book
+                .including(optional: Book.author)
+                .including(required: Book.translator)
+            let row = try #require(try Row.fetchOne(db, request))
+            #expect(row["title"] as String == "Bee")
+            #expect(row.scopes["author"]?["name"] as String? == "Alice")
+            #expect(row.scopes["translator"]?["name"] as String? == "Bob")
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func filtersOfAnAssociationGoToTheJoinCondition(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)
@@ -157,7 +203,9 @@ import Testing
                 SELECT "book".*, "author"."name" FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
                 """#)
             let row = try #require(try request.asRequest(of: Row.self).order(Column("id")).fetchOne(db))
-            #expect(row.count == 6)
+            #expect(row.count == 5)
+            #expect(row.scopes["author"]?.count == 1)
+            #expect(row.unadapted.count == 6)
         }
     }
 

@@ -21,6 +21,12 @@ extension Row {
         ScopesTreeView(scopes: scopes)
     }
 
+    /// Whether the row has scopes.
+    var hasScopes: Bool {
+        guard case let .adapted(_, adapter) = impl else { return false }
+        return !adapter.scopes.isEmpty
+    }
+
     /// The row without its scopes.
     public var unscoped: Row {
         guard case let .adapted(base, adapter) = impl, !adapter.scopes.isEmpty else { return self }

@@ -104,7 +104,9 @@ extension QueryInterfaceRequest: FetchRequest {
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
         let sql = try query.selectSQL(context, forSingleResult: singleResult)
-        return PreparedRequest(statement: try db.preparedStatement(sql: sql, arguments: context.arguments))
+        return PreparedRequest(
+            statement: try db.preparedStatement(sql: sql, arguments: context.arguments),
+            adapter: try query.rowAdapter(context))
     }
 
     public func fetchCount(_ db: Database) throws -> Int {

@@ -20,7 +20,11 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
-        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys))
+        // Only a row with scopes (the row of a request that includes
+        // associations) can decode a record property from the base row:
+        // other rows pay no allocation for it.
+        let baseRowKey = row.hasScopes ? BaseRowKey() : nil
+        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys, baseRowKey: baseRowKey))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -44,6 +48,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         let usesDefaultKeys: Bool
+        /// The one property decoded from the base row, for a row with scopes.
+        let baseRowKey: BaseRowKey?
 
         var codingPath: [any CodingKey] { [] }
         var decoder: DatabaseRowDecoder { DatabaseRowDecoder(row: row) }
@@ -60,12 +66,14 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @inline(__always)
         private func requiredIndex(for key: Key) throws -> Int {
-            guard let index = index(for: key) else {
-                throw DecodingError.keyNotFound(key, DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "no column for key \(String(reflecting: key.stringValue)) in the row"))
-            }
+            guard let index = index(for: key) else { throw keyNotFound(key) }
             return index
+        }
+
+        private func keyNotFound(_ key: Key) -> DecodingError {
+            DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "no column for key \(String(reflecting: key.stringValue)) in the row"))
         }
 
         func contains(_ key: Key) -> Bool {
@@ -114,13 +122,28 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            if let index = index(for: key) {
+                return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key])
+                    .decode(T.self)
+            }
             // A property without a column is a record nested in a scope
             // (an associated record), as in GRDB.
-            if index(for: key) == nil, let scopedRow = row.scopesTree[key.stringValue] {
+            if let scopedRow = row.scopesTree[key.stringValue] {
                 return try T(from: DatabaseRowDecoder<Record>(row: scopedRow))
             }
-            return try ColumnDecodingContainer<Record>(row: row, index: requiredIndex(for: key), codingPath: codingPath + [key])
-                .decode(T.self)
+            // Or the record of the request itself, whose row has the scopes:
+            // `struct BookInfo { var book: Book; var author: Author }` from
+            // `Book.including(required: Book.author)`. One property only.
+            if let baseRowKey {
+                if let decodedKey = baseRowKey.name, decodedKey != key.stringValue {
+                    throw DecodingError.keyNotFound(key, DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "No such key: \([decodedKey, key.stringValue].sorted().joined(separator: " or "))"))
+                }
+                baseRowKey.name = key.stringValue
+                return try T(from: DatabaseRowDecoder<Record>(row: row))
+            }
+            throw keyNotFound(key)
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -150,6 +173,11 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func superDecoder() throws -> any Decoder { decoder }
         func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
     }
+}
+
+/// The key of the property decoded from the base row of a row with scopes.
+final class BaseRowKey {
+    var name: String?
 }
 
 /// Decodes one column: database values directly, dates with the record's

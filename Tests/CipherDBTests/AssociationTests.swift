@@ -6,6 +6,9 @@ import Testing
         var id: Int64
         var name: String
         static let books = hasMany(Book.self)
+        enum Columns {
+            static let name = Column("name")
+        }
     }
 
     struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
@@ -170,6 +173,9 @@ import Testing
                 WHERE ("author"."name" = ?) OR ("book"."year" < ?) ORDER BY "author"."name", "book"."title" DESC
                 """#)
             #expect(try request.fetchAll(db).map(\.id) == [2, 1])
+
+            let byMember = Book.joining(required: Book.author.aliased(authorAlias)).filter(authorAlias.name == "Alice")
+            #expect(try byMember.fetchAll(db).map(\.id) == [1, 2])
 
             let b = TableAlias(name: "b")
             let aliased = Book.aliased(b).filter(b[Column("year")] > 2000)

@@ -76,6 +76,21 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aPivotJoinedTwiceIsMergedWithItsJoins(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Author.including(optional: Author.books).including(required: Author.countries)
+            #expect(try request.makePreparedRequest(db).statement.sql == #"""
+                SELECT "author".*, "book".*, "country".* FROM "author" JOIN "book" ON "book"."authorId" = "author"."id" \#
+                JOIN "country" ON "country"."code" = "book"."countryCode"
+                """#)
+            let row = try #require(try Row.fetchOne(db, request.order(Column("id"))))
+            #expect(row.scopes["books"]?["countryCode"] as String? == "FR")
+            #expect(row.scopesTree["countries"]?["name"] as String? == "France")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func requestForAnAssociationThroughAPivotJoinsItBack(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)
         try fixture.writer.read { (db) throws in

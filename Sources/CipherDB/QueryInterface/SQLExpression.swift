@@ -453,7 +453,7 @@ extension SQLExpression: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { self }
 }
 
-extension DatabaseValue: SQLExpressible {
+extension DatabaseValue: SQLSpecificExpressible {
     public var sqlExpression: SQLExpression { SQLExpression(.value(self)) }
 }
 

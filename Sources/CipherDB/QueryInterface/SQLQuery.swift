@@ -310,17 +310,22 @@ struct SQLJoin: Sendable {
     var query: SQLQuery
 
     /// Two joins of one association key: required wins over optional,
-    /// included over joined, and the filters and joins of both apply.
+    /// included over joined, the filters of both apply, and their joins
+    /// are merged the same way, key by key.
     func merged(with other: SQLJoin) -> SQLJoin {
-        var merged = other
+        var merged = self
         // Expressions that refer to either alias refer to the one table.
         other.query.alias.becomeProxy(of: query.alias)
-        merged.query.alias = query.alias
-        if kind == .required { merged.kind = .required }
+        if other.kind == .required { merged.kind = .required }
+        if other.isSelected && !isSelected { merged.query.selection = other.query.selection }
         merged.isSelected = isSelected || other.isSelected
         merged.query.filters = query.filters + other.query.filters
-        for join in query.joins.reversed() where !other.query.joins.contains(where: { $0.key == join.key }) {
-            merged.query.joins.insert(join, at: 0)
+        if let orderings = other.query.orderings {
+            merged.query.orderings = orderings
+            merged.query.isReversed = other.query.isReversed
+        }
+        for join in other.query.joins {
+            merged.query = merged.query.appending(join)
         }
         return merged
     }

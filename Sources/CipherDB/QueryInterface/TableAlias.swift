@@ -129,6 +129,7 @@ extension TableAliasBase {
 /// let p = TableAlias(name: "p")
 /// let request = Player.aliased(p).filter(p[Column("score")] > 1000)
 /// ```
+@dynamicMemberLookup
 public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     // @unchecked Sendable: see TableAliasBase.
 
@@ -166,6 +167,15 @@ public final class TableAlias<RowDecoder>: TableAliasBase, @unchecked Sendable {
     /// ```
     public var exists: SQLExpression {
         SQLExpression(.qualifiedExists(self, isNegated: false))
+    }
+}
+
+extension TableAlias where RowDecoder: TableRecord {
+    public typealias DatabaseComponents = RowDecoder.DatabaseComponents
+
+    /// A column of the record, qualified with this table: `authorAlias.name`.
+    public subscript<T: SQLSpecificExpressible>(dynamicMember keyPath: KeyPath<DatabaseComponents, T>) -> SQLExpression {
+        self[RowDecoder.databaseComponents[keyPath: keyPath].sqlExpression]
     }
 }
 

@@ -77,19 +77,23 @@ public final class TableDefinition {
         foreignKeys.append((columns, table, destination, onDelete, onUpdate, deferred))
     }
 
-    /// A foreign key column to the (single-column) primary key of `table`,
-    /// named `tableId`, indexed: `t.belongsTo("team")` makes
-    /// `teamId INTEGER REFERENCES team ON DELETE …` and an index.
+    /// A foreign key column to the (single-column) primary key of a table,
+    /// named `nameId`, indexed unless `indexed` is false:
+    /// `t.belongsTo("team")` makes `teamId INTEGER REFERENCES team` and an
+    /// index; `t.belongsTo("captain", inTable: "player")` makes
+    /// `captainId INTEGER REFERENCES player`.
     @discardableResult
     public func belongsTo(
-        _ table: String,
+        _ name: String,
+        inTable table: String? = nil,
         onDelete: Database.ForeignKeyAction? = nil,
         onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false) -> ColumnDefinition
+        deferred: Bool = false,
+        indexed: Bool = true) -> ColumnDefinition
     {
-        column(table + "Id", .integer)
-            .references(table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
-            .indexed()
+        let column = column(name + "Id", .integer)
+            .references(table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
+        return indexed ? column.indexed() : column
     }
 
     /// `CHECK (condition)` on the table.

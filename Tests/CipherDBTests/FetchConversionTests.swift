@@ -78,9 +78,12 @@ import Testing
     @Test func optionalsReadNullAsNil() throws {
         try DatabaseQueue().read { (db) throws in
             #expect(try Int?.fetchAll(db, sql: "SELECT NULL UNION ALL SELECT '3'") == [nil, 3])
-            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT NULL") == .some(nil))
+            #expect(try Optional<Int>.fetchOne(db, sql: "SELECT 1 WHERE 0") == nil)
             let live = try #require(try Row.fetchCursor(db, sql: "SELECT NULL").next())
             #expect(live[0] as Int? == nil)
+            #expect(live[0] as DatabaseValue == .null)
             let copied = try #require(try Row.fetchOne(db, sql: "SELECT NULL"))
             #expect(copied[0] as Int? == nil)
         }

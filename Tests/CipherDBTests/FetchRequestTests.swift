@@ -40,7 +40,8 @@ import Testing
         try DatabaseQueue().read { (db) throws in
             let request = SQLRequest<Row>(sql: "SELECT NULL UNION ALL SELECT 1")
             #expect(try Optional<Int>.fetchAll(db, request) == [nil, 1])
-            #expect(try Int?.fetchOne(db, request) == nil)
+            // A row with NULL: `.some(nil)`, as in GRDB; nil is "no row".
+            #expect(try Int?.fetchOne(db, request) == .some(nil))
             #expect(try Array(Int?.fetchCursor(db, request)) == [nil, 1])
             #expect(try SQLRequest<Int?>(sql: "SELECT NULL UNION ALL SELECT 2").fetchAll(db) == [nil, 2])
         }

@@ -38,11 +38,11 @@ import Testing
 
     @Test func withUnsafeDataReadsBlobsAndText() throws {
         try DatabaseQueue().read { (db) throws in
-            let sql = "SELECT x'0102' AS blob, 'ab' AS text, NULL AS null"
+            let sql = "SELECT x'0102' AS blob, 'ab' AS text, NULL AS nothing"
             let live = try #require(try Row.fetchCursor(db, sql: sql).next())
             #expect(try live.withUnsafeData(atIndex: 0) { $0 } == Data([1, 2]))
             #expect(try live.withUnsafeData(named: "text") { $0 } == Data("ab".utf8))
-            #expect(try live.withUnsafeData(at: Column("null")) { $0 } == nil)
+            #expect(try live.withUnsafeData(at: Column("nothing")) { $0 } == nil)
             let copied = try #require(try Row.fetchOne(db, sql: sql))
             #expect(try copied.withUnsafeData(atIndex: 0) { $0 } == Data([1, 2]))
             #expect(try copied.withUnsafeData(named: "missing") { $0 } == nil)

@@ -136,7 +136,14 @@ extension DatabaseValue: DatabaseValueConvertible {
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
 }
 
-extension DatabaseValue: StatementColumnConvertible {}
+extension DatabaseValue: StatementColumnConvertible {
+    /// Any value, NULL included: `row[0] as DatabaseValue` is `.null` for
+    /// NULL, and `DatabaseValue.fetchOne` returns `.null` (nil only when
+    /// there is no row), as in GRDB.
+    public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> DatabaseValue? {
+        DatabaseValue(sqliteStatement: sqliteStatement, index: index)
+    }
+}
 
 extension DatabaseValue: CustomStringConvertible {
     /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or `X'2A'`.

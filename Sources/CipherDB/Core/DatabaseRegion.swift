@@ -89,6 +89,29 @@ public struct DatabaseRegion: Hashable, Sendable {
     }
 }
 
+extension DatabaseRegion {
+    /// The kinds of events that modify the region, with the table names of
+    /// the schema (the region keeps them lowercased).
+    func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
+        let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var eventKinds: [DatabaseEventKind] = []
+        for table in tableNames {
+            let region: TableRegion
+            if let tableRegions {
+                guard let tableRegion = tableRegions[table.lowercased()] else { continue }
+                region = tableRegion
+            } else {
+                region = TableRegion(columns: nil, rowIDs: nil)
+            }
+            let columns = try region.columns ?? Set(db.columns(in: table).map(\.name))
+            eventKinds.append(.delete(tableName: table))
+            eventKinds.append(.insert(tableName: table))
+            eventKinds.append(.update(tableName: table, columnNames: columns))
+        }
+        return eventKinds
+    }
+}
+
 extension DatabaseRegion: CustomStringConvertible {
     /// `player(name,score),team`, `full database`, or `empty`.
     public var description: String {

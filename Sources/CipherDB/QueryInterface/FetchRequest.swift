@@ -5,7 +5,7 @@
 /// let players = try request.fetchAll(db)
 /// let count = try request.fetchCount(db)
 /// ```
-public protocol FetchRequest<RowDecoder> {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable {
     /// The type of the fetched values.
     associatedtype RowDecoder
 

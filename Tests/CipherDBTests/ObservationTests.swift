@@ -214,7 +214,7 @@ struct RecordingStream: TextOutputStream {
         try await recorder.wait { $0 == [0, 1] }
         cancellable.cancel()
         #expect(lines.values == [
-            "players: start", "players: fetch", "players: tracked region: player", "players: value: 0",
+            "players: start", "players: fetch", "players: tracked region: player(*)", "players: value: 0",
             "players: database did change", "players: fetch", "players: value: 1", "players: cancel",
         ])
     }

@@ -47,6 +47,16 @@ extension Set {
         return result
     }
 
+    /// Adds the remaining elements of a cursor.
+    public mutating func formUnion(_ cursor: some Cursor<Element>) throws {
+        try cursor.forEach { insert($0) }
+    }
+
+    /// Keeps the elements that the cursor also returns.
+    public mutating func formIntersection(_ cursor: some Cursor<Element>) throws {
+        self = try intersection(cursor)
+    }
+
     /// The elements of the set that the cursor also returns.
     public func intersection(_ cursor: some Cursor<Element>) throws -> Set<Element> {
         var result: Set<Element> = []

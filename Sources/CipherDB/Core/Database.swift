@@ -289,6 +289,14 @@ public final class Database {
         sqlite3_last_insert_rowid(handle)
     }
 
+    /// The maximum number of arguments of a statement
+    /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 999 in SQLite 3.15.2).
+    ///
+    /// See <https://www.sqlite.org/limits.html>.
+    public var maximumStatementArgumentCount: Int {
+        Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+    }
+
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     ///
     /// See <https://www.sqlite.org/c3ref/changes.html>.

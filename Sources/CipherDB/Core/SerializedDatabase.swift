@@ -25,7 +25,15 @@ final class SerializedDatabase: @unchecked Sendable {
     init(path: String, configuration: Configuration, description: String) throws {
         self.path = path
         db = try Database(path: path, description: description, configuration: configuration)
-        queue = DispatchQueue(label: description)
+        // Readers (read-only connections) and the writer may have their
+        // own target queues.
+        if configuration.readonly {
+            queue = DispatchQueue(label: description, qos: configuration.readQoS, target: configuration.targetQueue)
+        } else {
+            queue = DispatchQueue(
+                label: description, qos: configuration.writeQoS,
+                target: configuration.writeTargetQueue ?? configuration.targetQueue)
+        }
         queue.setSpecific(key: queueKey, value: ())
         queue.setSpecific(key: Self.currentDatabaseKey, value: CurrentDatabase(db))
         executor = DatabaseExecutor(queue: queue)

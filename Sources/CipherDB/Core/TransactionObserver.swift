@@ -93,4 +93,10 @@ public struct DatabaseEvent: Sendable, Hashable {
     public let databaseName: String
     public let tableName: String
     public let rowID: Int64
+
+    /// The event, to keep after the callback that received it. (An event
+    /// is a value: the copy is the event itself.)
+    public func copy() -> DatabaseEvent {
+        self
+    }
 }

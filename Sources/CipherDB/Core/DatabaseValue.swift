@@ -183,8 +183,26 @@ extension DatabaseValue: DatabaseValueConvertible {
 extension DatabaseValue: StatementColumnConvertible {}
 
 extension DatabaseValue: CustomStringConvertible {
-    /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or `X'2A'`.
+    /// The value, for logs and debugging: `NULL`, `1`, `1.5`, `"Arthur"`
+    /// (quoted and escaped as a Swift string), `Data(3 bytes)`.
     public var description: String {
+        switch storage {
+        case .null:
+            return "NULL"
+        case .int64(let int64):
+            return String(int64)
+        case .double(let double):
+            return String(double)
+        case .string(let string):
+            return String(reflecting: string)
+        case .blob(let data):
+            return "Data(\(data.description))"
+        }
+    }
+
+    /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or
+    /// `X'2A'`: for SQL that can not hold arguments (column defaults).
+    var sqlLiteral: String {
         switch storage {
         case .null:
             return "NULL"

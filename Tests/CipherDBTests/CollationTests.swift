@@ -44,7 +44,7 @@ import Testing
             lhs.count < rhs.count ? .orderedAscending : lhs.count > rhs.count ? .orderedDescending : .orderedSame
         }
         try dbQueue.read { (db) throws in
-            try db.add(collation: byLength)
+            db.add(collation: byLength)
             let sorted = try String.fetchAll(db, sql: "SELECT 'ccc' AS s UNION ALL SELECT 'a' UNION ALL SELECT 'bb' ORDER BY s COLLATE byLength")
             #expect(sorted == ["a", "bb", "ccc"])
         }

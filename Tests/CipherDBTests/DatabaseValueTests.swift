@@ -184,15 +184,15 @@ import Testing
             #expect(row.hasColumn("C"))
             #expect(!row.hasColumn("d"))
             #expect(row == ["a": 1, "B": "x", "c": nil, "A": 2])
-            #expect(row.description == "[a:1 B:'x' c:NULL A:2]")
+            #expect(row.description == #"[a:1 B:"x" c:NULL A:2]"#)
         }
     }
 
     @Test func statementArgumentsFromLiteralsAndAny() throws {
         let positional: StatementArguments = [1, "a", nil]
-        #expect(positional.description == "[1, 'a', NULL]")
+        #expect(positional.description == #"[1, "a", NULL]"#)
         let named: StatementArguments = ["name": "Arthur", "score": 10]
-        #expect(named.description == "[name: 'Arthur', score: 10]")
+        #expect(named.description == #"["name": "Arthur", "score": 10]"#)
         #expect(StatementArguments([1, "a"] as [Any]) != nil)
         #expect(StatementArguments([NSObject()] as [Any]) == nil)
     }

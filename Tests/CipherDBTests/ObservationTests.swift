@@ -23,6 +23,15 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     }
 }
 
+/// A text stream that records the lines written to it.
+struct RecordingStream: TextOutputStream {
+    let lines: ValueRecorder<String>
+
+    mutating func write(_ string: String) {
+        lines.record(string)
+    }
+}
+
 @Suite struct ObservationTests {
     func makeFixture(_ kind: DatabaseKind) throws -> DatabaseFixture {
         let fixture = try DatabaseFixture(kind)
@@ -43,7 +52,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     func initialValueThenOneValuePerRelevantCommit(_ kind: DatabaseKind) async throws {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
-        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         try insertPlayer(fixture.writer, "a")
         try await recorder.wait { $0 == [0, 1] }
@@ -57,7 +66,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     func unrelatedTablesAndRollbacksProduceNoValue(_ kind: DatabaseKind) async throws {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
-        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
         try await fixture.writer.writeWithoutTransaction { db in
@@ -78,7 +87,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     func burstsOfCommitsNeverEndOnAStaleValue(_ kind: DatabaseKind) async throws {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
-        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         for index in 0..<50 {
             try insertPlayer(fixture.writer, "p\(index)")
@@ -94,7 +103,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     func cancellationStopsDelivery(_ kind: DatabaseKind) async throws {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
-        let cancellable = Self.countPlayers.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         cancellable.cancel()
         try insertPlayer(fixture.writer, "a")
@@ -111,7 +120,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
             if count > 0 { throw DatabaseError(message: "fetch failed on purpose") }
             return count
         }
-        let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         try insertPlayer(fixture.writer, "a")
         for _ in 0..<500 where recorder.errors.isEmpty {
@@ -159,7 +168,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         let observation = ValueObservation
             .tracking { db in try Player.all().orderedByScore().fetchCount(db) }
             .handleEvents(willTrackRegion: { regions.record($0.description) })
-        let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         try await fixture.writer.write { db in
             var player = Player(name: "Arthur", score: 1)
@@ -178,7 +187,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         try await fixture.writer.write { db in try db.execute(sql: "ALTER TABLE player ADD COLUMN team TEXT") }
         let recorder = ValueRecorder<Int>()
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT score FROM player")! }
-            .start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+            .start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         // A statement with arguments first: the broker must not keep its
         // updated columns for the statements of `execute(sql:)`.
@@ -198,18 +207,19 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         let fixture = try makeFixture(.queue)
         let lines = ValueRecorder<String>()
         let recorder = ValueRecorder<Int>()
-        let cancellable = Self.countPlayers.print("players", to: { lines.record($0) })
-            .start(in: fixture.writer) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        let cancellable = Self.countPlayers.print("players", to: RecordingStream(lines: lines))
+            .start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
         try insertPlayer(fixture.writer, "a")
         try await recorder.wait { $0 == [0, 1] }
         cancellable.cancel()
         #expect(lines.values == [
-            "players: start", "players: fetch", "players: value: 0",
+            "players: start", "players: fetch", "players: tracked region: player(*)", "players: value: 0",
             "players: database did change", "players: fetch", "players: value: 1", "players: cancel",
         ])
     }
 
+    @MainActor
     @Test func immediateSchedulingDeliversTheInitialValueSynchronously() throws {
         let fixture = try makeFixture(.queue)
         let recorder = ValueRecorder<Int>()
@@ -249,7 +259,7 @@ final class ValueRecorder<Value: Sendable>: Sendable {
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE other (x)")
         }
-        try dbQueue.writeWithoutTransaction { db in db.add(transactionObserver: observer) }
+        dbQueue.writeWithoutTransaction { db in db.add(transactionObserver: observer) }
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
             try db.execute(sql: "INSERT INTO other VALUES (1)")

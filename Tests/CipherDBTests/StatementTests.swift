@@ -246,12 +246,12 @@ import Testing
             let reverse = DatabaseFunction("reverse", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).map { String($0.reversed()) }
             }
-            try db.add(function: reverse)
+            db.add(function: reverse)
             #expect(try String.fetchOne(db, sql: "SELECT reverse('abc')") == "cba")
             let failing = DatabaseFunction("failing", argumentCount: 0) { _ in
                 throw DatabaseError(message: "custom failure")
             }
-            try db.add(function: failing)
+            db.add(function: failing)
             #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT failing()") }
             db.remove(function: reverse)
             #expect(throws: DatabaseError.self) { try db.execute(sql: "SELECT reverse('abc')") }

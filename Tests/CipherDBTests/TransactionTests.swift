@@ -126,15 +126,30 @@ import Testing
         #expect(try playerCount(fixture.writer) == 1)
     }
 
-    @Test(arguments: DatabaseKind.allCases)
-    func accessLeavingATransactionOpenThrowsAndRollsBack(_ kind: DatabaseKind) throws {
-        let fixture = try DatabaseFixture(kind)
-        try fixture.createPlayerTable()
-        #expect(throws: DatabaseError.self) {
-            try fixture.writer.writeWithoutTransaction { (db) throws in
+    @Test func accessLeavingATransactionOpenStopsTheProgram() async {
+        // A programmer error, as in GRDB: the next access would run in the
+        // forgotten transaction.
+        await #expect(processExitsWith: .failure) {
+            let fixture = try DatabaseFixture(.pool)
+            try fixture.writer.writeWithoutTransaction { db in
                 try db.beginTransaction()
-                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
             }
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func allowsUnsafeTransactionsLetsAnAccessLeaveATransactionOpen(_ kind: DatabaseKind) throws {
+        var configuration = encryptedConfiguration()
+        configuration.allowsUnsafeTransactions = true
+        let fixture = try DatabaseFixture(kind, configuration: configuration)
+        try fixture.createPlayerTable()
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.beginTransaction()
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+        }
+        try fixture.writer.writeWithoutTransaction { db in
+            #expect(db.isInsideTransaction)
+            try db.rollback()
         }
         #expect(try playerCount(fixture.writer) == 0)
     }

@@ -190,7 +190,7 @@ import Testing
             let database = try ClientDatabase()
             let values = Mutex<[Int]>([])
             let cancellable = ValueObservation.tracking { db in try Player.fetchCount(db) }
-                .start(in: database.appDatabase.reader, onError: { _ in }, onChange: { count in values.withLock { $0.append(count) } })
+                .start(in: database.appDatabase.reader, scheduling: .task, onError: { _ in }, onChange: { count in values.withLock { $0.append(count) } })
             defer { cancellable.cancel() }
             try await waitFor { values.withLock { $0 } == [0] }
             _ = try await database.client(url).sync()

@@ -65,6 +65,30 @@ public struct Configuration: Sendable {
     /// for opening a connection (and deriving the key).
     public var persistentReadOnlyConnections = true
 
+    // MARK: - Dispatch queues
+
+    /// The quality of service of the connections' dispatch queues.
+    /// Default: `.userInitiated`.
+    public var qos: DispatchQoS = .userInitiated
+
+    /// The quality of service of the reader connections.
+    public var readQoS: DispatchQoS {
+        targetQueue?.qos ?? qos
+    }
+
+    /// The quality of service of the writer connection.
+    public var writeQoS: DispatchQoS {
+        writeTargetQueue?.qos ?? targetQueue?.qos ?? qos
+    }
+
+    /// The target queue of the connections' dispatch queues (of the
+    /// readers only, when ``writeTargetQueue`` is set). Default: nil.
+    public var targetQueue: DispatchQueue?
+
+    /// The target queue of the writer connection's dispatch queue.
+    /// Default: nil (``targetQueue``).
+    public var writeTargetQueue: DispatchQueue?
+
     // MARK: - prepareDatabase
 
     typealias Preparation = @Sendable (Database) throws -> Void

@@ -13,8 +13,13 @@
 public protocol Cursor<Element>: AnyObject {
     associatedtype Element
 
-    /// The next element, or nil when the cursor is exhausted.
+    /// The next element, or nil when the cursor is exhausted. Once nil is
+    /// returned, later calls return nil.
     func next() throws -> Element?
+
+    /// Calls `body` on each remaining element. Adapters forward it to
+    /// their base, so that the loop runs in the innermost cursor.
+    func forEach(_ body: (Element) throws -> Void) throws
 }
 
 // MARK: - Operations
@@ -25,7 +30,7 @@ extension Cursor {
         get throws { try next() == nil }
     }
 
-    /// Calls `body` on each element.
+    /// Calls `body` on each remaining element.
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() {
             try body(element)
@@ -82,115 +87,159 @@ extension Cursor {
     public func prefix(_ maxLength: Int) -> PrefixCursor<Self> {
         PrefixCursor(self, maxLength)
     }
+
+    /// A cursor of the leading elements that satisfy `predicate`.
+    public func prefix(while predicate: @escaping (Element) throws -> Bool) -> PrefixWhileCursor<Self> {
+        PrefixWhileCursor(self, predicate)
+    }
+
+    /// A cursor of pairs `(n, element)`, where `n` counts from zero.
+    ///
+    /// ```swift
+    /// for (index, name) in try Array(names.enumerated()) { ... }
+    /// ```
+    public func enumerated() -> EnumeratedCursor<Self> {
+        EnumeratedCursor(self)
+    }
+
+    /// A cursor that skips the first `n` elements.
+    public func dropFirst(_ n: Int) -> DropFirstCursor<Self> {
+        DropFirstCursor(self, n)
+    }
+
+    /// A cursor that skips the first element.
+    public func dropFirst() -> DropFirstCursor<Self> {
+        dropFirst(1)
+    }
+
+    /// A cursor that skips the leading elements that satisfy `predicate`.
+    public func drop(while predicate: @escaping (Element) throws -> Bool) -> DropWhileCursor<Self> {
+        DropWhileCursor(self, predicate)
+    }
+
+    /// The remaining elements but the last `n`, in an array.
+    public func dropLast(_ n: Int) throws -> [Element] {
+        precondition(n >= 0, "Can't drop a negative number of elements from a cursor")
+        let elements = try Array(self)
+        return Array(elements.dropLast(n))
+    }
+
+    /// The remaining elements but the last, in an array.
+    public func dropLast() throws -> [Element] {
+        try dropLast(1)
+    }
+
+    /// The last `maxLength` remaining elements, in an array.
+    public func suffix(_ maxLength: Int) throws -> [Element] {
+        precondition(maxLength >= 0, "Can't take a suffix of negative length from a cursor")
+        guard maxLength > 0 else {
+            try forEach { _ in }
+            return []
+        }
+        // A ring buffer: memory stays bounded by maxLength.
+        var buffer: [Element] = []
+        buffer.reserveCapacity(maxLength)
+        var start = 0
+        try forEach { element in
+            if buffer.count < maxLength {
+                buffer.append(element)
+            } else {
+                buffer[start] = element
+                start = (start + 1) % maxLength
+            }
+        }
+        return Array(buffer[start...] + buffer[..<start])
+    }
+
+    /// A cursor of the elements of the cursors that `transform` returns,
+    /// one after the other.
+    public func flatMap<SegmentOfResult: Cursor>(_ transform: @escaping (Element) throws -> SegmentOfResult)
+        -> FlattenCursor<MapCursor<Self, SegmentOfResult>>
+    {
+        FlattenCursor(map(transform))
+    }
+
+    /// A cursor of the elements of the sequences that `transform` returns,
+    /// one after the other.
+    public func flatMap<SegmentOfResult: Sequence>(_ transform: @escaping (Element) throws -> SegmentOfResult)
+        -> FlattenCursor<MapCursor<Self, AnyCursor<SegmentOfResult.Element>>>
+    {
+        FlattenCursor(map { try AnyCursor(transform($0)) })
+    }
+
+    /// The greatest element, as `areInIncreasingOrder` orders them.
+    public func max(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
+        var result: Element?
+        try forEach { element in
+            if let current = result, try !areInIncreasingOrder(current, element) { return }
+            result = element
+        }
+        return result
+    }
+
+    /// The least element, as `areInIncreasingOrder` orders them.
+    public func min(by areInIncreasingOrder: (Element, Element) throws -> Bool) throws -> Element? {
+        var result: Element?
+        try forEach { element in
+            if let current = result, try !areInIncreasingOrder(element, current) { return }
+            result = element
+        }
+        return result
+    }
+}
+
+extension Cursor where Element: Comparable {
+    /// The greatest element.
+    public func max() throws -> Element? {
+        try max(by: <)
+    }
+
+    /// The least element.
+    public func min() throws -> Element? {
+        try min(by: <)
+    }
+}
+
+extension Cursor where Element: Cursor {
+    /// A cursor of the elements of the element cursors, one after the other.
+    public func joined() -> FlattenCursor<Self> {
+        FlattenCursor(self)
+    }
+}
+
+extension Cursor where Element: Sequence {
+    /// A cursor of the elements of the element sequences, one after the
+    /// other.
+    public func joined() -> FlattenCursor<MapCursor<Self, AnyCursor<Element.Element>>> {
+        flatMap { $0 }
+    }
+}
+
+extension Cursor where Element: StringProtocol {
+    /// The strings of the cursor, concatenated with `separator` between
+    /// them.
+    ///
+    /// ```swift
+    /// let names = try String.fetchCursor(db, sql: "SELECT name FROM player").joined(separator: ", ")
+    /// ```
+    public func joined(separator: String = "") throws -> String {
+        var result = ""
+        var isFirst = true
+        try forEach { string in
+            if isFirst {
+                isFirst = false
+            } else {
+                result += separator
+            }
+            result += string
+        }
+        return result
+    }
 }
 
 extension Cursor where Element: Equatable {
     /// Whether the cursor contains `element`.
     public func contains(_ element: Element) throws -> Bool {
         try contains { $0 == element }
-    }
-}
-
-extension Array {
-    /// Creates an array with the remaining elements of a cursor.
-    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
-        self.init()
-        while let element = try cursor.next() {
-            append(element)
-        }
-    }
-
-    /// Creates an array with the remaining elements of a cursor, reserving
-    /// room for `minimumCapacity` of them.
-    public init<C: Cursor>(_ cursor: C, minimumCapacity: Int) throws where C.Element == Element {
-        self.init()
-        reserveCapacity(minimumCapacity)
-        while let element = try cursor.next() {
-            append(element)
-        }
-    }
-}
-
-extension Set {
-    /// Creates a set with the remaining elements of a cursor.
-    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
-        self.init()
-        while let element = try cursor.next() {
-            insert(element)
-        }
-    }
-}
-
-// MARK: - Cursor types
-
-/// A cursor of transformed elements: see ``Cursor/map(_:)``.
-public final class MapCursor<Base: Cursor, Element>: Cursor {
-    private let base: Base
-    private let transform: (Base.Element) throws -> Element
-
-    init(_ base: Base, _ transform: @escaping (Base.Element) throws -> Element) {
-        self.base = base
-        self.transform = transform
-    }
-
-    public func next() throws -> Element? {
-        try base.next().map(transform)
-    }
-}
-
-/// A cursor of filtered elements: see ``Cursor/filter(_:)``.
-public final class FilterCursor<Base: Cursor>: Cursor {
-    private let base: Base
-    private let isIncluded: (Base.Element) throws -> Bool
-
-    init(_ base: Base, _ isIncluded: @escaping (Base.Element) throws -> Bool) {
-        self.base = base
-        self.isIncluded = isIncluded
-    }
-
-    public func next() throws -> Base.Element? {
-        while let element = try base.next() {
-            if try isIncluded(element) { return element }
-        }
-        return nil
-    }
-}
-
-/// A cursor of the first elements of another: see ``Cursor/prefix(_:)``.
-public final class PrefixCursor<Base: Cursor>: Cursor {
-    private let base: Base
-    private var remaining: Int
-
-    init(_ base: Base, _ maxLength: Int) {
-        self.base = base
-        self.remaining = maxLength
-    }
-
-    public func next() throws -> Base.Element? {
-        guard remaining > 0 else { return nil }
-        remaining -= 1
-        return try base.next()
-    }
-}
-
-/// A cursor over an array, or any type-erased cursor.
-public final class AnyCursor<Element>: Cursor {
-    private let element: () throws -> Element?
-
-    public init<C: Cursor>(_ base: C) where C.Element == Element {
-        element = base.next
-    }
-
-    public init(_ next: @escaping () throws -> Element?) {
-        element = next
-    }
-
-    public convenience init<S: Sequence>(_ sequence: S) where S.Element == Element {
-        var iterator = sequence.makeIterator()
-        self.init { iterator.next() }
-    }
-
-    public func next() throws -> Element? {
-        try element()
     }
 }

@@ -27,35 +27,26 @@ extension Database {
     /// }
     /// ```
     ///
+    /// When `kind` is nil, the transaction is DEFERRED if the access is
+    /// read-only, and IMMEDIATE otherwise, so that two write transactions
+    /// never overlap (an upgrade of a deferred transaction can fail with
+    /// `SQLITE_BUSY` whatever the busy mode).
+    ///
+    /// Transactions do not nest: use ``inSavepoint(_:)`` inside a
+    /// transaction.
+    ///
     /// See <https://www.sqlite.org/lang_transaction.html>.
     public func inTransaction(
         _ kind: TransactionKind? = nil,
         _ operations: () throws -> TransactionCompletion) throws
     {
         try beginTransaction(kind)
-        let completion: TransactionCompletion
-        do {
-            completion = try operations()
-        } catch {
-            try rollbackAfterError()
-            throw error
-        }
-        switch completion {
-        case .commit:
-            do {
-                try commit()
-            } catch {
-                try rollbackAfterError()
-                throw error
-            }
-        case .rollback:
-            try rollback()
-        }
+        try runTransactionBlock(operations, commit: commit, rollback: rollback)
     }
 
     /// Runs `operations` in a savepoint, which can be nested in a
     /// transaction or in other savepoints. Outside of a transaction, it runs
-    /// in a transaction.
+    /// in a transaction (of the kind ``inTransaction(_:_:)`` picks).
     ///
     /// ```swift
     /// try db.inSavepoint {
@@ -66,29 +57,85 @@ extension Database {
     ///
     /// See <https://www.sqlite.org/lang_savepoint.html>.
     public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        // A top-level savepoint would open a deferred transaction, and an
+        // observer that vetoes its release would leave the connection
+        // outside autocommit mode: open a real transaction instead.
         guard isInsideTransaction else {
-            try inTransaction(.deferred, operations)
+            try inTransaction(nil, operations)
             return
         }
-        try executeCached(sql: "SAVEPOINT cipherdb")
-        let completion: TransactionCompletion
+        // One name is enough: savepoints nest by name.
+        try executeCached(sql: "SAVEPOINT grdb")
+        try runTransactionBlock(
+            operations,
+            commit: { try executeCached(sql: "RELEASE SAVEPOINT grdb") },
+            rollback: rollbackSavepoint)
+    }
+
+    /// Runs the body of a transaction or savepoint, then commits or rolls
+    /// back. The first error is the one thrown: a failed rollback does not
+    /// hide the error that caused it.
+    private func runTransactionBlock(
+        _ operations: () throws -> TransactionCompletion,
+        commit: () throws -> Void,
+        rollback: () throws -> Void) throws
+    {
+        let wasInsideTransactionBlock = isInsideTransactionBlock
+        isInsideTransactionBlock = true
+        defer { isInsideTransactionBlock = wasInsideTransactionBlock }
+
+        var firstError: (any Error)?
+        var needsRollback = true
         do {
-            completion = try operations()
+            if try operations() == .commit {
+                // SQLite may have rolled back by itself (INSERT OR
+                // ROLLBACK, a full disk…): report SQLITE_ABORT rather than
+                // "cannot commit - no transaction is active".
+                try checkForAbortedTransaction()
+                // Observers notified by the commit may run statements.
+                isInsideTransactionBlock = wasInsideTransactionBlock
+                needsRollback = false
+                try commit()
+            }
         } catch {
-            try rollbackSavepointAfterError()
-            throw error
+            firstError = error
+            needsRollback = true
         }
-        switch completion {
-        case .commit:
-            try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
-        case .rollback:
-            try rollbackSavepoint()
+        if needsRollback {
+            do {
+                try rollback()
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// Throws `SQLITE_ABORT` if SQLite rolled back the transaction of the
+    /// current ``inTransaction(_:_:)`` or ``inSavepoint(_:)`` block by
+    /// itself: the statements that follow would otherwise run outside of
+    /// any transaction.
+    func checkForAbortedTransaction(sql: @autoclosure () -> String? = nil,
+                                    arguments: @autoclosure () -> StatementArguments? = nil) throws
+    {
+        if isInsideTransactionBlock && sqlite3_get_autocommit(handle) != 0 {
+            throw DatabaseError(
+                resultCode: .SQLITE_ABORT,
+                message: "Transaction was aborted",
+                sql: sql(),
+                arguments: arguments(),
+                publicStatementArguments: configuration.publicStatementArguments)
         }
     }
 
-    /// Begins a transaction.
+    /// Begins a transaction. When `kind` is nil, the transaction is DEFERRED
+    /// if the access is read-only, and IMMEDIATE otherwise.
+    ///
+    /// See <https://www.sqlite.org/lang_transaction.html>.
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        switch kind ?? configuration.defaultTransactionKind {
+        // SQLite refuses IMMEDIATE and EXCLUSIVE on a read-only connection.
+        let kind = kind ?? (isReadOnly ? .deferred : .immediate)
+        switch kind {
         case .deferred: try executeCached(sql: "BEGIN DEFERRED TRANSACTION")
         case .immediate: try executeCached(sql: "BEGIN IMMEDIATE TRANSACTION")
         case .exclusive: try executeCached(sql: "BEGIN EXCLUSIVE TRANSACTION")
@@ -118,58 +165,103 @@ extension Database {
         return try body()
     }
 
-    /// Rolls back after an error, keeping the original error as the one
-    /// reported: a failure to roll back only matters if the transaction is
-    /// still open.
-    private func rollbackAfterError() throws {
-        do {
-            try rollback()
-        } catch {
-            if isInsideTransaction { throw error }
-        }
-    }
-
-    private func rollbackSavepointAfterError() throws {
-        guard isInsideTransaction else { return }
-        do {
-            try rollbackSavepoint()
-        } catch {
-            if isInsideTransaction { throw error }
-        }
-    }
-
+    /// Rolls back to the savepoint, and releases it: a rollback alone
+    /// leaves it on SQLite's savepoint stack.
     private func rollbackSavepoint() throws {
         invalidateSchemaCache()
+        // SQLite may have rolled back the whole transaction by itself.
+        guard isInsideTransaction else { return }
         try ignoringCancellation {
-            try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cipherdb")
-            try executeCached(sql: "RELEASE SAVEPOINT cipherdb")
+            try executeCached(sql: "ROLLBACK TRANSACTION TO SAVEPOINT grdb")
+            try executeCached(sql: "RELEASE SAVEPOINT grdb")
         }
     }
 
+    // MARK: - Read-only accesses
+
     /// Runs `value` with writes forbidden: statements that write throw
-    /// `SQLITE_READONLY`.
+    /// `SQLITE_READONLY`. Calls nest.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.readOnly { try Player.fetchCount(db) }
+    /// }
+    /// ```
     ///
     /// See <https://www.sqlite.org/pragma.html#pragma_query_only>.
     public func readOnly<T>(_ value: () throws -> T) throws -> T {
-        if configuration.readonly || isReadOnlyAccess {
-            return try value()
+        try beginReadOnly()
+        let result: T
+        do {
+            result = try value()
+        } catch {
+            try? endReadOnly()
+            throw error
         }
-        try executeCached(sql: "PRAGMA query_only = 1")
-        isReadOnlyAccess = true
-        defer {
-            isReadOnlyAccess = false
-            try? executeCached(sql: "PRAGMA query_only = 0")
+        try endReadOnly()
+        return result
+    }
+
+    /// Whether writes are forbidden: the connection is read-only, or a
+    /// ``readOnly(_:)`` access runs.
+    var isReadOnly: Bool {
+        readOnlyDepth > 0 || configuration.readonly
+    }
+
+    /// Enters a read-only access; balanced by `endReadOnly()`.
+    func beginReadOnly() throws {
+        if configuration.readonly { return }
+        if readOnlyDepth == 0 {
+            try executeCached(sql: "PRAGMA query_only = 1")
         }
-        return try value()
+        readOnlyDepth += 1
+    }
+
+    /// Leaves a read-only access.
+    func endReadOnly() throws {
+        if configuration.readonly { return }
+        readOnlyDepth -= 1
+        if readOnlyDepth == 0 {
+            try executeCached(sql: "PRAGMA query_only = 0")
+        }
+    }
+
+    /// Runs `value` in a transaction, or in the current one: the isolation
+    /// of reads and of ``DatabaseWriter/write(_:)``. A read-only access
+    /// forbids writes from the start, so that its commit notifies no
+    /// observer.
+    func isolated<T>(readOnly: Bool = false, _ value: () throws -> T) throws -> T {
+        if isInsideTransaction {
+            return readOnly ? try self.readOnly(value) : try value()
+        }
+        var result: T?
+        if readOnly {
+            try self.readOnly {
+                try inSavepoint {
+                    result = try value()
+                    return .commit
+                }
+            }
+        } else {
+            try inSavepoint {
+                result = try value()
+                return .commit
+            }
+        }
+        return result!
     }
 }
 
 // MARK: - Statement events
 
 extension Database {
-    /// Called before each statement runs.
+    /// Called before each statement runs. Throws `SQLITE_ABORT` if SQLite
+    /// rolled back the transaction of the current transaction block.
     @inline(__always)
-    func statementWillExecute(_ statement: Statement) {
+    func statementWillExecute(_ statement: Statement) throws {
+        if isInsideTransactionBlock {
+            try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
+        }
         // SQLite may prepare the statement again when it runs.
         isPreparingDrop = false
         if regionRecorder != nil {
@@ -184,6 +276,22 @@ extension Database {
     @inline(__always)
     func statementDidExecute() {
         observationBroker.statementDidExecute()
+    }
+
+    /// Adds a region to the one that a ``ValueObservation`` tracks, as if
+    /// a statement had read it. Does nothing outside of an observation's
+    /// fetch, and in an observation of constant regions.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.tracking { db in
+    ///     try db.registerAccess(to: Table("team"))
+    ///     return try Player.fetchAll(db)
+    /// }
+    /// ```
+    public func registerAccess(to region: @autoclosure () -> some DatabaseRegionConvertible) throws {
+        if regionRecorder != nil {
+            regionRecorder!.formUnion(try region().databaseRegion(self))
+        }
     }
 
     /// Runs `body`, and returns the region that its statements read.

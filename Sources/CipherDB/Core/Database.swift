@@ -55,8 +55,12 @@ public final class Database {
     /// or ``useRawKey(_:)``.
     var hasCodecKey = false
 
-    /// Whether ``readOnly(_:)`` is running: it does not nest.
-    var isReadOnlyAccess = false
+    /// The depth of nested ``readOnly(_:)`` accesses.
+    var readOnlyDepth = 0
+
+    /// Whether an ``inTransaction(_:_:)`` or ``inSavepoint(_:)`` block runs:
+    /// see `checkForAbortedTransaction()`.
+    var isInsideTransactionBlock = false
 
     /// Set by the cancellation of the task of an async access: every
     /// statement of the access then fails, including one that starts after
@@ -126,7 +130,7 @@ public final class Database {
             Unmanaged<CancellationFlag>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
         }, Unmanaged.passUnretained(cancellation).toOpaque())
         setUpBusyMode()
-        try DatabaseCollation.builtIns.forEach { try add(collation: $0) }
+        DatabaseCollation.builtIns.forEach { add(collation: $0) }
         // Temporary tables and indexes (sorts, subqueries) stay in memory
         // and never reach the disk. SQLCipher requires builds with
         // SQLITE_TEMP_STORE=2; this holds even for a build that differs.
@@ -208,6 +212,64 @@ public final class Database {
         }
     }
 
+    /// Frees as much memory as possible: the statement and schema caches,
+    /// and the memory SQLite can release.
+    ///
+    /// See <https://www.sqlite.org/c3ref/db_release_memory.html>.
+    public func releaseMemory() {
+        clearStatementCache()
+        if !isClosed {
+            sqlite3_db_release_memory(handle)
+        }
+    }
+
+    /// The version of SQLite, as a number: 3015002 for SQLite 3.15.2
+    /// (SQLCipher 3.4.1).
+    ///
+    /// See <https://www.sqlite.org/c3ref/libversion.html>.
+    public static var sqliteLibVersionNumber: CInt {
+        sqlite3_libversion_number()
+    }
+
+    /// Copies the content of the WAL file into the database file, and
+    /// returns the number of frames in the WAL and the number of frames
+    /// copied (both -1 when the database is not in WAL mode).
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try db.checkpoint(.truncate)
+    /// }
+    /// ```
+    ///
+    /// See <https://www.sqlite.org/c3ref/wal_checkpoint_v2.html>.
+    @discardableResult
+    public func checkpoint(_ kind: CheckpointMode = .passive, on dbName: String? = "main") throws
+        -> (walFrameCount: Int, checkpointedFrameCount: Int)
+    {
+        try checkIsOpen()
+        var walFrameCount: CInt = -1
+        var checkpointedFrameCount: CInt = -1
+        let code = sqlite3_wal_checkpoint_v2(handle, dbName, kind.rawValue, &walFrameCount, &checkpointedFrameCount)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: code, message: lastErrorMessage)
+        }
+        return (walFrameCount: Int(walFrameCount), checkpointedFrameCount: Int(checkpointedFrameCount))
+    }
+
+    /// How ``checkpoint(_:on:)`` waits for readers and writers.
+    ///
+    /// See <https://www.sqlite.org/c3ref/wal_checkpoint_v2.html>.
+    public enum CheckpointMode: CInt, Sendable {
+        /// Copies as many frames as possible without waiting.
+        case passive = 0
+        /// Waits for the writer, then for the readers, and copies every frame.
+        case full = 1
+        /// Like `full`, and waits until new writers can restart the WAL.
+        case restart = 2
+        /// Like `restart`, and truncates the WAL file.
+        case truncate = 3
+    }
+
     // MARK: - Errors and counts
 
     /// The extended result code of the last failed call.
@@ -225,6 +287,14 @@ public final class Database {
     /// See <https://www.sqlite.org/c3ref/last_insert_rowid.html>.
     public var lastInsertedRowID: Int64 {
         sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The maximum number of arguments of a statement
+    /// (`SQLITE_LIMIT_VARIABLE_NUMBER`: 999 in SQLite 3.15.2).
+    ///
+    /// See <https://www.sqlite.org/limits.html>.
+    public var maximumStatementArgumentCount: Int {
+        Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
     }
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
@@ -340,7 +410,7 @@ public final class Database {
                 try statement.bind(extractedValues: bindings, arguments: arguments)
                 // Observers learn which columns the statement updates, and
                 // region recording what it reads, as for any statement.
-                statementWillExecute(statement)
+                try statementWillExecute(statement)
                 try statement.runToCompletion()
                 cursor = tail
             }

@@ -73,7 +73,7 @@ extension Database {
     /// Registers a collation on this connection. To register it on every
     /// connection of a queue or pool, call this from
     /// ``Configuration/prepareDatabase(_:)``.
-    public func add(collation: DatabaseCollation) throws {
+    public func add(collation: DatabaseCollation) {
         let code = sqlite3_create_collation_v2(
             handle, collation.name, SQLITE_UTF8,
             Unmanaged.passUnretained(collation).toOpaque(),
@@ -84,7 +84,9 @@ extension Database {
                 return CInt(collation.compare(lhs, rhs).rawValue)
             }, nil)
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: code, message: lastErrorMessage)
+            // Only a misuse fails here (an invalid name or argument
+            // count): a programmer error, as in GRDB.
+            fatalError("\(DatabaseError(resultCode: code, message: lastErrorMessage))")
         }
         // SQLite holds an unretained pointer: keep the collation alive.
         collationBoxes[collation.name.lowercased()] = collation

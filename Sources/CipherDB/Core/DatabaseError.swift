@@ -91,6 +91,24 @@ extension DatabaseError: CustomStringConvertible {
     }
 }
 
+extension DatabaseError {
+    /// The description, with the bound arguments whatever the
+    /// configuration says: it may reveal secrets, so keep it out of logs.
+    public var expandedDescription: String {
+        var description = "SQLite error \(resultCode.rawValue)"
+        if let message {
+            description += ": \(message)"
+        }
+        if let sql {
+            description += " - while executing `\(sql)`"
+        }
+        if let arguments, !arguments.isEmpty {
+            description += " with arguments \(arguments)"
+        }
+        return description
+    }
+}
+
 // `localizedDescription` is as safe to log as `description`.
 extension DatabaseError: LocalizedError {
     public var errorDescription: String? { description }

@@ -7,7 +7,7 @@ import Foundation
 /// let reverse = DatabaseFunction("reverse", argumentCount: 1, pure: true) { values in
 ///     String.fromDatabaseValue(values[0]).map { String($0.reversed()) }
 /// }
-/// try db.add(function: reverse)
+/// db.add(function: reverse)
 /// try String.fetchOne(db, sql: "SELECT reverse('abc')") // "cba"
 /// ```
 ///
@@ -48,7 +48,7 @@ extension Database {
     /// Registers a function on this connection. To register it on every
     /// connection of a queue or pool, call this from
     /// ``Configuration/prepareDatabase(_:)``.
-    public func add(function: DatabaseFunction) throws {
+    public func add(function: DatabaseFunction) {
         var flags = SQLITE_UTF8
         if function.isPure { flags |= SQLITE_DETERMINISTIC }
         let code = sqlite3_create_function_v2(
@@ -68,7 +68,9 @@ extension Database {
                 }
             }, nil, nil, nil)
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: code, message: lastErrorMessage)
+            // Only a misuse fails here (an invalid name or argument
+            // count): a programmer error, as in GRDB.
+            fatalError("\(DatabaseError(resultCode: code, message: lastErrorMessage))")
         }
         // SQLite holds an unretained pointer: keep the function alive.
         functionBoxes[function.identity] = function

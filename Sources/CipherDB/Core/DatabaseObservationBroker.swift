@@ -10,7 +10,7 @@ final class DatabaseObservationBroker {
     private struct Entry {
         weak var weakObserver: (any TransactionObserver)?
         var strongObserver: (any TransactionObserver)?
-        let extent: TransactionObservationExtent
+        let extent: Database.TransactionObservationExtent
         var isPaused = false
 
         var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
@@ -35,7 +35,7 @@ final class DatabaseObservationBroker {
 
     // MARK: - Registration
 
-    func add(_ observer: some TransactionObserver, extent: TransactionObservationExtent) {
+    func add(_ observer: some TransactionObserver, extent: Database.TransactionObservationExtent) {
         var entry = Entry(extent: extent)
         switch extent {
         case .observerLifetime: entry.weakObserver = observer
@@ -53,6 +53,17 @@ final class DatabaseObservationBroker {
     func stopObservingUntilNextTransaction(_ observer: some TransactionObserver) {
         for index in entries.indices where entries[index].observer === observer {
             entries[index].isPaused = true
+        }
+    }
+
+    /// Tells the observers of any of these kinds of events that the
+    /// database changed.
+    func notifyChanges(withEventsOfKind eventKinds: [DatabaseEventKind]) {
+        for entry in entries where !entry.isPaused {
+            guard let observer = entry.observer else { continue }
+            if eventKinds.contains(where: observer.observes(eventsOfKind:)) {
+                observer.databaseDidChange()
+            }
         }
     }
 
@@ -169,13 +180,34 @@ extension Database {
     ///     db.add(transactionObserver: observer, extent: .observerLifetime)
     /// }
     /// ```
-    public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
+    public func add(transactionObserver: some TransactionObserver, extent: Database.TransactionObservationExtent = .observerLifetime) {
         observationBroker.add(transactionObserver, extent: extent)
     }
 
     /// Removes a transaction observer.
     public func remove(transactionObserver: some TransactionObserver) {
         observationBroker.remove(transactionObserver)
+    }
+
+    /// Tells the transaction observers that the region may have changed,
+    /// as if statements had modified it: those that observe it get
+    /// ``TransactionObserver/databaseDidChange()``, and a
+    /// ``ValueObservation`` that tracks it fetches again after the commit.
+    /// For changes SQLite does not report (a virtual table, another
+    /// process, an attached database changed by another connection).
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.notifyChanges(in: Table("player"))
+    /// }
+    /// ```
+    ///
+    /// Does nothing in a read-only access: its transaction notifies no
+    /// observer.
+    public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
+        guard !isReadOnly, observationBroker.hasObservers else { return }
+        let eventKinds = try region.databaseRegion(self).impactfulEventKinds(self)
+        observationBroker.notifyChanges(withEventsOfKind: eventKinds)
     }
 
     /// The connection whose queue runs the current code, if any: the
@@ -187,12 +219,16 @@ extension Database {
 
 extension DatabaseWriter {
     /// Adds a transaction observer to the writer connection.
-    public func add(transactionObserver: some TransactionObserver & Sendable, extent: TransactionObservationExtent = .observerLifetime) {
-        _ = try? unsafeReentrantWrite { db in db.add(transactionObserver: transactionObserver, extent: extent) }
+    ///
+    /// ```swift
+    /// dbQueue.add(transactionObserver: observer)
+    /// ```
+    public func add(transactionObserver: some TransactionObserver, extent: Database.TransactionObservationExtent = .observerLifetime) {
+        unsafeReentrantWrite { db in db.add(transactionObserver: transactionObserver, extent: extent) }
     }
 
     /// Removes a transaction observer from the writer connection.
-    public func remove(transactionObserver: some TransactionObserver & Sendable) {
-        _ = try? unsafeReentrantWrite { db in db.remove(transactionObserver: transactionObserver) }
+    public func remove(transactionObserver: some TransactionObserver) {
+        unsafeReentrantWrite { db in db.remove(transactionObserver: transactionObserver) }
     }
 }

@@ -41,20 +41,38 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// Closes the writer and the idle readers. Later accesses throw
-    /// `SQLITE_MISUSE`.
+    /// Closes the writer, then the readers. Later accesses throw
+    /// `SQLITE_MISUSE`; closing again does nothing.
+    ///
+    /// If the writer can not be closed (a statement is still alive), the
+    /// readers stay open, and the pool remains usable.
     public func close() throws {
         try readerPool.barrier {
+            try writer.close()
             for reader in readerPool.close() {
                 try reader.close()
             }
         }
-        try writer.close()
     }
 
     public func interrupt() {
         writer.interrupt()
         readerPool.allElements.forEach { $0.interrupt() }
+    }
+
+    /// Frees as much memory as possible, on the writer and on the idle
+    /// readers (by closing them: later reads open new ones).
+    public func releaseMemory() {
+        writer.sync { $0.releaseMemory() }
+        readerPool.removeAll()
+    }
+
+    /// Frees as much memory as possible, without waiting: the idle readers
+    /// close now, the busy ones when their read ends, and the writer
+    /// releases its memory after its current access.
+    public func releaseMemoryEventually() {
+        readerPool.removeAll()
+        writer.async { $0.releaseMemory() }
     }
 
     /// Closes the idle readers, and the busy ones when their read ends:
@@ -81,33 +99,18 @@ public final class DatabasePool: DatabaseWriter {
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.sync { db in try db.snapshotRead { try value(db) } }
+            try reader.sync { db in try db.isolated { try value(db) } }
         }
     }
 
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in
-            try await reader.execute { db in try db.snapshotRead { try value(db) } }
+            try await reader.execute { db in try db.isolated { try value(db) } }
         }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        readerPool.request { result in
-            switch result {
-            case .success(let item):
-                item.element.async { db in
-                    defer { self.readerPool.release(item) }
-                    do {
-                        try db.checkIsOpen()
-                        try db.snapshotRead { value(.success(db)) }
-                    } catch {
-                        value(.failure(error))
-                    }
-                }
-            case .failure(let error):
-                value(.failure(error))
-            }
-        }
+        withAsyncReader { db in db.withDeferredTransaction(value) } failure: { value(.failure($0)) }
     }
 
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
@@ -116,6 +119,29 @@ public final class DatabasePool: DatabaseWriter {
 
     public func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in try await reader.execute(value) }
+    }
+
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        withAsyncReader { db in value(.success(db)) } failure: { value(.failure($0)) }
+    }
+
+    /// Runs `body` later on a reader, or `failure` if no reader can be had
+    /// (the pool is closed, or a connection fails to open).
+    private func withAsyncReader(
+        _ body: @escaping @Sendable (Database) -> Void,
+        failure: @escaping @Sendable (any Error) -> Void)
+    {
+        readerPool.request { result in
+            switch result {
+            case .success(let item):
+                item.element.async { db in
+                    defer { self.readerPool.release(item) }
+                    body(db)
+                }
+            case .failure(let error):
+                failure(error)
+            }
+        }
     }
 
     /// Reads with the connection of the current access if there is one
@@ -132,17 +158,39 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: - Writing
 
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writer.sync { db in try db.checkedWriteAccess { try updates(db) } }
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.sync(updates)
     }
 
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in try db.checkedWriteAccess { try updates(db) } }
+        try await writer.execute(updates)
+    }
+
+    /// Runs `updates` in a transaction on the writer. The transaction
+    /// commits or rolls back as `updates` says; it rolls back if `updates`
+    /// throws, and the error is rethrown.
+    ///
+    /// ```swift
+    /// try dbPool.writeInTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+    ///     return .commit
+    /// }
+    /// ```
+    ///
+    /// When `kind` is nil, the transaction is IMMEDIATE (DEFERRED if the
+    /// pool is read-only).
+    ///
+    /// See <https://www.sqlite.org/lang_transaction.html>.
+    public func writeInTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writer.sync { db in try db.inTransaction(kind) { try updates(db) } }
     }
 
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try readerPool.barrier {
-            try writeWithoutTransaction(updates)
+            try writer.sync(updates)
         }
     }
 
@@ -158,29 +206,24 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        // The barrier blocks its thread until the reads end.
+        DispatchQueue.global().async {
+            do {
+                try self.readerPool.barrier {
+                    self.writer.sync { updates(.success($0)) }
+                }
+            } catch {
+                updates(.failure(error))
+            }
+        }
+    }
+
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writer.async { db in
-            updates(db)
-            try? db.checkNoTransactionLeft()
-        }
+        writer.async(updates)
     }
 
-    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writer.reentrantSync(updates)
-    }
-}
-
-extension Database {
-    /// A read access on a pool reader: a deferred transaction whose
-    /// snapshot is taken at once, before `value` runs.
-    func snapshotRead<T>(_ value: () throws -> T) throws -> T {
-        var result: T?
-        try inTransaction(.deferred) {
-            // A read transaction starts at the first read: this one.
-            try executeCached(sql: "SELECT rootpage FROM sqlite_master LIMIT 1")
-            result = try value()
-            return .rollback
-        }
-        return result!
     }
 }

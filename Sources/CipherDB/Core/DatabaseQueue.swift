@@ -34,16 +34,24 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    /// Opens an in-memory database, for tests and previews. Each queue has
-    /// its own database.
-    public convenience init(configuration: Configuration = Configuration()) throws {
-        try self.init(path: ":memory:", configuration: configuration)
-    }
-
-    /// Opens an in-memory database, which other queues in the same process
-    /// can open with the same name, for as long as one of them is open.
-    public convenience init(named name: String, configuration: Configuration = Configuration()) throws {
-        try self.init(path: "file:\(name)?mode=memory&cache=shared", configuration: configuration)
+    /// Opens an in-memory database, for tests and previews.
+    ///
+    /// Without a name, each queue has its own database. With a name, other
+    /// queues of the process open the same database with the same name,
+    /// for as long as one of them is open.
+    ///
+    /// ```swift
+    /// let dbQueue = try DatabaseQueue()
+    /// let shared = try DatabaseQueue(named: "scratch")
+    /// ```
+    ///
+    /// See <https://www.sqlite.org/inmemorydb.html>.
+    public convenience init(named name: String? = nil, configuration: Configuration = Configuration()) throws {
+        if let name {
+            try self.init(path: "file:\(name)?mode=memory&cache=shared", configuration: configuration)
+        } else {
+            try self.init(path: ":memory:", configuration: configuration)
+        }
     }
 
     public func close() throws {
@@ -54,28 +62,27 @@ public final class DatabaseQueue: DatabaseWriter {
         writer.interrupt()
     }
 
+    /// Frees as much memory as possible: the caches of the connection
+    /// and the memory SQLite can release.
+    public func releaseMemory() {
+        writer.sync { $0.releaseMemory() }
+    }
+
     // MARK: - Reading
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.sync { db in try db.isolatedRead { try value(db) } }
+        try writer.sync { db in try db.isolated(readOnly: true) { try value(db) } }
     }
 
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in try db.isolatedRead { try value(db) } }
+        try await writer.execute { db in try db.isolated(readOnly: true) { try value(db) } }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
-        writer.async { db in
-            do {
-                try db.checkIsOpen()
-                try db.isolatedRead { value(.success(db)) }
-            } catch {
-                value(.failure(error))
-            }
-        }
+        writer.async { db in db.withReadOnlyDeferredTransaction(value) }
     }
 
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try writer.sync(value)
     }
 
@@ -83,37 +90,64 @@ public final class DatabaseQueue: DatabaseWriter {
         try await writer.execute(value)
     }
 
-    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.async { value(.success($0)) }
+    }
+
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         try writer.reentrantSync(value)
     }
 
     // MARK: - Writing
 
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writer.sync { db in try db.checkedWriteAccess { try updates(db) } }
+    /// Runs `updates` in a transaction. The transaction commits or rolls
+    /// back as `updates` says; it rolls back if `updates` throws, and the
+    /// error is rethrown.
+    ///
+    /// ```swift
+    /// try dbQueue.inTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+    ///     return .commit
+    /// }
+    /// ```
+    ///
+    /// When `kind` is nil, the transaction is DEFERRED on a read-only
+    /// connection, and IMMEDIATE otherwise.
+    ///
+    /// See <https://www.sqlite.org/lang_transaction.html>.
+    public func inTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writer.sync { db in try db.inTransaction(kind) { try updates(db) } }
+    }
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.sync(updates)
     }
 
     public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.execute { db in try db.checkedWriteAccess { try updates(db) } }
+        try await writer.execute(updates)
     }
 
     /// On a queue, every write is a barrier: there are no concurrent reads.
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction(updates)
+        try writer.sync(updates)
     }
 
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writeWithoutTransaction(updates)
+        try await writer.execute(updates)
+    }
+
+    public func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.async { updates(.success($0)) }
     }
 
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
-        writer.async { db in
-            updates(db)
-            try? db.checkNoTransactionLeft()
-        }
+        writer.async(updates)
     }
 
-    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T {
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writer.reentrantSync(updates)
     }
 
@@ -124,41 +158,43 @@ public final class DatabaseQueue: DatabaseWriter {
     ///     try db.execute(sql: "PRAGMA user_version = 2")
     /// }
     /// ```
-    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction(updates)
+    public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        try writer.sync(updates)
     }
 }
 
 extension Database {
-    /// A read access: one deferred transaction (a consistent view), with
-    /// writes forbidden.
-    func isolatedRead<T>(_ value: () throws -> T) throws -> T {
-        try readOnly {
-            if isInsideTransaction {
-                return try value()
-            }
-            var result: T?
-            try inTransaction(.deferred) {
-                result = try value()
-                // Nothing to commit: rolling back is cheaper and never fails
-                // on a busy database.
-                return .rollback
-            }
-            return result!
+    /// The body of `asyncRead`: `value` runs in a deferred transaction,
+    /// with writes forbidden, and the transaction ends when it returns.
+    func withReadOnlyDeferredTransaction(_ value: (Result<Database, Error>) -> Void) {
+        do {
+            // Read-only before the transaction begins, so that its commit
+            // notifies no transaction observer.
+            try beginReadOnly()
+        } catch {
+            value(.failure(error))
+            return
         }
+        defer { try? endReadOnly() }
+        withDeferredTransaction(value)
     }
 
-    /// A write access, which must not leave a transaction open.
-    func checkedWriteAccess<T>(_ updates: () throws -> T) throws -> T {
-        let result: T
+    /// Runs `value` in a deferred transaction, which ends when it returns
+    /// (with a rollback if the commit fails, after a cancellation for
+    /// example).
+    func withDeferredTransaction(_ value: (Result<Database, Error>) -> Void) {
         do {
-            result = try updates()
+            try beginTransaction(.deferred)
         } catch {
-            try? checkNoTransactionLeft()
-            throw error
+            value(.failure(error))
+            return
         }
-        try checkNoTransactionLeft()
-        return result
+        value(.success(self))
+        do {
+            try commit()
+        } catch {
+            try? rollback()
+        }
     }
 
     /// Switches to WAL mode, which lets readers run while a writer commits.

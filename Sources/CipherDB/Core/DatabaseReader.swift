@@ -42,6 +42,10 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// cooperative thread pool.
     func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
 
+    /// Schedules `value` with a connection, without transaction, and
+    /// returns at once.
+    func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void)
+
     /// Like ``unsafeRead(_:)-(Database)->T``, but may be called from
     /// inside another access of the same reader.
     func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T

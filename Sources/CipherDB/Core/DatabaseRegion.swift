@@ -89,14 +89,42 @@ public struct DatabaseRegion: Hashable, Sendable {
     }
 }
 
+extension DatabaseRegion {
+    /// The kinds of events that modify the region, with the table names of
+    /// the schema (the region keeps them lowercased).
+    func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
+        let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var eventKinds: [DatabaseEventKind] = []
+        for table in tableNames {
+            let region: TableRegion
+            if let tableRegions {
+                guard let tableRegion = tableRegions[table.lowercased()] else { continue }
+                region = tableRegion
+            } else {
+                region = TableRegion(columns: nil, rowIDs: nil)
+            }
+            let columns = try region.columns ?? Set(db.columns(in: table).map(\.name))
+            eventKinds.append(.delete(tableName: table))
+            eventKinds.append(.insert(tableName: table))
+            eventKinds.append(.update(tableName: table, columnNames: columns))
+        }
+        return eventKinds
+    }
+}
+
 extension DatabaseRegion: CustomStringConvertible {
-    /// `player(name,score),team`, `full database`, or `empty`.
+    /// `player(name,score),team(*)`, `full database`, or `empty`: `(*)`
+    /// stands for all columns, and `[1,2]` lists rowids.
     public var description: String {
         guard let tableRegions else { return "full database" }
         if tableRegions.isEmpty { return "empty" }
         return tableRegions.sorted { $0.key < $1.key }.map { table, region in
             var description = table
-            if let columns = region.columns { description += "(" + columns.sorted().joined(separator: ",") + ")" }
+            if let columns = region.columns {
+                description += "(" + columns.sorted().joined(separator: ",") + ")"
+            } else {
+                description += "(*)"
+            }
             if let rowIDs = region.rowIDs { description += "[" + rowIDs.sorted().map(String.init).joined(separator: ",") + "]" }
             return description
         }.joined(separator: ",")
@@ -111,6 +139,38 @@ public protocol DatabaseRegionConvertible: Sendable {
 
 extension DatabaseRegion: DatabaseRegionConvertible {
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion { self }
+}
+
+extension DatabaseRegionConvertible where Self == DatabaseRegion {
+    /// The full database, wherever a region is expected:
+    /// `ValueObservation.tracking(region: .fullDatabase) { ... }`.
+    public static var fullDatabase: Self { DatabaseRegion.fullDatabase }
+}
+
+/// A type-erased ``DatabaseRegionConvertible``, or a region computed by a
+/// function.
+///
+/// ```swift
+/// let region = AnyDatabaseRegionConvertible { db in
+///     try Player.all().databaseRegion(db).union(Team.all().databaseRegion(db))
+/// }
+/// ```
+public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible {
+    private let region: @Sendable (Database) throws -> DatabaseRegion
+
+    /// A region computed by `region`.
+    public init(_ region: @escaping @Sendable (Database) throws -> DatabaseRegion) {
+        self.region = region
+    }
+
+    /// Wraps a region.
+    public init(_ region: some DatabaseRegionConvertible) {
+        self.region = region.databaseRegion
+    }
+
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try region(db)
+    }
 }
 
 extension FetchRequest {

@@ -130,6 +130,50 @@ public struct DatabaseValue: Hashable, Sendable {
 /// the call.
 let SQLITE_TRANSIENT = cipherdb_transient()
 
+// MARK: - Equality
+
+extension DatabaseValue {
+    /// Whether two values are equal. An integer equals a double of the same
+    /// value (`1 == 1.0`), as in SQL; NULL equals NULL.
+    public static func == (lhs: DatabaseValue, rhs: DatabaseValue) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.null, .null):
+            return true
+        case let (.int64(lhs), .int64(rhs)):
+            return lhs == rhs
+        case let (.double(lhs), .double(rhs)):
+            return lhs == rhs
+        case let (.int64(lhs), .double(rhs)):
+            return Int64(exactly: rhs) == lhs
+        case let (.double(lhs), .int64(rhs)):
+            return Int64(exactly: lhs) == rhs
+        case let (.string(lhs), .string(rhs)):
+            return lhs == rhs
+        case let (.blob(lhs), .blob(rhs)):
+            return lhs == rhs
+        default:
+            return false
+        }
+    }
+
+    /// Equal values have equal hashes: an integer hashes as the double of
+    /// the same value.
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .null:
+            hasher.combine(0)
+        case .int64(let int64):
+            hasher.combine(Double(int64))
+        case .double(let double):
+            hasher.combine(double)
+        case .string(let string):
+            hasher.combine(string)
+        case .blob(let data):
+            hasher.combine(data)
+        }
+    }
+}
+
 extension DatabaseValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self }
 
@@ -146,8 +190,26 @@ extension DatabaseValue: StatementColumnConvertible {
 }
 
 extension DatabaseValue: CustomStringConvertible {
-    /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or `X'2A'`.
+    /// The value, for logs and debugging: `NULL`, `1`, `1.5`, `"Arthur"`
+    /// (quoted and escaped as a Swift string), `Data(3 bytes)`.
     public var description: String {
+        switch storage {
+        case .null:
+            return "NULL"
+        case .int64(let int64):
+            return String(int64)
+        case .double(let double):
+            return String(double)
+        case .string(let string):
+            return String(reflecting: string)
+        case .blob(let data):
+            return "Data(\(data.description))"
+        }
+    }
+
+    /// The value as an SQL literal, such as `NULL`, `1`, `'Arthur'` or
+    /// `X'2A'`: for SQL that can not hold arguments (column defaults).
+    var sqlLiteral: String {
         switch storage {
         case .null:
             return "NULL"

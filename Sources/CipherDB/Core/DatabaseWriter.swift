@@ -13,7 +13,11 @@ import Foundation
 public protocol DatabaseWriter: DatabaseReader {
     /// Runs `updates` with the writer connection, outside of any
     /// transaction.
-    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
+    ///
+    /// `updates` must not leave a transaction open (unless
+    /// ``Configuration/allowsUnsafeTransactions`` is true): that is a
+    /// programmer error, which stops the program.
+    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T
 
     /// Runs `updates` with the writer connection, outside of any
     /// transaction, off the cooperative thread pool. Task cancellation
@@ -28,18 +32,23 @@ public protocol DatabaseWriter: DatabaseReader {
     /// cooperative thread pool.
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T
 
+    /// Schedules `updates` with the writer connection once every read has
+    /// finished, while no new read can start, and returns at once.
+    func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void)
+
     /// Schedules `updates` with the writer connection, outside of any
     /// transaction, and returns at once.
     func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
 
     /// Runs `updates` with the writer connection, even from inside another
     /// access of the same writer.
-    func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) throws -> T
+    func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
 }
 
 extension DatabaseWriter {
-    /// Runs `updates` in one immediate transaction: it commits if `updates`
-    /// returns, and rolls back if it throws.
+    /// Runs `updates` in one transaction (IMMEDIATE, unless the database is
+    /// read-only): it commits if `updates` returns, and rolls back if it
+    /// throws.
     ///
     /// ```swift
     /// let id = try writer.write { db in
@@ -49,15 +58,15 @@ extension DatabaseWriter {
     /// ```
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction { db in
-            try db.inImmediateTransaction { try updates(db) }
+            try db.inTransactionReturning { try updates(db) }
         }
     }
 
-    /// Runs `updates` in one immediate transaction, off the cooperative
-    /// thread pool. Task cancellation interrupts it and rolls it back.
+    /// Runs `updates` in one transaction, off the cooperative thread pool.
+    /// Task cancellation interrupts it and rolls it back.
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writeWithoutTransaction { db in
-            try db.inImmediateTransaction { try updates(db) }
+            try db.inTransactionReturning { try updates(db) }
         }
     }
 
@@ -68,7 +77,7 @@ extension DatabaseWriter {
         completion: @escaping @Sendable (Database, Result<T, Error>) -> Void)
     {
         asyncWriteWithoutTransaction { db in
-            let result = Result { try db.inImmediateTransaction { try updates(db) } }
+            let result = Result { try db.inTransactionReturning { try updates(db) } }
             completion(db, result)
         }
     }
@@ -85,27 +94,30 @@ extension DatabaseWriter {
     public func vacuum() throws {
         try writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
     }
+
+    /// Deletes all tables, views, triggers and indexes, off the
+    /// cooperative thread pool.
+    public func erase() async throws {
+        try await barrierWriteWithoutTransaction { try $0.erase() }
+    }
+
+    /// Rebuilds the database file, off the cooperative thread pool.
+    ///
+    /// See <https://www.sqlite.org/lang_vacuum.html>.
+    public func vacuum() async throws {
+        try await writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
+    }
 }
 
 extension Database {
-    /// Runs `updates` in an immediate transaction, and returns its result.
-    func inImmediateTransaction<T>(_ updates: () throws -> T) throws -> T {
+    /// Runs `updates` in a transaction that commits, and returns its result.
+    func inTransactionReturning<T>(_ updates: () throws -> T) throws -> T {
         var result: T?
-        try inTransaction(.immediate) {
+        try inTransaction {
             result = try updates()
             return .commit
         }
         return result!
-    }
-
-    /// Checks that a write access left no transaction open, and rolls back
-    /// the one it left.
-    func checkNoTransactionLeft() throws {
-        guard isInsideTransaction, !configuration.allowsUnsafeTransactions else { return }
-        try? rollback()
-        throw DatabaseError(
-            resultCode: .SQLITE_MISUSE,
-            message: "a transaction was left open at the end of a database access, and was rolled back: commit or roll it back within the access, or use write { }")
     }
 
     /// Deletes every schema object.

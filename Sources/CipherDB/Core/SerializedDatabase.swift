@@ -25,7 +25,15 @@ final class SerializedDatabase: @unchecked Sendable {
     init(path: String, configuration: Configuration, description: String) throws {
         self.path = path
         db = try Database(path: path, description: description, configuration: configuration)
-        queue = DispatchQueue(label: description)
+        // Readers (read-only connections) and the writer may have their
+        // own target queues.
+        if configuration.readonly {
+            queue = DispatchQueue(label: description, qos: configuration.readQoS, target: configuration.targetQueue)
+        } else {
+            queue = DispatchQueue(
+                label: description, qos: configuration.writeQoS,
+                target: configuration.writeTargetQueue ?? configuration.targetQueue)
+        }
         queue.setSpecific(key: queueKey, value: ())
         queue.setSpecific(key: Self.currentDatabaseKey, value: CurrentDatabase(db))
         executor = DatabaseExecutor(queue: queue)
@@ -48,23 +56,41 @@ final class SerializedDatabase: @unchecked Sendable {
         DispatchQueue.getSpecific(key: queueKey) != nil
     }
 
+    /// When true, an access may end with a transaction left open whatever
+    /// ``Configuration/allowsUnsafeTransactions`` says: the connection of a
+    /// ``DatabaseSnapshot`` keeps its read transaction. Only touched on
+    /// `queue`.
+    private var allowsLongLivedTransaction = false
+
     /// Runs `block` on the queue and waits for it. Not reentrant.
-    func sync<T>(_ block: (Database) throws -> T) throws -> T {
+    ///
+    /// An access of a closed connection runs: its statements throw.
+    func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
         precondition(!isOnQueue, "Database methods are not reentrant.")
         return try queue.sync {
-            try db.checkIsOpen()
             db.validateSchemaCache()
+            defer { preconditionNoTransactionLeft() }
+            return try block(db)
+        }
+    }
+
+    /// Like `sync(_:)`, and lets this access and the later ones leave a
+    /// transaction open, or not.
+    func sync<T>(allowingLongLivedTransaction: Bool, _ block: (Database) throws -> T) rethrows -> T {
+        try sync { db in
+            allowsLongLivedTransaction = allowingLongLivedTransaction
             return try block(db)
         }
     }
 
     /// Runs `block` on the queue, directly if already there.
-    func reentrantSync<T>(_ block: (Database) throws -> T) throws -> T {
-        if isOnQueue {
-            try db.checkIsOpen()
-            return try block(db)
-        }
-        return try sync(block)
+    func reentrantSync<T>(_ block: (Database) throws -> T) rethrows -> T {
+        guard isOnQueue else { return try sync(block) }
+        // A reentrant access may run inside the transaction of the outer
+        // one: only the outer one must close it.
+        if db.isInsideTransaction { return try block(db) }
+        defer { preconditionNoTransactionLeft() }
+        return try block(db)
     }
 
     /// Runs `block` on the queue, later.
@@ -72,7 +98,17 @@ final class SerializedDatabase: @unchecked Sendable {
         queue.async {
             self.db.validateSchemaCache()
             block(self.db)
+            self.preconditionNoTransactionLeft()
         }
+    }
+
+    /// Stops the program if an access left a transaction open: the next
+    /// access would run in it, unknowingly. Transactions belong inside
+    /// ``DatabaseWriter/write(_:)``, ``Database/inTransaction(_:_:)``…
+    private func preconditionNoTransactionLeft() {
+        precondition(
+            allowsLongLivedTransaction || db.configuration.allowsUnsafeTransactions || !db.isInsideTransaction,
+            "A transaction has been left opened at the end of a database access")
     }
 
     /// Runs `block` on the queue without blocking a thread of the
@@ -89,6 +125,7 @@ final class SerializedDatabase: @unchecked Sendable {
                         phase = .running
                     }
                     defer {
+                        preconditionNoTransactionLeft()
                         state.phase.withLock { phase in
                             phase = .finished
                             // Under the lock, so that a late cancellation
@@ -96,7 +133,6 @@ final class SerializedDatabase: @unchecked Sendable {
                             db.cancellation.set(false)
                         }
                     }
-                    try db.checkIsOpen()
                     db.validateSchemaCache()
                     return try block(db)
                 }
@@ -131,7 +167,8 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection, on its queue.
+    /// Closes the connection, on its queue. Closing a closed connection
+    /// does nothing.
     func close() throws {
         try reentrantSync { db in
             try interruptLock.withLock { isClosed in

@@ -29,8 +29,31 @@ public final class Statement {
 
     unowned let database: Database
 
-    /// The arguments bound by the last execution or fetch.
-    public private(set) var arguments = StatementArguments()
+    /// The arguments bound to the statement: those of the last execution
+    /// or fetch, or set here.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+    /// statement.arguments = ["Arthur"]
+    /// try statement.execute()
+    /// ```
+    ///
+    /// Setting arguments that do not fill the parameters is a programmer
+    /// error, which stops the program: use ``setArguments(_:)`` when they
+    /// may not.
+    public var arguments: StatementArguments {
+        get { boundArguments }
+        set {
+            do {
+                try setArguments(newValue)
+            } catch {
+                fatalError("\(error)")
+            }
+        }
+    }
+
+    /// The arguments bound to the statement.
+    private var boundArguments = StatementArguments()
 
     /// The number of columns of the rows the statement returns.
     public let columnCount: Int
@@ -168,7 +191,7 @@ public final class Statement {
 
     private func bind(_ arguments: StatementArguments) throws {
         if hasNamedParameters, arguments.values.isEmpty, bindNamedValues(of: arguments) {
-            self.arguments = arguments
+            self.boundArguments = arguments
         } else if hasNamedParameters || !arguments.namedValues.isEmpty {
             var remaining = arguments
             let bindings = try remaining.extractBindings(
@@ -187,7 +210,7 @@ public final class Statement {
                 index += 1
             }
         }
-        self.arguments = arguments
+        self.boundArguments = arguments
     }
 
     /// Binds named values straight from the arguments; false when a
@@ -211,7 +234,7 @@ public final class Statement {
             try checkBinding(dbValue.bind(to: sqliteStatement, at: index))
             index += 1
         }
-        self.arguments = arguments
+        self.boundArguments = arguments
     }
 
     @inline(__always)
@@ -240,7 +263,7 @@ public final class Statement {
         let database = self.database
         try database.checkIsOpen()
         try database.checkNotCancelled()
-        database.statementWillExecute(self)
+        try database.statementWillExecute(self)
         sqlite3_reset(sqliteStatement)
         if let arguments {
             try bind(arguments)

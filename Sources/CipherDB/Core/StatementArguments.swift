@@ -150,13 +150,14 @@ extension StatementArguments: ExpressibleByDictionaryLiteral {
 }
 
 extension StatementArguments: CustomStringConvertible {
-    /// The arguments as SQL literals: `["Arthur", 1]`, `[name: "Arthur"]`.
+    /// The arguments, named ones first: `["Arthur", 1]`,
+    /// `["name": "Arthur"]`.
     ///
     /// This shows the values: use it only where they may be seen.
     public var description: String {
+        let named = namedValues.sorted { $0.key < $1.key }.map { "\(String(reflecting: $0.key)): \($0.value)" }
         let positional = values.map(\.description)
-        let named = namedValues.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        return "[" + (positional + named).joined(separator: ", ") + "]"
+        return "[" + (named + positional).joined(separator: ", ") + "]"
     }
 }
 

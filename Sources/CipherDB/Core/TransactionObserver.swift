@@ -23,6 +23,11 @@ public protocol TransactionObserver: AnyObject {
     /// statement that may produce them).
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool
 
+    /// The database may have changed in a way SQLite does not report:
+    /// ``Database/notifyChanges(in:)`` was called for a region the
+    /// observer observes. Does nothing by default.
+    func databaseDidChange()
+
     /// A row was inserted, updated or deleted.
     func databaseDidChange(with event: DatabaseEvent)
 
@@ -39,6 +44,8 @@ public protocol TransactionObserver: AnyObject {
 extension TransactionObserver {
     public func databaseWillCommit() throws {}
 
+    public func databaseDidChange() {}
+
     /// Stops sending `databaseDidChange(with:)` events to the observer
     /// until the current transaction ends. Call it from the callbacks.
     public func stopObservingDatabaseChangesUntilNextTransaction() {
@@ -46,14 +53,16 @@ extension TransactionObserver {
     }
 }
 
-/// How long a database keeps an observer.
-public enum TransactionObservationExtent: Sendable {
-    /// As long as the observer is alive (the database holds it weakly).
-    case observerLifetime
-    /// Until the end of the next transaction (held strongly until then).
-    case nextTransaction
-    /// As long as the database connection (held strongly).
-    case databaseLifetime
+extension Database {
+    /// How long a database keeps an observer.
+    public enum TransactionObservationExtent: Sendable {
+        /// As long as the observer is alive (the database holds it weakly).
+        case observerLifetime
+        /// Until the end of the next transaction (held strongly until then).
+        case nextTransaction
+        /// As long as the database connection (held strongly).
+        case databaseLifetime
+    }
 }
 
 /// The kind of a change, as observers are asked about it.
@@ -84,4 +93,10 @@ public struct DatabaseEvent: Sendable, Hashable {
     public let databaseName: String
     public let tableName: String
     public let rowID: Int64
+
+    /// The event, to keep after the callback that received it. (An event
+    /// is a value: the copy is the event itself.)
+    public func copy() -> DatabaseEvent {
+        self
+    }
 }

@@ -344,7 +344,7 @@ extension SQLExpression {
             return name.quotedDatabaseIdentifier
         case .value(let dbValue):
             if dbValue.isNull { return "NULL" }
-            if context.inlinesValues { return dbValue.description }
+            if context.inlinesValues { return dbValue.sqlLiteral }
             context.arguments.values.append(dbValue)
             return "?"
         case .literal(let literal):

@@ -1,22 +1,26 @@
-import Synchronization
-
 /// The values of a ``ValueObservation``, as an async sequence: see
-/// ``ValueObservation/values(in:)``. Each iterator starts its own
-/// observation, which stops when the iteration ends or its task is
-/// cancelled.
+/// ``ValueObservation/values(in:scheduling:bufferingPolicy:)``. Each
+/// iterator starts its own observation, which stops when the iteration
+/// ends or its task is cancelled.
 public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable {
-    let observation: ValueObservation<Element>
-    let reader: any DatabaseReader
+    public typealias BufferingPolicy = AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy
+    public typealias AsyncIterator = Iterator
+
+    let bufferingPolicy: BufferingPolicy
+
+    /// Starts an observation with its error and value handlers.
+    let start: @Sendable (
+        _ onError: @escaping @Sendable (any Error) -> Void,
+        _ onChange: @escaping @Sendable (Element) -> Void) -> AnyDatabaseCancellable
 
     public func makeAsyncIterator() -> Iterator {
-        // The newest value only: a slow consumer gets the latest state.
-        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let cancellable = observation.start(in: reader, scheduling: .task) { error in
-            continuation.finish(throwing: error)
-        } onChange: { value in
-            continuation.yield(value)
-        }
-        continuation.onTermination = { _ in cancellable.cancel() }
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
+        let cancellable = start(
+            { error in continuation.finish(throwing: error) },
+            { value in continuation.yield(value) })
+        // The iterator holds the cancellable: the observation stops when
+        // the iteration ends.
+        continuation.onTermination = { [weak cancellable] _ in cancellable?.cancel() }
         return Iterator(base: stream.makeAsyncIterator(), cancellable: cancellable)
     }
 
@@ -26,100 +30,6 @@ public struct AsyncValueObservation<Element: Sendable>: AsyncSequence, Sendable 
 
         public mutating func next() async throws -> Element? {
             try await base.next()
-        }
-    }
-}
-
-/// Notifies each commit that changes a database region.
-///
-/// ```swift
-/// let observation = DatabaseRegionObservation(tracking: Table("player"))
-/// let cancellable = observation.start(in: dbQueue) { error in … } onChange: { db in
-///     print("players were changed")
-/// }
-/// ```
-public struct DatabaseRegionObservation: Sendable {
-    let regions: [any DatabaseRegionConvertible]
-
-    /// Observes the union of the regions.
-    public init(tracking regions: any DatabaseRegionConvertible...) {
-        self.regions = regions
-    }
-
-    /// Observes the union of the regions.
-    public init(tracking regions: [any DatabaseRegionConvertible]) {
-        self.regions = regions
-    }
-
-    /// Starts observing: `onChange` runs on the writer's queue after each
-    /// commit that changed the region, with the connection.
-    public func start(
-        in writer: some DatabaseWriter,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
-    {
-        let registration = RegionObservationRegistration()
-        writer.asyncWriteWithoutTransaction { db in
-            do {
-                let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-                let observer = RegionChangeObserver(region: region) {
-                    // Runs on the writer's queue, inside the commit's access.
-                    if let db = Database.current { onChange(db) }
-                }
-                if registration.register(observer) {
-                    db.add(transactionObserver: observer, extent: .databaseLifetime)
-                }
-            } catch {
-                onError(error)
-            }
-        }
-        return AnyDatabaseCancellable {
-            if let observer = registration.cancel() {
-                writer.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
-            }
-        }
-    }
-
-    /// The commits that change the region, as an async sequence of `Void`
-    /// values (the connection cannot leave its queue). Notifications are
-    /// coalesced when the consumer is slower than the commits.
-    public func values(in writer: some DatabaseWriter) -> AsyncThrowingStream<Void, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Void, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let cancellable = start(in: writer) { error in
-            continuation.finish(throwing: error)
-        } onChange: { _ in
-            continuation.yield(())
-        }
-        continuation.onTermination = { _ in cancellable.cancel() }
-        return stream
-    }
-}
-
-/// The observer of a started ``DatabaseRegionObservation``, which may be
-/// cancelled before it is registered. `Sendable` through its mutex.
-final class RegionObservationRegistration: Sendable {
-    private struct State: ~Copyable {
-        var isCancelled = false
-        var observer: RegionChangeObserver?
-    }
-
-    private let state = Mutex(State())
-
-    /// Keeps the observer; returns false if the observation was cancelled.
-    func register(_ observer: RegionChangeObserver) -> Bool {
-        state.withLock { state in
-            guard !state.isCancelled else { return false }
-            state.observer = observer
-            return true
-        }
-    }
-
-    /// Marks the observation cancelled; returns the observer to remove.
-    func cancel() -> RegionChangeObserver? {
-        state.withLock { state in
-            state.isCancelled = true
-            defer { state.observer = nil }
-            return state.observer
         }
     }
 }

@@ -9,66 +9,69 @@ import Synchronization
 /// reflects the last commit.
 ///
 /// `Sendable` through its mutex: `state` holds every mutable part.
-final class ValueObservationRunner<Value: Sendable>: Sendable {
+final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunning {
     private struct State: ~Copyable {
-        var isCancelled = false
         var isFetching = false
         var needsFetch = false
         var region = DatabaseRegion()
         var observer: RegionChangeObserver?
     }
 
-    private let fetch: @Sendable (Database) throws -> Value?
-    private let constantRegion: [any DatabaseRegionConvertible]?
-    private let events: ValueObservationEvents
+    private let delivery: ValueObservationDelivery<Reducer>
+    private let trackingMode: ValueObservationTrackingMode
+    private let requiresWriteAccess: Bool
     private let writer: any DatabaseWriter
-    private let isImmediate: Bool
-    private let deliveryQueue: DispatchQueue
-    private let onError: @Sendable (any Error) -> Void
-    private let onChange: @Sendable (Value) -> Void
     private let state = Mutex(State())
 
-    init(observation: ValueObservation<Value>, writer: any DatabaseWriter, scheduler: ValueObservationScheduler,
-         onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Value) -> Void)
+    init(observation: ValueObservation<Reducer>, writer: any DatabaseWriter, scheduler: some ValueObservationScheduler,
+         onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Reducer.Value) -> Void)
     {
-        fetch = observation.makeFetch()
-        constantRegion = observation.constantRegion
-        events = observation.events
+        delivery = ValueObservationDelivery(observation: observation, scheduler: scheduler, onError: onError, onChange: onChange)
+        trackingMode = observation.trackingMode
+        requiresWriteAccess = observation.requiresWriteAccess
         self.writer = writer
-        self.onError = onError
-        self.onChange = onChange
-        switch scheduler {
-        case .immediate:
-            isImmediate = true
-            deliveryQueue = DispatchQueue(label: "CipherDB.ValueObservation")
-        case .async(let queue):
-            isImmediate = false
-            deliveryQueue = queue
-        }
     }
 
     // MARK: - Start and cancel
 
     func start() {
-        events.willStart.forEach { $0() }
-        if isImmediate {
+        if delivery.isImmediate {
             do {
-                let value = try writer.writeWithoutTransaction { db in try startObserving(db) }
-                if let value { onChange(value) }
+                if let value = try writer.writeWithoutTransaction({ db in try startObserving(db) }) {
+                    delivery.deliver(value, isInitial: true)
+                }
             } catch {
-                fail(error, synchronously: true)
+                delivery.fail(error, isInitial: true)
             }
         } else {
             writer.asyncWriteWithoutTransaction { db in
-                self.deliver(Result { try self.startObserving(db) })
+                do {
+                    if let value = try self.startObserving(db) {
+                        self.delivery.deliver(value, isInitial: true)
+                    }
+                } catch {
+                    self.delivery.fail(error, isInitial: true)
+                }
             }
         }
     }
 
-    /// The initial fetch, and the observer of the region it read.
-    private func startObserving(_ db: Database) throws -> Value? {
-        if state.withLock({ $0.isCancelled }) { return nil }
-        let (value, region) = try fetchValue(db, readAccess: { try db.isolatedRead($0) })
+    /// The initial fetch, and the observer of the region, in one access of
+    /// the writer: no commit can fall between them.
+    private func startObserving(_ db: Database) throws -> Reducer.Value? {
+        if delivery.isCancelled { return nil }
+        let (fetched, region) = try db.isolated(readOnly: !requiresWriteAccess) {
+            switch trackingMode {
+            case .constantRegion(let regions):
+                let fetched = try delivery.fetcher.fetch(db)
+                let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
+                return (fetched, region)
+            case .constantRegionRecordedFromSelection, .nonConstantRegionRecordedFromSelection:
+                return try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
+            }
+        }
+        delivery.events.willTrackRegion.forEach { $0(region) }
+        let value = try delivery.reduce(fetched)
         let observer = RegionChangeObserver(runner: self)
         state.withLock { state in
             state.region = region
@@ -79,37 +82,34 @@ final class ValueObservationRunner<Value: Sendable>: Sendable {
     }
 
     func cancel() {
-        let observer: RegionChangeObserver? = state.withLock { state in
-            guard !state.isCancelled else { return nil }
-            state.isCancelled = true
+        guard delivery.markCancelled() else { return }
+        let observer = state.withLock { state in
+            defer { state.observer = nil }
+            return state.observer
+        }
+        delivery.events.didCancel.forEach { $0() }
+        guard let observer else { return }
+        writer.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+    }
+
+    /// Ends the observation after a failed fetch.
+    private func fail(_ error: any Error) {
+        guard delivery.fail(error, isInitial: false) else { return }
+        let observer = state.withLock { state in
             defer { state.observer = nil }
             return state.observer
         }
         guard let observer else { return }
-        events.didCancel.forEach { $0() }
         writer.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
     }
 
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
-
     // MARK: - Fetching
-
-    /// Fetches the value, and the region it reads (or the constant one).
-    private func fetchValue(_ db: Database, readAccess: (() throws -> Value?) throws -> Value?) throws -> (Value?, DatabaseRegion) {
-        events.willFetch.forEach { $0() }
-        if let constantRegion {
-            let value = try readAccess { try fetch(db) }
-            let region = try constantRegion.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-            return (value, region)
-        }
-        return try db.recordingSelectedRegion { try readAccess { try fetch(db) } }
-    }
 
     /// Called on the writer's queue after a commit that touched the region.
     func databaseDidChange() {
-        events.databaseDidChange.forEach { $0() }
+        delivery.events.databaseDidChange.forEach { $0() }
         let shouldFetch = state.withLock { state -> Bool in
-            if state.isCancelled { return false }
+            if delivery.isCancelled { return false }
             if state.isFetching {
                 state.needsFetch = true
                 return false
@@ -120,19 +120,21 @@ final class ValueObservationRunner<Value: Sendable>: Sendable {
         if shouldFetch { fetchChange() }
     }
 
-    /// Fetches after a change: on the writer for a queue, on a reader for a
-    /// pool, in a read access that starts after the commit.
+    /// Fetches after a change, in an access that starts after the commit:
+    /// on a reader (the writer of a queue), or on the writer in a write
+    /// transaction when the observation requires write access.
     private func fetchChange() {
-        writer.asyncRead { result in
-            let outcome = Result { () -> Value? in
+        let body: @Sendable (Result<Database, Error>) -> Void = { result in
+            do {
                 let db = try result.get()
-                let (value, region) = try self.fetchValue(db, readAccess: { try $0() })
-                self.track(region)
-                return value
+                if let value = try self.fetchReduced(db) {
+                    self.delivery.deliver(value, isInitial: false)
+                }
+            } catch {
+                self.fail(error)
             }
-            self.deliver(outcome)
             let fetchAgain = self.state.withLock { state -> Bool in
-                if state.isCancelled { return false }
+                if self.delivery.isCancelled { return false }
                 if state.needsFetch {
                     state.needsFetch = false
                     return true
@@ -142,6 +144,28 @@ final class ValueObservationRunner<Value: Sendable>: Sendable {
             }
             if fetchAgain { self.fetchChange() }
         }
+        if requiresWriteAccess {
+            writer.asyncWriteWithoutTransaction { db in body(.success(db)) }
+        } else {
+            writer.asyncRead(body)
+        }
+    }
+
+    /// A fetch after a change, reduced, and the region it read tracked if
+    /// the region is not constant.
+    private func fetchReduced(_ db: Database) throws -> Reducer.Value? {
+        let fetch = { () throws -> Reducer.Fetcher.Value in
+            switch self.trackingMode {
+            case .nonConstantRegionRecordedFromSelection:
+                let (fetched, region) = try db.recordingSelectedRegion { try self.delivery.fetcher.fetch(db) }
+                self.track(region)
+                return fetched
+            case .constantRegion, .constantRegionRecordedFromSelection:
+                return try self.delivery.fetcher.fetch(db)
+            }
+        }
+        let fetched = requiresWriteAccess ? try db.isolated(fetch) : try fetch()
+        return try delivery.reduce(fetched)
     }
 
     /// Updates the tracked region. A change of region means that a commit
@@ -153,38 +177,11 @@ final class ValueObservationRunner<Value: Sendable>: Sendable {
             state.needsFetch = true
             return true
         }
-        if changed { events.willTrackRegion.forEach { $0(region) } }
+        if changed { delivery.events.willTrackRegion.forEach { $0(region) } }
     }
 
     /// The current region, for the observer.
     var region: DatabaseRegion { state.withLock { $0.region } }
-
-    // MARK: - Delivery
-
-    private func deliver(_ outcome: Result<Value?, any Error>) {
-        switch outcome {
-        case .success(let value):
-            guard let value else { return }
-            deliveryQueue.async {
-                if !self.isCancelled { self.onChange(value) }
-            }
-        case .failure(let error):
-            fail(error, synchronously: false)
-        }
-    }
-
-    /// Ends the observation with an error.
-    private func fail(_ error: any Error, synchronously: Bool) {
-        guard !isCancelled else { return }
-        events.didFail.forEach { $0(error) }
-        let report: @Sendable () -> Void = { [onError] in onError(error) }
-        if synchronously {
-            report()
-        } else {
-            deliveryQueue.async(execute: report)
-        }
-        cancel()
-    }
 }
 
 /// The transaction observer of a started ``ValueObservation``.
@@ -196,7 +193,7 @@ final class RegionChangeObserver: TransactionObserver, @unchecked Sendable {
     private let currentRegion: @Sendable () -> DatabaseRegion
     private var isChanged = false
 
-    init<Value>(runner: ValueObservationRunner<Value>) {
+    init<Reducer>(runner: ValueObservationRunner<Reducer>) {
         onChange = { runner.databaseDidChange() }
         currentRegion = { runner.region }
     }
@@ -215,6 +212,10 @@ final class RegionChangeObserver: TransactionObserver, @unchecked Sendable {
             isChanged = true
             stopObservingDatabaseChangesUntilNextTransaction()
         }
+    }
+
+    func databaseDidChange() {
+        isChanged = true
     }
 
     func databaseDidCommit(_ db: Database) {

@@ -40,7 +40,9 @@ extension Player: FetchableRecord, MutablePersistableRecord {
 
     /// UUIDs are stored as their uppercase text, readable in the shell and
     /// in JSON alike.
-    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .uppercaseString
+    }
 
     /// Stores the id of the inserted row.
     public mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -67,9 +67,9 @@ import Testing
             var id: Int64
             var date: Date
             var reference: UUID
-            static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.millisecondsSince1970
-            static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.millisecondsSince1970
-            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.lowercaseString
+            static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .millisecondsSince1970 }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .millisecondsSince1970 }
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .lowercaseString }
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db) throws in
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func recordsWithoutEncodableImplementTheirContainer() throws {
-        // The seeds' "Avoiding Encodable" Player, with GRDB 5's didInsert.
+        // The seeds' "Avoiding Encodable" Player.
         struct LegacyPlayer: FetchableRecord, MutablePersistableRecord {
             var id: Int64?
             var name: String
@@ -149,8 +149,8 @@ import Testing
                 container["id"] = id
                 container["name"] = name
             }
-            mutating func didInsert(with rowID: Int64, for column: String?) {
-                id = rowID
+            mutating func didInsert(_ inserted: InsertionSuccess) {
+                id = inserted.rowID
             }
         }
         let dbQueue = try DatabaseQueue()
@@ -192,7 +192,7 @@ import Testing
             var id: Int64?
             var name: String
             static let log = TraceLog()
-            mutating func willSave(_ db: Database) throws { Self.log.append("willSave") }
+            func willSave(_ db: Database) throws { Self.log.append("willSave") }
             func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws {
                 Self.log.append("aroundSave>")
                 _ = try save()

@@ -120,11 +120,11 @@ import Testing
     @Test func uuidTextStrategiesWriteWhatUUIDStringWrites() throws {
         struct Lower: Encodable, EncodableRecord {
             var uuid: UUID
-            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.lowercaseString
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .lowercaseString }
         }
         struct Upper: Encodable, EncodableRecord {
             var uuid: UUID
-            static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+            static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
         }
         for _ in 0..<100 {
             let uuid = UUID()

@@ -182,7 +182,7 @@ final class PlayerDatabase: Sendable {
         #expect(changed)
         #expect(!unchanged)
         let updates = traced.lines.filter { $0.hasPrefix("UPDATE") }
-        #expect(updates == [#"UPDATE "player" SET "score" = ? WHERE "id" = ?"#])
+        #expect(updates == [#"UPDATE "player" SET "score"=? WHERE "id"=?"#])
         #expect(try appDatabase.reader.read { try Player.find($0, id: player.id!) }.score == 200)
     }
 
@@ -191,7 +191,7 @@ final class PlayerDatabase: Sendable {
         let folder = try TemporaryFolder()
         let appDatabase = try PlayerDatabase.empty(kind, folder: folder)
         let ghost = Player(id: 42, name: "Ghost", score: 0)
-        #expect(throws: PersistenceError.self) {
+        #expect(throws: RecordError.self) {
             try appDatabase.writer.write { db in try ghost.update(db) }
         }
         // save inserts it instead.

@@ -222,7 +222,9 @@ public final class ServerStore: Sendable {
 /// A live player on the server.
 public struct ServerPlayer: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "player"
-    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .uppercaseString
+    }
 
     public var uuid: UUID
     public var name: String
@@ -245,7 +247,9 @@ public struct ServerPlayer: Codable, Equatable, Sendable, FetchableRecord, Persi
 /// A deleted player on the server.
 public struct ServerTombstone: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "tombstone"
-    public static let databaseUUIDEncodingStrategy = DatabaseUUIDEncodingStrategy.uppercaseString
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .uppercaseString
+    }
 
     public var uuid: UUID
     public var version: Int64

@@ -23,11 +23,12 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
     /// The columns of the primary key, in key order. For a table with no
     /// explicit primary key: `["rowid"]`.
     public let columns: [String]
-    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), or
-    /// "rowid" for tables without an explicit primary key, or nil.
+    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), or nil
+    /// (also for the hidden rowid of a table without an explicit primary
+    /// key), as in GRDB.
     public let rowIDColumn: String?
     /// Whether the primary key is the rowid (hidden or aliased).
-    public var isRowID: Bool { rowIDColumn != nil }
+    public let isRowID: Bool
 }
 
 /// An index of a table.
@@ -114,15 +115,15 @@ extension Database {
         let columns = try columns(in: tableName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {
-            return PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid")
+            return PrimaryKeyInfo(columns: [Column.rowID.name], rowIDColumn: nil, isRowID: true)
         }
         // A single INTEGER PRIMARY KEY column aliases the rowid, unless the
         // table is WITHOUT ROWID.
         // See <https://www.sqlite.org/lang_createtable.html#rowid>.
         if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowIDTable(tableName) {
-            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name)
+            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
         }
-        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil)
+        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
     }
 
     private func isWithoutRowIDTable(_ tableName: String) throws -> Bool {

@@ -20,10 +20,36 @@ public protocol DatabaseValueConvertible: SQLExpressible {
     /// The value to use when a row has no such column. Only `Optional`
     /// returns a value (nil).
     static func fromMissingColumn() -> Self?
+
+    /// The JSON decoder of a `Decodable` type stored as JSON (see
+    /// `DatabaseValueConvertible+Decodable.swift`).
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The JSON encoder of an `Encodable` type stored as JSON (see
+    /// `DatabaseValueConvertible+Encodable.swift`).
+    static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {
     public static func fromMissingColumn() -> Self? { nil }
+
+    public static func databaseJSONDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        decoder.nonConformingFloatDecodingStrategy = .throw
+        return decoder
+    }
+
+    public static func databaseJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        // Stable JSON, so that equal values are equal in the database.
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
 }
 
 // MARK: - Decoding with errors

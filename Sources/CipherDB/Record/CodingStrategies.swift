@@ -1,6 +1,50 @@
 import Foundation
 
-/// How `Decodable` records decode `Date` properties.
+/// How `Decodable` records decode `Data` properties, column by column
+/// (see ``FetchableRecord/databaseDataDecodingStrategy(for:)``).
+public enum DatabaseDataDecodingStrategy: Sendable {
+    /// The conversion of ``Data``: blobs, and the bytes of text (default).
+    case deferredToData
+    /// A custom conversion.
+    case custom(@Sendable (DatabaseValue) -> Data?)
+
+    /// The data of a non-NULL value, or nil if the value does not convert.
+    func decode(_ dbValue: DatabaseValue) -> Data? {
+        switch self {
+        case .deferredToData: return Data.fromDatabaseValue(dbValue)
+        case .custom(let decode): return decode(dbValue)
+        }
+    }
+}
+
+/// How `Encodable` records encode `Data` properties, column by column
+/// (see ``EncodableRecord/databaseDataEncodingStrategy(for:)``).
+public enum DatabaseDataEncodingStrategy: Sendable {
+    /// A blob (default).
+    case deferredToData
+    /// UTF-8 text; data that is not UTF-8 fails to encode.
+    case text
+    /// A custom conversion.
+    case custom(@Sendable (Data) -> (any DatabaseValueConvertible)?)
+
+    func encode(_ data: Data) throws -> DatabaseValue {
+        switch self {
+        case .deferredToData:
+            return data.databaseValue
+        case .text:
+            guard let string = String(data: data, encoding: .utf8) else {
+                throw EncodingError.invalidValue(data, EncodingError.Context(
+                    codingPath: [], debugDescription: "Non-UTF8 data can't be encoded as text in the database"))
+            }
+            return string.databaseValue
+        case .custom(let encode):
+            return encode(data)?.databaseValue ?? .null
+        }
+    }
+}
+
+/// How `Decodable` records decode `Date` properties, column by column
+/// (see ``FetchableRecord/databaseDateDecodingStrategy(for:)``).
 public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
     // @unchecked: `DateFormatter` is not Sendable, but formatters given
     // here are only read, and are thread-safe for reading on Linux and
@@ -14,13 +58,14 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
     case timeIntervalSince1970
     /// A number of milliseconds since 1970-01-01 00:00:00 UTC.
     case millisecondsSince1970
-    /// ISO 8601 text.
+    /// ISO 8601 text with a time zone: `2001-01-01T00:00:00Z`.
     case iso8601
     /// Text in the format of the formatter.
     case formatted(DateFormatter)
     /// A custom conversion.
     case custom(@Sendable (DatabaseValue) -> Date?)
 
+    /// The date of a value, or nil if the value does not convert.
     func decode(_ dbValue: DatabaseValue) -> Date? {
         switch self {
         case .deferredToDate:
@@ -32,7 +77,7 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
         case .millisecondsSince1970:
             return Double.fromDatabaseValue(dbValue).map { Date(timeIntervalSince1970: $0 / 1000) }
         case .iso8601:
-            return String.fromDatabaseValue(dbValue).flatMap { ISO8601DateFormatter().date(from: $0) }
+            return String.fromDatabaseValue(dbValue).flatMap { iso8601Formatter.date(from: $0) }
         case .formatted(let formatter):
             return String.fromDatabaseValue(dbValue).flatMap { formatter.date(from: $0) }
         case .custom(let decode):
@@ -41,7 +86,8 @@ public enum DatabaseDateDecodingStrategy: @unchecked Sendable {
     }
 }
 
-/// How `Encodable` records encode `Date` properties.
+/// How `Encodable` records encode `Date` properties, column by column
+/// (see ``EncodableRecord/databaseDateEncodingStrategy(for:)``).
 public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
     // @unchecked: see DatabaseDateDecodingStrategy.
 
@@ -55,7 +101,7 @@ public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
     case secondsSince1970
     /// A whole number of milliseconds since 1970-01-01 00:00:00 UTC.
     case millisecondsSince1970
-    /// ISO 8601 text.
+    /// ISO 8601 text with a time zone: `2001-01-01T00:00:00Z`.
     case iso8601
     /// Text in the format of the formatter.
     case formatted(DateFormatter)
@@ -75,7 +121,7 @@ public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
         case .millisecondsSince1970:
             return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
         case .iso8601:
-            return ISO8601DateFormatter().string(from: date).databaseValue
+            return iso8601Formatter.string(from: date).databaseValue
         case .formatted(let formatter):
             return formatter.string(from: date).databaseValue
         case .custom(let encode):
@@ -84,7 +130,16 @@ public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
     }
 }
 
-/// How `Encodable` records encode `UUID` properties.
+/// Shared: a formatter is costly to create. `ISO8601DateFormatter` is
+/// thread-safe for formatting and parsing once configured.
+nonisolated(unsafe) private let iso8601Formatter: ISO8601DateFormatter = {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = .withInternetDateTime
+    return formatter
+}()
+
+/// How `Encodable` records encode `UUID` properties, column by column
+/// (see ``EncodableRecord/databaseUUIDEncodingStrategy(for:)``).
 public enum DatabaseUUIDEncodingStrategy: Sendable {
     /// A 16-byte blob (default).
     case deferredToUUID
@@ -122,6 +177,15 @@ public enum DatabaseColumnDecodingStrategy: Sendable {
             return row.columnNames.firstIndex { codingKey($0).stringValue == key.stringValue }
         }
     }
+
+    /// The key that the column decodes, if `Key` has it.
+    func key<Key: CodingKey>(forColumn column: String) -> Key? {
+        switch self {
+        case .useDefaultKeys: return Key(stringValue: column)
+        case .convertFromSnakeCase: return Key(stringValue: camelCased(column))
+        case .custom(let codingKey): return Key(stringValue: codingKey(column).stringValue)
+        }
+    }
 }
 
 /// How coding keys map to column names when encoding.
@@ -142,6 +206,18 @@ public enum DatabaseColumnEncodingStrategy: Sendable {
     }
 }
 
+/// `score_count` → `scoreCount`, `_id` → `_id`: each underscore between
+/// words is removed and the next word capitalized; leading and trailing
+/// underscores are kept.
+func camelCased(_ column: String) -> String {
+    guard let first = column.firstIndex(where: { $0 != "_" }) else { return column }
+    let last = column.lastIndex(where: { $0 != "_" })!
+    let words = column[first...last].split(separator: "_", omittingEmptySubsequences: true)
+    guard words.count > 1 else { return column }
+    let body = words[0].lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+    return String(column[..<first]) + body + String(column[column.index(after: last)...])
+}
+
 /// `scoreCount` → `score_count`, `userID` → `user_id`,
 /// `userIDNumber` → `user_id_number`: an underscore starts each word, a word
 /// starting at a capital that follows a lowercase letter or a digit, or at
@@ -160,4 +236,21 @@ func snakeCased(_ key: String) -> String {
         result += character.lowercased()
     }
     return result
+}
+
+// MARK: - User info
+
+/// The user info of records, for a JSON coder, which wants `Sendable`
+/// values.
+///
+/// GRDB's API gives user info as `[CodingUserInfoKey: Any]`, and Swift
+/// cannot prove an `Any` `Sendable`. The JSON coders that receive them are
+/// made for the encoding or decoding of one column, on the current
+/// thread, and never shared: the values do not cross threads. `any
+/// Sendable` is laid out as `Any` (a marker protocol adds no witness
+/// table), so each value is read back as it is.
+func sendableUserInfo(_ userInfo: [CodingUserInfoKey: Any]) -> [CodingUserInfoKey: any Sendable] {
+    userInfo.mapValues { value in
+        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: (any Sendable).self) }
+    }
 }

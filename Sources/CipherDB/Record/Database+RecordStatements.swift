@@ -6,7 +6,7 @@ import CSQLCipher
 /// changed it (`PRAGMA schema_version`).
 struct SchemaCache {
     struct StatementKey: Hashable {
-        enum Kind: Hashable { case insert, update(keyColumns: [String]) }
+        enum Kind: Hashable { case insert, update(keyColumns: [String]), keyed(KeyedStatementKind) }
         let kind: Kind
         let table: String
         let columns: [String]
@@ -15,6 +15,7 @@ struct SchemaCache {
 
     var schemaVersion: Int32?
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    var columnNames: [String: [String]] = [:]
     var statements: [StatementKey: Statement] = [:]
     /// The last primary key and statement asked for: records written in a
     /// loop ask for the same ones every time, and comparing the names is
@@ -22,15 +23,15 @@ struct SchemaCache {
     var lastPrimaryKey: (table: String, primaryKey: PrimaryKeyInfo)?
     var lastStatement: (key: StatementKey, statement: Statement)?
 
-    var isEmpty: Bool { primaryKeys.isEmpty && statements.isEmpty }
+    var isEmpty: Bool { primaryKeys.isEmpty && columnNames.isEmpty && statements.isEmpty }
 }
 
-extension PrimaryKeyInfo {
-    /// The `INTEGER PRIMARY KEY` column, or nil for the hidden rowid and
-    /// other keys.
-    var visibleRowIDColumn: String? {
-        rowIDColumn.flatMap { $0.isEqualIgnoringCase("rowid") && columns.count == 1 && columns[0] == "rowid" ? nil : $0 }
-    }
+/// The statements that target one row by its primary key.
+enum KeyedStatementKind: Hashable {
+    /// `DELETE FROM "t" WHERE "id"=?`
+    case delete
+    /// `SELECT EXISTS (SELECT 1 FROM "t" WHERE "id"=?)`
+    case exists
 }
 
 extension Database {
@@ -52,28 +53,61 @@ extension Database {
         return primaryKey
     }
 
-    /// `INSERT [OR …] INTO table (columns) VALUES (?, …)`, prepared once per
+    /// The column names of a table, in table order, from the schema cache.
+    func cachedColumnNames(_ table: String) throws -> [String] {
+        let key = table.lowercased()
+        if let cached = schemaCache.columnNames[key] {
+            return cached
+        }
+        let columnNames = try columns(in: table).map(\.name)
+        try recordSchemaVersion()
+        schemaCache.columnNames[key] = columnNames
+        return columnNames
+    }
+
+    /// `INSERT [OR …] INTO "t" ("a", "b") VALUES (?,?)`, prepared once per
     /// table, columns and conflict resolution.
     func insertStatement(table: String, columns: [String], onConflict conflict: ConflictResolution) throws -> Statement {
         let key = SchemaCache.StatementKey(kind: .insert, table: table, columns: columns, conflict: conflict)
         return try cachedRecordStatement(key) {
-            let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
-            return columns.isEmpty
-                ? "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) DEFAULT VALUES"
-                : "INSERT \(or)INTO \(table.quotedDatabaseIdentifier) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            let insert = conflict == .abort ? "INSERT" : "INSERT OR \(conflict.rawValue)"
+            if columns.isEmpty {
+                return "\(insert) INTO \(table.quotedDatabaseIdentifier) DEFAULT VALUES"
+            }
+            let columnsSQL = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let valuesSQL = Array(repeating: "?", count: columns.count).joined(separator: ",")
+            return "\(insert) INTO \(table.quotedDatabaseIdentifier) (\(columnsSQL)) VALUES (\(valuesSQL))"
         }
     }
 
-    /// `UPDATE [OR …] table SET a = ?, … WHERE key = ? AND …`, prepared once
-    /// per table, columns, key and conflict resolution.
+    /// `UPDATE [OR …] "t" SET "a"=?, "b"=? WHERE "id"=?`, prepared once per
+    /// table, columns, key and conflict resolution.
     func updateStatement(table: String, setColumns: [String], keyColumns: [String], onConflict conflict: ConflictResolution) throws -> Statement {
         let key = SchemaCache.StatementKey(kind: .update(keyColumns: keyColumns), table: table, columns: setColumns, conflict: conflict)
         return try cachedRecordStatement(key) {
-            let or = conflict == .abort ? "" : "OR \(conflict.rawValue) "
-            let assignments = setColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-            let condition = keyColumns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-            return "UPDATE \(or)\(table.quotedDatabaseIdentifier) SET \(assignments) WHERE \(condition)"
+            let update = conflict == .abort ? "UPDATE" : "UPDATE OR \(conflict.rawValue)"
+            let assignments = setColumns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
+            return "\(update) \(table.quotedDatabaseIdentifier) SET \(assignments) WHERE \(keyCondition(keyColumns))"
         }
+    }
+
+    /// A statement that targets one row by its primary key, prepared once
+    /// per table and key.
+    func keyedStatement(_ kind: KeyedStatementKind, table: String, keyColumns: [String]) throws -> Statement {
+        let key = SchemaCache.StatementKey(kind: .keyed(kind), table: table, columns: keyColumns, conflict: .abort)
+        return try cachedRecordStatement(key) {
+            switch kind {
+            case .delete:
+                return "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(keyCondition(keyColumns))"
+            case .exists:
+                return "SELECT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE \(keyCondition(keyColumns)))"
+            }
+        }
+    }
+
+    /// `"a"=? AND "b"=?`, spelled as GRDB spells it.
+    private func keyCondition(_ columns: [String]) -> String {
+        columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: " AND ")
     }
 
     /// The statement of `key`, prepared from `sql()` the first time.

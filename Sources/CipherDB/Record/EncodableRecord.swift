@@ -12,17 +12,40 @@ public protocol EncodableRecord {
     /// Writes the column values of the record into the container.
     func encode(to container: inout PersistenceContainer) throws
 
-    /// Options for the encoding of `Encodable` records.
+    /// Options for the encoding of `Encodable` records, given to their
+    /// `encode(to:)` methods and to the default JSON encoder.
     static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
 
-    /// The JSON encoder of nested `Encodable` values, stored as JSON text.
+    /// The JSON encoder of the nested `Encodable` values of a column,
+    /// stored as JSON text.
     static func databaseJSONEncoder(for column: String) -> JSONEncoder
 
+    /// How `Data` properties are encoded. Default: `.deferredToData` (a blob).
+    ///
+    /// ```swift
+    /// static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy {
+    ///     .text
+    /// }
+    /// ```
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
+
     /// How `Date` properties are encoded. Default: `.deferredToDate`.
-    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { get }
+    ///
+    /// ```swift
+    /// static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+    ///     .timeIntervalSince1970
+    /// }
+    /// ```
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
 
     /// How `UUID` properties are encoded. Default: `.deferredToUUID` (16 bytes).
-    static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { get }
+    ///
+    /// ```swift
+    /// static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+    ///     .uppercaseString
+    /// }
+    /// ```
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
 
     /// How coding keys map to column names. Default: unchanged.
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
@@ -38,46 +61,63 @@ extension EncodableRecord {
         encoder.nonConformingFloatEncodingStrategy = .throw
         // Stable JSON, so that unchanged values compare equal.
         encoder.outputFormatting = .sortedKeys
+        encoder.userInfo = sendableUserInfo(databaseEncodingUserInfo)
         return encoder
     }
 
-    public static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .deferredToDate }
+    public static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy { .deferredToData }
 
-    public static var databaseUUIDEncodingStrategy: DatabaseUUIDEncodingStrategy { .deferredToUUID }
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .deferredToDate }
+
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .deferredToUUID }
 
     public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .useDefaultKeys }
 }
 
+// MARK: - Comparing records
+
 extension EncodableRecord {
     /// The column values of the record.
+    ///
+    /// ```swift
+    /// let values = try player.databaseDictionary // ["id": 1, "name": "Arthur", …]
+    /// ```
     public var databaseDictionary: [String: DatabaseValue] {
         get throws {
-            let container = try persistenceContainer()
+            let container = try PersistenceContainer(self)
             return Dictionary(zip(container.columns, container.values), uniquingKeysWith: { _, last in last })
         }
     }
 
-    /// The columns whose values differ from those of `record`, with the
-    /// values of `record`.
-    public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
-        let container = try persistenceContainer()
-        let old = try record.persistenceContainer()
-        var changes: [String: DatabaseValue] = [:]
-        for (column, value) in zip(container.columns, container.values) where old.databaseValue(forColumn: column) != value {
-            changes[column] = old.databaseValue(forColumn: column) ?? .null
+    /// Whether the two records have the same column values; false if one
+    /// of them fails to encode.
+    public func databaseEquals(_ record: Self) -> Bool {
+        do {
+            return try PersistenceContainer(self).changes(from: PersistenceContainer(record)).isEmpty
+        } catch {
+            return false
         }
-        return changes
     }
 
-    /// Whether the two records have the same column values.
-    public func databaseEquals(_ record: Self) throws -> Bool {
-        try databaseChanges(from: record).isEmpty
+    /// The columns whose values differ from those of `record`, with the
+    /// values of `record` (NULL for a column `record` does not have).
+    ///
+    /// ```swift
+    /// let changes = try newPlayer.databaseChanges(from: oldPlayer) // ["score": 100]
+    /// ```
+    public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+        try PersistenceContainer(self).changes(from: PersistenceContainer(record))
     }
 
-    /// The filled container.
-    func persistenceContainer() throws -> PersistenceContainer {
-        var container = PersistenceContainer()
-        try encode(to: &container)
-        return container
+    /// Modifies the record, and returns the columns that changed, with
+    /// their old values.
+    ///
+    /// ```swift
+    /// let changes = try player.databaseChanges { $0.score = 1000 } // ["score": 100]
+    /// ```
+    public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
+        let old = try PersistenceContainer(self)
+        try modify(&self)
+        return try PersistenceContainer(self).changes(from: old)
     }
 }

@@ -14,15 +14,32 @@ public protocol FetchableRecord {
     /// row (`row.copy()`) if you keep it.
     init(row: Row) throws
 
-    /// Options for the decoding of `Decodable` records.
+    /// Options for the decoding of `Decodable` records, given to their
+    /// `init(from:)` and to the default JSON decoder.
     static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
 
-    /// The JSON decoder of nested `Decodable` values, stored as JSON text.
+    /// The JSON decoder of the nested `Decodable` values of a column,
+    /// stored as JSON text.
     static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How `Data` properties are decoded. Default: `.deferredToData`.
+    ///
+    /// ```swift
+    /// static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+    ///     .custom { dbValue in String.fromDatabaseValue(dbValue).map { Data($0.utf8) } }
+    /// }
+    /// ```
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
 
     /// How `Date` properties are decoded. Default: `.deferredToDate` (the
     /// formats of ``Date``'s database conversion).
-    static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { get }
+    ///
+    /// ```swift
+    /// static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+    ///     .timeIntervalSince1970
+    /// }
+    /// ```
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
 
     /// How coding keys map to column names. Default: unchanged.
     static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
@@ -36,10 +53,13 @@ extension FetchableRecord {
         decoder.dataDecodingStrategy = .base64
         decoder.dateDecodingStrategy = .millisecondsSince1970
         decoder.nonConformingFloatDecodingStrategy = .throw
+        decoder.userInfo = sendableUserInfo(databaseDecodingUserInfo)
         return decoder
     }
 
-    public static var databaseDateDecodingStrategy: DatabaseDateDecodingStrategy { .deferredToDate }
+    public static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy { .deferredToData }
+
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .deferredToDate }
 
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .useDefaultKeys }
 }
@@ -224,8 +244,7 @@ extension FetchableRecord where Self: TableRecord {
     /// ``RecordError/recordNotFound(databaseTableName:key:)`` error.
     public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
         guard let record = try fetchOne(db, key: key) else {
-            let column = try db.primaryKey(databaseTableName).columns.first ?? "rowid"
-            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+            throw recordNotFound(db, key: key)
         }
         return record
     }
@@ -233,8 +252,7 @@ extension FetchableRecord where Self: TableRecord {
     /// The record with this primary or unique key, or an error.
     public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
         guard let record = try fetchOne(db, key: key) else {
-            throw RecordError.recordNotFound(databaseTableName: databaseTableName,
-                                             key: key.mapValues { $0?.databaseValue ?? .null })
+            throw recordNotFound(key: key)
         }
         return record
     }
@@ -280,38 +298,5 @@ public final class RecordCursor<Record: FetchableRecord>: DatabaseCursor {
     public func next() throws -> Record? {
         guard try stepper.step() else { return nil }
         return try Record(row: row)
-    }
-}
-
-/// An error about a record.
-public enum RecordError: Error, CustomStringConvertible, Sendable {
-    /// No row has this key. The description names the key columns, not
-    /// their values (they may be secrets).
-    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
-
-    public var description: String {
-        switch self {
-        case let .recordNotFound(table, key):
-            return keyNotFoundDescription(table: table, key: key)
-        }
-    }
-}
-
-/// Names the key columns, not their values (they may be secrets).
-private func keyNotFoundDescription(table: String, key: [String: DatabaseValue]) -> String {
-    "Key not found in table \(table): [\(key.keys.sorted().joined(separator: ", "))]"
-}
-
-/// The error thrown when an update finds no row.
-public enum PersistenceError: Error, CustomStringConvertible, Sendable {
-    /// No row has the primary key of the updated record. The description
-    /// names the key columns, not their values.
-    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
-
-    public var description: String {
-        switch self {
-        case let .recordNotFound(table, key):
-            return keyNotFoundDescription(table: table, key: key)
-        }
     }
 }

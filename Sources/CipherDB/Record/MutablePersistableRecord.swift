@@ -37,17 +37,13 @@ public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
     func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
     func didUpdate(_ updated: PersistenceSuccess)
 
-    mutating func willSave(_ db: Database) throws
+    func willSave(_ db: Database) throws
     func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
     func didSave(_ saved: PersistenceSuccess)
 
     func willDelete(_ db: Database) throws
     func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
     func didDelete(deleted: Bool)
-
-    /// The insertion callback of GRDB before version 6, still called by
-    /// the default ``didInsert(_:)``, so that code written for it works.
-    mutating func didInsert(with rowID: Int64, for column: String?)
 }
 
 extension MutablePersistableRecord {
@@ -55,16 +51,13 @@ extension MutablePersistableRecord {
 
     public mutating func willInsert(_ db: Database) throws {}
     public func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws { _ = try insert() }
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        didInsert(with: inserted.rowID, for: inserted.rowIDColumn)
-    }
-    public mutating func didInsert(with rowID: Int64, for column: String?) {}
+    public mutating func didInsert(_ inserted: InsertionSuccess) {}
 
     public func willUpdate(_ db: Database, columns: Set<String>) throws {}
     public func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws { _ = try update() }
     public func didUpdate(_ updated: PersistenceSuccess) {}
 
-    public mutating func willSave(_ db: Database) throws {}
+    public func willSave(_ db: Database) throws {}
     public func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws { _ = try save() }
     public func didSave(_ saved: PersistenceSuccess) {}
 
@@ -101,7 +94,7 @@ public struct PersistenceSuccess: Sendable {
     /// The saved values.
     public var persistenceContainer: PersistenceContainer
 
-    public init(persistenceContainer: PersistenceContainer) {
+    init(persistenceContainer: PersistenceContainer) {
         self.persistenceContainer = persistenceContainer
     }
 
@@ -110,7 +103,14 @@ public struct PersistenceSuccess: Sendable {
     }
 }
 
-/// The error thrown when an `around…` callback does not call its function.
-func persistenceCallbackMisuse(_ callback: String) -> DatabaseError {
-    DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(callback) must call its function exactly once")
+extension MutablePersistableRecord {
+    /// The error thrown when an `around…` callback does not call its
+    /// function, or swallows its error: a programmer error, thrown rather
+    /// than trapped because it shows only when the database fails.
+    func persistenceCallbackMisuse(_ callback: String) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE, message: """
+            Incorrect implementation of the `\(Self.self).\(callback)` persistence callback: \
+            the action function was not called, or its error was not rethrown.
+            """)
+    }
 }

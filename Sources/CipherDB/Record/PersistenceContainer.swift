@@ -18,6 +18,11 @@ public struct PersistenceContainer: Sendable {
 
     public init() {}
 
+    /// The values of a record.
+    init(_ record: some EncodableRecord) throws {
+        try record.encode(to: &self)
+    }
+
     private static let typicalColumnCount = 16
 
     /// Whether no column was set.
@@ -64,5 +69,37 @@ public struct PersistenceContainer: Sendable {
             values.append(dbValue)
             signatures.append(signature)
         }
+    }
+}
+
+// MARK: - Changes
+
+extension PersistenceContainer {
+    /// The columns whose values differ from those of `old`, with their
+    /// values in `old` (NULL for a column `old` does not have).
+    func changes(from old: PersistenceContainer) -> [String: DatabaseValue] {
+        var changes: [String: DatabaseValue] = [:]
+        for (column, value) in zip(columns, values) {
+            let oldValue = old.databaseValue(forColumn: column) ?? .null
+            if oldValue != value {
+                changes[column] = oldValue
+            }
+        }
+        return changes
+    }
+}
+
+// MARK: - Collection
+
+extension PersistenceContainer: RandomAccessCollection {
+    public typealias Index = Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { columns.count }
+
+    /// The column and its value at `position`, in the order columns were
+    /// first set.
+    public subscript(position: Int) -> (String, DatabaseValue) {
+        (columns[position], values[position])
     }
 }

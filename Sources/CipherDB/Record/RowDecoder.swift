@@ -2,12 +2,33 @@ import Foundation
 
 // The decoder of `Decodable` records: it reads each property from the row
 // column of the same name (or the name given by the column decoding
-// strategy), straight from the statement for the common types.
+// strategy), straight from the statement for the common types. Data and
+// dates follow the record's strategies for their column; a value that
+// decodes a single value (a wrapper, an enum with a raw value) reads it
+// from its column; other values (structs, arrays, dictionaries) are
+// decoded from JSON. A property that is not a column decodes from the
+// whole row: `struct BookInfo: Decodable { var book: Book; … }`.
 
 extension FetchableRecord where Self: Decodable {
     /// Decodes the record from the row with its `Decodable` implementation.
     public init(row: Row) throws {
         try self.init(from: DatabaseRowDecoder<Self>(row: row))
+    }
+}
+
+/// Decodes `Decodable` records from rows.
+///
+/// ```swift
+/// let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = 42")!
+/// let player = try FetchableRecordDecoder().decode(Player.self, from: row)
+/// // Same as `try Player(row: row)`
+/// ```
+public final class FetchableRecordDecoder {
+    public init() {}
+
+    /// The record decoded from the row.
+    public func decode<T: FetchableRecord & Decodable>(_ type: T.Type, from row: Row) throws -> T {
+        try T(from: DatabaseRowDecoder<T>(row: row))
     }
 }
 
@@ -30,17 +51,24 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch(
             [Any].self,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "a database row is not an array"))
+            DecodingError.Context(codingPath: codingPath, debugDescription: "unkeyed decoding from a database row is not supported"))
     }
 
+    /// A record that decodes a single value: another record, or the
+    /// leftmost column for a lone number or string.
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        // A record made of a single value reads the leftmost column.
-        guard row.count > 0 else {
-            throw DecodingError.valueNotFound(
-                Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "the row has no column"))
-        }
-        return ColumnDecodingContainer<Record>(row: row, index: 0, codingPath: codingPath)
+        RecordValueContainer(row: row)
     }
+
+    /// A record with its own decoding, or a value decoded from the row.
+    static func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: row) as! T
+        }
+        return try T(from: DatabaseRowDecoder(row: row))
+    }
+
+    // MARK: - Properties
 
     /// The properties of a record. It holds only its row and whether
     /// keys are column names: it is copied for each property, and asks
@@ -52,10 +80,14 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         let baseRowKey: BaseRowKey?
 
         var codingPath: [any CodingKey] { [] }
-        var decoder: DatabaseRowDecoder { DatabaseRowDecoder(row: row) }
 
         var allKeys: [Key] {
-            row.columnNames.compactMap { Key(stringValue: $0) }
+            let scopeKeys = row.scopesTree.names.compactMap { Key(stringValue: $0) }
+            if usesDefaultKeys {
+                return row.columnNames.compactMap { Key(stringValue: $0) } + scopeKeys
+            }
+            let strategy = Record.databaseColumnDecodingStrategy
+            return row.columnNames.compactMap { strategy.key(forColumn: $0) } + scopeKeys
         }
 
         @inline(__always)
@@ -66,14 +98,10 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         @inline(__always)
         private func requiredIndex(for key: Key) throws -> Int {
-            guard let index = index(for: key) else { throw keyNotFound(key) }
+            guard let index = index(for: key) else {
+                throw RowDecodingError.columnNotFound(key.stringValue, RowDecodingContext(column: key.stringValue))
+            }
             return index
-        }
-
-        private func keyNotFound(_ key: Key) -> DecodingError {
-            DecodingError.keyNotFound(key, DecodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "no column for key \(String(reflecting: key.stringValue)) in the row"))
         }
 
         func contains(_ key: Key) -> Bool {
@@ -81,8 +109,14 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard let index = index(for: key) else { return true }
-            return row.isNull(atUncheckedIndex: index)
+            if let index = index(for: key) {
+                return row.isNull(atUncheckedIndex: index)
+            }
+            // A scope of NULLs is a missing associated record.
+            if let scopedRow = row.scopesTree[key.stringValue] {
+                return !scopedRow.containsNonNullValue
+            }
+            return true
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(atIndex: requiredIndex(for: key)) }
@@ -123,17 +157,20 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             if let index = index(for: key) {
-                return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key])
-                    .decode(T.self)
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
             }
-            // A property without a column is a record nested in a scope
-            // (an associated record), as in GRDB.
+            // An associated record.
             if let scopedRow = row.scopesTree[key.stringValue] {
-                return try T(from: DatabaseRowDecoder<Record>(row: scopedRow))
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow)
             }
-            // Or the record of the request itself, whose row has the scopes:
-            // `struct BookInfo { var book: Book; var author: Author }` from
-            // `Book.including(required: Book.author)`. One property only.
+            // A record made of columns of the row, such as `book` in
+            // `struct BookInfo { var book: Book; var author: Author }`.
+            // A missing database value is a missing column.
+            // Only one such property: a second one missing from the row is
+            // an error, not a second copy of the base record.
+            if T.self is any DatabaseValueConvertible.Type || baseRowKey == nil {
+                throw RowDecodingError.columnNotFound(key.stringValue, RowDecodingContext(column: key.stringValue))
+            }
             if let baseRowKey {
                 if let decodedKey = baseRowKey.name, decodedKey != key.stringValue {
                     throw DecodingError.keyNotFound(key, DecodingError.Context(
@@ -141,105 +178,77 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                         debugDescription: "No such key: \([decodedKey, key.stringValue].sorted().joined(separator: " or "))"))
                 }
                 baseRowKey.name = key.stringValue
-                return try T(from: DatabaseRowDecoder<Record>(row: row))
             }
-            throw keyNotFound(key)
+            return try DatabaseRowDecoder.decode(T.self, from: row)
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let index = index(for: key) else {
-                // A scope of NULLs is a missing associated record.
-                guard let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue else { return nil }
-                return try T(from: DatabaseRowDecoder<Record>(row: scopedRow))
+            if let index = index(for: key) {
+                if row.isNull(atUncheckedIndex: index) { return nil }
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
             }
-            guard !row.isNull(atUncheckedIndex: index) else { return nil }
-            return try ColumnDecodingContainer<Record>(row: row, index: index, codingPath: codingPath + [key]).decode(T.self)
+            // A scope of NULLs is a missing associated record (a left join).
+            if let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue {
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow)
+            }
+            return nil
         }
+
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             throw DecodingError.typeMismatch(
-                [String: Any].self,
+                KeyedDecodingContainer<NestedKey>.self,
                 DecodingError.Context(codingPath: codingPath + [key],
                                       debugDescription: "nested containers are not supported: store nested values as JSON"))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
             throw DecodingError.typeMismatch(
-                [Any].self,
+                (any UnkeyedDecodingContainer).self,
                 DecodingError.Context(codingPath: codingPath + [key],
-                                      debugDescription: "nested containers are not supported: store nested values as JSON"))
+                                      debugDescription: "unkeyed decoding is not supported"))
         }
 
-        func superDecoder() throws -> any Decoder { decoder }
-        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+        func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row) }
+    }
+
+    // MARK: - Single value
+
+    /// The single value of a record: a record or value decoded from the
+    /// row, or the leftmost column for a lone number or string.
+    struct RecordValueContainer: SingleValueDecodingContainer {
+        let row: Row
+        var codingPath: [any CodingKey] { [] }
+
+        private var leftmostColumn: ColumnDecoder<Record> {
+            ColumnDecoder(row: row, index: 0, codingPath: [])
+        }
+
+        func decodeNil() -> Bool { row.count == 0 || leftmostColumn.decodeNil() }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try DatabaseRowDecoder.decode(T.self, from: row)
+        }
+
+        func decode(_ type: Bool.Type) throws -> Bool { try leftmostColumn.decode(type) }
+        func decode(_ type: String.Type) throws -> String { try leftmostColumn.decode(type) }
+        func decode(_ type: Double.Type) throws -> Double { try leftmostColumn.decode(type) }
+        func decode(_ type: Float.Type) throws -> Float { try leftmostColumn.decode(type) }
+        func decode(_ type: Int.Type) throws -> Int { try leftmostColumn.decode(type) }
+        func decode(_ type: Int8.Type) throws -> Int8 { try leftmostColumn.decode(type) }
+        func decode(_ type: Int16.Type) throws -> Int16 { try leftmostColumn.decode(type) }
+        func decode(_ type: Int32.Type) throws -> Int32 { try leftmostColumn.decode(type) }
+        func decode(_ type: Int64.Type) throws -> Int64 { try leftmostColumn.decode(type) }
+        func decode(_ type: UInt.Type) throws -> UInt { try leftmostColumn.decode(type) }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { try leftmostColumn.decode(type) }
+        func decode(_ type: UInt16.Type) throws -> UInt16 { try leftmostColumn.decode(type) }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { try leftmostColumn.decode(type) }
+        func decode(_ type: UInt64.Type) throws -> UInt64 { try leftmostColumn.decode(type) }
     }
 }
 
 /// The key of the property decoded from the base row of a row with scopes.
 final class BaseRowKey {
     var name: String?
-}
-
-/// Decodes one column: database values directly, dates with the record's
-/// strategy, other `Decodable` values from JSON text.
-struct ColumnDecodingContainer<Record: FetchableRecord>: SingleValueDecodingContainer {
-    let row: Row
-    let index: Int
-    let codingPath: [any CodingKey]
-
-    var column: String { row.columnNames[index] }
-
-    func decodeNil() -> Bool {
-        row.isNull(atUncheckedIndex: index)
-    }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == Date.self {
-            let dbValue = row.databaseValue(atUncheckedIndex: index)
-            guard let date = Record.databaseDateDecodingStrategy.decode(dbValue) else {
-                throw RowDecodingError.valueMismatch(Date.self, dbValue, RowDecodingContext(column: column))
-            }
-            return date as! T
-        }
-        // UUIDs and the other standard types read the column in place.
-        if let convertible = T.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
-            return try Self.decode(convertible, from: row, atIndex: index) as! T
-        }
-        let dbValue = row.databaseValue(atUncheckedIndex: index)
-        if let convertible = T.self as? any DatabaseValueConvertible.Type {
-            return try convertible.decode(dbValue, context: RowDecodingContext(column: column)) as! T
-        }
-        // Nested values and arrays are stored as JSON.
-        let data: Data
-        switch dbValue.storage {
-        case .string(let string): data = Data(string.utf8)
-        case .blob(let blob): data = blob
-        default:
-            throw RowDecodingError.valueMismatch(T.self, dbValue, RowDecodingContext(column: column))
-        }
-        let decoder = Record.databaseJSONDecoder(for: column)
-        decoder.userInfo = Record.databaseDecodingUserInfo
-        return try decoder.decode(T.self, from: data)
-    }
-
-    private static func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type, from row: Row, atIndex index: Int) throws -> Value
-    {
-        try row.decode(Value.self, atIndex: index)
-    }
-
-    func decode(_ type: Bool.Type) throws -> Bool { try row.decode(atIndex: index) }
-    func decode(_ type: String.Type) throws -> String { try row.decode(atIndex: index) }
-    func decode(_ type: Double.Type) throws -> Double { try row.decode(atIndex: index) }
-    func decode(_ type: Float.Type) throws -> Float { try row.decode(atIndex: index) }
-    func decode(_ type: Int.Type) throws -> Int { try row.decode(atIndex: index) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try row.decode(atIndex: index) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try row.decode(atIndex: index) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try row.decode(atIndex: index) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try row.decode(atIndex: index) }
-    func decode(_ type: UInt.Type) throws -> UInt { try row.decode(atIndex: index) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try row.decode(atIndex: index) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try row.decode(atIndex: index) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try row.decode(atIndex: index) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try row.decode(atIndex: index) }
 }

@@ -43,8 +43,9 @@ extension StatementColumnConvertible {
     }
 }
 
-/// The value of column `index` of the current row, read once, for the
-/// types that look at its storage class before reading it (UUID).
+/// The value of column `index` of the current row, for the standard types,
+/// that read it once: each `sqlite3_column_*` call locks the connection and
+/// looks the column up again, `sqlite3_value_*` calls do not.
 ///
 /// SQLite calls the returned value unprotected: reading it with
 /// `sqlite3_value_*` is safe only where no other thread uses the

@@ -52,12 +52,13 @@ extension DatabaseInteger {
         self = value
     }
 
-    /// One call for a non-zero value: SQLite returns 0 for NULL, and only
-    /// then is the type asked for.
+    /// What `sqlite3_column_int64` returns, from one column access: SQLite
+    /// returns 0 for NULL, and only then is the type asked for.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
-        let int64 = sqlite3_column_int64(sqliteStatement, index)
-        if int64 == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        let value = columnValue(sqliteStatement, index)
+        let int64 = sqlite3_value_int64(value)
+        if int64 == 0 && sqlite3_value_type(value) == SQLITE_NULL { return nil }
         return Self(exactly: int64)
     }
 
@@ -106,11 +107,13 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         self = sqlite3_column_double(sqliteStatement, index)
     }
 
-    /// One call for a non-zero value, as for integers.
+    /// What `sqlite3_column_double` returns, from one column access, as
+    /// for integers.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
-        let double = sqlite3_column_double(sqliteStatement, index)
-        if double == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        let value = columnValue(sqliteStatement, index)
+        let double = sqlite3_value_double(value)
+        if double == 0 && sqlite3_value_type(value) == SQLITE_NULL { return nil }
         return double
     }
 
@@ -160,15 +163,17 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
         self = String(cString: sqlite3_column_text(sqliteStatement, index)!)
     }
 
-    /// The text decoded with its length (no `strlen`). SQLite returns no
-    /// text for NULL, and only then is the type asked for.
+    /// What `sqlite3_column_text` returns, decoded with its length (no
+    /// `strlen`), from one column access. SQLite returns no text for NULL,
+    /// and only then is the type asked for.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> String? {
-        guard let text = sqlite3_column_text(sqliteStatement, index) else {
+        let value = columnValue(sqliteStatement, index)
+        guard let text = sqlite3_value_text(value) else {
             // An empty blob may have no text either.
-            return sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL ? nil : ""
+            return sqlite3_value_type(value) == SQLITE_NULL ? nil : ""
         }
-        let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+        let count = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 

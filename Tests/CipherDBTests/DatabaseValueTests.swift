@@ -196,4 +196,19 @@ import Testing
         #expect(StatementArguments([1, "a"] as [Any]) != nil)
         #expect(StatementArguments([NSObject()] as [Any]) == nil)
     }
+
+    @Test func integersEqualDoublesOfTheSameValueAndHashAlike() {
+        #expect(1.databaseValue == 1.0.databaseValue)
+        #expect(1.databaseValue != 1.5.databaseValue)
+        #expect(Int64.max.databaseValue != Double(Int64.max).databaseValue)
+        #expect(1.databaseValue.hashValue == 1.0.databaseValue.hashValue)
+        #expect(Set([1.databaseValue, 1.0.databaseValue]).count == 1)
+        #expect(1.databaseValue != "1".databaseValue)
+    }
+
+    @Test func databaseValuesDescribeThemselvesForDebugging() {
+        #expect(DatabaseValue.null.description == "NULL")
+        #expect("a\tb\n".databaseValue.description == #""a\tb\n""#)
+        #expect(Data([1, 2, 3]).databaseValue.description == "Data(3 bytes)")
+    }
 }

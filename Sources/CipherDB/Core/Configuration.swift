@@ -54,6 +54,10 @@ public struct Configuration: Sendable {
     /// rolled back.
     public var allowsUnsafeTransactions = false
 
+    /// Completes the schema that SQLite reports (the primary keys of
+    /// views). Default: nil.
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     // MARK: - Pools
 
     /// The maximum number of reader connections of a ``DatabasePool``.

@@ -110,8 +110,14 @@ extension Database {
         }
     }
 
-    /// The primary key of a table. Throws if the table does not exist.
+    /// The primary key of a table, or of a view whose primary key the
+    /// ``schemaSource`` knows. Throws if the table does not exist.
     public func primaryKey(_ tableName: String) throws -> PrimaryKeyInfo {
+        if let schemaSource, try viewExists(tableName),
+           let columns = try schemaSource.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: tableName, schemaID: .main))
+        {
+            return PrimaryKeyInfo(columns: columns, rowIDColumn: nil)
+        }
         let columns = try columns(in: tableName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
         if keyColumns.isEmpty {

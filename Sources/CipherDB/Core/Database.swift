@@ -40,6 +40,10 @@ public final class Database {
     /// Cached statements, by SQL.
     private var statementCache: [String: Statement] = [:]
 
+    /// What completes the schema SQLite reports: the configuration's
+    /// ``Configuration/schemaSource``, nil during migrations.
+    public internal(set) var schemaSource: (any DatabaseSchemaSource)?
+
     /// Schema information and record statements, valid until the schema
     /// changes.
     var schemaCache = SchemaCache()
@@ -105,6 +109,7 @@ public final class Database {
         self.path = path
         self.description = description
         self.configuration = configuration
+        self.schemaSource = configuration.schemaSource
         do {
             try setUp()
         } catch {

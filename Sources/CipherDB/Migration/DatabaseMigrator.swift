@@ -98,8 +98,16 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
-    /// Runs one migration in its own transaction, and records it.
+    /// Runs one migration in its own transaction, and records it. The
+    /// migration sees the schema as SQLite knows it, without the schema
+    /// source: a migration must not depend on it.
     private func run(_ migration: Migration, in db: Database) throws {
+        try db.withSchemaSource(nil) {
+            try runWithoutSchemaSource(migration, in: db)
+        }
+    }
+
+    private func runWithoutSchemaSource(_ migration: Migration, in db: Database) throws {
         // PRAGMA foreign_keys has no effect inside a transaction: it is
         // switched off before, and back on after.
         let disablesForeignKeys = try migration.foreignKeyChecks == .deferred

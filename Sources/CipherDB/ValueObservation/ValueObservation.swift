@@ -141,7 +141,8 @@ extension ValueObservation {
 extension ValueObservation {
     /// Starts the observation: `onChange` receives the initial value, then
     /// a value after each relevant commit; `onError` receives the error
-    /// that ends the observation, if any. Both run as `scheduler` says.
+    /// that ends the observation, if any. Both run as `scheduler` says (by
+    /// default, on the main actor).
     ///
     /// ```swift
     /// let cancellable = observation.start(in: dbPool, scheduling: .async(onQueue: queue)) { error in
@@ -161,7 +162,7 @@ extension ValueObservation {
     /// deallocated.
     public func start(
         in reader: any DatabaseReader,
-        scheduling scheduler: some ValueObservationScheduler,
+        scheduling scheduler: some ValueObservationScheduler = .mainActor,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Reducer.Value) -> Void) -> AnyDatabaseCancellable
     {
@@ -178,29 +179,6 @@ extension ValueObservation {
         }
         runner.start()
         return AnyDatabaseCancellable { runner.cancel() }
-    }
-
-    /// Starts the observation on the main actor: `onChange` and `onError`
-    /// run on the main actor.
-    ///
-    /// ```swift
-    /// @MainActor func startObservation() {
-    ///     cancellable = observation.start(in: dbQueue) { error in ... } onChange: { players in ... }
-    /// }
-    /// ```
-    @MainActor
-    public func start(
-        in reader: any DatabaseReader,
-        scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
-        onError: @escaping @MainActor (any Error) -> Void,
-        onChange: @escaping @MainActor (Reducer.Value) -> Void) -> AnyDatabaseCancellable
-    {
-        let scheduler: some ValueObservationScheduler = scheduler
-        return start(
-            in: reader,
-            scheduling: scheduler,
-            onError: { error in MainActor.assumeIsolated { onError(error) } },
-            onChange: { value in MainActor.assumeIsolated { onChange(value) } })
     }
 
     /// The values of the observation, as an async sequence. Each iteration

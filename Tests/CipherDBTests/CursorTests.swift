@@ -1,0 +1,72 @@
+import CipherDB
+import Testing
+
+@Suite struct CursorTests {
+    /// A cursor that counts how it is iterated.
+    final class CountingCursor: Cursor {
+        private var elements: [Int]
+        private(set) var forEachCount = 0
+
+        init(_ elements: [Int]) { self.elements = elements }
+
+        func next() -> Int? { elements.isEmpty ? nil : elements.removeFirst() }
+
+        func forEach(_ body: (Int) throws -> Void) throws {
+            forEachCount += 1
+            while let element = next() { try body(element) }
+        }
+    }
+
+    @Test func collectionsIterateWithTheCursorsForEach() throws {
+        let cursor = CountingCursor([1, 2, 3])
+        #expect(try Array(cursor.map { $0 * 10 }) == [10, 20, 30])
+        #expect(cursor.forEachCount == 1)
+    }
+
+    @Test func dropLastAndSuffixKeepTheRightElements() throws {
+        #expect(try AnyCursor([1, 2, 3, 4]).dropLast(2) == [1, 2])
+        #expect(try AnyCursor([1, 2, 3, 4]).dropLast() == [1, 2, 3])
+        #expect(try AnyCursor([1, 2, 3, 4, 5]).suffix(2) == [4, 5])
+        #expect(try AnyCursor([1, 2]).suffix(5) == [1, 2])
+    }
+
+    @Test func minAndMaxCompareElements() throws {
+        #expect(try AnyCursor([3, 1, 2]).min() == 1)
+        #expect(try AnyCursor([3, 1, 2]).max() == 3)
+        #expect(try AnyCursor(["bb", "a", "ccc"]).max { $0.count < $1.count } == "ccc")
+        #expect(try AnyCursor([Int]()).min() == nil)
+    }
+
+    @Test func joinedFlattensAndConcatenates() throws {
+        #expect(try Array(AnyCursor([[1, 2], [], [3]]).joined()) == [1, 2, 3])
+        #expect(try Array(AnyCursor([AnyCursor([1]), AnyCursor([2, 3])]).joined()) == [1, 2, 3])
+        #expect(try AnyCursor(["a", "b", "c"]).joined(separator: ", ") == "a, b, c")
+    }
+
+    @Test func adaptersSkipAndNumberElements() throws {
+        #expect(try Array(AnyCursor([1, 2, 3, 1]).drop { $0 < 3 }) == [3, 1])
+        #expect(try Array(AnyCursor([1, 2, 3]).dropFirst()) == [2, 3])
+        #expect(try Array(AnyCursor([1, 2, 3, 1]).prefix { $0 < 3 }) == [1, 2])
+        #expect(try Array(AnyCursor(["a", "b"]).enumerated()).map { "\($0.0)\($0.1)" } == ["0a", "1b"])
+        #expect(try Array(AnyCursor([1, 2]).flatMap { [$0, $0] }) == [1, 1, 2, 2])
+    }
+
+    @Test func dictionariesAndSetsFromCursors() throws {
+        let grouped = try Dictionary(grouping: AnyCursor([1, 2, 3, 4]), by: { $0 % 2 })
+        #expect(grouped == [0: [2, 4], 1: [1, 3]])
+        let pairs = try Dictionary(uniqueKeysWithValues: AnyCursor([(1, "a"), (2, "b")]))
+        #expect(pairs == [1: "a", 2: "b"])
+        var set: Set = [1]
+        try set.formUnion(AnyCursor([2, 3]))
+        #expect(set == [1, 2, 3])
+        #expect(try set.intersection(AnyCursor([3, 4])) == [3])
+    }
+
+    @Test func databaseCursorsWorkWithTheExtras() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            let values = try Int.fetchCursor(db, sql: "SELECT 1 UNION ALL SELECT 5 UNION ALL SELECT 3")
+            #expect(try values.max() == 5)
+        }
+    }
+}

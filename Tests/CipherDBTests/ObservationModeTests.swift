@@ -1,0 +1,110 @@
+import CipherDB
+import Foundation
+import Testing
+
+/// How observations learn their region, write access, and the databases
+/// that do not change.
+@Suite struct ObservationModeTests {
+    func makeFixture(_ kind: DatabaseKind) throws -> DatabaseFixture {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { db in try db.execute(sql: "CREATE TABLE other (x)") }
+        return fixture
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func explicitRegionsAreObservedWhateverTheFetchReads(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking(region: Table("other")) { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+        }
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
+        // Only the change of `other` triggers a fetch, which sees both.
+        try await recorder.wait { $0 == [0, 1] }
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func constantRegionIsTheOneOfTheInitialFetch(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let regions = ValueRecorder<String>()
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation
+            .trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .handleEvents(willTrackRegion: { regions.record($0.description) })
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        try await recorder.wait { $0 == [0, 1] }
+        #expect(regions.values == ["player(*)"])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func notifyChangesTriggersAFetch(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.notifyChanges(in: Table("player")) }
+        try await recorder.wait { $0 == [0, 0] }
+        try await fixture.writer.write { db in try db.notifyChanges(in: Table("other")) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(recorder.values == [0, 0])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func observationsRequiringWriteAccessMayWrite(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        var observation = ValueObservation.tracking { db in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS scratch (x)")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+        }
+        observation.requiresWriteAccess = true
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        // The first fetch created the table: the next one reads another
+        // region, and may fetch once more to catch up with it.
+        try await recorder.wait { $0.last == 1 }
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
+    @Test func snapshotsGiveTheirOnlyValue() async throws {
+        let fixture = try makeFixture(.pool)
+        let dbPool = try #require(fixture.writer as? DatabasePool)
+        let snapshot = try dbPool.makeSnapshot()
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let cancellable = observation.start(in: snapshot, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(recorder.values == [0])
+        cancellable.cancel()
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func typeErasedWritersAreObservedLikeTheirBase(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let cancellable = observation.start(in: AnyDatabaseReader(AnyDatabaseWriter(fixture.writer)), scheduling: .task) {
+            recorder.record(error: $0)
+        } onChange: {
+            recorder.record($0)
+        }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        try await recorder.wait { $0 == [0, 1] }
+        cancellable.cancel()
+    }
+}

@@ -116,7 +116,7 @@ extension Database {
         if let schemaSource, try viewExists(tableName),
            let columns = try schemaSource.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: tableName, schemaID: .main))
         {
-            return PrimaryKeyInfo(columns: columns, rowIDColumn: nil)
+            return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false)
         }
         let columns = try columns(in: tableName)
         let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }

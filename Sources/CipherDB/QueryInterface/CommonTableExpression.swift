@@ -32,20 +32,19 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil,
                 request: some SQLSubqueryable)
     {
-        cte = SQLCTE(tableName: tableName, columns: columns, subquery: request.sqlSubquery, isRecursive: recursive)
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
     }
 
     /// An expression defined by SQL.
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil,
                 sql: String, arguments: StatementArguments = StatementArguments())
     {
-        self.init(recursive: recursive, named: tableName, columns: columns,
-                  request: SQLRequest<Row>(sql: sql, arguments: arguments))
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, literal: SQL(sql: sql, arguments: arguments))
     }
 
     /// An expression defined by an SQL literal.
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, literal sqlLiteral: SQL) {
-        self.init(recursive: recursive, named: tableName, columns: columns, request: SQLRequest<Row>(literal: sqlLiteral))
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, literal: sqlLiteral)
     }
 }
 
@@ -54,20 +53,19 @@ extension CommonTableExpression<Row> {
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil,
                 request: some SQLSubqueryable)
     {
-        cte = SQLCTE(tableName: tableName, columns: columns, subquery: request.sqlSubquery, isRecursive: recursive)
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, subquery: request.sqlSubquery)
     }
 
     /// An expression of rows, defined by SQL.
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil,
                 sql: String, arguments: StatementArguments = StatementArguments())
     {
-        self.init(recursive: recursive, named: tableName, columns: columns,
-                  request: SQLRequest<Row>(sql: sql, arguments: arguments))
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, literal: SQL(sql: sql, arguments: arguments))
     }
 
     /// An expression of rows, defined by an SQL literal.
     public init(recursive: Bool = false, named tableName: String, columns: [String]? = nil, literal sqlLiteral: SQL) {
-        self.init(recursive: recursive, named: tableName, columns: columns, request: SQLRequest<Row>(literal: sqlLiteral))
+        cte = SQLCTE(recursive: recursive, named: tableName, columns: columns, literal: sqlLiteral)
     }
 }
 
@@ -175,6 +173,17 @@ struct SQLCTE: Sendable {
     var columns: [String]?
     var subquery: SQLSubquery
     var isRecursive: Bool
+
+    init(recursive: Bool, named tableName: String, columns: [String]?, subquery: SQLSubquery) {
+        self.tableName = tableName
+        self.columns = columns
+        self.subquery = subquery
+        isRecursive = recursive
+    }
+
+    init(recursive: Bool, named tableName: String, columns: [String]?, literal: SQL) {
+        self.init(recursive: recursive, named: tableName, columns: columns, subquery: SQLSubquery(impl: .literal(literal)))
+    }
 
     /// `name(a, b) AS (SELECT …)`.
     func sql(_ context: SQLGenerationContext) throws -> String {

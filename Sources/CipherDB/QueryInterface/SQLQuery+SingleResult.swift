@@ -115,18 +115,3 @@ extension SQLExpression {
         return name
     }
 }
-
-extension Database {
-    /// The columns that are not NULL in every row of a table: the column
-    /// that aliases the rowid, or the rowid, or the primary key of a
-    /// `WITHOUT ROWID` table.
-    func existenceCheckColumns(in tableName: String) throws -> [String] {
-        let primaryKey = try primaryKey(tableName)
-        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
-        // A table with a rowid accepts `SELECT rowid`.
-        if (try? cachedStatement(sql: "SELECT rowid FROM \(tableName.quotedDatabaseIdentifier)")) != nil {
-            return [Column.rowID.name]
-        }
-        return primaryKey.columns
-    }
-}

@@ -18,6 +18,18 @@ public struct DatabaseValue: Hashable, Sendable {
         case double(Double)
         case string(String)
         case blob(Data)
+
+        /// The Swift value of the storage class (`Int64`, `Double`,
+        /// `String`, `Data`), or nil for NULL.
+        public var value: (any DatabaseValueConvertible)? {
+            switch self {
+            case .null: return nil
+            case .int64(let int64): return int64
+            case .double(let double): return double
+            case .string(let string): return string
+            case .blob(let data): return data
+            }
+        }
     }
 
     public let storage: Storage

@@ -416,13 +416,5 @@ struct NameLookups {
 
 extension DatabaseValue {
     /// The Swift value of the storage class, or nil for NULL.
-    var storageValue: (any DatabaseValueConvertible)? {
-        switch storage {
-        case .null: return nil
-        case .int64(let int64): return int64
-        case .double(let double): return double
-        case .string(let string): return string
-        case .blob(let data): return data
-        }
-    }
+    var storageValue: (any DatabaseValueConvertible)? { storage.value }
 }

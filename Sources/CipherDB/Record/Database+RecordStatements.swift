@@ -21,6 +21,7 @@ struct SchemaCache {
     /// loop ask for the same ones every time, and comparing the names is
     /// cheaper than hashing them.
     var lastPrimaryKey: (table: String, primaryKey: PrimaryKeyInfo)?
+    var lastColumnNames: (table: String, columnNames: [String])?
     var lastStatement: (key: StatementKey, statement: Statement)?
 
     var isEmpty: Bool { primaryKeys.isEmpty && columnNames.isEmpty && statements.isEmpty }
@@ -55,13 +56,19 @@ extension Database {
 
     /// The column names of a table, in table order, from the schema cache.
     func cachedColumnNames(_ table: String) throws -> [String] {
-        let key = table.lowercased()
-        if let cached = schemaCache.columnNames[key] {
-            return cached
+        if let last = schemaCache.lastColumnNames, last.table == table {
+            return last.columnNames
         }
-        let columnNames = try columns(in: table).map(\.name)
-        try recordSchemaVersion()
-        schemaCache.columnNames[key] = columnNames
+        let key = table.lowercased()
+        let columnNames: [String]
+        if let cached = schemaCache.columnNames[key] {
+            columnNames = cached
+        } else {
+            columnNames = try columns(in: table).map(\.name)
+            try recordSchemaVersion()
+            schemaCache.columnNames[key] = columnNames
+        }
+        schemaCache.lastColumnNames = (table, columnNames)
         return columnNames
     }
 

@@ -39,7 +39,7 @@ extension MutablePersistableRecord {
     /// The statement that targets the row of the record, and the values of
     /// its primary key; nil if the record has no primary key.
     private func keyedStatement(_ db: Database, kind: KeyedStatementKind) throws -> (Statement, PrimaryKeyValues)? {
-        let table = Self.databaseTableName
+        let table = type(of: self).databaseTableName
         let key = try PrimaryKeyValues(columns: db.cachedPrimaryKey(table).columns, container: PersistenceContainer(self))
         if key.isNull { return nil }
         return try (db.keyedStatement(kind, table: table, keyColumns: key.columns), key)

@@ -61,12 +61,13 @@ extension MutablePersistableRecord {
     }
 
     private func insertWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> InsertionSuccess {
-        let table = Self.databaseTableName
+        // `type(of:)`: a subclass of `Record` names its own table.
+        let table = type(of: self).databaseTableName
         // The schema is read before the INSERT runs, so that the INSERT is
         // the last statement, as in GRDB.
         let rowIDColumn = try db.cachedPrimaryKey(table).rowIDColumn
         var container = try PersistenceContainer(self)
-        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForInsert
+        let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert
         let statement = try db.insertStatement(table: table, columns: container.columns, onConflict: conflict)
         try statement.execute(values: container.values)
         let rowID = db.lastInsertedRowID

@@ -27,7 +27,7 @@ extension MutablePersistableRecord {
     }
 
     private mutating func updateOrInsertWithCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws -> PersistenceSuccess {
-        let table = Self.databaseTableName
+        let table = type(of: self).databaseTableName
         let key = try PrimaryKeyValues(columns: db.cachedPrimaryKey(table).columns, container: PersistenceContainer(self))
         if !key.isNull {
             do {

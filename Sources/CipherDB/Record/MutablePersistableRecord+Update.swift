@@ -11,7 +11,7 @@ extension MutablePersistableRecord {
     /// try player.update(db) // UPDATE "player" SET "name"=?, "score"=? WHERE "id"=?
     /// ```
     public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
-        let columns = try db.cachedColumnNames(Self.databaseTableName)
+        let columns = try db.cachedColumnNames(type(of: self).databaseTableName)
         try performUpdate(db, onConflict: conflictResolution, columns: Set(columns))
     }
 
@@ -98,7 +98,7 @@ extension MutablePersistableRecord {
 
     private func updateWithoutCallbacks(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
                                         columns: Set<String>) throws -> PersistenceSuccess {
-        let table = Self.databaseTableName
+        let table = type(of: self).databaseTableName
         let primaryKey = try db.cachedPrimaryKey(table)
         let tableColumns = try db.cachedColumnNames(table)
         let container = try PersistenceContainer(self)
@@ -124,7 +124,7 @@ extension MutablePersistableRecord {
             setColumns = key.columns
             setValues = key.values
         }
-        let conflict = conflictResolution ?? Self.persistenceConflictPolicy.conflictResolutionForUpdate
+        let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let statement = try db.updateStatement(table: table, setColumns: setColumns, keyColumns: key.columns, onConflict: conflict)
         try statement.execute(values: setValues + key.values)
         if db.changesCount == 0 {

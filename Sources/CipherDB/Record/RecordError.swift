@@ -81,7 +81,7 @@ extension TableRecord where Self: EncodableRecord {
     /// ```
     public func recordNotFound(_ db: Database) -> any Error {
         do {
-            let table = Self.databaseTableName
+            let table = type(of: self).databaseTableName
             let columns = try db.cachedPrimaryKey(table).columns
             let container = try PersistenceContainer(self)
             let key = Dictionary(columns.map { ($0, container.databaseValue(forColumn: $0) ?? .null) },

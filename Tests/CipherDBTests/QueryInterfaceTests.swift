@@ -126,6 +126,16 @@ import Testing
             == #"SELECT * FROM "item" ORDER BY "score" LIMIT 2 OFFSET 1"#)
     }
 
+    @Test func stableOrderAppendsThePrimaryKeyAndReversesWithTheRest() throws {
+        try check(Item.all().withStableOrder(), sql: #"SELECT * FROM "item" ORDER BY "id""#, ids: [1, 2, 3, 4])
+        try check(Item.order(Self.score.desc).withStableOrder(),
+                  sql: #"SELECT * FROM "item" ORDER BY "score" DESC, "id""#, ids: [4, 3, 2, 1])
+        try check(Item.order(Self.score).reversed().withStableOrder(),
+                  sql: #"SELECT * FROM "item" ORDER BY "score" DESC, "id" DESC"#, ids: [4, 3, 2, 1])
+        try check(Item.order(Self.score).withStableOrder().reversed(),
+                  sql: #"SELECT * FROM "item" ORDER BY "score" DESC, "id" DESC"#, ids: [4, 3, 2, 1])
+    }
+
     @Test func castCoalesceAndScalarMinMax() throws {
         try check(Item.filter(cast(Self.score, as: .text) == "20"),
                   sql: #"SELECT * FROM "item" WHERE CAST("score" AS TEXT) = ?"#, arguments: ["20"], ids: [2])

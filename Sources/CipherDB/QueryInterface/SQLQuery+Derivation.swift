@@ -51,22 +51,12 @@ extension SQLQuery {
     func withStableOrder() -> SQLQuery {
         var query = self
         let currentOrderings = orderings
-        let isReversed = self.isReversed
         let tableName = self.tableName
-        query.isReversed = false
+        // The primary key is reversed with the other orderings when the
+        // query is reversed (see `effectiveOrderings`).
         query.orderings = { db in
-            var orderings = try currentOrderings?(db) ?? []
-            if isReversed {
-                orderings = try orderings.map { ordering in
-                    guard let reversed = ordering.reversed else {
-                        throw DatabaseError(resultCode: .SQLITE_MISUSE,
-                                            message: "an ordering written in raw SQL cannot be reversed: use query interface orderings")
-                    }
-                    return reversed
-                }
-            }
             let primaryKey = try db.primaryKey(tableName).columns
-            return orderings + primaryKey.map { SQLOrdering(.column($0), isReversed ? .descending : .unspecified) }
+            return try (currentOrderings?(db) ?? []) + primaryKey.map { SQLOrdering(.column($0), .unspecified) }
         }
         query.joins = joins.map { join in
             var join = join

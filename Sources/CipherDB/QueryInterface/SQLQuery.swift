@@ -215,6 +215,16 @@ struct SQLQuery: Sendable {
         return query
     }
 
+    /// The joins, none of them selected: for queries that select their
+    /// own columns (counts, keys of rows to delete or update).
+    private var unselectedJoins: [SQLJoin] {
+        joins.map { join in
+            var join = join
+            join.isSelected = false
+            return join
+        }
+    }
+
     /// The query with new implicit aliases, here and in its joins.
     private func withFreshImplicitAliases() -> SQLQuery {
         var query = self
@@ -238,11 +248,7 @@ struct SQLQuery: Sendable {
         if !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && limit == nil && offset == nil {
             var counting = self
             counting.selection = { _ in [CountAll().sqlSelection] }
-            counting.joins = joins.map { join in
-                var join = join
-                join.isSelected = false
-                return join
-            }
+            counting.joins = unselectedJoins
             return try counting.selectSQL(context, clauses: Clauses(groups: [], havings: [], orderings: []))
         }
         return "SELECT COUNT(*) FROM (" + (try selectSQL(context, clauses: clauses)) + ")"
@@ -278,11 +284,7 @@ struct SQLQuery: Sendable {
         let primaryKey = try context.db.primaryKey(tableName).columns
         var subquery = self
         subquery.selection = { _ in primaryKey.map { SQLSelection(.expression(.column($0))) } }
-        subquery.joins = joins.map { join in
-            var join = join
-            join.isSelected = false
-            return join
-        }
+        subquery.joins = unselectedJoins
         let key = primaryKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let target = primaryKey.count == 1 ? key : "(" + key + ")"
         return " WHERE " + target + " IN (" + (try subquery.selectSQL(context, clauses: clauses)) + ")"

@@ -20,6 +20,22 @@ import Testing
         }
     }
 
+    @Test func doubleQuotedStringsAreLiteralsOnSQLite3_15WhateverTheSetting() throws {
+        #expect(Configuration().acceptsDoubleQuotedStringLiterals == false)
+        for accepts in [false, true] {
+            var configuration = Configuration()
+            configuration.acceptsDoubleQuotedStringLiterals = accepts
+            let dbQueue = try DatabaseQueue(configuration: configuration)
+            let value = try dbQueue.write { (db) throws in
+                try db.execute(sql: "CREATE TABLE player (name TEXT); INSERT INTO player DEFAULT VALUES")
+                return try String.fetchOne(db, sql: #"SELECT "foo" FROM player"#)
+            }
+            // SQLite 3.29 is the first that can refuse them (SQLITE_DBCONFIG_DQS_DML).
+            #expect(Database.sqliteLibVersionNumber < 3_029_000)
+            #expect(value == "foo")
+        }
+    }
+
     @Test func prepareDatabaseErrorsFailTheOpening() throws {
         struct Unavailable: Error {}
         var configuration = Configuration()

@@ -84,8 +84,8 @@ import Testing
         try check(Item.filter(Self.name.collating(.nocase) == "BETA"),
                   sql: #"SELECT * FROM "item" WHERE "name" = ? COLLATE NOCASE"#, arguments: ["BETA"], ids: [2])
         try check(Item.filter(length(Self.name) == 4), sql: #"SELECT * FROM "item" WHERE LENGTH("name") = ?"#, arguments: [4], ids: [2])
-        try check(Item.filter(Self.name.lowercased == "beta"), sql: #"SELECT * FROM "item" WHERE LOWER("name") = ?"#, arguments: ["beta"], ids: [2])
-        try check(Item.filter(Self.name.uppercased == "GAMMA"), sql: #"SELECT * FROM "item" WHERE UPPER("name") = ?"#, arguments: ["GAMMA"], ids: [4])
+        try check(Item.filter(Self.name.lowercased == "beta"), sql: #"SELECT * FROM "item" WHERE swiftLowercaseString("name") = ?"#, arguments: ["beta"], ids: [2])
+        try check(Item.filter(Self.name.uppercased == "GAMMA"), sql: #"SELECT * FROM "item" WHERE swiftUppercaseString("name") = ?"#, arguments: ["GAMMA"], ids: [4])
         try check(Item.filter(abs(Self.score - 25) == 5), sql: #"SELECT * FROM "item" WHERE ABS("score" - ?) = ?"#, arguments: [25, 5], ids: [2, 3])
         try check(Item.filter((Self.name ?? "none") == "none"), sql: #"SELECT * FROM "item" WHERE IFNULL("name", ?) = ?"#, arguments: ["none", "none"], ids: [3])
     }

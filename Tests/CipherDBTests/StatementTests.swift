@@ -90,6 +90,91 @@ import Testing
         #expect(fetched == data)
     }
 
+    @Test func statementsFromLiteralsAreBoundToTheirValues() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+            let insert = try db.makeStatement(literal: "INSERT INTO t (name) VALUES (\("a"))")
+            #expect(insert.sql == "INSERT INTO t (name) VALUES (?)")
+            #expect(insert.arguments == ["a"])
+            try insert.execute()
+            let select = try db.cachedStatement(literal: "SELECT name FROM t WHERE id = \(1)")
+            #expect(try String.fetchOne(select) == "a")
+            #expect(try db.cachedStatement(literal: "SELECT name FROM t WHERE id = \(2)") === select)
+            // A literal without values leaves parameters to bind later.
+            let unbound = try db.makeStatement(literal: "SELECT name FROM t WHERE id = ?")
+            #expect(try String.fetchOne(unbound, arguments: [1]) == "a")
+        }
+    }
+
+    @Test func allStatementsPreparesEachStatementAndBindsItsArguments() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            let statements = try db.allStatements(sql: """
+                INSERT INTO t VALUES (?);
+                -- a comment, which is no statement
+                ;
+                INSERT INTO t VALUES (:b);
+                """, arguments: [1, 2])
+            var sql: [String] = []
+            while let statement = try statements.next() {
+                sql.append(statement.sql)
+                try statement.execute()
+            }
+            // SQLite keeps a comment with the statement that follows it.
+            #expect(sql.count == 2)
+            #expect(sql.first == "INSERT INTO t VALUES (?)")
+            #expect(sql.last?.hasSuffix("\nINSERT INTO t VALUES (:b)") == true)
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") == [1, 2])
+
+            let literal = try db.allStatements(literal: "SELECT \(3); SELECT \(4) + ?")
+            #expect(try Int.fetchOne(literal.next()!) == 3)
+            #expect(throws: DatabaseError.self) { try literal.next() } // `?` has no value
+
+            let unbound = try db.allStatements(sql: "SELECT ?; SELECT ?")
+            #expect(try Array(unbound.map { try Int.fetchOne($0, arguments: [5])! }) == [5, 5])
+        }
+    }
+
+    @Test func allStatementsRefusesLeftOverArgumentsBeforeTheLastStatementRuns() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            let statements = try db.allStatements(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2, 3])
+            try statements.next()!.execute()
+            #expect(throws: DatabaseError.self) { try statements.next() }
+            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t") == [1])
+        }
+    }
+
+    @Test func databaseQuestionMarksBuildParameterLists() throws {
+        #expect(databaseQuestionMarks(count: 0) == "")
+        #expect(databaseQuestionMarks(count: 3) == "?,?,?")
+        let dbQueue = try DatabaseQueue()
+        let values: [Int] = [1, 2, 3]
+        let sum = try dbQueue.read { db in
+            try Int.fetchOne(db, sql: "SELECT \(databaseQuestionMarks(count: 3).replacingOccurrences(of: ",", with: " + "))",
+                             arguments: StatementArguments(values))
+        }
+        #expect(sum == 6)
+    }
+
+    @Test func cursorsShowTheirStatementWithoutExposingItsSetters() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE TABLE t (a, b)")
+            let cursor = try Row.fetchCursor(db, sql: "SELECT a, b AS c FROM t WHERE a > ?;", arguments: [1])
+            #expect(cursor.sql == "SELECT a, b AS c FROM t WHERE a > ?")
+            #expect(cursor.arguments == [1])
+            #expect(cursor.columnNames == ["a", "c"])
+            #expect(cursor.columnCount == 2)
+            #expect(cursor.databaseRegion.description == "t(a,b)")
+            let values = try Int.fetchCursor(db, sql: "SELECT COUNT(*) FROM t")
+            #expect(values.databaseRegion.description == "t(*)")
+        }
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in
@@ -224,6 +309,22 @@ import Testing
         #expect(traced.lines.contains("SELECT ?"))
         #expect(!traced.lines.joined().contains("hunter2"))
         #expect(expanded.lines.contains("SELECT 'hunter2'"))
+    }
+
+    @Test func tracedSQLIsTrimmedOfSeparatorsAsStatementSQLIs() throws {
+        let dbQueue = try DatabaseQueue()
+        let traced = TraceLog()
+        let expanded = TraceLog()
+        try dbQueue.write { (db) throws in
+            db.trace { event in
+                traced.append(event.description)
+                expanded.append(event.expandedDescription)
+            }
+            try db.execute(sql: "  CREATE TABLE t (a);  \n INSERT INTO t VALUES (?) ;", arguments: [1])
+            db.trace(nil)
+        }
+        #expect(traced.lines == ["CREATE TABLE t (a)", "INSERT INTO t VALUES (?)"])
+        #expect(expanded.lines == ["CREATE TABLE t (a)", "INSERT INTO t VALUES (1)"])
     }
 
     @Test func profileTraceReportsDurations() throws {

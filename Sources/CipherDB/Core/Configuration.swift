@@ -33,6 +33,17 @@ public struct Configuration: Sendable {
     /// errors and traces. Default: false, because they may be secrets.
     public var publicStatementArguments = false
 
+    /// Whether SQLite reads a double-quoted string that names no column as
+    /// a string literal (an SQLite
+    /// [misfeature](https://sqlite.org/quirks.html#double_quoted_string_literals_are_accepted)).
+    /// Default: false.
+    ///
+    /// Only SQLite 3.29 and later can refuse such strings: SQLCipher 3.4.1
+    /// (SQLite 3.15.2) always accepts them, whatever this setting, exactly
+    /// as GRDB does on an SQLite older than 3.29. Write identifiers in
+    /// double quotes and strings in single quotes, and both behaviours agree.
+    public var acceptsDoubleQuotedStringLiterals = false
+
     /// How a connection reacts when it finds the database locked by another
     /// connection. Default: ``Database/BusyMode/immediateError``.
     ///

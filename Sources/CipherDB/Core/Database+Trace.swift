@@ -26,7 +26,7 @@ extension Database {
             /// The SQL of the statement, with parameters (`?`) instead of
             /// values, and passphrases redacted.
             public var sql: String {
-                SQLSecrets.redacted(unexpandedSQL ?? String(cString: sqlite3_sql(sqliteStatement)))
+                SQLSecrets.redacted(unexpandedSQL ?? CipherDB.Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement))))
             }
 
             /// The SQL with the bound values in place of the parameters.
@@ -35,7 +35,7 @@ extension Database {
                 if let unexpandedSQL { return SQLSecrets.redacted(unexpandedSQL) }
                 guard let cString = sqlite3_expanded_sql(sqliteStatement) else { return sql }
                 defer { sqlite3_free(cString) }
-                return SQLSecrets.redacted(String(cString: cString))
+                return SQLSecrets.redacted(CipherDB.Statement.trimmedSQL(String(cString: cString)))
             }
 
             /// ``sql``, or ``expandedSQL`` when the configuration makes

@@ -136,6 +136,7 @@ public final class Database {
         }, Unmanaged.passUnretained(cancellation).toOpaque())
         setUpBusyMode()
         DatabaseCollation.builtIns.forEach { add(collation: $0) }
+        DatabaseFunction.builtIns.forEach { add(function: $0) }
         // Temporary tables and indexes (sorts, subqueries) stay in memory
         // and never reach the disk. SQLCipher requires builds with
         // SQLITE_TEMP_STORE=2; this holds even for a build that differs.
@@ -376,6 +377,33 @@ public final class Database {
         return statement
     }
 
+    /// Returns a new prepared statement for an SQL literal, bound to its
+    /// interpolated values.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(literal: "SELECT * FROM player WHERE name = \(name)")
+    /// ```
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        try statement(for: sqlLiteral, prepare: makeStatement(sql:))
+    }
+
+    /// Returns a cached prepared statement for an SQL literal, bound to its
+    /// interpolated values.
+    public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
+        try statement(for: sqlLiteral, prepare: cachedStatement(sql:))
+    }
+
+    /// Prepares the SQL of a literal, and binds its arguments, checking
+    /// that they fill the parameters.
+    private func statement(for sqlLiteral: SQL, prepare: (String) throws -> Statement) throws -> Statement {
+        let (sql, arguments) = try sqlLiteral.build(self)
+        let statement = try prepare(sql)
+        if !arguments.isEmpty {
+            try statement.setArguments(arguments)
+        }
+        return statement
+    }
+
     /// Finalizes the cached statements (after a schema change, for
     /// example, SQLite would otherwise prepare them again on first use).
     public func clearStatementCache() {
@@ -397,32 +425,12 @@ public final class Database {
     ///
     /// See <https://www.sqlite.org/lang.html>.
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
-        try checkIsOpen()
-        var remaining = arguments
-        try sql.withCString { start in
-            var cursor: UnsafePointer<CChar>? = start
-            while let current = cursor, current.pointee != 0 {
-                var tail: UnsafePointer<CChar>?
-                guard let statement = try Statement.prepare(database: self, start: current, tail: &tail) else {
-                    cursor = tail
-                    continue
-                }
-                // Arguments left over after the last statement are an error
-                // found before it runs, so that it changes nothing.
-                let isLast = tail.map(Statement.isBlank) ?? true
-                let bindings = try remaining.extractBindings(
-                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: !isLast)
-                try statement.bind(extractedValues: bindings, arguments: arguments)
-                // Observers learn which columns the statement updates, and
-                // region recording what it reads, as for any statement.
-                try statementWillExecute(statement)
-                try statement.runToCompletion()
-                cursor = tail
-            }
-        }
-        if !remaining.values.isEmpty {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE,
-                                message: "wrong number of statement arguments: \(arguments.values.count)", sql: sql)
+        let statements = try allStatements(sql: sql, arguments: arguments)
+        while let statement = try statements.next() {
+            // Observers learn which columns the statement updates, and
+            // region recording what it reads, as for any statement.
+            try statementWillExecute(statement)
+            try statement.runToCompletion()
         }
     }
 

@@ -9,6 +9,25 @@ public protocol DatabaseCursor<Element>: Cursor {
     var statement: Statement { get }
 }
 
+// Read-only views of the statement, so that nothing changes the statement
+// under a cursor that steps it.
+extension DatabaseCursor {
+    /// The SQL of the statement.
+    public var sql: String { statement.sql }
+
+    /// The arguments the statement is bound to.
+    public var arguments: StatementArguments { statement.arguments }
+
+    /// The column names, from left to right.
+    public var columnNames: [String] { statement.columnNames }
+
+    /// The number of columns of the rows.
+    public var columnCount: Int { statement.columnCount }
+
+    /// The database region the cursor reads.
+    public var databaseRegion: DatabaseRegion { statement.databaseRegion }
+}
+
 /// The stepping shared by the database cursors. A class, so that cursors
 /// hold it in a constant: a mutating step on a stored struct would pay an
 /// exclusivity check around every `sqlite3_step`.

@@ -176,6 +176,6 @@ public struct AnyDatabaseRegionConvertible: DatabaseRegionConvertible {
 extension FetchRequest {
     /// The region the request reads.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        try makePreparedRequest(db).statement.selectedRegion
+        try makePreparedRequest(db).statement.databaseRegion
     }
 }

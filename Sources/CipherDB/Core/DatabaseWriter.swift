@@ -142,10 +142,3 @@ extension Database {
         clearStatementCache()
     }
 }
-
-extension String {
-    /// The string as an SQL identifier in double quotes: `"my table"`.
-    public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}

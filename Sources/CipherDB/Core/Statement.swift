@@ -62,7 +62,7 @@ public final class Statement {
     /// the tables it opens without reading a column (`COUNT(*)`), which
     /// SQLite 3.15.2's authorizer does not report (3.19 does). Computed on
     /// first use, for observations.
-    public private(set) lazy var selectedRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+    public private(set) lazy var databaseRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
 
     private let authorizedRegion: DatabaseRegion
 
@@ -158,10 +158,12 @@ public final class Statement {
         }
     }
 
-    private static func trimmedSQL(_ sql: String) -> String {
+    /// The SQL without the white space and semicolons around it, for
+    /// homogeneous output: `" SELECT 1;"` is `"SELECT 1"`.
+    static func trimmedSQL(_ sql: String) -> String {
         var sql = Substring(sql)
         while let last = sql.last, last.isWhitespace || last == ";" { sql.removeLast() }
-        while let first = sql.first, first.isWhitespace { sql.removeFirst() }
+        while let first = sql.first, first.isWhitespace || first == ";" { sql.removeFirst() }
         return String(sql)
     }
 

@@ -30,6 +30,11 @@ public struct StatementArguments: Hashable, Sendable {
     /// Creates empty arguments.
     public init() {}
 
+    /// Positional arguments from values already converted.
+    init(values: [DatabaseValue]) {
+        self.values = values
+    }
+
     /// Creates positional arguments from a sequence of values.
     public init(_ sequence: some Sequence<(any DatabaseValueConvertible)?>) {
         values = sequence.map { $0?.databaseValue ?? .null }

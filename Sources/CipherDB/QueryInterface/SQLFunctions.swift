@@ -61,12 +61,6 @@ extension SQLSpecificExpressible {
     public static func ?? (lhs: Self, rhs: some SQLExpressible) -> SQLExpression {
         SQLExpression(.function("IFNULL", [lhs.sqlExpression, rhs.sqlExpression]))
     }
-
-    /// `LOWER(expr)`: ASCII only, as in SQLite.
-    public var lowercased: SQLExpression { function("LOWER", self) }
-
-    /// `UPPER(expr)`: ASCII only, as in SQLite.
-    public var uppercased: SQLExpression { function("UPPER", self) }
 }
 
 /// `COUNT(*)`, for selections and `having`.

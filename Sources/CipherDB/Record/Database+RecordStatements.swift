@@ -82,8 +82,7 @@ extension Database {
                 return "\(insert) INTO \(table.quotedDatabaseIdentifier) DEFAULT VALUES"
             }
             let columnsSQL = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            let valuesSQL = Array(repeating: "?", count: columns.count).joined(separator: ",")
-            return "\(insert) INTO \(table.quotedDatabaseIdentifier) (\(columnsSQL)) VALUES (\(valuesSQL))"
+            return "\(insert) INTO \(table.quotedDatabaseIdentifier) (\(columnsSQL)) VALUES (\(databaseQuestionMarks(count: columns.count)))"
         }
     }
 
@@ -171,12 +170,5 @@ extension Statement {
         try prepareExecution(arguments: nil)
         try bind(extractedValues: values, arguments: StatementArguments(values: values))
         try runToCompletion()
-    }
-}
-
-extension StatementArguments {
-    init(values: [DatabaseValue]) {
-        self.init()
-        self.values = values
     }
 }

@@ -69,4 +69,24 @@ import Testing
             #expect(try values.max() == 5)
         }
     }
+
+    @Test func aDatabaseCursorThatFailedKeepsFailing() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            db.add(function: DatabaseFunction("fail", argumentCount: 1) { values in
+                if Int.fromDatabaseValue(values[0]) == 2 { throw DatabaseError(message: "no two") }
+                return values[0]
+            })
+            let sql = "SELECT fail(x) FROM (SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3)"
+            let values = try Int.fetchCursor(db, sql: sql)
+            #expect(try values.next() == 1)
+            for _ in 0..<2 {
+                // Never nil: a failed cursor must not look exhausted.
+                #expect(throws: DatabaseError.self) { try values.next() }
+            }
+            let rows = try Row.fetchCursor(db, sql: sql)
+            #expect(throws: DatabaseError.self) { try Array(rows) }
+            #expect(throws: DatabaseError.self) { try rows.next() }
+        }
+    }
 }

@@ -24,7 +24,7 @@ import Testing
                 t.check(sql: "length(name) > 0")
             }
             #expect(try tableSQL(db, "team") == #"CREATE TABLE "team" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE ON CONFLICT REPLACE COLLATE NOCASE)"#)
-            #expect(try tableSQL(db, "player") == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL DEFAULT 'O''Brien' COLLATE localizedCaseInsensitiveCompare, "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "createdAt" DATETIME DEFAULT (CURRENT_TIMESTAMP), "teamId" INTEGER REFERENCES "team" ON DELETE CASCADE, "email" TEXT, CHECK (length(name) > 0))"#)
+            #expect(try tableSQL(db, "player") == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL DEFAULT 'O''Brien' COLLATE localizedCaseInsensitiveCompare, "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "createdAt" DATETIME DEFAULT (CURRENT_TIMESTAMP), "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "email" TEXT, CHECK (length(name) > 0))"#)
             #expect(try db.indexes(on: "player").map(\.name).sorted() == ["player_on_email", "player_on_teamId"])
 
             try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')")
@@ -38,6 +38,62 @@ import Testing
             // ON DELETE CASCADE
             try db.execute(sql: "DELETE FROM team")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") == 0)
+        }
+    }
+
+    @Test func belongsToFollowsTheReferencedPrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.create(table: "countries") { t in t.primaryKey("code", .text) }
+            try db.create(table: "hidden") { t in t.column("name", .text) }
+            try db.create(table: "pair") { t in
+                t.column("a", .text)
+                t.column("b", .integer)
+                t.primaryKey(["a", "b"])
+            }
+            try db.create(table: "person") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("country").notNull()            // the plural table
+                t.belongsTo("pair").unique()                // a composite key
+                t.belongsTo("parent", inTable: "person")    // this very table
+                t.belongsTo("person", onDelete: .setNull)   // this table, by its name
+            }
+            #expect(try tableSQL(db, "person") == """
+                CREATE TABLE "person" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+                "countryCode" TEXT NOT NULL REFERENCES "countries"("code"), \
+                "pairA" TEXT, "pairB" INTEGER, \
+                "parentId" INTEGER REFERENCES "person"("id"), \
+                "personId" INTEGER REFERENCES "person"("id") ON DELETE SET NULL, \
+                FOREIGN KEY ("pairA", "pairB") REFERENCES "pair")
+                """)
+            // A hidden rowid is no parent key for SQLite: GRDB writes the
+            // reference all the same, and so does CipherDB.
+            try db.create(table: "note") { t in t.belongsTo("hidden", indexed: false) }
+            #expect(try tableSQL(db, "note") == #"CREATE TABLE "note" ("hiddenId" INTEGER REFERENCES "hidden")"#)
+            #expect(try db.indexes(on: "person").map(\.name).sorted()
+                    == ["index_person_on_pairA_pairB", "person_on_countryCode", "person_on_parentId", "person_on_personId"])
+            #expect(try db.indexes(on: "person").first { $0.name == "index_person_on_pairA_pairB" }?.isUnique == true)
+            try db.execute(sql: "INSERT INTO countries VALUES ('FR'); INSERT INTO pair VALUES ('x', 1)")
+            try db.execute(sql: "INSERT INTO person (countryCode, pairA, pairB) VALUES ('FR', 'x', 1)")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "INSERT INTO person (countryCode) VALUES ('XX')") // no such country
+            }
+        }
+    }
+
+    @Test func belongsToAMissingTableFailsAndCreatesNothing() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            do {
+                try db.create(table: "player") { t in
+                    t.autoIncrementedPrimaryKey("id")
+                    t.belongsTo("team")
+                }
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.message == "no such table: team")
+            }
+            #expect(try db.tableExists("player") == false)
         }
     }
 

@@ -37,32 +37,30 @@ import Testing
         #expect(ordered.hashValue == reversed.hashValue)
         #expect(ordered != ["a": 1, "b": 3])
         #expect(ordered != ["a": 1])
-        // The last value of a name wins, as does the right side of +; &+
-        // keeps the left side's.
+        // The last value of a name wins, as does the right side of &+; +
+        // refuses a name defined on both sides (a programmer error, as in GRDB).
         #expect(["a": 1, "a": 2] as StatementArguments == ["a": 2])
-        #expect(ordered + ["a": 9] == ["a": 9, "b": 2])
-        #expect(ordered &+ ["a": 9, "c": 3] == ["a": 1, "b": 2, "c": 3])
+        #expect(ordered + ["c": 3] == ["a": 1, "b": 2, "c": 3])
+        #expect(ordered &+ ["a": 9, "c": 3] == ["a": 9, "b": 2, "c": 3])
+        #expect([1, 2] &+ ["a": 9] + [3] == StatementArguments([1, 2, 3]) &+ ["a": 9])
         var appended = ordered
         let replaced = appended.append(contentsOf: ["b": 20])
         #expect(replaced == ["b": 2.databaseValue])
         #expect(appended == ["a": 1, "b": 20])
     }
 
-    @Test func wrongArgumentCountIsAnError() throws {
+    @Test func wrongArgumentCountIsAnErrorThatLeavesNothingInATransaction() throws {
         let dbQueue = try DatabaseQueue()
-        try dbQueue.write { (db) throws in
-            try db.execute(sql: "CREATE TABLE t (a, b)")
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t (a, b)") }
+        let wrongArguments: [StatementArguments] = [[1], [1, 2, 3], ["a": 1]]
+        for arguments in wrongArguments {
             #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1])
+                try dbQueue.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (:a, ?)", arguments: arguments)
+                }
             }
-            #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [1, 2, 3])
-            }
-            #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", arguments: ["a": 1])
-            }
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 0)
         }
+        #expect(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
     }
 
     @Test func sqlLiteralBindsValuesAndExpandsArrays() throws {
@@ -137,15 +135,28 @@ import Testing
         }
     }
 
-    @Test func allStatementsRefusesLeftOverArgumentsBeforeTheLastStatementRuns() throws {
+    @Test func leftOverArgumentsAreAnErrorOnceTheStatementsAreDone() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db) throws in
             try db.execute(sql: "CREATE TABLE t (a)")
             let statements = try db.allStatements(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [1, 2, 3])
             try statements.next()!.execute()
-            #expect(throws: DatabaseError.self) { try statements.next() }
-            #expect(try Int.fetchAll(db, sql: "SELECT a FROM t") == [1])
+            try statements.next()!.execute()
+            do {
+                _ = try statements.next()
+                Issue.record("expected an error")
+            } catch let error as DatabaseError {
+                #expect(error.message == "wrong number of statement arguments: 3")
+            }
         }
+        // As in GRDB, execute(sql:) runs the statements, then fails: in a
+        // transaction (`write`), nothing of them is left.
+        #expect(throws: DatabaseError.self) {
+            try dbQueue.write { (db) throws in
+                try db.execute(sql: "INSERT INTO t VALUES (?); INSERT INTO t VALUES (?)", arguments: [4, 5, 6])
+            }
+        }
+        #expect(try dbQueue.read { db in try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a") } == [1, 2])
     }
 
     @Test func databaseQuestionMarksBuildParameterLists() throws {

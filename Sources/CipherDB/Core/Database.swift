@@ -359,8 +359,8 @@ public final class Database {
             if let tail, !Statement.isBlank(tail) {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
-                    message: "multiple statements found: use execute(sql:) or allStatements(sql:)",
-                    sql: sql)
+                    message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
+                    sql: Statement.trimmedSQL(sql))
             }
             return statement
         }

@@ -1,7 +1,8 @@
 import CSQLCipher
 
 /// A cursor that steps a statement. Once exhausted, or after an error, it
-/// resets the statement so that it holds no lock, and returns nil for ever.
+/// resets the statement so that it holds no lock; then it returns nil for
+/// ever, or, after an error, throws it again at every call.
 ///
 /// See <https://www.sqlite.org/c3ref/step.html>.
 public protocol DatabaseCursor<Element>: Cursor {
@@ -35,6 +36,9 @@ final class StatementStepper {
     let statement: Statement
     let sqliteStatement: SQLiteStatement
     private var isDone = false
+    /// The error of a failed step, thrown again by every later step: a
+    /// cursor that failed never looks exhausted, as GRDB's do not.
+    private var failure: (any Error)?
 
     init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
         if requiresColumn && statement.columnCount == 0 {
@@ -48,7 +52,10 @@ final class StatementStepper {
     /// Moves to the next row; false when there is none.
     @inline(__always)
     func step() throws -> Bool {
-        if isDone { return false }
+        if isDone {
+            if let failure { throw failure }
+            return false
+        }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_ROW:
             return true
@@ -60,6 +67,7 @@ final class StatementStepper {
         case let code:
             isDone = true
             let error = statement.stepError(code)
+            failure = error
             sqlite3_reset(sqliteStatement)
             statement.database.statementDidExecute()
             throw error

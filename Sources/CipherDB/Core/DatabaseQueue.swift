@@ -208,5 +208,16 @@ extension Database {
         // Durable at each checkpoint, and much faster: the usual choice in
         // WAL mode. See <https://www.sqlite.org/pragma.html#pragma_synchronous>.
         try execute(sql: "PRAGMA synchronous = NORMAL")
+        // The empty WAL of a new database makes checkpoints report no log
+        // (-1) and readers of a new file risk SQLITE_CANTOPEN: write one
+        // transaction into it, as GRDB does. Only for a new database, so
+        // that opening an existing one never changes it.
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        if walSize == 0, try Int.fetchOne(self, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
+            try inSavepoint {
+                try execute(sql: "CREATE TABLE cipherdb_wal_start (id INTEGER PRIMARY KEY); DROP TABLE cipherdb_wal_start")
+                return .commit
+            }
+        }
     }
 }

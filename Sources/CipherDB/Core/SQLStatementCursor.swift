@@ -12,9 +12,9 @@
 /// ```
 ///
 /// With arguments, each statement is bound to the ones it consumes, in
-/// order, and arguments left over for the last statement are an error
-/// thrown before it is returned. Without arguments, the statements are
-/// returned unbound.
+/// order, and arguments left over after the last statement are an error,
+/// thrown by the call to `next()` that finds no more statement. Without
+/// arguments, the statements are returned unbound.
 ///
 /// A cursor is valid only during the database access that created it.
 ///
@@ -39,24 +39,18 @@ public final class SQLStatementCursor: Cursor {
     public func next() throws -> Statement? {
         try database.checkIsOpen()
         while offset < cString.count - 1 { // the last CChar is the terminating NUL
-            let (statement, isLast) = try cString.withUnsafeBufferPointer { buffer -> (Statement?, Bool) in
+            let statement = try cString.withUnsafeBufferPointer { buffer -> Statement? in
                 let start = buffer.baseAddress!
                 var tail: UnsafePointer<CChar>?
                 let statement = try Statement.prepare(database: database, start: start + offset, tail: &tail)
-                guard let tail else {
-                    offset = cString.count - 1
-                    return (statement, true)
-                }
-                offset = tail - start
-                return (statement, Statement.isBlank(tail))
+                offset = tail.map { $0 - start } ?? cString.count - 1
+                return statement
             }
             // A comment or blank between two semicolons is no statement.
             guard let statement else { continue }
             if var arguments = remainingArguments {
-                // Arguments left over after the last statement are an error
-                // found before it is returned, so that it does not run.
                 let bindings = try arguments.extractBindings(
-                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: !isLast)
+                    forParameterNames: statement.parameterNames, sql: statement.sql, allowingRemainingValues: true)
                 try statement.bind(extractedValues: bindings, arguments: StatementArguments(values: bindings))
                 remainingArguments = arguments
             }

@@ -71,25 +71,32 @@ public struct StatementArguments: Hashable, Sendable {
         return replaced
     }
 
-    /// Concatenates two sets of arguments; named values of `rhs` win.
+    /// Concatenates two sets of arguments; a named value defined on both
+    /// sides is a programmer error, as with `+=`.
     public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
         var result = lhs
         result += rhs
         return result
     }
 
-    /// Appends `rhs` to `lhs`; named values of `rhs` win.
+    /// Appends `rhs` to `lhs`: positional values are concatenated, and a
+    /// named value defined on both sides is a programmer error, which stops
+    /// the program (use `&+` to let `rhs` override `lhs`).
     public static func += (lhs: inout StatementArguments, rhs: StatementArguments) {
-        lhs.append(contentsOf: rhs)
+        let replaced = lhs.append(contentsOf: rhs)
+        precondition(replaced.isEmpty, "already defined statement argument: \(replaced.keys.sorted().joined(separator: ", "))")
     }
 
-    /// Concatenates two sets of arguments; named values of `lhs` win.
+    /// Concatenates two sets of arguments; named values of `rhs` override
+    /// those of `lhs`.
+    ///
+    /// ```swift
+    /// let arguments: StatementArguments = ["name": "Arthur"] &+ ["name": "Barbara"]
+    /// // ["name": "Barbara"]
+    /// ```
     public static func &+ (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
-        var result = rhs
-        result.values = lhs.values + rhs.values
-        for (name, dbValue) in lhs.namedValues {
-            result.namedValues.updateValue(dbValue, forKey: name)
-        }
+        var result = lhs
+        result.append(contentsOf: rhs)
         return result
     }
 

@@ -22,6 +22,7 @@ public final class ColumnDefinition {
     private var reference: (table: String, column: String?, onDelete: Database.ForeignKeyAction?,
                             onUpdate: Database.ForeignKeyAction?, deferred: Bool)?
     private(set) var isIndexed = false
+    var isPrimaryKey: Bool { primaryKey != nil }
     /// A column definition written in SQL, used as is.
     private var verbatimSQL: String?
 

@@ -67,11 +67,8 @@ extension Database {
     /// See <https://www.sqlite.org/lang_createindex.html>.
     public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [],
                        condition: (any SQLExpressible)? = nil) throws {
-        var sql = "CREATE "
-        if options.contains(.unique) { sql += "UNIQUE " }
-        sql += "INDEX "
-        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
-        sql += name.quotedDatabaseIdentifier + " ON " + table.quotedDatabaseIdentifier + "(" + quoted(columns) + ")"
+        var sql = indexSQL(named: name, table: table, columns: columns,
+                           unique: options.contains(.unique), ifNotExists: options.contains(.ifNotExists))
         if let condition {
             sql += " WHERE " + (try condition.sqlExpression.sql(.inliningValues(self)))
         }

@@ -11,13 +11,28 @@
 ///
 /// See <https://www.sqlite.org/lang_createtable.html>.
 public final class TableDefinition {
+    /// A column, or the columns of a foreign key, in definition order.
+    enum ColumnEntry {
+        case column(ColumnDefinition)
+        case foreignKey(ForeignKeyDefinition)
+    }
+
+    /// `FOREIGN KEY (columns) REFERENCES table(destination) …`.
+    struct ForeignKeyConstraint {
+        var columns: [String]
+        var table: String
+        var destination: [String]?
+        var onDelete: Database.ForeignKeyAction?
+        var onUpdate: Database.ForeignKeyAction?
+        var deferred: Bool
+    }
+
     let name: String
     let options: TableOptions
-    private(set) var columns: [ColumnDefinition] = []
+    private var entries: [ColumnEntry] = []
     private var primaryKeyColumns: (columns: [String], conflict: Database.ConflictResolution?)?
     private var uniqueKeys: [(columns: [String], conflict: Database.ConflictResolution?)] = []
-    private var foreignKeys: [(columns: [String], table: String, destination: [String]?,
-                               onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool)] = []
+    private var foreignKeys: [ForeignKeyConstraint] = []
     private var checks: [SQLExpression] = []
 
     init(name: String, options: TableOptions) {
@@ -51,13 +66,13 @@ public final class TableDefinition {
     @discardableResult
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
-        columns.append(column)
+        entries.append(.column(column))
         return column
     }
 
     /// A column written in SQL: `t.column(sql: "name TEXT NOT NULL")`.
     public func column(sql: String) {
-        columns.append(ColumnDefinition(verbatimSQL: sql))
+        entries.append(.column(ColumnDefinition(verbatimSQL: sql)))
     }
 
     /// `UNIQUE (a, b)`.
@@ -74,14 +89,22 @@ public final class TableDefinition {
         onUpdate: Database.ForeignKeyAction? = nil,
         deferred: Bool = false)
     {
-        foreignKeys.append((columns, table, destination, onDelete, onUpdate, deferred))
+        foreignKeys.append(ForeignKeyConstraint(
+            columns: columns, table: table, destination: destination, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
     }
 
-    /// A foreign key column to the (single-column) primary key of a table,
-    /// named `nameId`, indexed unless `indexed` is false:
-    /// `t.belongsTo("team")` makes `teamId INTEGER REFERENCES team` and an
-    /// index; `t.belongsTo("captain", inTable: "player")` makes
-    /// `captainId INTEGER REFERENCES player`.
+    /// A foreign key to the primary key of another table, or of this one:
+    /// one column per key column, named after `name` and the key column, of
+    /// the same type, indexed unless `indexed` is false. See
+    /// ``ForeignKeyDefinition`` for how the referenced table is found.
+    ///
+    /// ```swift
+    /// try db.create(table: "player") { t in
+    ///     t.autoIncrementedPrimaryKey("id")
+    ///     t.belongsTo("team", onDelete: .cascade)    // teamId INTEGER REFERENCES team(id), indexed
+    ///     t.belongsTo("captain", inTable: "player")  // captainId INTEGER REFERENCES player(id)
+    /// }
+    /// ```
     @discardableResult
     public func belongsTo(
         _ name: String,
@@ -89,11 +112,12 @@ public final class TableDefinition {
         onDelete: Database.ForeignKeyAction? = nil,
         onUpdate: Database.ForeignKeyAction? = nil,
         deferred: Bool = false,
-        indexed: Bool = true) -> ColumnDefinition
+        indexed: Bool = true) -> ForeignKeyDefinition
     {
-        let column = column(name + "Id", .integer)
-            .references(table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
-        return indexed ? column.indexed() : column
+        let foreignKey = ForeignKeyDefinition(
+            name: name, table: table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
+        entries.append(.foreignKey(foreignKey))
+        return foreignKey
     }
 
     /// `CHECK (condition)` on the table.
@@ -110,8 +134,28 @@ public final class TableDefinition {
 
     /// The `CREATE TABLE` statement, then the `CREATE INDEX` statements.
     func sql(_ db: Database) throws -> [String] {
-        guard !columns.isEmpty else {
+        guard !entries.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(name) has no column: define at least one")
+        }
+        let ifNotExists = options.contains(.ifNotExists)
+        var columns: [ColumnDefinition] = []
+        var foreignKeys = foreignKeys
+        // Composite foreign keys are indexed first, then indexed columns, as GRDB does.
+        var indexes: [String] = []
+        for entry in entries {
+            switch entry {
+            case .column(let column):
+                columns.append(column)
+            case .foreignKey(let foreignKey):
+                let generated = try foreignKey.generated(db, originTable: name, forwardPrimaryKey: forwardPrimaryKey)
+                columns += generated.columns
+                if let constraint = generated.constraint { foreignKeys.append(constraint) }
+                if let indexedColumns = generated.compositeIndex {
+                    indexes.append(indexSQL(
+                        named: "index_" + name + "_on_" + indexedColumns.joined(separator: "_"), table: name,
+                        columns: indexedColumns, unique: foreignKey.isUnique, ifNotExists: ifNotExists))
+                }
+            }
         }
         let context = SQLGenerationContext.inliningValues(db)
         var definitions = try columns.map { try $0.sql(db) }
@@ -135,13 +179,33 @@ public final class TableDefinition {
         var create = "CREATE "
         if options.contains(.temporary) { create += "TEMPORARY " }
         create += "TABLE "
-        if options.contains(.ifNotExists) { create += "IF NOT EXISTS " }
+        if ifNotExists { create += "IF NOT EXISTS " }
         create += name.quotedDatabaseIdentifier + " (" + definitions.joined(separator: ", ") + ")"
         if options.contains(.withoutRowID) { create += " WITHOUT ROWID" }
 
-        return [create] + columns.filter(\.isIndexed).map {
-            automaticIndexSQL(table: name, column: $0.name, ifNotExists: options.contains(.ifNotExists))
+        indexes += columns.filter(\.isIndexed).map {
+            automaticIndexSQL(table: name, column: $0.name, ifNotExists: ifNotExists)
         }
+        return [create] + indexes
+    }
+
+    /// The primary key of the table being defined, for foreign keys that
+    /// refer to it: the composite key, or the primary key column, or nil
+    /// columns for a hidden rowid.
+    private var forwardPrimaryKey: PrimaryKeyDescriptor {
+        let definedColumns = entries.compactMap { entry -> ColumnDefinition? in
+            if case .column(let column) = entry { return column }
+            return nil
+        }
+        if let primaryKeyColumns {
+            return PrimaryKeyDescriptor(table: name, columns: primaryKeyColumns.columns.map { keyColumn in
+                (keyColumn, definedColumns.first { $0.name.lowercased() == keyColumn.lowercased() }?.type)
+            })
+        }
+        if let column = definedColumns.first(where: \.isPrimaryKey) {
+            return PrimaryKeyDescriptor(table: name, columns: [(column.name, column.type)])
+        }
+        return PrimaryKeyDescriptor(table: name, columns: nil)
     }
 }
 
@@ -151,6 +215,11 @@ func quoted(_ columns: [String]) -> String {
 
 /// The index of an `indexed()` column, named `table_on_column` as in GRDB.
 func automaticIndexSQL(table: String, column: String, ifNotExists: Bool) -> String {
-    "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "") + (table + "_on_" + column).quotedDatabaseIdentifier
-        + " ON " + table.quotedDatabaseIdentifier + "(" + column.quotedDatabaseIdentifier + ")"
+    indexSQL(named: table + "_on_" + column, table: table, columns: [column], unique: false, ifNotExists: ifNotExists)
+}
+
+/// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "name" ON "table"("a", "b")`.
+func indexSQL(named name: String, table: String, columns: [String], unique: Bool, ifNotExists: Bool) -> String {
+    "CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "") + name.quotedDatabaseIdentifier
+        + " ON " + table.quotedDatabaseIdentifier + "(" + quoted(columns) + ")"
 }

@@ -2,7 +2,7 @@
 /// associations for the tables they join.
 ///
 /// Every clause may need the database to be built (the primary key of
-/// `filter(key:)`, the default order of `reversed()`, the requirements of
+/// `filter(key:)`, the stable order of `withStableOrder()`, the requirements of
 /// `filterWhenConnected`): clauses are stored as functions of the database,
 /// and evaluated when the request runs. Their columns are qualified with the
 /// query's table alias then, so that a query that joins other tables
@@ -107,13 +107,10 @@ struct SQLQuery: Sendable {
     }
 
     /// The orderings, reversed if needed. A reversed query with no ordering
-    /// is ordered by primary key, descending.
+    /// has no ordering, as in GRDB.
     private func effectiveOrderings(_ db: Database) throws -> [SQLOrdering] {
         let orderings = try orderings?(db) ?? []
         guard isReversed else { return orderings }
-        if orderings.isEmpty {
-            return try db.primaryKey(tableName).columns.map { SQLOrdering(.column($0), .descending) }
-        }
         return try orderings.map { ordering in
             guard let reversed = ordering.reversed else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE,
@@ -245,13 +242,28 @@ struct SQLQuery: Sendable {
     func countSQL(_ context: SQLGenerationContext) throws -> String {
         context.declare(allAliases)
         let clauses = try clauses(context.db)
-        if !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && limit == nil && offset == nil {
-            var counting = self
+        let subqueryCount = { "SELECT COUNT(*) FROM (" + (try self.selectSQL(context, clauses: clauses)) + ")" }
+        // Groups, limits, common table expressions and joins change the
+        // number of rows: count the rows of the query itself, as GRDB does.
+        guard clauses.groups.isEmpty && clauses.havings.isEmpty && limit == nil && offset == nil
+                && ctes.isEmpty && joins.isEmpty else { return try subqueryCount() }
+        let selection = try self.selection(context.db)
+        var counting = self
+        counting.isDistinct = false
+        if selection.count == 1 {
+            switch selection[0].count(distinct: isDistinct) {
+            case nil:
+                return try subqueryCount()
+            case .all:
+                counting.selection = { _ in [CountAll().sqlSelection] }
+            case .distinct(let expression):
+                counting.selection = { _ in [SQLSelection(.expression(SQLExpression(.aggregate("COUNT", [expression], isDistinct: true))))] }
+            }
+        } else {
+            if isDistinct || selection.contains(where: \.requiresSubqueryCount) { return try subqueryCount() }
             counting.selection = { _ in [CountAll().sqlSelection] }
-            counting.joins = unselectedJoins
-            return try counting.selectSQL(context, clauses: Clauses(groups: [], havings: [], orderings: []))
         }
-        return "SELECT COUNT(*) FROM (" + (try selectSQL(context, clauses: clauses)) + ")"
+        return try counting.selectSQL(context, clauses: Clauses(groups: [], havings: [], orderings: []))
     }
 
     // MARK: - DELETE and UPDATE

@@ -106,3 +106,40 @@ extension SQLSelectable where Self == AllColumnsExcluding {
         AllColumnsExcluding(excludedColumns.map(\.name))
     }
 }
+
+// MARK: - Counting
+
+extension SQLSelection {
+    /// How `fetchCount` counts the rows of a query that selects this one
+    /// value.
+    enum Count {
+        /// `SELECT COUNT(*) FROM …`.
+        case all
+        /// `SELECT COUNT(DISTINCT expression) FROM …`.
+        case distinct(SQLExpression)
+    }
+
+    /// How to count a query that selects only this value, or nil when the
+    /// query must be counted as a subquery: `SELECT COUNT(*) FROM (…)`.
+    func count(distinct: Bool) -> Count? {
+        switch impl {
+        case .allColumns, .allColumnsExcluding:
+            // Distinct rows of several columns cannot be counted directly.
+            return distinct ? nil : .all
+        case .qualifiedAllColumns, .qualifiedAllColumnsExcluding, .literal:
+            return nil
+        case .expression(let expression), .aliased(let expression, _):
+            return distinct ? .distinct(expression) : .all
+        }
+    }
+
+    /// Whether a query that selects this value among others must be counted
+    /// as a subquery: an alias may be used by the `WHERE` clause
+    /// (`SELECT *, name AS alt FROM player WHERE alt`), and SQL is opaque.
+    var requiresSubqueryCount: Bool {
+        switch impl {
+        case .aliased, .literal: return true
+        case .allColumns, .qualifiedAllColumns, .allColumnsExcluding, .qualifiedAllColumnsExcluding, .expression: return false
+        }
+    }
+}

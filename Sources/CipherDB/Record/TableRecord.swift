@@ -152,13 +152,10 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
 }
 
 extension QueryInterfaceRequest {
-    /// Whether the request returns no row.
+    /// Whether the request returns no row: `SELECT EXISTS (SELECT …)`, as
+    /// in GRDB.
     public func isEmpty(_ db: Database) throws -> Bool {
-        var probe = self
-        probe.query.selection = { _ in [SQLSelection(.literal("1"))] }
-        probe.query.orderings = nil
-        probe.query.isReversed = false
-        return try Row.fetchOne(probe.makePreparedRequest(db, forSingleResult: true).statement) == nil
+        try !Bool.fetchOne(db, SQLRequest<Bool>("SELECT \(exists())"))!
     }
 
     /// Deletes the rows of the request; returns their number.

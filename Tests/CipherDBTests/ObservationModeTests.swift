@@ -107,4 +107,19 @@ import Testing
         try await recorder.wait { $0 == [0, 1] }
         cancellable.cancel()
     }
+
+    @Test func queuesNotifyEveryCommitOfOneAccess() async throws {
+        let fixture = try makeFixture(.queue)
+        let recorder = ValueRecorder<Int>()
+        let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try await fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "UPDATE player SET score = 1")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b')")
+        }
+        try await recorder.wait { $0 == [0, 1, 1, 2] }
+        cancellable.cancel()
+    }
 }

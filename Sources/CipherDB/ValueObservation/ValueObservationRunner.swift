@@ -20,6 +20,10 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     private let delivery: ValueObservationDelivery<Reducer>
     private let trackingMode: ValueObservationTrackingMode
     private let requiresWriteAccess: Bool
+    /// Whether each commit is followed by a fetch on the writer, in the
+    /// commit's access: one value per commit, none coalesced (a queue, or
+    /// an observation that requires write access).
+    private let fetchesAfterEachCommit: Bool
     private let writer: any DatabaseWriter
     private let state = Mutex(State())
 
@@ -29,6 +33,7 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         delivery = ValueObservationDelivery(observation: observation, scheduler: scheduler, onError: onError, onChange: onChange)
         trackingMode = observation.trackingMode
         requiresWriteAccess = observation.requiresWriteAccess
+        fetchesAfterEachCommit = observation.requiresWriteAccess || writer is DatabaseQueue
         self.writer = writer
     }
 
@@ -108,6 +113,17 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     /// Called on the writer's queue after a commit that touched the region.
     func databaseDidChange() {
         delivery.events.databaseDidChange.forEach { $0() }
+        if fetchesAfterEachCommit, let db = Database.current {
+            guard !delivery.isCancelled else { return }
+            do {
+                if let value = try db.isolated(readOnly: !requiresWriteAccess, { try fetchReduced(db) }) {
+                    delivery.deliver(value, isInitial: false)
+                }
+            } catch {
+                fail(error)
+            }
+            return
+        }
         let shouldFetch = state.withLock { state -> Bool in
             if delivery.isCancelled { return false }
             if state.isFetching {
@@ -120,9 +136,8 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         if shouldFetch { fetchChange() }
     }
 
-    /// Fetches after a change, in an access that starts after the commit:
-    /// on a reader (the writer of a queue), or on the writer in a write
-    /// transaction when the observation requires write access.
+    /// Fetches after a change on a pool reader, in an access that starts
+    /// after the commit.
     private func fetchChange() {
         let body: @Sendable (Result<Database, Error>) -> Void = { result in
             do {
@@ -144,15 +159,11 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
             }
             if fetchAgain { self.fetchChange() }
         }
-        if requiresWriteAccess {
-            writer.asyncWriteWithoutTransaction { db in body(.success(db)) }
-        } else {
-            writer.asyncRead(body)
-        }
+        writer.asyncRead(body)
     }
 
     /// A fetch after a change, reduced, and the region it read tracked if
-    /// the region is not constant.
+    /// the region is not constant. Runs in a transaction.
     private func fetchReduced(_ db: Database) throws -> Reducer.Value? {
         let fetch = { () throws -> Reducer.Fetcher.Value in
             switch self.trackingMode {
@@ -164,8 +175,7 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
                 return try self.delivery.fetcher.fetch(db)
             }
         }
-        let fetched = requiresWriteAccess ? try db.isolated(fetch) : try fetch()
-        return try delivery.reduce(fetched)
+        return try delivery.reduce(fetch())
     }
 
     /// Updates the tracked region. A change of region means that a commit

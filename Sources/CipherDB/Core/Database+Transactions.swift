@@ -265,7 +265,7 @@ extension Database {
         // SQLite may prepare the statement again when it runs.
         isPreparingDrop = false
         if regionRecorder != nil {
-            regionRecorder!.formUnion(statement.selectedRegion)
+            regionRecorder!.formUnion(statement.databaseRegion)
         }
         if observationBroker.hasObservers {
             observationBroker.statementWillExecute(statement)

@@ -62,7 +62,7 @@ public final class Statement {
     /// the tables it opens without reading a column (`COUNT(*)`), which
     /// SQLite 3.15.2's authorizer does not report (3.19 does). Computed on
     /// first use, for observations.
-    public private(set) lazy var selectedRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+    public private(set) lazy var databaseRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
 
     private let authorizedRegion: DatabaseRegion
 

@@ -36,13 +36,13 @@ final class StatementStepper {
         case SQLITE_DONE:
             isDone = true
             sqlite3_reset(sqliteStatement)
-            statement.database.statementDidExecute()
+            try statement.database.statementDidExecute(failed: false)
             return false
         case let code:
             isDone = true
             let error = statement.stepError(code)
             sqlite3_reset(sqliteStatement)
-            statement.database.statementDidExecute()
+            try statement.database.statementDidExecute(failed: true)
             throw error
         }
     }

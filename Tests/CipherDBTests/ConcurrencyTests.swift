@@ -225,4 +225,22 @@ import Testing
         #expect(observed.lines.count == 8)
         #expect(observed.lines.compactMap(Int.init).max()! <= 2)
     }
+
+    /// libdispatch knows specific keys by address: a queue may still hold
+    /// a value for a freed key whose address a connection's key reuses.
+    /// Accesses from that queue are not reentrant.
+    @Test func accessesFromAQueueHoldingAStaleSpecificKeyAreNotReentrant() throws {
+        let queue = DispatchQueue(label: "stale specific")
+        for _ in 0..<20 {
+            do {
+                let key = DispatchSpecificKey<Void>()
+                queue.setSpecific(key: key, value: ())
+            }
+            let dbQueue = try DatabaseQueue()
+            let count = try queue.sync {
+                try dbQueue.write { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            }
+            #expect(count == 1)
+        }
+    }
 }

@@ -272,10 +272,11 @@ extension Database {
         }
     }
 
-    /// Called after each statement ran (or failed).
+    /// Called after each statement ran (or failed). Throws the error of
+    /// an observer that cancelled the commit.
     @inline(__always)
-    func statementDidExecute() {
-        observationBroker.statementDidExecute()
+    func statementDidExecute(failed: Bool) throws {
+        try observationBroker.statementDidExecute(failed: failed)
     }
 
     /// Adds a region to the one that a ``ValueObservation`` tracks, as if

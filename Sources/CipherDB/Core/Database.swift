@@ -368,9 +368,17 @@ public final class Database {
 
     /// Returns a prepared statement for `sql`, reused across calls: the
     /// way to run the same SQL many times without preparing it again.
+    /// While the cached statement runs (a cursor of it is iterated), a new
+    /// statement is returned instead.
     public func cachedStatement(sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
-            return statement
+            // A cached statement may still run when the same SQL is needed
+            // again: a cursor is iterated while an observer fetches in the
+            // access of a commit. Resetting it would restart the cursor.
+            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+                return statement
+            }
+            return try makeStatement(sql: sql)
         }
         let statement = try makeStatement(sql: sql)
         statementCache[sql] = statement

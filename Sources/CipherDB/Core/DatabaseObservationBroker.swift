@@ -16,7 +16,12 @@ final class DatabaseObservationBroker {
         var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
     }
 
-    private enum TransactionEnd { case commit, rollback }
+    private enum TransactionEnd {
+        case commit
+        case rollback
+        /// An observer's `databaseWillCommit()` threw: SQLite rolls back.
+        case cancelledCommit(any Error)
+    }
 
     private unowned let db: Database
     private var entries: [Entry] = []
@@ -76,10 +81,17 @@ final class DatabaseObservationBroker {
     }
 
     /// Called after a statement ran: reports the end of the transaction it
-    /// committed or rolled back.
-    func statementDidExecute() {
+    /// committed or rolled back. A failed statement that rolled back its
+    /// implicit transaction (an INSERT that violates a constraint, outside
+    /// of any transaction) reports nothing, as GRDB; a commit that an
+    /// observer cancelled reports a rollback and throws its error.
+    func statementDidExecute(failed: Bool) throws {
         guard let end = pendingTransactionEnd, sqlite3_get_autocommit(db.handle) != 0 else { return }
         pendingTransactionEnd = nil
+        if failed, case .rollback = end {
+            uninstallHooksIfNeeded()
+            return
+        }
         let observers = entries.compactMap(\.observer)
         // Observers of one transaction leave; paused ones listen again.
         entries.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
@@ -87,10 +99,11 @@ final class DatabaseObservationBroker {
         for observer in observers {
             switch end {
             case .commit: observer.databaseDidCommit(db)
-            case .rollback: observer.databaseDidRollback(db)
+            case .rollback, .cancelledCommit: observer.databaseDidRollback(db)
             }
         }
         uninstallHooksIfNeeded()
+        if case .cancelledCommit(let error) = end { throw error }
     }
 
     // MARK: - Hooks
@@ -111,6 +124,8 @@ final class DatabaseObservationBroker {
         }, context)
         sqlite3_rollback_hook(db.handle, { context in
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            // The rollback that follows a cancelled commit keeps its error.
+            if case .cancelledCommit = broker.pendingTransactionEnd { return }
             broker.pendingTransactionEnd = .rollback
         }, context)
     }
@@ -135,7 +150,8 @@ final class DatabaseObservationBroker {
                 try entry.observer!.databaseWillCommit()
             } catch {
                 // The COMMIT fails with SQLITE_CONSTRAINT_COMMITHOOK, and
-                // the transaction rolls back.
+                // the transaction rolls back; the statement throws `error`.
+                pendingTransactionEnd = .cancelledCommit(error)
                 return false
             }
         }

@@ -21,6 +21,18 @@ public struct DatabaseRegion: Hashable, Sendable {
                 columns: columns.flatMap { lhs in other.columns.map { lhs.union($0) } },
                 rowIDs: rowIDs.flatMap { lhs in other.rowIDs.map { lhs.union($0) } })
         }
+
+        /// Nil (all) gives way to the other side's set.
+        func intersection(_ other: TableRegion) -> TableRegion {
+            TableRegion(
+                columns: columns.map { lhs in other.columns.map { lhs.intersection($0) } ?? lhs } ?? other.columns,
+                rowIDs: rowIDs.map { lhs in other.rowIDs.map { lhs.intersection($0) } ?? lhs } ?? other.rowIDs)
+        }
+
+        /// No column or no row.
+        var isEmpty: Bool {
+            columns?.isEmpty == true || rowIDs?.isEmpty == true
+        }
     }
 
     /// The empty region.
@@ -40,9 +52,28 @@ public struct DatabaseRegion: Hashable, Sendable {
         tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: nil)]
     }
 
-    /// Some columns of a table.
-    init(table: String, columns: Set<String>) {
+    /// Some columns of a table (names are case-insensitive).
+    ///
+    /// ```swift
+    /// let region = DatabaseRegion(table: "player", columns: ["name", "score"])
+    /// // player(name,score)
+    /// ```
+    ///
+    /// GRDB keeps this initializer internal.
+    public init(table: String, columns: Set<String>) {
         tableRegions = [table.lowercased(): TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: nil)]
+    }
+
+    /// Some rows of a table, by rowid.
+    ///
+    /// ```swift
+    /// let region = DatabaseRegion(table: "player", rowIds: [1, 2])
+    /// // player(*)[1,2]
+    /// ```
+    ///
+    /// GRDB keeps this initializer internal.
+    public init(table: String, rowIds: Set<Int64>) {
+        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: rowIds)]
     }
 
     public var isEmpty: Bool { tableRegions?.isEmpty ?? false }
@@ -65,6 +96,28 @@ public struct DatabaseRegion: Hashable, Sendable {
     /// Adds a region.
     public mutating func formUnion(_ other: DatabaseRegion) {
         self = union(other)
+    }
+
+    /// The part common to two regions: the columns and rows of the tables
+    /// both mention. The full database is neutral.
+    ///
+    /// ```swift
+    /// DatabaseRegion(table: "player", columns: ["name", "score"])
+    ///     .intersection(DatabaseRegion(table: "player", rowIds: [1]))
+    /// // player(name,score)[1]
+    /// ```
+    ///
+    /// GRDB keeps this method internal.
+    public func intersection(_ other: DatabaseRegion) -> DatabaseRegion {
+        guard let lhs = tableRegions else { return other }
+        guard let rhs = other.tableRegions else { return self }
+        var result = DatabaseRegion()
+        for (table, region) in lhs {
+            guard let otherRegion = rhs[table] else { continue }
+            let common = region.intersection(otherRegion)
+            if !common.isEmpty { result.tableRegions![table] = common }
+        }
+        return result
     }
 
     /// Whether events of this kind can impact the region.

@@ -14,7 +14,9 @@ import Synchronization
 final class SerializedDatabase: @unchecked Sendable {
     private let db: Database
     let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<Void>()
+    /// The value of ``currentDatabaseKey`` on `queue`: its identity tells
+    /// this connection's queue from others.
+    private let current: CurrentDatabase
     private let executor: DatabaseExecutor
     /// Guards `interrupt()` against the connection being closed meanwhile.
     private let interruptLock = Mutex<Bool>(false) // isClosed
@@ -34,8 +36,8 @@ final class SerializedDatabase: @unchecked Sendable {
                 label: description, qos: configuration.writeQoS,
                 target: configuration.writeTargetQueue ?? configuration.targetQueue)
         }
-        queue.setSpecific(key: queueKey, value: ())
-        queue.setSpecific(key: Self.currentDatabaseKey, value: CurrentDatabase(db))
+        current = CurrentDatabase(db)
+        queue.setSpecific(key: Self.currentDatabaseKey, value: current)
         executor = DatabaseExecutor(queue: queue)
     }
 
@@ -52,8 +54,12 @@ final class SerializedDatabase: @unchecked Sendable {
     nonisolated(unsafe) static let currentDatabaseKey = DispatchSpecificKey<CurrentDatabase>()
 
     /// Whether the current code runs on this connection's queue.
+    ///
+    /// A key of its own per connection would not do: libdispatch knows a
+    /// key by its address, which a later key may reuse while another queue
+    /// (the main queue, in tests) still holds a value for the freed one.
     var isOnQueue: Bool {
-        DispatchQueue.getSpecific(key: queueKey) != nil
+        DispatchQueue.getSpecific(key: Self.currentDatabaseKey) === current
     }
 
     /// When true, an access may end with a transaction left open whatever

@@ -286,22 +286,24 @@ public final class Statement {
     /// Steps until SQLITE_DONE, and resets the statement so that it holds
     /// no lock.
     func runToCompletion() throws {
-        defer {
-            sqlite3_reset(sqliteStatement)
-            let database = self.database
-            if isSchemaChange { database.invalidateSchemaCache() }
-            database.statementDidExecute()
-        }
-        while true {
+        var failure: DatabaseError?
+        stepping: while true {
             switch sqlite3_step(sqliteStatement) {
             case SQLITE_DONE:
-                return
+                break stepping
             case SQLITE_ROW:
                 continue
             case let code:
-                throw stepError(code)
+                failure = stepError(code)
+                break stepping
             }
         }
+        sqlite3_reset(sqliteStatement)
+        let database = self.database
+        if isSchemaChange { database.invalidateSchemaCache() }
+        // A commit cancelled by an observer throws the observer's error.
+        try database.statementDidExecute(failed: failure != nil)
+        if let failure { throw failure }
     }
 
     /// The error for a failed `sqlite3_step`, with the SQL and the arguments

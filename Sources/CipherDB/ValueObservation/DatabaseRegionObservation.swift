@@ -32,10 +32,8 @@ public struct DatabaseRegionObservation: Sendable {
         writer.asyncWriteWithoutTransaction { db in
             do {
                 let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-                let observer = RegionChangeObserver(region: region) {
-                    // Runs on the writer's queue, inside the commit's access.
-                    if let db = Database.current { onChange(db) }
-                }
+                // Runs on the writer's queue, inside the commit's access.
+                let observer = RegionChangeObserver(region: region, onChange: onChange)
                 if registration.register(observer) {
                     db.add(transactionObserver: observer, extent: .databaseLifetime)
                 }

@@ -4,9 +4,14 @@ import Synchronization
 /// Runs one started ``ValueObservation``: the initial fetch and the
 /// registration of its observer happen in one access of the writer, so
 /// that no commit falls between them; then each commit that touches the
-/// region triggers a fetch. Fetches run one at a time: a commit during a
-/// fetch triggers one more fetch after it, so that the last value always
-/// reflects the last commit.
+/// region triggers a fetch.
+///
+/// On a ``DatabaseQueue``, or when the observation requires write access,
+/// that fetch runs on the writer, in the access of the commit, before any
+/// other statement: one value per commit, as GRDB. On a ``DatabasePool``,
+/// it runs on a reader, after the commit; fetches run one at a time, and a
+/// commit during a fetch triggers one more fetch after it, so that the
+/// last value always reflects the last commit.
 ///
 /// `Sendable` through its mutex: `state` holds every mutable part.
 final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunning {
@@ -20,6 +25,10 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     private let delivery: ValueObservationDelivery<Reducer>
     private let trackingMode: ValueObservationTrackingMode
     private let requiresWriteAccess: Bool
+    /// Whether each commit is followed by a fetch on the writer, in the
+    /// commit's access: one value per commit, none coalesced (a queue, or
+    /// an observation that requires write access).
+    private let fetchesAfterEachCommit: Bool
     private let writer: any DatabaseWriter
     private let state = Mutex(State())
 
@@ -29,6 +38,7 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         delivery = ValueObservationDelivery(observation: observation, scheduler: scheduler, onError: onError, onChange: onChange)
         trackingMode = observation.trackingMode
         requiresWriteAccess = observation.requiresWriteAccess
+        fetchesAfterEachCommit = observation.requiresWriteAccess || writer is DatabaseQueue
         self.writer = writer
     }
 
@@ -105,9 +115,22 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
 
     // MARK: - Fetching
 
-    /// Called on the writer's queue after a commit that touched the region.
-    func databaseDidChange() {
+    /// Called on the writer's queue after a commit that touched the region,
+    /// with the connection that committed.
+    func databaseDidChange(_ db: Database) {
         delivery.events.databaseDidChange.forEach { $0() }
+        if fetchesAfterEachCommit {
+            guard !delivery.isCancelled else { return }
+            do {
+                let fetched = try db.isolated(readOnly: !requiresWriteAccess) { try fetchAfterChange(db) }
+                if let value = try delivery.reduce(fetched) {
+                    delivery.deliver(value, isInitial: false)
+                }
+            } catch {
+                fail(error)
+            }
+            return
+        }
         let shouldFetch = state.withLock { state -> Bool in
             if delivery.isCancelled { return false }
             if state.isFetching {
@@ -120,14 +143,13 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         if shouldFetch { fetchChange() }
     }
 
-    /// Fetches after a change, in an access that starts after the commit:
-    /// on a reader (the writer of a queue), or on the writer in a write
-    /// transaction when the observation requires write access.
+    /// Fetches after a change on a pool reader, in an access that starts
+    /// after the commit.
     private func fetchChange() {
         let body: @Sendable (Result<Database, Error>) -> Void = { result in
             do {
                 let db = try result.get()
-                if let value = try self.fetchReduced(db) {
+                if let value = try self.delivery.reduce(self.fetchAfterChange(db)) {
                     self.delivery.deliver(value, isInitial: false)
                 }
             } catch {
@@ -144,37 +166,31 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
             }
             if fetchAgain { self.fetchChange() }
         }
-        if requiresWriteAccess {
-            writer.asyncWriteWithoutTransaction { db in body(.success(db)) }
-        } else {
-            writer.asyncRead(body)
+        writer.asyncRead(body)
+    }
+
+    /// A fetch after a change, and the region it read tracked if the
+    /// region is not constant. Runs in a transaction.
+    private func fetchAfterChange(_ db: Database) throws -> Reducer.Fetcher.Value {
+        switch trackingMode {
+        case .nonConstantRegionRecordedFromSelection:
+            let (fetched, region) = try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
+            track(region)
+            return fetched
+        case .constantRegion, .constantRegionRecordedFromSelection:
+            return try delivery.fetcher.fetch(db)
         }
     }
 
-    /// A fetch after a change, reduced, and the region it read tracked if
-    /// the region is not constant.
-    private func fetchReduced(_ db: Database) throws -> Reducer.Value? {
-        let fetch = { () throws -> Reducer.Fetcher.Value in
-            switch self.trackingMode {
-            case .nonConstantRegionRecordedFromSelection:
-                let (fetched, region) = try db.recordingSelectedRegion { try self.delivery.fetcher.fetch(db) }
-                self.track(region)
-                return fetched
-            case .constantRegion, .constantRegionRecordedFromSelection:
-                return try self.delivery.fetcher.fetch(db)
-            }
-        }
-        let fetched = requiresWriteAccess ? try db.isolated(fetch) : try fetch()
-        return try delivery.reduce(fetched)
-    }
-
-    /// Updates the tracked region. A change of region means that a commit
-    /// may have touched the new region unnoticed: fetch once more.
+    /// Updates the tracked region. A change of region, in a fetch on a
+    /// reader, means that a commit may have touched the new region
+    /// unnoticed: fetch once more. A fetch in the access of a commit sees
+    /// no other commit.
     private func track(_ region: DatabaseRegion) {
         let changed = state.withLock { state -> Bool in
             guard state.region != region else { return false }
             state.region = region
-            state.needsFetch = true
+            if !fetchesAfterEachCommit { state.needsFetch = true }
             return true
         }
         if changed { delivery.events.willTrackRegion.forEach { $0(region) } }
@@ -189,16 +205,16 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
 /// `@unchecked Sendable`: `isChanged` is only touched by the observer
 /// callbacks, which run on the writer's queue.
 final class RegionChangeObserver: TransactionObserver, @unchecked Sendable {
-    private let onChange: @Sendable () -> Void
+    private let onChange: @Sendable (Database) -> Void
     private let currentRegion: @Sendable () -> DatabaseRegion
     private var isChanged = false
 
     init<Reducer>(runner: ValueObservationRunner<Reducer>) {
-        onChange = { runner.databaseDidChange() }
+        onChange = { db in runner.databaseDidChange(db) }
         currentRegion = { runner.region }
     }
 
-    init(region: DatabaseRegion, onChange: @escaping @Sendable () -> Void) {
+    init(region: DatabaseRegion, onChange: @escaping @Sendable (Database) -> Void) {
         self.onChange = onChange
         currentRegion = { region }
     }
@@ -221,7 +237,7 @@ final class RegionChangeObserver: TransactionObserver, @unchecked Sendable {
     func databaseDidCommit(_ db: Database) {
         guard isChanged else { return }
         isChanged = false
-        onChange()
+        onChange(db)
     }
 
     func databaseDidRollback(_ db: Database) {

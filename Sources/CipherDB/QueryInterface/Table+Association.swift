@@ -70,6 +70,14 @@ extension Table {
         all().including(required: association)
     }
 
+    /// `SELECT * FROM table`, then the rows of a to-many association: see
+    /// ``JoinableRequest/including(all:)``.
+    public func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<RowDecoder>
+        where A.OriginRowDecoder == RowDecoder
+    {
+        all().including(all: association)
+    }
+
     /// `SELECT * FROM table LEFT JOIN …`.
     public func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<RowDecoder>
         where A.OriginRowDecoder == RowDecoder

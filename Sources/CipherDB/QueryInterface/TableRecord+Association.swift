@@ -115,6 +115,14 @@ extension TableRecord {
         all().including(required: association)
     }
 
+    /// `SELECT * FROM table`, then the rows of a to-many association: see
+    /// ``JoinableRequest/including(all:)``.
+    public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().including(all: association)
+    }
+
     /// `SELECT * FROM table LEFT JOIN …`: see ``JoinableRequest/joining(optional:)``.
     public static func joining<A: Association>(optional association: A) -> QueryInterfaceRequest<Self>
         where A.OriginRowDecoder == Self
@@ -179,13 +187,12 @@ extension TableRecord where Self: EncodableRecord {
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder>
         where A.OriginRowDecoder == Self
     {
-        let steps = association._sqlAssociation.steps
+        var association = association._sqlAssociation
         let values = Result { try databaseDictionary }
         let originTable = Self.databaseTableName
         // The first step is filtered by the key of this record.
-        let first = steps[0]
-        var query = first.query
-        query.filters.append { db in
+        let first = association.steps[0]
+        association.steps[0].query.filters.append { db in
             let pairs = try first.condition.columnPairs(db, origin: originTable, destination: first.query.tableName)
             let dictionary = try values.get()
             var conditions: [SQLExpression] = []
@@ -196,13 +203,6 @@ extension TableRecord where Self: EncodableRecord {
             }
             return .and(conditions)
         }
-        // Each next step joins the previous one, from the destination back.
-        for (previous, step) in zip(steps, steps.dropFirst()) {
-            let join = SQLJoin(
-                key: "grdb_" + previous.keyName, kind: .required, isSelected: false,
-                condition: step.condition.reversed, query: query)
-            query = step.query.appending(join)
-        }
-        return QueryInterfaceRequest(query: query)
+        return QueryInterfaceRequest(query: association.destinationQuery())
     }
 }

@@ -77,12 +77,7 @@ extension TableRecord {
         key: String? = nil) -> HasManyThroughAssociation<Self, Target.RowDecoder>
         where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = HasManyThroughAssociation(through: pivot, using: target)
-        if let key {
-            association._sqlAssociation.destination.key = .fixedPlural(key)
-        }
-        association._sqlAssociation.destination.isToMany = true
-        return association
+        HasManyThroughAssociation(through: pivot, using: target, key: key)
     }
 
     /// An association to the record reached through other to-one
@@ -92,11 +87,7 @@ extension TableRecord {
         key: String? = nil) -> HasOneThroughAssociation<Self, Target.RowDecoder>
         where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = HasOneThroughAssociation(through: pivot, using: target)
-        if let key {
-            association._sqlAssociation.destination.key = .fixedSingular(key)
-        }
-        return association
+        HasOneThroughAssociation(through: pivot, using: target, key: key)
     }
 
     // MARK: - Joins

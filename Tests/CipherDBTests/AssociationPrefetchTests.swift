@@ -363,6 +363,31 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func keysKeepTheirTrailingDigits(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Author.filter(key: 1)
+                .including(required: Author.books.filter(Column("year") < 1980).forKey("books2"))
+                .including(all: Author.books.forKey("books3"))
+            let row = try #require(try Row.fetchOne(db, request))
+            #expect(Set(row.scopes.names) == ["book2"])
+            #expect(row.prefetchedRows.keys == ["books3"])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aTableCanPrefetchThroughAPivot(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let author = Table("author")
+            let book = Table("book")
+            let awards = author.hasMany(Row.self, through: author.hasMany(book), using: book.hasMany(Table("award")))
+            let rows = try Row.fetchAll(db, author.including(all: awards.order(Column("id"))).order(Column("id")))
+            #expect(rows.map { $0.prefetchedRows["awards"]?.map { $0["name"] as String } } == [["Hugo", "Nebula"], ["Booker"], []])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func prefetchedTablesArePartOfTheRegionOfTheRequest(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)
         try fixture.writer.read { (db) throws in

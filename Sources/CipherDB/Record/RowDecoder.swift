@@ -7,7 +7,9 @@ import Foundation
 // decodes a single value (a wrapper, an enum with a raw value) reads it
 // from its column; other values (structs, arrays, dictionaries) are
 // decoded from JSON. A property that is not a column decodes from the
-// whole row: `struct BookInfo: Decodable { var book: Book; … }`.
+// scope of its name, from the rows prefetched under its name (`var books:
+// [Book]`, see ``PrefetchedRowsDecoder``), or else from the whole row:
+// `struct BookInfo: Decodable { var book: Book; … }`.
 
 extension FetchableRecord where Self: Decodable {
     /// Decodes the record from the row with its `Decodable` implementation.

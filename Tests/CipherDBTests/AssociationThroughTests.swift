@@ -85,8 +85,8 @@ import Testing
                 JOIN "country" ON "country"."code" = "book"."countryCode"
                 """#)
             let row = try #require(try Row.fetchOne(db, request.order(Column("id"))))
-            #expect(row.scopes["books"]?["countryCode"] as String? == "FR")
-            #expect(row.scopesTree["countries"]?["name"] as String? == "France")
+            #expect(row.scopes["book"]?["countryCode"] as String? == "FR")
+            #expect(row.scopesTree["country"]?["name"] as String? == "France")
         }
     }
 

@@ -104,13 +104,14 @@ extension Row {
 
 extension Row: Equatable, Hashable {
     /// Rows are equal when they have the same columns and values, in the
-    /// same order, and equal scopes.
+    /// same order, equal scopes and equal prefetched rows.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         guard lhs.columnNames == rhs.columnNames, lhs.databaseValues == rhs.databaseValues else { return false }
         let scopeNames = Set(lhs.scopes.names)
         guard scopeNames == Set(rhs.scopes.names) else { return false }
         return scopeNames.allSatisfy { lhs.scopes[$0] == rhs.scopes[$0] }
+            && lhs.prefetchedRows == rhs.prefetchedRows
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -138,15 +139,16 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         "[" + map { "\($0):\($1)" }.joined(separator: " ") + "]"
     }
 
-    /// The description, and for an adapted row its unadapted row and its
-    /// scopes, one a line.
+    /// The description, and for an adapted row its unadapted row, its
+    /// scopes (`- name: …`) and the number of its prefetched rows
+    /// (`+ key: 2 rows`), one a line.
     public var debugDescription: String {
         debugDescription(level: 0)
     }
 
     private func debugDescription(level: Int) -> String {
         let unadapted = self.unadapted
-        if level == 0 && self == unadapted { return description }
+        if level == 0 && self == unadapted && prefetchedRows.isEmpty { return description }
         let indentation = String(repeating: "  ", count: level + 1)
         var lines = [level == 0 ? "▿ " + description : description]
         if level == 0 && self != unadapted {
@@ -154,6 +156,10 @@ extension Row: CustomStringConvertible, CustomDebugStringConvertible {
         }
         for (name, row) in scopes.sorted(by: { $0.name < $1.name }) {
             lines.append(indentation + "- " + name + ": " + row.debugDescription(level: level + 1))
+        }
+        for key in prefetchedRows.keys.sorted() {
+            guard let count = prefetchedRows[key]?.count else { continue }
+            lines.append(indentation + "+ " + key + ": \(count) " + (count > 1 ? "rows" : "row"))
         }
         return lines.joined(separator: "\n")
     }

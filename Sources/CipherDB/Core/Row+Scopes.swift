@@ -12,7 +12,7 @@ extension Row {
     /// The scopes of the row, by name.
     public var scopes: ScopesView {
         guard case let .adapted(base, adapter) = impl else { return ScopesView() }
-        return ScopesView(base: base, adapters: adapter.scopes)
+        return ScopesView(base: base, adapters: adapter.scopes, prefetchedRows: prefetchedRows)
     }
 
     /// The scopes of the row and of its scopes, found by name at any depth
@@ -27,9 +27,12 @@ extension Row {
         return !adapter.scopes.isEmpty
     }
 
-    /// The row without its scopes.
+    /// The row without its scopes, and without prefetched rows.
     public var unscoped: Row {
-        guard case let .adapted(base, adapter) = impl, !adapter.scopes.isEmpty else { return self }
+        guard case let .adapted(base, adapter) = impl else {
+            return prefetchedRows.isEmpty ? self : Row(values: databaseValues, layout: layout)
+        }
+        if adapter.scopes.isEmpty && prefetchedRows.isEmpty { return self }
         return Row(base: base, adapter: adapter.unscoped)
     }
 
@@ -43,14 +46,18 @@ extension Row {
     public struct ScopesView {
         private let base: Row
         private let adapters: [String: _LayoutedRowAdapter]
+        /// The prefetched rows of the scoped row, some of which belong to
+        /// its scopes.
+        private let prefetchedRows: PrefetchedRowsView
 
         init() {
-            self.init(base: Row(), adapters: [:])
+            self.init(base: Row(), adapters: [:], prefetchedRows: PrefetchedRowsView())
         }
 
-        init(base: Row, adapters: [String: _LayoutedRowAdapter]) {
+        init(base: Row, adapters: [String: _LayoutedRowAdapter], prefetchedRows: PrefetchedRowsView) {
             self.base = base
             self.adapters = adapters
+            self.prefetchedRows = prefetchedRows
         }
 
         /// The names of the scopes.
@@ -60,7 +67,18 @@ extension Row {
 
         /// The row of a scope, if any.
         public subscript(_ name: String) -> Row? {
-            adapters[name].map { Row(base: base, adapter: $0) }
+            adapters[name].map { scopedRow(name, adapter: $0) }
+        }
+
+        /// The row of a scope, with the rows prefetched for it:
+        /// `A.including(required: A.b.including(all: B.cs))` prefetches
+        /// `cs` for the scope `b`.
+        fileprivate func scopedRow(_ name: String, adapter: _LayoutedRowAdapter) -> Row {
+            let row = Row(base: base, adapter: adapter)
+            if let prefetchedRows = prefetchedRows.nested(forKey: name) {
+                row.prefetchedRows = prefetchedRows
+            }
+            return row
         }
     }
 
@@ -105,7 +123,7 @@ extension Row.ScopesView: Collection {
 
     public subscript(position: Index) -> (name: String, row: Row) {
         let (name, adapter) = adapters[position]
-        return (name: name, row: Row(base: base, adapter: adapter))
+        return (name: name, row: scopedRow(name, adapter: adapter))
     }
 }
 

@@ -49,6 +49,16 @@ public final class Row {
     /// value pay no exclusivity check.
     @usableFromInline let nameLookups: UnsafeMutablePointer<NameLookups>?
 
+    /// The rows of the to-many associations that the request prefetched
+    /// with ``JoinableRequest/including(all:)``, by association key.
+    ///
+    /// ```swift
+    /// let request = Author.including(all: Author.books)
+    /// let authorRow = try Row.fetchOne(db, request)!
+    /// let bookRows = authorRow.prefetchedRows["books"]! // [Row]
+    /// ```
+    public internal(set) var prefetchedRows = PrefetchedRowsView()
+
     /// The live row of a statement, reused by a cursor.
     init(statement: Statement) {
         impl = .statement(statement)
@@ -123,7 +133,9 @@ public final class Row {
         case .statement:
             return Row(values: databaseValues, layout: layout)
         case let .adapted(base, adapter):
-            return Row(base: base.copy(), adapter: adapter)
+            let copy = Row(base: base.copy(), adapter: adapter)
+            copy.prefetchedRows = prefetchedRows
+            return copy
         }
     }
 

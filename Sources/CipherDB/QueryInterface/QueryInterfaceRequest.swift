@@ -104,9 +104,21 @@ extension QueryInterfaceRequest: FetchRequest {
     public func makePreparedRequest(_ db: Database, forSingleResult singleResult: Bool) throws -> PreparedRequest {
         let context = SQLGenerationContext(db)
         let sql = try query.selectSQL(context, forSingleResult: singleResult)
+        let associations = query.prefetchedAssociations
         return PreparedRequest(
             statement: try db.preparedStatement(sql: sql, arguments: context.arguments),
-            adapter: try query.rowAdapter(context))
+            adapter: try query.rowAdapter(context),
+            supplementaryFetch: associations.isEmpty ? nil : { [query] db, rows in
+                try query.prefetch(db, associations: associations, into: rows)
+            })
+    }
+
+    /// The region the request reads: the one of its statement, and the
+    /// ones of the statements of its prefetched associations.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try query.prefetchedAssociations.reduce(makePreparedRequest(db).statement.selectedRegion) { region, association in
+            try region.union(query.prefetchedRegion(db, of: association))
+        }
     }
 
     public func fetchCount(_ db: Database) throws -> Int {
@@ -175,6 +187,10 @@ extension QueryInterfaceRequest: DerivableRequest {
 
     public func _joining(required association: _SQLAssociation) -> Self {
         with { $0.query = $0.query.appending(association.join(.required, isSelected: false)) }
+    }
+
+    public func _including(all association: _SQLAssociation) -> Self {
+        with { $0.query = $0.query.appending(association.join(.all, isSelected: true)) }
     }
 
     public func with<T>(_ cte: CommonTableExpression<T>) -> Self {

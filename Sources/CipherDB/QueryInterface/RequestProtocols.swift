@@ -371,6 +371,8 @@ public protocol JoinableRequest<RowDecoder>: TypedRequest {
     func _joining(optional association: _SQLAssociation) -> Self
     /// `JOIN`, without selecting the columns of the association.
     func _joining(required association: _SQLAssociation) -> Self
+    /// Prefetches the records of a to-many association.
+    func _including(all association: _SQLAssociation) -> Self
 }
 
 extension JoinableRequest {
@@ -407,6 +409,31 @@ extension JoinableRequest {
     /// ```
     public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         _joining(required: association._sqlAssociation)
+    }
+
+    /// Prefetches the records of a to-many association: after the rows of
+    /// the request, one more statement fetches the associated rows of all
+    /// of them, grouped by row in ``Row/prefetchedRows``, under the plural
+    /// association key. A row without associated rows has an empty array.
+    ///
+    /// ```swift
+    /// // SELECT * FROM author
+    /// // SELECT *, authorId AS grdb_authorId FROM book WHERE authorId IN (1, 2, 3)
+    /// struct AuthorInfo: FetchableRecord, Decodable {
+    ///     var author: Author
+    ///     var books: [Book]
+    /// }
+    /// let infos = try Author.including(all: Author.books)
+    ///     .asRequest(of: AuthorInfo.self)
+    ///     .fetchAll(db)
+    /// ```
+    ///
+    /// The association may be filtered, ordered, include other
+    /// associations, and be included inside a to-one association
+    /// (`Book.including(required: Book.author.including(all: Author.awards))`).
+    /// Requests that prefetch can not give cursors.
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        _including(all: association._sqlAssociation)
     }
 }
 

@@ -22,6 +22,7 @@ extension SQLQuery {
     private func rowAdapter(_ context: SQLGenerationContext, from startIndex: Int, isRoot: Bool, isSelected: Bool) throws
         -> (adapter: any RowAdapter, endIndex: Int)?
     {
+        let joins = statementJoins
         if isRoot && joins.isEmpty { return nil }
         // A table joined without its columns (joining, a pivot) has none,
         // but may lead to included tables.

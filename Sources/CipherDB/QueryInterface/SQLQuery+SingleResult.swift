@@ -6,7 +6,7 @@ extension SQLQuery {
     /// Whether the query returns at most one row, whatever the content of
     /// the database.
     func expectsSingleResult(_ db: Database) throws -> Bool {
-        if !joins.isEmpty { return false }
+        if !statementJoins.isEmpty { return false }
         if let filter = try filterExpression(db), try db.tableExists(tableName) {
             let columns = try filter.identifyingColumns(db, for: alias)
             if try !columns.isEmpty && db.table(tableName, hasUniqueKeyAmong: columns) { return true }

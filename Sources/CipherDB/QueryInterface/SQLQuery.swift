@@ -20,7 +20,8 @@ struct SQLQuery: Sendable {
     var isReversed = false
     var limit: Int?
     var offset: Int?
-    /// The tables joined by associations, in the order they were added.
+    /// The tables joined by associations, and the associations prefetched
+    /// by `including(all:)`, in the order they were added.
     var joins: [SQLJoin] = []
     /// The common table expressions of the `WITH` clause, by name.
     var ctes: [SQLCTE] = []
@@ -58,7 +59,7 @@ struct SQLQuery: Sendable {
     /// `DELETE` and `UPDATE` can use its `WHERE` clause directly.
     private func isPlainFilter(_ clauses: Clauses) -> Bool {
         !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && clauses.orderings.isEmpty
-            && limit == nil && joins.isEmpty
+            && limit == nil && statementJoins.isEmpty
     }
 
     // MARK: - SELECT
@@ -134,7 +135,7 @@ struct SQLQuery: Sendable {
     }
 
     private var allCTEs: [SQLCTE] {
-        ctes + joins.flatMap(\.query.allCTEs)
+        ctes + statementJoins.flatMap(\.query.allCTEs)
     }
 
     /// The query with a common table expression, replacing one of the
@@ -148,9 +149,15 @@ struct SQLQuery: Sendable {
 
     // MARK: - Joins
 
+    /// The joins of the statement: not the associations prefetched by
+    /// another statement.
+    var statementJoins: [SQLJoin] {
+        joins.filter { !$0.kind.isPrefetched }
+    }
+
     /// The aliases of the query and of its joined tables, depth first.
     var allAliases: [TableAliasBase] {
-        [alias] + joins.flatMap(\.query.allAliases)
+        [alias] + statementJoins.flatMap(\.query.allAliases)
     }
 
     /// The selection of the query, then the ones of the included tables,
@@ -162,7 +169,7 @@ struct SQLQuery: Sendable {
     /// The selections of the included tables, depth first: a table joined
     /// without its columns (a pivot) may lead to included ones.
     private func joinedSelections(_ db: Database) throws -> [SQLSelection] {
-        try joins.flatMap { join in
+        try statementJoins.flatMap { join in
             try (join.isSelected ? join.query.selection(db).map { $0.qualified(with: join.query.alias) } : [])
                 + join.query.joinedSelections(db)
         }
@@ -171,7 +178,7 @@ struct SQLQuery: Sendable {
     /// The orderings of the query, then the ones of the joined tables.
     private func allOrderings(_ db: Database) throws -> [SQLOrdering] {
         var orderings = try effectiveOrderings(db).map { $0.qualified(with: alias) }
-        for join in joins {
+        for join in statementJoins {
             orderings += try join.query.allOrderings(db)
         }
         return orderings
@@ -181,7 +188,7 @@ struct SQLQuery: Sendable {
     /// through an optional join is optional too.
     private func joinClauses(_ context: SQLGenerationContext, underOptionalJoin: Bool = false) throws -> String {
         var sql = ""
-        for join in joins {
+        for join in statementJoins {
             let isOptional = underOptionalJoin || join.kind == .optional
             sql += isOptional ? " LEFT JOIN " : " JOIN "
             sql += context.tableSQL(join.query.alias)
@@ -212,12 +219,14 @@ struct SQLQuery: Sendable {
         return query
     }
 
-    /// The joins, none of them selected: for queries that select their
-    /// own columns (counts, keys of rows to delete or update).
-    private var unselectedJoins: [SQLJoin] {
-        joins.map { join in
+    /// The joins of the statement, none of them selected at any depth: for
+    /// queries that select their own columns (counts, keys of rows to
+    /// delete or update, pivots).
+    var unselectedJoins: [SQLJoin] {
+        statementJoins.map { join in
             var join = join
             join.isSelected = false
+            join.query.joins = join.query.unselectedJoins
             return join
         }
     }
@@ -303,17 +312,45 @@ struct SQLQuery: Sendable {
     }
 }
 
-/// A table joined to a query by an association.
+/// A table joined to a query by an association, or an association
+/// prefetched by another statement.
 struct SQLJoin: Sendable {
     enum Kind: Sendable {
         /// `JOIN`: rows without a joined row are not selected.
         case required
         /// `LEFT JOIN`.
         case optional
+        /// `including(all:)`: the rows of the association are fetched by
+        /// another statement, for all rows of the query at once.
+        case all
+        /// The pivot of an association prefetched through it: neither
+        /// joined nor fetched.
+        case bridge
+
+        /// Whether the association is fetched by another statement.
+        var isPrefetched: Bool {
+            switch self {
+            case .required, .optional: return false
+            case .all, .bridge: return true
+            }
+        }
+
+        /// The kind of two joins of one key: required wins over optional.
+        /// A joined association and a prefetched one can not share a key.
+        func merged(with other: Kind, key: String) -> Kind {
+            switch (self, other) {
+            case (.required, .required), (.required, .optional), (.optional, .required): return .required
+            case (.optional, .optional): return .optional
+            case (.all, .all): return .all
+            case (.bridge, .bridge): return .bridge
+            default:
+                fatalError("The association key \"\(key)\" is ambiguous. Use the Association.forKey(_:) method is order to disambiguate.")
+            }
+        }
     }
 
     /// The association key: the name of the joined table in the query
-    /// (`"author"`), and of its scope in fetched rows.
+    /// (`"author"`), and of its scope or prefetched rows in fetched rows.
     var key: String
     var kind: Kind
     /// Whether the columns of the joined table are selected (`including`)
@@ -330,7 +367,7 @@ struct SQLJoin: Sendable {
         var merged = self
         // Expressions that refer to either alias refer to the one table.
         other.query.alias.becomeProxy(of: query.alias)
-        if other.kind == .required { merged.kind = .required }
+        merged.kind = kind.merged(with: other.kind, key: key)
         if other.isSelected && !isSelected { merged.query.selection = other.query.selection }
         merged.isSelected = isSelected || other.isSelected
         merged.query.filters = query.filters + other.query.filters

@@ -54,6 +54,25 @@ extension Table {
         HasManyAssociation(to: destination.all().query, key: key, using: foreignKey)
     }
 
+    /// An association to the rows reached through another association:
+    /// `Table("team").hasMany(Row.self, through: team.hasMany(player), using: player.hasMany(award))`.
+    public func hasMany<Pivot: Association, Target: Association>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target,
+        key: String? = nil) -> HasManyThroughAssociation<RowDecoder, Target.RowDecoder>
+        where Pivot.OriginRowDecoder == RowDecoder, Pivot.RowDecoder == Target.OriginRowDecoder
+    {
+        HasManyThroughAssociation(through: pivot, using: target, key: key)
+    }
+
+    /// An association to the row reached through other to-one associations.
+    public func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target,
+        key: String? = nil) -> HasOneThroughAssociation<RowDecoder, Target.RowDecoder>
+        where Pivot.OriginRowDecoder == RowDecoder, Pivot.RowDecoder == Target.OriginRowDecoder
+    {
+        HasOneThroughAssociation(through: pivot, using: target, key: key)
+    }
+
     // MARK: - Joins
 
     /// `SELECT *, … FROM table LEFT JOIN …`.
@@ -68,6 +87,14 @@ extension Table {
         where A.OriginRowDecoder == RowDecoder
     {
         all().including(required: association)
+    }
+
+    /// `SELECT * FROM table`, then the rows of a to-many association: see
+    /// ``JoinableRequest/including(all:)``.
+    public func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<RowDecoder>
+        where A.OriginRowDecoder == RowDecoder
+    {
+        all().including(all: association)
     }
 
     /// `SELECT * FROM table LEFT JOIN …`.

@@ -77,12 +77,7 @@ extension TableRecord {
         key: String? = nil) -> HasManyThroughAssociation<Self, Target.RowDecoder>
         where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = HasManyThroughAssociation(through: pivot, using: target)
-        if let key {
-            association._sqlAssociation.destination.key = .fixedPlural(key)
-        }
-        association._sqlAssociation.destination.isToMany = true
-        return association
+        HasManyThroughAssociation(through: pivot, using: target, key: key)
     }
 
     /// An association to the record reached through other to-one
@@ -92,11 +87,7 @@ extension TableRecord {
         key: String? = nil) -> HasOneThroughAssociation<Self, Target.RowDecoder>
         where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
     {
-        var association = HasOneThroughAssociation(through: pivot, using: target)
-        if let key {
-            association._sqlAssociation.destination.key = .fixedSingular(key)
-        }
-        return association
+        HasOneThroughAssociation(through: pivot, using: target, key: key)
     }
 
     // MARK: - Joins
@@ -113,6 +104,14 @@ extension TableRecord {
         where A.OriginRowDecoder == Self
     {
         all().including(required: association)
+    }
+
+    /// `SELECT * FROM table`, then the rows of a to-many association: see
+    /// ``JoinableRequest/including(all:)``.
+    public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self>
+        where A.OriginRowDecoder == Self
+    {
+        all().including(all: association)
     }
 
     /// `SELECT * FROM table LEFT JOIN …`: see ``JoinableRequest/joining(optional:)``.
@@ -179,13 +178,12 @@ extension TableRecord where Self: EncodableRecord {
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder>
         where A.OriginRowDecoder == Self
     {
-        let steps = association._sqlAssociation.steps
+        var association = association._sqlAssociation
         let values = Result { try databaseDictionary }
         let originTable = Self.databaseTableName
         // The first step is filtered by the key of this record.
-        let first = steps[0]
-        var query = first.query
-        query.filters.append { db in
+        let first = association.steps[0]
+        association.steps[0].query.filters.append { db in
             let pairs = try first.condition.columnPairs(db, origin: originTable, destination: first.query.tableName)
             let dictionary = try values.get()
             var conditions: [SQLExpression] = []
@@ -196,13 +194,6 @@ extension TableRecord where Self: EncodableRecord {
             }
             return .and(conditions)
         }
-        // Each next step joins the previous one, from the destination back.
-        for (previous, step) in zip(steps, steps.dropFirst()) {
-            let join = SQLJoin(
-                key: "grdb_" + previous.keyName, kind: .required, isSelected: false,
-                condition: step.condition.reversed, query: query)
-            query = step.query.appending(join)
-        }
-        return QueryInterfaceRequest(query: query)
+        return QueryInterfaceRequest(query: association.destinationQuery())
     }
 }

@@ -7,7 +7,9 @@ import Foundation
 // decodes a single value (a wrapper, an enum with a raw value) reads it
 // from its column; other values (structs, arrays, dictionaries) are
 // decoded from JSON. A property that is not a column decodes from the
-// whole row: `struct BookInfo: Decodable { var book: Book; … }`.
+// scope of its name, from the rows prefetched under its name (`var books:
+// [Book]`, see ``PrefetchedRowsDecoder``), or else from the whole row:
+// `struct BookInfo: Decodable { var book: Book; … }`.
 
 extension FetchableRecord where Self: Decodable {
     /// Decodes the record from the row with its `Decodable` implementation.
@@ -41,10 +43,10 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
-        // Only a row with scopes (the row of a request that includes
-        // associations) can decode a record property from the base row:
-        // other rows pay no allocation for it.
-        let baseRowKey = row.hasScopes ? BaseRowKey() : nil
+        // Only a row with scopes or prefetched rows (the row of a request
+        // that includes associations) can decode a record property from
+        // the base row: other rows pay no allocation for it.
+        let baseRowKey = row.hasScopes || !row.prefetchedRows.isEmpty ? BaseRowKey() : nil
         return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys, baseRowKey: baseRowKey))
     }
 
@@ -82,7 +84,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         var codingPath: [any CodingKey] { [] }
 
         var allKeys: [Key] {
-            let scopeKeys = row.scopesTree.names.compactMap { Key(stringValue: $0) }
+            let scopeKeys = row.scopesTree.names.union(row.prefetchedRows.keys).compactMap { Key(stringValue: $0) }
             if usesDefaultKeys {
                 return row.columnNames.compactMap { Key(stringValue: $0) } + scopeKeys
             }
@@ -106,6 +108,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         func contains(_ key: Key) -> Bool {
             index(for: key) != nil || row.scopesTree[key.stringValue] != nil
+                || row.prefetchedRows[key.stringValue] != nil
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -116,7 +119,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             if let scopedRow = row.scopesTree[key.stringValue] {
                 return !scopedRow.containsNonNullValue
             }
-            return true
+            // Prefetched rows are a collection, maybe empty, never nil.
+            return row.prefetchedRows[key.stringValue] == nil
         }
 
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.decode(atIndex: requiredIndex(for: key)) }
@@ -163,6 +167,10 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
             if let scopedRow = row.scopesTree[key.stringValue] {
                 return try DatabaseRowDecoder.decode(T.self, from: scopedRow)
             }
+            // Associated records, prefetched.
+            if let rows = row.prefetchedRows[key.stringValue] {
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: [key]))
+            }
             // A record made of columns of the row, such as `book` in
             // `struct BookInfo { var book: Book; var author: Author }`.
             // A missing database value is a missing column.
@@ -188,8 +196,11 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                 return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
             }
             // A scope of NULLs is a missing associated record (a left join).
-            if let scopedRow = row.scopesTree[key.stringValue], scopedRow.containsNonNullValue {
-                return try DatabaseRowDecoder.decode(T.self, from: scopedRow)
+            if let scopedRow = row.scopesTree[key.stringValue] {
+                return scopedRow.containsNonNullValue ? try DatabaseRowDecoder.decode(T.self, from: scopedRow) : nil
+            }
+            if let rows = row.prefetchedRows[key.stringValue] {
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: [key]))
             }
             return nil
         }

@@ -30,7 +30,9 @@ public protocol Association: DerivableRequest, Sendable {
 /// ``HasOneAssociation``.
 public protocol AssociationToOne: Association {}
 
-/// An association to any number of records: ``HasManyAssociation``.
+/// An association to any number of records: ``HasManyAssociation``,
+/// ``HasManyThroughAssociation``. Its records can be prefetched with
+/// ``JoinableRequest/including(all:)``.
 public protocol AssociationToMany: Association {}
 
 /// What an association joins. Its content is internal to CipherDB.
@@ -58,14 +60,53 @@ public struct _SQLAssociation: Sendable {
         _SQLAssociation(steps: pivot.steps + steps)
     }
 
+    /// The keys of the steps, from the origin: where prefetched rows are
+    /// stored in ``Row/prefetchedRows``.
+    var keyPath: [String] {
+        steps.map(\.keyName)
+    }
+
+    /// The query of the destination, joined back to the first step through
+    /// the intermediate tables, which are not selected:
+    ///
+    /// ```sql
+    /// -- Author.countries, through Author.books
+    /// SELECT country.* FROM country JOIN book ON book.countryCode = country.code
+    /// ```
+    ///
+    /// The caller filters the first step by the keys of the origin rows.
+    func destinationQuery() -> SQLQuery {
+        var query = steps[0].query
+        for (previous, step) in zip(steps, steps.dropFirst()) {
+            query.joins = query.unselectedJoins
+            // The `grdb_` key does not collide with the keys of the user.
+            let join = SQLJoin(
+                key: "grdb_" + previous.keyName, kind: .required, isSelected: false,
+                condition: step.condition.reversed, query: query)
+            query = step.query.appending(join)
+        }
+        return query
+    }
+
     /// The join of the association to its origin: the pivots are joined,
     /// never selected, and the destination is joined under the last one.
+    ///
+    /// A joined table has a singular key (a row joins one row of it: the
+    /// scope `book` of `Author.including(required: Author.books)`), and
+    /// prefetched rows a plural one (`books` for `including(all:)`). The
+    /// pivots of a prefetched association are bridges, named after their
+    /// own association, so that a to-one pivot does not take the key of a
+    /// to-many association of the same table.
     func join(_ kind: SQLJoin.Kind, isSelected: Bool) -> SQLJoin {
-        var join = SQLJoin(key: destination.keyName, kind: kind, isSelected: isSelected,
-                           condition: destination.condition, query: destination.query)
+        let isPrefetched = kind == .all
+        var join = SQLJoin(
+            key: isPrefetched ? destination.key.pluralizedName : destination.key.singularizedName,
+            kind: kind, isSelected: isSelected, condition: destination.condition, query: destination.query)
         for step in steps.dropLast().reversed() {
-            join = SQLJoin(key: step.keyName, kind: kind, isSelected: false,
-                           condition: step.condition, query: step.query.appending(join))
+            join = SQLJoin(
+                key: isPrefetched ? step.keyName : step.key.singularizedName,
+                kind: isPrefetched ? .bridge : kind, isSelected: false,
+                condition: step.condition, query: step.query.appending(join))
         }
         return join
     }
@@ -123,9 +164,14 @@ extension Association {
         return association
     }
 
+    /// The association under another key. The key of a to-many
+    /// association is singularized where it joins one row
+    /// (`including(required:)`); the key of a to-one association is
+    /// pluralized where it leads to prefetched rows.
     public func forKey(_ key: String) -> Self {
         var association = self
-        association._sqlAssociation.destination.key = .fixed(key)
+        let destination = association._sqlAssociation.destination
+        association._sqlAssociation.destination.key = destination.isToMany ? .fixedPlural(key) : .fixedSingular(key)
         return association
     }
 
@@ -207,5 +253,9 @@ extension Association {
 
     public func _joining(required association: _SQLAssociation) -> Self {
         withQuery { $0 = $0.appending(association.join(.required, isSelected: false)) }
+    }
+
+    public func _including(all association: _SQLAssociation) -> Self {
+        withQuery { $0 = $0.appending(association.join(.all, isSelected: true)) }
     }
 }

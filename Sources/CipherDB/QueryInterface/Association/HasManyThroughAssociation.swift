@@ -16,33 +16,16 @@ public struct HasManyThroughAssociation<Origin, Destination>: AssociationToMany 
 
     public var _sqlAssociation: _SQLAssociation
 
-    init<Pivot: Association, Target: Association>(through pivot: Pivot, using target: Target)
+    /// `key`: the name of the association (default: the key of `target`,
+    /// pluralized).
+    init<Pivot: Association, Target: Association>(through pivot: Pivot, using target: Target, key: String?)
         where Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
         Target.RowDecoder == Destination
     {
         _sqlAssociation = target._sqlAssociation.through(pivot._sqlAssociation)
-    }
-}
-
-/// An association to the record reached through other to-one associations:
-/// the country of a book's author.
-///
-/// ```swift
-/// struct Book: TableRecord {
-///     static let author = belongsTo(Author.self)
-///     static let authorCountry = hasOne(Country.self, through: author, using: Author.country)
-/// }
-/// ```
-public struct HasOneThroughAssociation<Origin, Destination>: AssociationToOne {
-    public typealias OriginRowDecoder = Origin
-    public typealias RowDecoder = Destination
-
-    public var _sqlAssociation: _SQLAssociation
-
-    init<Pivot: AssociationToOne, Target: AssociationToOne>(through pivot: Pivot, using target: Target)
-        where Pivot.OriginRowDecoder == Origin, Pivot.RowDecoder == Target.OriginRowDecoder,
-        Target.RowDecoder == Destination
-    {
-        _sqlAssociation = target._sqlAssociation.through(pivot._sqlAssociation)
+        if let key {
+            _sqlAssociation.destination.key = .fixedPlural(key)
+        }
+        _sqlAssociation.destination.isToMany = true
     }
 }

@@ -2,6 +2,7 @@
 // (`author` for a to-one association to the `authors` table, `books` for a
 // to-many association to `book`). The rules cover regular nouns and the
 // usual irregular ones; give a key to the association for other words.
+// Trailing digits are kept as they are: `ds1` → `d1`.
 
 extension String {
     /// The plural form of the last word: `book` → `books`, `category` →
@@ -17,6 +18,12 @@ extension String {
     }
 
     private func inflected(by rules: [(suffix: String, replacement: String)], irregular: [String: String]) -> String {
+        // Trailing digits stay: `books2` → `book2`.
+        let digits = reversed().prefix(while: \.isASCIIDigit).count
+        if digits == count { return self }
+        if digits > 0 {
+            return String(dropLast(digits)).inflected(by: rules, irregular: irregular) + suffix(digits)
+        }
         let lowercased = self.lowercased()
         // The last word, in camelCase or snake_case: `bookAuthor`, `book_author`.
         let wordStart = lastIndex(where: { $0.isUppercase || $0 == "_" }) ?? startIndex
@@ -61,4 +68,10 @@ private enum Inflections {
         ("quizzes", "quiz"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"),
         ("ies", "y"), ("ss", "ss"), ("us", "us"), ("is", "is"), ("s", ""),
     ]
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool {
+        ("0"..."9").contains(self)
+    }
 }

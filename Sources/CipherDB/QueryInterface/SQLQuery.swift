@@ -255,7 +255,7 @@ struct SQLQuery: Sendable {
         // Groups, limits, common table expressions and joins change the
         // number of rows: count the rows of the query itself, as GRDB does.
         guard clauses.groups.isEmpty && clauses.havings.isEmpty && limit == nil && offset == nil
-                && ctes.isEmpty && joins.isEmpty else { return try subqueryCount() }
+                && ctes.isEmpty && statementJoins.isEmpty else { return try subqueryCount() }
         let selection = try self.selection(context.db)
         var counting = self
         counting.isDistinct = false

@@ -21,6 +21,10 @@ public final class ColumnDefinition {
     private var collationName: String?
     private var reference: (table: String, column: String?, onDelete: Database.ForeignKeyAction?,
                             onUpdate: Database.ForeignKeyAction?, deferred: Bool)?
+    /// Whether the referenced table is the one named, or else its plural
+    /// (`t.belongsTo("parent")` references "parents" when "parent" does not
+    /// exist).
+    var infersReferencedTable = false
     private(set) var isIndexed = false
     /// A column definition written in SQL, used as is.
     private var verbatimSQL: String?
@@ -135,7 +139,11 @@ public final class ColumnDefinition {
         if let defaultExpression { parts.append("DEFAULT " + (try defaultExpression.defaultSQL(context))) }
         if let collationName { parts.append("COLLATE " + collationName) }
         if let reference {
-            var clause = "REFERENCES " + reference.table.quotedDatabaseIdentifier
+            var table = reference.table
+            if infersReferencedTable, try !db.tableExists(table), try db.tableExists(table.pluralized) {
+                table = table.pluralized
+            }
+            var clause = "REFERENCES " + table.quotedDatabaseIdentifier
             if let column = reference.column { clause += "(" + column.quotedDatabaseIdentifier + ")" }
             if let action = reference.onDelete { clause += " ON DELETE " + action.rawValue }
             if let action = reference.onUpdate { clause += " ON UPDATE " + action.rawValue }

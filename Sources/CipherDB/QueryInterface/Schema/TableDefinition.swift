@@ -81,7 +81,9 @@ public final class TableDefinition {
     /// named `nameId`, indexed unless `indexed` is false:
     /// `t.belongsTo("team")` makes `teamId INTEGER REFERENCES team` and an
     /// index; `t.belongsTo("captain", inTable: "player")` makes
-    /// `captainId INTEGER REFERENCES player`.
+    /// `captainId INTEGER REFERENCES player`. Without `inTable`, the
+    /// plural of the name is referenced when only it exists, as in GRDB
+    /// (`t.belongsTo("parent")` references "parents").
     @discardableResult
     public func belongsTo(
         _ name: String,
@@ -93,6 +95,7 @@ public final class TableDefinition {
     {
         let column = column(name + "Id", .integer)
             .references(table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
+        column.infersReferencedTable = table == nil
         return indexed ? column.indexed() : column
     }
 

@@ -279,6 +279,17 @@ import Testing
         #expect(try dbQueue.read(migrator.hasSchemaChanges))
     }
 
+    @Test func hasSchemaChangesRunsOnATargetQueue() throws {
+        var configuration = Configuration()
+        configuration.targetQueue = DispatchQueue(label: "target")
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        var migrator = makeMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        try migrator.migrate(dbQueue, upTo: "v1")
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+    }
+
     @Test func asyncMigrateGivesTheConnectionToTheCompletion() async throws {
         let dbQueue = try DatabaseQueue()
         let migrator = makeMigrator()

@@ -215,6 +215,17 @@ import Testing
         }
     }
 
+    @Test func associationsFromViewsUseTheGivenColumnsAndThePrimaryKey() throws {
+        let fixture = try makeLibrary(.queue)
+        try fixture.writer.write { (db) throws in
+            try db.execute(sql: "CREATE VIEW latestLoan AS SELECT readerId AS who FROM loan")
+            let latestLoan = Table("latestLoan")
+            let reader = latestLoan.belongsTo(Table("reader"), using: ForeignKey(["who"]))
+            let statement = try latestLoan.joining(required: reader).makePreparedRequest(db).statement
+            #expect(statement.sql == #"SELECT "latestLoan".* FROM "latestLoan" JOIN "reader" ON "reader"."id" = "latestLoan"."who""#)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func schemaVersionGrowsWithTheSchema(_ kind: DatabaseKind) throws {
         let fixture = try makeLibrary(kind)

@@ -209,9 +209,13 @@ public struct DatabaseMigrator: Sendable {
         if !appliedIdentifiers.isSubset(of: migrations) { return true }
         guard let lastApplied = migrations.lastIndex(where: appliedIdentifiers.contains) else { return false }
         // The reference database has the configuration of the migrated one
-        // (functions, collations, passphrase), but can be written.
+        // (functions, collations, passphrase), but can be written, and runs
+        // on its own queue: the target queue of the migrated database is
+        // busy with the current access.
         var referenceConfiguration = db.configuration
         referenceConfiguration.readonly = false
+        referenceConfiguration.targetQueue = nil
+        referenceConfiguration.writeTargetQueue = nil
         referenceConfiguration.label = "CipherDB.DatabaseMigrator.reference"
         let reference = try DatabaseQueue(configuration: referenceConfiguration)
         let referenceSchema = try reference.writeWithoutTransaction { referenceDB in

@@ -85,7 +85,7 @@ import Testing
             Issue.record("expected a foreign key error")
         } catch let error as DatabaseError {
             #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
-            #expect(error.message?.contains("v3") == true)
+            #expect(error.message == "FOREIGN KEY constraint violation - from player(teamId) to team(id), in [id:1 teamId:42]")
         }
         try fixture.writer.read { (db) throws in
             #expect(try migrator.appliedMigrations(db) == ["v1", "v2"])
@@ -198,5 +198,108 @@ import Testing
         let log = TraceLog()
         try makeMigrator(log: log).migrate(dbQueue)
         #expect(log.lines == ["v2"])
+    }
+    @Test(arguments: DatabaseKind.allCases)
+    func aMigrationInsertedBetweenAppliedOnesRunsAndCompletesTheList(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        var released = DatabaseMigrator()
+        released.registerMigration("1") { _ in }
+        released.registerMigration("3") { _ in }
+        try released.migrate(fixture.writer)
+
+        var merged = DatabaseMigrator()
+        merged.registerMigration("1") { _ in }
+        merged.registerMigration("2") { db in try db.execute(sql: "CREATE TABLE two (id INTEGER)") }
+        merged.registerMigration("3") { _ in }
+        try fixture.writer.read { (db) throws in
+            #expect(try merged.appliedMigrations(db) == ["1", "3"])
+            #expect(try merged.completedMigrations(db) == ["1"])
+            #expect(try !merged.hasCompletedMigrations(db))
+        }
+        try merged.migrate(fixture.writer)
+        try fixture.writer.read { (db) throws in
+            #expect(try merged.completedMigrations(db) == ["1", "2", "3"])
+            #expect(try db.tableExists("two"))
+            #expect(try released.hasBeenSuperseded(db))
+            #expect(try released.hasCompletedMigrations(db))
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aMergingMigrationRunsOnceWithTheMergedOnesItFinds(_ kind: DatabaseKind) throws {
+        var old = DatabaseMigrator()
+        for name in ["a", "b", "c"] {
+            old.registerMigration(name) { db in try db.execute(sql: "CREATE TABLE \(name) (id INTEGER)") }
+        }
+        let runs = TraceLog()
+        var new = DatabaseMigrator()
+        new.registerMigration("a") { db in try db.execute(sql: "CREATE TABLE a (id INTEGER)") }
+        new.registerMigration("c", merging: ["b", "c"]) { db, appliedIDs in
+            runs.append(appliedIDs.sorted().joined(separator: ","))
+            if !appliedIDs.contains("b") { try db.execute(sql: "CREATE TABLE b (id INTEGER)") }
+            try db.execute(sql: "CREATE TABLE c (id INTEGER)")
+        }
+        for target in ["a", "b", "c"] {
+            let fixture = try DatabaseFixture(kind)
+            try old.migrate(fixture.writer, upTo: target)
+            try new.migrate(fixture.writer)
+            try fixture.writer.read { (db) throws in
+                #expect(try new.appliedIdentifiers(db) == ["a", "c"])
+                #expect(try ["a", "b", "c"].allSatisfy { try db.tableExists($0) })
+                #expect(try !new.hasBeenSuperseded(db))
+            }
+        }
+        // After "a": nothing merged; after "b": "b"; after "c": not run.
+        #expect(runs.lines == ["", "b"])
+    }
+
+    @Test func disablingDeferredChecksLetsViolationsThrough() throws {
+        let dbQueue = try DatabaseQueue()
+        var migrator = makeMigrator().disablingDeferredForeignKeyChecks()
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "INSERT INTO player (teamId) VALUES (42)")
+        }
+        try migrator.migrate(dbQueue)
+        try dbQueue.read { (db) throws in
+            #expect(throws: DatabaseError.self) { try db.checkForeignKeys() }
+            #expect(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") == true)
+        }
+    }
+
+    @Test func hasSchemaChangesComparesWithTheSchemaOfTheMigrations() throws {
+        let dbQueue = try DatabaseQueue()
+        let migrator = makeMigrator()
+        #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+        try migrator.migrate(dbQueue, upTo: "v1")
+        #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+        // SQLite's own tables do not count.
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('red'); ANALYZE") }
+        #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+        try dbQueue.write { db in try db.execute(sql: "CREATE INDEX team_name ON team(name)") }
+        #expect(try dbQueue.read(migrator.hasSchemaChanges))
+    }
+
+    @Test func hasSchemaChangesRunsOnATargetQueue() throws {
+        var configuration = Configuration()
+        configuration.targetQueue = DispatchQueue(label: "target")
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        var migrator = makeMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        try migrator.migrate(dbQueue, upTo: "v1")
+        try migrator.migrate(dbQueue)
+        #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+    }
+
+    @Test func asyncMigrateGivesTheConnectionToTheCompletion() async throws {
+        let dbQueue = try DatabaseQueue()
+        let migrator = makeMigrator()
+        let tables = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], Error>) in
+            migrator.asyncMigrate(dbQueue) { result in
+                continuation.resume(with: Result {
+                    try String.fetchAll(result.get(), sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                })
+            }
+        }
+        #expect(tables == ["grdb_migrations", "player", "sqlite_sequence", "team"])
     }
 }

@@ -97,6 +97,21 @@ import Testing
         }
     }
 
+    @Test func belongsToReferencesThePluralWhenOnlyItExists() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.create(table: "parents") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "team") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "teams") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "child") { t in
+                t.belongsTo("parent")
+                t.belongsTo("team")
+            }
+            #expect(try tableSQL(db, "child") == #"CREATE TABLE "child" ("parentId" INTEGER REFERENCES "parents"("id"), "teamId" INTEGER REFERENCES "team"("id"))"#)
+            #expect(try db.foreignKeys(on: "child").map(\.destinationTable).sorted() == ["parents", "team"])
+        }
+    }
+
     @Test func tableOptionsAndKeys() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db) throws in

@@ -63,7 +63,7 @@ import Testing
             #expect(indexes.map(\.name) == ["player_name"])
             #expect(indexes.first?.columns == ["name", "teamId"])
             #expect(indexes.first?.isUnique == true)
-            #expect(indexes.first?.origin == "c")
+            #expect(indexes.first?.origin == .createIndex)
             let foreignKeys = try db.foreignKeys(on: "teamPlayer")
             #expect(foreignKeys.count == 2)
             #expect(foreignKeys.contains { $0.destinationTable == "team" && $0.originColumns == ["team"] && $0.destinationColumns == ["id"] })

@@ -1,183 +1,317 @@
-import Foundation
+import CSQLCipher
 
-/// A column of a table, as `PRAGMA table_info` describes it.
-///
-/// See <https://www.sqlite.org/pragma.html#pragma_table_info>.
-public struct ColumnInfo: Sendable, Hashable {
-    /// The column name.
-    public let name: String
-    /// The declared type, such as "INTEGER" or "TEXT" (may be empty).
-    public let type: String
-    /// Whether the column has a NOT NULL constraint.
-    public let isNotNull: Bool
-    /// The SQL of the default value, if any.
-    public let defaultValueSQL: String?
-    /// The 1-based position in the primary key, or 0.
-    public let primaryKeyIndex: Int
-    /// The position of the column in the table.
-    public let position: Int
-}
-
-/// The primary key of a table.
-public struct PrimaryKeyInfo: Sendable, Hashable {
-    /// The columns of the primary key, in key order. For a table with no
-    /// explicit primary key: `["rowid"]`.
-    public let columns: [String]
-    /// The column that aliases the rowid (`INTEGER PRIMARY KEY`), or nil
-    /// (also for the hidden rowid of a table without an explicit primary
-    /// key), as in GRDB.
-    public let rowIDColumn: String?
-    /// Whether the primary key is the rowid (hidden or aliased).
-    public let isRowID: Bool
-}
-
-/// An index of a table.
-///
-/// See <https://www.sqlite.org/pragma.html#pragma_index_list>.
-public struct IndexInfo: Sendable, Hashable {
-    /// The index name.
-    public let name: String
-    /// The indexed columns, in index order.
-    public let columns: [String]
-    /// Whether the index is unique.
-    public let isUnique: Bool
-    /// How the index was made: "c" (CREATE INDEX), "u" (UNIQUE
-    /// constraint) or "pk" (PRIMARY KEY constraint).
-    public let origin: String
-}
-
-/// A foreign key of a table.
-///
-/// See <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>.
-public struct ForeignKeyInfo: Sendable, Hashable {
-    /// The foreign key id, unique in its table.
-    public let id: Int
-    /// The referenced table.
-    public let destinationTable: String
-    /// Pairs of (origin column, destination column).
-    public let mapping: [Mapping]
-
-    public struct Mapping: Sendable, Hashable {
-        public let origin: String
-        public let destination: String
-    }
-
-    /// The columns of the origin table.
-    public var originColumns: [String] { mapping.map(\.origin) }
-    /// The columns of the destination table.
-    public var destinationColumns: [String] { mapping.map(\.destination) }
+/// The kinds of objects that a schema table (`sqlite_master`) lists.
+enum SchemaObjectType: String {
+    case index, table, trigger, view
 }
 
 extension Database {
-    /// Whether a table exists (case-insensitive), in the main or temp schema.
+    // MARK: - Schema version and cache
+
+    /// The schema version of the database (`PRAGMA schema_version`), which
+    /// SQLite increments at each schema change.
+    ///
+    /// ```swift
+    /// let version = try dbQueue.read { db in try db.schemaVersion() }
+    /// ```
+    ///
+    /// See <https://www.sqlite.org/pragma.html#pragma_schema_version>.
+    public func schemaVersion() throws -> Int32 {
+        guard let version = try Int32.fetchOne(cachedStatement(sql: "PRAGMA schema_version")) else {
+            throw DatabaseError(message: "PRAGMA schema_version returned no value")
+        }
+        return version
+    }
+
+    /// Forgets what this connection knows of the schema (primary keys,
+    /// columns, prepared statements).
+    ///
+    /// CipherDB clears it by itself when this connection changes the
+    /// schema, and at the start of each database access when another
+    /// connection did. Call it after another connection changed the schema
+    /// during the current access.
+    public func clearSchemaCache() {
+        clearStatementCache()
+    }
+
+    // MARK: - Schemas
+
+    /// The schemas of the connection, in the order SQLite resolves
+    /// unqualified names: temp, main, then attached databases.
+    ///
+    /// See <https://www.sqlite.org/lang_naming.html>.
+    func schemaIdentifiers() throws -> [DatabaseSchemaID] {
+        var schemaIDs = [DatabaseSchemaID.temp]
+        for row in try Row.fetchAll(self, sql: "PRAGMA database_list") {
+            let name: String = row[1]
+            if name != DatabaseSchemaID.temp.name {
+                schemaIDs.append(DatabaseSchemaID(name: name))
+            }
+        }
+        return schemaIDs
+    }
+
+    /// The schema named `schemaName` (case-insensitive), or a "no such
+    /// schema" error.
+    private func schemaIdentifier(named schemaName: String) throws -> DatabaseSchemaID {
+        let lowercasedName = schemaName.lowercased()
+        guard let schemaID = try schemaIdentifiers().first(where: { $0.name.lowercased() == lowercasedName }) else {
+            throw DatabaseError.noSuchSchema(schemaName)
+        }
+        return schemaID
+    }
+
+    /// The schemas to search for an object: the named one, or all of them
+    /// in resolution order.
+    private func schemaIdentifiers(named schemaName: String?) throws -> [DatabaseSchemaID] {
+        if let schemaName {
+            return try [schemaIdentifier(named: schemaName)]
+        }
+        return try schemaIdentifiers()
+    }
+
+    // MARK: - Existence
+
+    /// Whether a table exists (case-insensitive), in the named schema
+    /// (`main`, `temp`, or an attached database), or in any.
     ///
     /// ```swift
     /// if try db.tableExists("player") { ... }
     /// ```
-    public func tableExists(_ name: String) throws -> Bool {
-        try schemaObjectExists(type: "table", name: name)
+    public func tableExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(.table, name: name, in: schemaName)
     }
 
-    /// Whether a view exists (case-insensitive).
-    public func viewExists(_ name: String) throws -> Bool {
-        try schemaObjectExists(type: "view", name: name)
+    /// Whether a view exists (case-insensitive), in the named schema or
+    /// in any.
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(.view, name: name, in: schemaName)
     }
 
-    /// Whether a trigger exists (case-insensitive).
-    public func triggerExists(_ name: String) throws -> Bool {
-        try schemaObjectExists(type: "trigger", name: name)
+    /// Whether a trigger exists (case-insensitive), in the named schema or
+    /// in any.
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try objectExists(.trigger, name: name, in: schemaName)
     }
 
-    private func schemaObjectExists(type: String, name: String) throws -> Bool {
+    /// Whether the table is one of SQLite's own (`sqlite_master`,
+    /// `sqlite_sequence`, …).
+    ///
+    /// See <https://www.sqlite.org/fileformat2.html#internal_schema_objects>.
+    public static func isSQLiteInternalTable(_ tableName: String) -> Bool {
+        tableName.starts(with: "sqlite_") || tableName.starts(with: "pragma_")
+    }
+
+    /// Whether the table is one of those the toolkit creates
+    /// (`grdb_migrations`).
+    public static func isGRDBInternalTable(_ tableName: String) -> Bool {
+        tableName.starts(with: "grdb_")
+    }
+
+    private func objectExists(_ type: SchemaObjectType, name: String, in schemaName: String?) throws -> Bool {
+        try schemaIdentifiers(named: schemaName).contains { try objectExists(type, DatabaseObjectID(name: name, schemaID: $0)) }
+    }
+
+    func objectExists(_ type: SchemaObjectType, _ object: DatabaseObjectID) throws -> Bool {
         try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = ? AND name = ? COLLATE NOCASE)
-                OR EXISTS (SELECT 1 FROM sqlite_temp_master WHERE type = ? AND name = ? COLLATE NOCASE)
-            """, arguments: [type, name, type, name]) ?? false
+            SELECT EXISTS (SELECT 1 FROM \(object.schemaID.quotedSchemaTableSQL) WHERE type = ? AND name = ? COLLATE NOCASE)
+            """, arguments: [type.rawValue, object.name]) ?? false
     }
 
-    /// The columns of a table, in order. Throws if the table does not exist.
-    public func columns(in tableName: String) throws -> [ColumnInfo] {
-        let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(tableName.quotedDatabaseIdentifier))")
-        guard !rows.isEmpty else { throw DatabaseError.noSuchTable(tableName) }
-        return rows.map { row in
-            ColumnInfo(
-                name: row["name"],
-                type: row["type"] ?? "",
-                isNotNull: row["notnull"],
-                defaultValueSQL: row["dflt_value"],
-                primaryKeyIndex: row["pk"],
-                position: row["cid"])
-        }
+    // MARK: - Columns
+
+    /// The columns of a table or a view, in order, from the named schema
+    /// or from the first schema that has it. Throws "no such table" if
+    /// none has it.
+    ///
+    /// ```swift
+    /// let columnNames = try db.columns(in: "player").map(\.name)
+    /// ```
+    public func columns(in tableName: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        try firstResult(tableName, in: schemaName, columns(in:))
     }
+
+    /// The columns of the object, or nil if it does not exist.
+    func columns(in object: DatabaseObjectID) throws -> [ColumnInfo]? {
+        let columns = try Row.fetchAll(self, sql: "PRAGMA \(object.schemaID.name.quotedDatabaseIdentifier).table_info(\(object.name.quotedDatabaseIdentifier))")
+            .map(ColumnInfo.init(row:))
+        return columns.isEmpty ? nil : columns
+    }
+
+    // MARK: - Primary keys
 
     /// The primary key of a table, or of a view whose primary key the
-    /// ``schemaSource`` knows. Throws if the table does not exist.
-    public func primaryKey(_ tableName: String) throws -> PrimaryKeyInfo {
-        if let schemaSource, try viewExists(tableName),
-           let columns = try schemaSource.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: tableName, schemaID: .main))
-        {
-            return PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isRowID: false)
+    /// ``schemaSource`` defines, from the named schema or from the first
+    /// schema that has it.
+    ///
+    /// ```swift
+    /// try db.primaryKey("player").columns // ["id"]
+    /// ```
+    ///
+    /// It throws "no such table: …" for a missing table, and "database
+    /// view … has no primary key" for a view that the schema source does
+    /// not describe.
+    public func primaryKey(_ tableName: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        if let schemaName {
+            return try firstResult(tableName, in: schemaName, primaryKey(_:))
         }
-        let columns = try columns(in: tableName)
-        let keyColumns = columns.filter { $0.primaryKeyIndex > 0 }.sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
-        if keyColumns.isEmpty {
-            return PrimaryKeyInfo(columns: [Column.rowID.name], rowIDColumn: nil, isRowID: true)
-        }
-        // A single INTEGER PRIMARY KEY column aliases the rowid, unless the
-        // table is WITHOUT ROWID.
-        // See <https://www.sqlite.org/lang_createtable.html#rowid>.
-        if keyColumns.count == 1, keyColumns[0].type.uppercased() == "INTEGER", try !isWithoutRowIDTable(tableName) {
-            return PrimaryKeyInfo(columns: [keyColumns[0].name], rowIDColumn: keyColumns[0].name, isRowID: true)
-        }
-        return PrimaryKeyInfo(columns: keyColumns.map(\.name), rowIDColumn: nil, isRowID: false)
+        return try cachedPrimaryKey(tableName)
     }
 
-    private func isWithoutRowIDTable(_ tableName: String) throws -> Bool {
-        // A WITHOUT ROWID table has an index row for its primary key in
-        // index_list with origin "pk"; a rowid table with INTEGER PRIMARY
-        // KEY has none.
-        try indexes(on: tableName).contains { $0.origin == "pk" }
-    }
-
-    /// The indexes of a table. Throws if the table does not exist.
-    public func indexes(on tableName: String) throws -> [IndexInfo] {
-        guard try tableExists(tableName) else { throw DatabaseError.noSuchTable(tableName) }
-        return try Row.fetchAll(self, sql: "PRAGMA index_list(\(tableName.quotedDatabaseIdentifier))").map { row in
-            let name: String = row["name"]
-            let columns = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
-                .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
-                .compactMap { $0["name"] as String? }
-            return IndexInfo(name: name, columns: columns, isUnique: row["unique"], origin: row["origin"] ?? "c")
-        }
-    }
-
-    /// The foreign keys of a table. Throws if the table does not exist.
-    public func foreignKeys(on tableName: String) throws -> [ForeignKeyInfo] {
-        guard try tableExists(tableName) else { throw DatabaseError.noSuchTable(tableName) }
-        var foreignKeys: [ForeignKeyInfo] = []
-        var current: (id: Int, table: String, mapping: [(String, String?)])?
-        func flush() throws {
-            guard let key = current else { return }
-            // A foreign key with no destination columns targets the primary
-            // key of the destination table.
-            let destinationColumns = key.mapping.contains { $0.1 == nil }
-                ? try primaryKey(key.table).columns
-                : key.mapping.map { $0.1! }
-            foreignKeys.append(ForeignKeyInfo(
-                id: key.id,
-                destinationTable: key.table,
-                mapping: zip(key.mapping, destinationColumns).map { ForeignKeyInfo.Mapping(origin: $0.0, destination: $1) }))
-        }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA foreign_key_list(\(tableName.quotedDatabaseIdentifier))")
-        for row in rows {
-            let id: Int = row["id"]
-            if current?.id != id {
-                try flush()
-                current = (id, row["table"], [])
+    /// The primary key of a table or of a described view, from the first
+    /// schema that has it, without the schema cache.
+    func fetchPrimaryKey(_ tableName: String) throws -> PrimaryKeyInfo {
+        for schemaID in try schemaIdentifiers() {
+            if let primaryKey = try primaryKey(DatabaseObjectID(name: tableName, schemaID: schemaID)) {
+                return primaryKey
             }
-            current!.mapping.append((row["from"], row["to"]))
         }
-        try flush()
-        return foreignKeys.sorted { $0.id < $1.id }
+        if try viewExists(tableName) {
+            throw DatabaseError.viewHasNoPrimaryKey(tableName)
+        }
+        throw DatabaseError.noSuchTable(tableName)
+    }
+
+    /// The primary key of the object, or nil if it is not a table, nor a
+    /// view that the schema source describes.
+    private func primaryKey(_ object: DatabaseObjectID) throws -> PrimaryKeyInfo? {
+        if let schemaSource, try objectExists(.view, object),
+           let keyColumns = try schemaSource.columnsForPrimaryKey(self, inView: object), !keyColumns.isEmpty
+        {
+            return try viewPrimaryKey(object, keyColumns: keyColumns)
+        }
+        guard try objectExists(.table, object), let columns = try columns(in: object) else {
+            return nil
+        }
+        let keyColumns = columns
+            .filter { $0.primaryKeyIndex > 0 }
+            .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
+        if keyColumns.isEmpty {
+            return .hiddenRowID
+        }
+        // A rowid table has an index for its primary key unless the key is
+        // an INTEGER PRIMARY KEY, which aliases the rowid; a WITHOUT ROWID
+        // table always has one, which does not store a rowid.
+        // See <https://www.sqlite.org/lang_createtable.html#rowid> and
+        // <https://www.sqlite.org/withoutrowid.html>.
+        guard let keyIndex = try primaryKeyIndexName(of: object) else {
+            return .rowID(keyColumns[0])
+        }
+        return try .regular(keyColumns, tableHasRowID: indexStoresRowID(keyIndex, in: object.schemaID))
+    }
+
+    /// The primary key that the schema source gives to a view: its
+    /// columns, described as the view describes them.
+    private func viewPrimaryKey(_ view: DatabaseObjectID, keyColumns: [String]) throws -> PrimaryKeyInfo? {
+        guard let columns = try columns(in: view) else { return nil }
+        let keyColumnInfos = try keyColumns.enumerated().map { index, name in
+            let lowercasedName = name.lowercased()
+            guard let column = columns.first(where: { $0.name.lowercased() == lowercasedName }) else {
+                throw DatabaseError(message: "no such column in \(view.schemaID.viewDescription(view.name)): \(name)")
+            }
+            return column.withPrimaryKeyIndex(index + 1)
+        }
+        return .regular(keyColumnInfos, tableHasRowID: false)
+    }
+
+    /// The name of the index that `PRAGMA index_list` reports for the
+    /// primary key of a table (origin "pk"), if any.
+    private func primaryKeyIndexName(of table: DatabaseObjectID) throws -> String? {
+        try Row.fetchAll(self, sql: "PRAGMA \(table.schemaID.name.quotedDatabaseIdentifier).index_list(\(table.name.quotedDatabaseIdentifier))")
+            .first { ($0["origin"] as String?) == IndexInfo.Origin.primaryKeyConstraint.rawValue }
+            .map { $0["name"] }
+    }
+
+    /// Whether the entries of an index end with the rowid (column -1 of
+    /// `PRAGMA index_xinfo`): the index of a rowid table does, the primary
+    /// key of a WITHOUT ROWID table does not.
+    private func indexStoresRowID(_ indexName: String, in schemaID: DatabaseSchemaID) throws -> Bool {
+        try Row.fetchAll(self, sql: "PRAGMA \(schemaID.name.quotedDatabaseIdentifier).index_xinfo(\(indexName.quotedDatabaseIdentifier))")
+            .contains { ($0["cid"] as Int) == -1 }
+    }
+
+    // MARK: - Indexes
+
+    /// The indexes of a table, from the named schema or from the first
+    /// schema that has it. Throws "no such table" if none has it. Indexes
+    /// on expressions are not listed.
+    ///
+    /// ```swift
+    /// let uniqueIndexes = try db.indexes(on: "player").filter(\.isUnique)
+    /// ```
+    public func indexes(on tableName: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        try firstResult(tableName, in: schemaName, indexes(on:))
+    }
+
+    private func indexes(on table: DatabaseObjectID) throws -> [IndexInfo]? {
+        // PRAGMA index_list says nothing of a missing table.
+        guard try objectExists(.table, table) else { return nil }
+        let schema = table.schemaID.name.quotedDatabaseIdentifier
+        return try Row.fetchAll(self, sql: "PRAGMA \(schema).index_list(\(table.name.quotedDatabaseIdentifier))")
+            .compactMap { row -> IndexInfo? in
+                let name: String = row["name"]
+                var columns: [String] = []
+                let columnRows = try Row.fetchAll(self, sql: "PRAGMA \(schema).index_info(\(name.quotedDatabaseIdentifier))")
+                    .sorted { ($0["seqno"] as Int) < ($1["seqno"] as Int) }
+                for columnRow in columnRows {
+                    // The name is NULL for the rowid and for expressions,
+                    // which IndexInfo cannot describe.
+                    guard let column: String = columnRow["name"] else { return nil }
+                    columns.append(column)
+                }
+                return IndexInfo(
+                    name: name,
+                    columns: columns,
+                    isUnique: row["unique"],
+                    origin: IndexInfo.Origin(rawValue: row["origin"] ?? IndexInfo.Origin.createIndex.rawValue))
+            }
+    }
+
+    /// Whether the columns (case-insensitive, in any order) hold a unique
+    /// key of the table: its primary key, or the columns of a unique index.
+    ///
+    /// ```swift
+    /// try db.table("player", hasUniqueKey: ["email"]) // true if a unique index covers email
+    /// ```
+    public func table(_ tableName: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+        try columnsForUniqueKey(columns, in: tableName) != nil
+    }
+
+    /// The columns of the primary key or of the first unique index that
+    /// the given columns contain, or nil. The rowid is a unique key of a
+    /// table that has one.
+    func columnsForUniqueKey(_ columns: some Collection<String>, in tableName: String) throws -> [String]? {
+        let lowercasedColumns = Set(columns.map { $0.lowercased() })
+        if lowercasedColumns.isEmpty { return nil }
+        // Views have a primary key only through the schema source.
+        if let primaryKey = try? primaryKey(tableName) {
+            if primaryKey.tableHasRowID && lowercasedColumns == [Column.rowID.name] {
+                return [Column.rowID.name]
+            }
+            if Set(primaryKey.columns.map { $0.lowercased() }).isSubset(of: lowercasedColumns) {
+                return primaryKey.columns
+            }
+        }
+        guard try tableExists(tableName) else { return nil }
+        return try indexes(on: tableName)
+            .first { $0.isUnique && Set($0.columns.map { $0.lowercased() }).isSubset(of: lowercasedColumns) }?
+            .columns
+    }
+
+    // MARK: - Support
+
+    /// The result of `introspect` for the named schema, or for the first
+    /// schema that has the table; "no such table" if none has it.
+    func firstResult<T>(
+        _ tableName: String,
+        in schemaName: String?,
+        _ introspect: (DatabaseObjectID) throws -> T?) throws -> T
+    {
+        for schemaID in try schemaIdentifiers(named: schemaName) {
+            if let result = try introspect(DatabaseObjectID(name: tableName, schemaID: schemaID)) {
+                return result
+            }
+        }
+        throw DatabaseError.noSuchTable(tableName)
     }
 }

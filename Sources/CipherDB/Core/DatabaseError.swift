@@ -73,6 +73,14 @@ public struct DatabaseError: Error, Sendable {
     static func noSuchTable(_ tableName: String) -> DatabaseError {
         DatabaseError(message: "no such table: \(tableName)")
     }
+
+    static func noSuchSchema(_ schemaName: String) -> DatabaseError {
+        DatabaseError(message: "no such schema: \(schemaName)")
+    }
+
+    static func viewHasNoPrimaryKey(_ viewName: String) -> DatabaseError {
+        DatabaseError(message: "database view \(viewName) has no primary key")
+    }
 }
 
 extension DatabaseError: CustomStringConvertible {

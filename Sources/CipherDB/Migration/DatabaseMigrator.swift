@@ -27,18 +27,16 @@ public struct DatabaseMigrator: Sendable {
         case immediate
     }
 
-    struct Migration: Sendable {
-        let identifier: String
-        let foreignKeyChecks: ForeignKeyChecks
-        let migrate: @Sendable (Database) throws -> Void
-    }
-
-    private(set) var registeredMigrations: [Migration] = []
-
     /// Whether the database is erased and migrated again when its schema
-    /// differs from the schema the registered migrations build: for
+    /// differs from the schema the applied migrations build: for
     /// development builds only, as it deletes every row.
     public var eraseDatabaseOnSchemaChange = false
+
+    /// Whether the `.deferred` migrations registered from now on check
+    /// foreign keys before they commit.
+    private var defersForeignKeyChecks = true
+
+    private var registeredMigrations: [Migration] = []
 
     public init() {}
 
@@ -47,14 +45,69 @@ public struct DatabaseMigrator: Sendable {
         registeredMigrations.map(\.identifier)
     }
 
+    // MARK: - Registering
+
+    /// A migrator whose `.deferred` migrations, registered from now on,
+    /// run with foreign keys off and never check them: faster for big
+    /// migrations, but a violation goes unnoticed.
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator().disablingDeferredForeignKeyChecks()
+    /// ```
+    public func disablingDeferredForeignKeyChecks() -> DatabaseMigrator {
+        var migrator = self
+        migrator.defersForeignKeyChecks = false
+        return migrator
+    }
+
     /// Registers a migration. Identifiers must be unique.
+    ///
+    /// ```swift
+    /// migrator.registerMigration("add score") { db in
+    ///     try db.alter(table: "player") { t in t.add(column: "score", .integer) }
+    /// }
+    /// ```
     public mutating func registerMigration(
         _ identifier: String,
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void)
     {
-        precondition(!migrations.contains(identifier), "Already registered migration: \(String(reflecting: identifier))")
-        registeredMigrations.append(Migration(identifier: identifier, foreignKeyChecks: foreignKeyChecks, migrate: migrate))
+        registerMigration(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in
+            try migrate(db)
+        }
+    }
+
+    /// Registers a migration that replaces former migrations
+    /// (`mergedIdentifiers`): a database where some of them were applied
+    /// runs it once, with the set of those it already has, and forgets
+    /// them; a database where it was applied runs nothing.
+    ///
+    /// ```swift
+    /// migrator.registerMigration("v2", merging: ["v2a", "v2b"]) { db, appliedIDs in
+    ///     if !appliedIDs.contains("v2a") { try db.create(table: "team") { … } }
+    ///     if !appliedIDs.contains("v2b") { try db.create(table: "award") { … } }
+    /// }
+    /// ```
+    public mutating func registerMigration(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks = .deferred,
+        merging mergedIdentifiers: Set<String> = [],
+        migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void)
+    {
+        precondition(!migrations.contains(identifier), "already registered migration: \(String(reflecting: identifier))")
+        let checks: Migration.ForeignKeyChecks
+        switch foreignKeyChecks {
+        case .deferred: checks = defersForeignKeyChecks ? .deferred : .disabled
+        case .immediate: checks = .immediate
+        }
+        // A migration that merges itself merges its predecessors only.
+        var mergedIdentifiers = mergedIdentifiers
+        mergedIdentifiers.remove(identifier)
+        registeredMigrations.append(Migration(
+            identifier: identifier,
+            mergedIdentifiers: mergedIdentifiers,
+            foreignKeyChecks: checks,
+            migrate: migrate))
     }
 
     // MARK: - Migrating
@@ -64,105 +117,122 @@ public struct DatabaseMigrator: Sendable {
     /// Throws ``DatabaseMigratorError`` if the database was migrated by a
     /// newer version of the program (it has migrations this migrator does
     /// not know), and leaves it untouched.
-    public func migrate(_ writer: some DatabaseWriter) throws {
+    public func migrate(_ writer: any DatabaseWriter) throws {
         guard let last = registeredMigrations.last else { return }
         try migrate(writer, upTo: last.identifier)
     }
 
     /// Applies the migrations up to and including `targetIdentifier`.
-    public func migrate(_ writer: some DatabaseWriter, upTo targetIdentifier: String) throws {
-        guard let targetIndex = migrations.firstIndex(of: targetIdentifier) else {
-            throw DatabaseMigratorError(message: "no migration is registered with identifier \(String(reflecting: targetIdentifier))")
-        }
+    public func migrate(_ writer: any DatabaseWriter, upTo targetIdentifier: String) throws {
         try writer.barrierWriteWithoutTransaction { db in
-            if eraseDatabaseOnSchemaChange, try needsErasure(db, configuration: writer.configuration) {
-                try db.erase()
-            }
-            try migrate(db, upTo: targetIndex)
+            try migrate(db, upTo: targetIdentifier)
         }
     }
 
-    private func migrate(_ db: Database, upTo targetIndex: Int) throws {
-        let applied = try appliedIdentifiers(db)
-        let unknown = applied.subtracting(migrations)
+    /// Applies the migrations that were not applied yet, then calls
+    /// `completion` with the connection, still in the writer's exclusive
+    /// access, or with the error.
+    public func asyncMigrate(
+        _ writer: any DatabaseWriter,
+        completion: @escaping @Sendable (Result<Database, Error>) -> Void)
+    {
+        writer.asyncBarrierWriteWithoutTransaction { dbResult in
+            completion(Result {
+                let db = try dbResult.get()
+                if let last = registeredMigrations.last {
+                    try migrate(db, upTo: last.identifier)
+                }
+                return db
+            })
+        }
+    }
+
+    private func migrate(_ db: Database, upTo targetIdentifier: String) throws {
+        guard let targetIndex = migrations.firstIndex(of: targetIdentifier) else {
+            throw DatabaseMigratorError(message: "no migration is registered with identifier \(String(reflecting: targetIdentifier))")
+        }
+        if eraseDatabaseOnSchemaChange {
+            let needsErasure = try db.inTransactionReturning { try hasSchemaChanges(db) }
+            if needsErasure { try db.erase() }
+        }
+        try runMigrations(db, upTo: targetIndex)
+    }
+
+    private func runMigrations(_ db: Database, upTo targetIndex: Int) throws {
+        let appliedIdentifiers = try appliedIdentifiers(db)
+        let unknown = appliedIdentifiers.subtracting(knownIdentifiers)
         guard unknown.isEmpty else {
             throw DatabaseMigratorError(
                 message: "the database was migrated by a newer version of the program (unknown migrations: \(unknown.sorted().joined(separator: ", "))): it was left unchanged")
         }
-        if let lastApplied = migrations.lastIndex(where: applied.contains), lastApplied > targetIndex {
+        if let lastApplied = migrations.lastIndex(where: appliedIdentifiers.contains), lastApplied > targetIndex {
             throw DatabaseMigratorError(
-                message: "the database is already migrated beyond \(String(reflecting: migrations[targetIndex]))")
+                message: "the database is already migrated beyond migration \(String(reflecting: migrations[targetIndex]))")
         }
-        for migration in registeredMigrations[...targetIndex] where !applied.contains(migration.identifier) {
-            try run(migration, in: db)
-        }
-    }
-
-    /// Runs one migration in its own transaction, and records it. The
-    /// migration sees the schema as SQLite knows it, without the schema
-    /// source: a migration must not depend on it.
-    private func run(_ migration: Migration, in db: Database) throws {
-        try db.withSchemaSource(nil) {
-            try runWithoutSchemaSource(migration, in: db)
-        }
-    }
-
-    private func runWithoutSchemaSource(_ migration: Migration, in db: Database) throws {
-        // PRAGMA foreign_keys has no effect inside a transaction: it is
-        // switched off before, and back on after.
-        let disablesForeignKeys = try migration.foreignKeyChecks == .deferred
-            && (Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false)
-        if disablesForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer {
-            if disablesForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-        }
-        try db.inTransaction(.immediate) {
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            try migration.migrate(db)
-            if migration.foreignKeyChecks == .deferred {
-                try checkForeignKeys(db, migration: migration.identifier)
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for migration in registeredMigrations[...targetIndex] {
+            if appliedIdentifiers.contains(migration.identifier) {
+                if !migration.mergedIdentifiers.isDisjoint(with: appliedIdentifiers) {
+                    try migration.deleteMergedIdentifiers(db)
+                }
+            } else {
+                try migration.run(db, appliedMergedIdentifiers: migration.mergedIdentifiers.intersection(appliedIdentifiers))
             }
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
-            return .commit
         }
     }
 
-    private func checkForeignKeys(_ db: Database, migration: String) throws {
-        guard let violation = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
-        let table: String = violation["table"]
-        let parent: String = violation["parent"]
-        throw DatabaseError(
-            resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-            message: "migration \(String(reflecting: migration)) left a row of table \(table) referencing a missing row of table \(parent): the migration was rolled back")
+    /// The identifiers of the registered migrations and of the migrations
+    /// they merge.
+    private var knownIdentifiers: Set<String> {
+        registeredMigrations.reduce(into: []) { identifiers, migration in
+            identifiers.insert(migration.identifier)
+            identifiers.formUnion(migration.mergedIdentifiers)
+        }
     }
 
-    // MARK: - Erasing on schema change
+    // MARK: - Schema changes
 
-    /// Whether the schema differs from the one that the applied migrations
-    /// build in a fresh in-memory database, or unknown migrations were
-    /// applied.
-    private func needsErasure(_ db: Database, configuration: Configuration) throws -> Bool {
-        let applied = try appliedIdentifiers(db)
-        if !applied.isSubset(of: migrations) { return true }
-        guard let lastApplied = migrations.lastIndex(where: applied.contains) else { return false }
-        var memoryConfiguration = configuration
-        memoryConfiguration.readonly = false
-        memoryConfiguration.label = "CipherDB.DatabaseMigrator.reference"
-        let reference = try DatabaseQueue(configuration: memoryConfiguration)
+    /// Whether the database has migrations this migrator does not know, or
+    /// a schema that differs from the one its applied migrations build in
+    /// a new database: a migration was edited, as happens during
+    /// development. SQLite's own tables and `grdb_migrations` are not
+    /// compared.
+    ///
+    /// ```swift
+    /// if try dbQueue.read(migrator.hasSchemaChanges) {
+    ///     try dbQueue.erase()
+    /// }
+    /// try migrator.migrate(dbQueue)
+    /// ```
+    public func hasSchemaChanges(_ db: Database) throws -> Bool {
+        let appliedIdentifiers = try appliedIdentifiers(db)
+        if !appliedIdentifiers.isSubset(of: migrations) { return true }
+        guard let lastApplied = migrations.lastIndex(where: appliedIdentifiers.contains) else { return false }
+        // The reference database has the configuration of the migrated one
+        // (functions, collations, passphrase), but can be written, and runs
+        // on its own queue: the target queue of the migrated database is
+        // busy with the current access.
+        var referenceConfiguration = db.configuration
+        referenceConfiguration.readonly = false
+        referenceConfiguration.targetQueue = nil
+        referenceConfiguration.writeTargetQueue = nil
+        referenceConfiguration.label = "CipherDB.DatabaseMigrator.reference"
+        let reference = try DatabaseQueue(configuration: referenceConfiguration)
         let referenceSchema = try reference.writeWithoutTransaction { referenceDB in
-            try migrate(referenceDB, upTo: lastApplied)
-            return try schemaSnapshot(referenceDB)
+            try runMigrations(referenceDB, upTo: lastApplied)
+            return try userSchema(referenceDB)
         }
-        return try schemaSnapshot(db) != referenceSchema
-            || appliedMigrations(db) != Array(migrations[...lastApplied])
+        return try userSchema(db) != referenceSchema
     }
 
-    /// The schema objects, comparable across databases.
-    private func schemaSnapshot(_ db: Database) throws -> Set<[String?]> {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'
-            """)
-        return Set(rows.map { row in [row["type"], row["name"], row["tbl_name"], row["sql"]] })
+    /// The schema objects of the database, but SQLite's and the migrator's.
+    private func userSchema(_ db: Database) throws -> Set<[String?]> {
+        let rows = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master")
+        return Set(rows.compactMap { row in
+            let name: String = row["name"]
+            if Database.isSQLiteInternalTable(name) || Database.isGRDBInternalTable(name) { return nil }
+            return [row["type"], name, row["tbl_name"], row["sql"]]
+        })
     }
 
     // MARK: - Introspection
@@ -175,18 +245,21 @@ public struct DatabaseMigrator: Sendable {
 
     /// The registered migrations applied to the database, in order.
     public func appliedMigrations(_ db: Database) throws -> [String] {
-        let applied = try appliedIdentifiers(db)
-        return migrations.filter(applied.contains)
+        let appliedIdentifiers = try appliedIdentifiers(db)
+        return migrations.filter(appliedIdentifiers.contains)
     }
 
-    /// The registered migrations applied to the database and committed,
-    /// in order (the same as ``appliedMigrations(_:)`` outside a
-    /// migration's transaction).
+    /// The registered migrations that were applied in order, up to the
+    /// first that was not: `["1"]` when "1" and "3" were applied and "2"
+    /// was registered between them since.
     public func completedMigrations(_ db: Database) throws -> [String] {
-        try appliedMigrations(db)
+        let appliedMigrations = try appliedMigrations(db)
+        return zip(appliedMigrations, migrations)
+            .prefix { applied, registered in applied == registered }
+            .map { applied, _ in applied }
     }
 
-    /// Whether every registered migration was applied.
+    /// Whether every registered migration was applied, in order.
     public func hasCompletedMigrations(_ db: Database) throws -> Bool {
         try completedMigrations(db).last == migrations.last
     }

@@ -29,6 +29,18 @@ extension ColumnExpression where Self == Column {
     public static var rowID: Self { Column.rowID }
 }
 
+extension SQLExpressible where Self == Column {
+    /// The hidden rowid column, where an expression is expected.
+    public static var rowID: Self { Column.rowID }
+}
+
+extension SQLSelectable where Self == Column {
+    /// The hidden rowid column, in a selection:
+    /// `static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }`
+    /// selects `*, "rowid"`.
+    public static var rowID: Self { Column.rowID }
+}
+
 extension ColumnExpression where Self: RawRepresentable, RawValue == String {
     /// Enums of strings name columns: `enum Columns: String, ColumnExpression { case name }`.
     public var name: String { rawValue }

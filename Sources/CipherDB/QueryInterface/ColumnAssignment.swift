@@ -40,6 +40,26 @@ extension ColumnExpression {
     public static func /= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
         column.set(to: column / value)
     }
+
+    /// `column = column & value`.
+    public static func &= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        column.set(to: column & value)
+    }
+
+    /// `column = column | value`.
+    public static func |= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        column.set(to: column | value)
+    }
+
+    /// `column = column << value`.
+    public static func <<= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        column.set(to: column << value)
+    }
+
+    /// `column = column >> value`.
+    public static func >>= (column: Self, value: some SQLExpressible) -> ColumnAssignment {
+        column.set(to: column >> value)
+    }
 }
 
 extension Database {

@@ -205,43 +205,37 @@ extension QueryInterfaceRequest: DerivableRequest {
 }
 
 extension Database {
-    /// `pk IN (…)` for a single-column primary key (or the hidden rowid).
-    func primaryKeyExpression(table: String, values: [DatabaseValue]) throws -> SQLExpression {
-        let columns = try primaryKey(table).columns
+    /// The one column of the primary key of a table (the rowid of a table
+    /// without an explicit primary key), for `filter(key:)` and
+    /// `filter(keys:)`.
+    func filteringPrimaryKeyColumn(_ tableName: String) throws -> String {
+        let columns = try primaryKey(tableName).columns
         guard columns.count == 1 else {
             throw DatabaseError(
                 resultCode: .SQLITE_MISUSE,
-                message: "table \(table) has a composite primary key (\(columns.joined(separator: ", "))): give keys as dictionaries of column values")
+                message: "Filtering by primary key requires a single-column primary key in the table '\(tableName)'")
         }
-        return .isIn(.column(columns[0]), values.map { SQLExpression(.value($0)) })
+        return columns[0]
     }
 
-    /// `(a = ? AND b = ?) OR …` for keys made of the primary key columns or
-    /// of the columns of a unique index.
-    func uniqueKeyExpression(table: String, keys: [[String: DatabaseValue]]) throws -> SQLExpression {
-        var checkedColumnSets: Set<Set<String>> = []
-        let alternatives = try keys.map { key -> SQLExpression in
-            let columnSet = Set(key.keys.map { $0.lowercased() })
-            if !checkedColumnSets.contains(columnSet) {
-                guard try isUniqueKey(table: table, columns: columnSet) else {
-                    throw DatabaseError(
-                        resultCode: .SQLITE_MISUSE,
-                        message: "table \(table) has no unique index on column(s) \(key.keys.sorted().joined(separator: ", "))")
-                }
-                checkedColumnSets.insert(columnSet)
+    /// `(a = ? AND b = ?) OR …`, for keys that contain the primary key or
+    /// the columns of a unique index: the columns of that key come first,
+    /// in key order, then the others. A NULL value is `IS NULL`.
+    func uniqueKeyExpression(table tableName: String, keys: [[String: DatabaseValue]]) throws -> SQLExpression {
+        try SQLExpression.or(keys.map { key in
+            guard let keyColumns = try columnsForUniqueKey(key.keys, in: tableName) else {
+                let object = try viewExists(tableName) ? "database view" : "table"
+                throw DatabaseError(
+                    resultCode: .SQLITE_MISUSE,
+                    message: "\(object) \(tableName) has no unique key on column(s) \(key.keys.sorted().joined(separator: ", "))")
             }
-            // A key with a NULL value identifies no row.
-            if key.values.contains(where: \.isNull) { return SQLExpression.or([]) }
-            return SQLExpression.and(key.sorted { $0.key < $1.key }.map { column, dbValue in
-                SQLExpression.compare(.equal, .column(column), SQLExpression(.value(dbValue)))
+            let positions = Dictionary(keyColumns.enumerated().map { ($1.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            let sortedKey = key.sorted { lhs, rhs in
+                (positions[lhs.key.lowercased()] ?? Int.max) < (positions[rhs.key.lowercased()] ?? Int.max)
+            }
+            return SQLExpression.and(sortedKey.map { column, value in
+                SQLExpression.equal(.column(column), SQLExpression(.value(value)))
             })
-        }
-        return SQLExpression.or(alternatives)
-    }
-
-    /// Whether the columns are the primary key, or those of a unique index.
-    func isUniqueKey(table: String, columns: Set<String>) throws -> Bool {
-        if Set(try primaryKey(table).columns.map { $0.lowercased() }) == columns { return true }
-        return try indexes(on: table).contains { $0.isUnique && Set($0.columns.map { $0.lowercased() }) == columns }
+        })
     }
 }

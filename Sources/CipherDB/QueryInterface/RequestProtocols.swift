@@ -169,10 +169,14 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
     }
 
     /// Filters by primary keys: `Player.all().filter(keys: [1, 2, 3])`.
+    /// No key: no row, and the request does not hit the database.
     public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
-        let values = keys.map(\.databaseValue)
+        let values = keys.map { SQLExpression(.value($0.databaseValue)) }
+        if values.isEmpty { return none() }
         let tableName = databaseTableName
-        return filterWhenConnected { db in try db.primaryKeyExpression(table: tableName, values: values) }
+        return filterWhenConnected { db in
+            try SQLExpression.isIn(.column(db.filteringPrimaryKeyColumn(tableName)), values)
+        }
     }
 
     /// Filters by a key given as a dictionary of column values: the primary
@@ -183,8 +187,11 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
         return filter(keys: [key])
     }
 
-    /// Filters by keys given as dictionaries of column values.
+    /// Filters by keys given as dictionaries of column values, each of them
+    /// containing the primary key or the columns of a unique index. No
+    /// key: no row, and the request does not hit the database.
     public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        if keys.isEmpty { return none() }
         let keys = keys.map { $0.mapValues { $0?.databaseValue ?? .null } }
         let tableName = databaseTableName
         return filterWhenConnected { db in try db.uniqueKeyExpression(table: tableName, keys: keys) }
@@ -215,14 +222,17 @@ extension TableRequest where Self: OrderedRequest {
 
 extension TableRequest where Self: AggregatingRequest {
     /// `GROUP BY` the primary key: the column that aliases the rowid, or
-    /// the rowid of a table without an explicit primary key, or else the
-    /// primary key columns.
+    /// else the rowid of a table that has one, or else (`WITHOUT ROWID`
+    /// tables, views) the primary key columns.
     public func groupByPrimaryKey() -> Self {
         let tableName = databaseTableName
         return groupWhenConnected { db in
             let primaryKey = try db.primaryKey(tableName)
             if let rowIDColumn = primaryKey.rowIDColumn {
                 return [Column(rowIDColumn)]
+            }
+            if primaryKey.tableHasRowID {
+                return [Column.rowID]
             }
             return primaryKey.columns.map { Column($0) }
         }

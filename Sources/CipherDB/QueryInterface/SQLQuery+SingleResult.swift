@@ -9,22 +9,25 @@ extension SQLQuery {
         if !statementJoins.isEmpty { return false }
         if let filter = try filterExpression(db), try db.tableExists(tableName) {
             let columns = try filter.identifyingColumns(db, for: alias)
-            if try !columns.isEmpty && db.table(tableName, hasUniqueKeyAmong: columns) { return true }
+            if try db.table(tableName, hasUniqueKey: columns) { return true }
         }
         let groups = try groups?(db) ?? []
         return try groups.isEmpty && selection(db).contains(where: \.isAggregate)
     }
-}
 
-extension Database {
-    /// Whether `columns` contain the primary key, or the columns of a
-    /// unique index, of the table (names compared as SQLite does).
-    func table(_ tableName: String, hasUniqueKeyAmong columns: Set<String>) throws -> Bool {
-        let columns = Set(columns.map { $0.lowercased() })
-        if Set(try primaryKey(tableName).columns.map { $0.lowercased() }).isSubset(of: columns) { return true }
-        return try indexes(on: tableName).contains { index in
-            index.isUnique && Set(index.columns.map { $0.lowercased() }).isSubset(of: columns)
+    /// Whether each group holds one row: the query groups by columns of
+    /// its table (or by bijections of them, such as `-id`) that contain a
+    /// unique key. Rows of views are never known to be unique.
+    func groupsRowsByUniqueKey(_ db: Database, groups: [SQLExpression]) throws -> Bool {
+        guard try db.tableExists(tableName) else { return false }
+        var columns: Set<String> = []
+        for group in groups {
+            guard let column = try group.qualified(with: alias).column(db, for: alias, acceptsBijection: true) else {
+                return false
+            }
+            columns.insert(column)
         }
+        return try db.table(tableName, hasUniqueKey: columns)
     }
 }
 
@@ -99,12 +102,17 @@ extension SQLExpression {
     }
 
     /// The column of the table of `alias` that the expression is, with
-    /// the rowid named as the column that aliases it.
-    private func column(_ db: Database, for alias: TableAliasBase) throws -> String? {
+    /// the rowid named as the column that aliases it. With
+    /// `acceptsBijection`, also the column of `-column`.
+    fileprivate func column(_ db: Database, for alias: TableAliasBase, acceptsBijection: Bool = false) throws -> String? {
         let name: String
         switch impl {
         case .column(let columnName): name = columnName
         case let .qualifiedColumn(columnName, columnAlias) where columnAlias == alias: name = columnName
+        case let .unary(op, expression) where acceptsBijection && op.sql == SQLExpression.UnaryOperator.minus.sql:
+            return try expression.column(db, for: alias, acceptsBijection: true)
+        case let .collated(expression, _):
+            return try expression.column(db, for: alias, acceptsBijection: acceptsBijection)
         default: return nil
         }
         if ["rowid", "oid", "_rowid_"].contains(name.lowercased()),

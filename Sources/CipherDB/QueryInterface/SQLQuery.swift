@@ -55,13 +55,6 @@ struct SQLQuery: Sendable {
             orderings: allOrderings(db))
     }
 
-    /// Whether the query selects rows of the table as they are, so that
-    /// `DELETE` and `UPDATE` can use its `WHERE` clause directly.
-    private func isPlainFilter(_ clauses: Clauses) -> Bool {
-        !isDistinct && clauses.groups.isEmpty && clauses.havings.isEmpty && clauses.orderings.isEmpty
-            && limit == nil && statementJoins.isEmpty
-    }
-
     // MARK: - SELECT
 
     /// `SELECT … FROM … JOIN … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT …`.
@@ -278,9 +271,9 @@ struct SQLQuery: Sendable {
     // MARK: - DELETE and UPDATE
 
     /// `DELETE FROM … WHERE …`, through the primary key when the query
-    /// has an order, a limit, a grouping, a join or DISTINCT.
+    /// has joins or groups rows by a unique key, as GRDB writes it.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
-        "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try targetClause(context))
+        "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try targetClause(context, statement: "delete"))
     }
 
     /// `UPDATE … SET … WHERE …`.
@@ -293,22 +286,45 @@ struct SQLQuery: Sendable {
         }
         sql += tableName.quotedDatabaseIdentifier + " SET "
         sql += try assignments.map { try $0.sql(context) }.joined(separator: ", ")
-        return sql + (try targetClause(context))
+        return sql + (try targetClause(context, statement: "update"))
     }
 
-    private func targetClause(_ context: SQLGenerationContext) throws -> String {
+    /// The rows that `DELETE` or `UPDATE` target. A query of one table,
+    /// without grouping, uses its own `WHERE`, and its order and limit
+    /// (`DELETE … ORDER BY … LIMIT …`: SQLCipher is built with
+    /// SQLITE_ENABLE_UPDATE_DELETE_LIMIT); its selection, `DISTINCT` and
+    /// an order without a limit do not matter. Otherwise the rows are
+    /// those whose primary key the query selects.
+    private func targetClause(_ context: SQLGenerationContext, statement: String) throws -> String {
         context.declare(allAliases)
-        let clauses = try clauses(context.db)
-        if isPlainFilter(clauses) {
-            return try whereClause(context)
+        let db = context.db
+        let groups = try groups?(db) ?? []
+        if joins.isEmpty && groups.isEmpty {
+            var sql = try whereClause(context)
+            if let limit {
+                // An unordered query stays unordered when reversed.
+                let orderings = try orderings == nil ? [] : effectiveOrderings(db).map { $0.qualified(with: alias) }
+                if !orderings.isEmpty {
+                    sql += " ORDER BY " + (try orderings.map { try $0.sql(context) }.joined(separator: ", "))
+                }
+                sql += " LIMIT \(limit)"
+                if let offset { sql += " OFFSET \(offset)" }
+            }
+            return sql
         }
-        let primaryKey = try context.db.primaryKey(tableName).columns
+        if !groups.isEmpty, try !groupsRowsByUniqueKey(db, groups: groups) {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "can't \(statement) query with GROUP BY clause")
+        }
+        guard let keyColumn = try db.primaryKey(tableName).fastPrimaryKeyColumn else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "can't \(statement) query with joins or GROUP BY clause in a table without rowid and a composite primary key: \(tableName)")
+        }
         var subquery = self
-        subquery.selection = { _ in primaryKey.map { SQLSelection(.expression(.column($0))) } }
+        subquery.selection = { _ in [SQLSelection(.expression(.column(keyColumn)))] }
         subquery.joins = unselectedJoins
-        let key = primaryKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let target = primaryKey.count == 1 ? key : "(" + key + ")"
-        return " WHERE " + target + " IN (" + (try subquery.selectSQL(context, clauses: clauses)) + ")"
+        return " WHERE " + keyColumn.quotedDatabaseIdentifier
+            + " IN (" + (try subquery.selectSQL(context, clauses: clauses(db))) + ")"
     }
 }
 

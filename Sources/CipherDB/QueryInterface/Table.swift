@@ -389,3 +389,24 @@ extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConv
         try deleteOne(db, key: id)
     }
 }
+
+extension Table where RowDecoder: TableRecord {
+    /// Updates all rows with an assignment of the record's columns:
+    /// `try Table<Player>("player").updateAll(db) { $0.score.set(to: 0) }`.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignment: (RowDecoder.DatabaseComponents) throws -> ColumnAssignment) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
+    }
+
+    /// Updates all rows with assignments of the record's columns.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
+    }
+}

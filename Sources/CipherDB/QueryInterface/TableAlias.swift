@@ -258,14 +258,18 @@ extension SQLOrdering {
 extension Database {
     /// The columns that are not NULL in every row of a table: the column
     /// that aliases the rowid, or the rowid, or the primary key of a
-    /// `WITHOUT ROWID` table.
+    /// `WITHOUT ROWID` table or of a view described by the schema source.
+    /// For another view: all its columns.
     func existenceCheckColumns(in tableName: String) throws -> [String] {
-        let primaryKey = try primaryKey(tableName)
-        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
-        // A table with a rowid accepts `SELECT rowid`.
-        if (try? cachedStatement(sql: "SELECT rowid FROM \(tableName.quotedDatabaseIdentifier)")) != nil {
-            return [Column.rowID.name]
+        let primaryKey: PrimaryKeyInfo
+        do {
+            primaryKey = try self.primaryKey(tableName)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            guard try viewExists(tableName) else { throw error }
+            return try columns(in: tableName).map(\.name)
         }
+        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        if primaryKey.tableHasRowID { return [Column.rowID.name] }
         return primaryKey.columns
     }
 }

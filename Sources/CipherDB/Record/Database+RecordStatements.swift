@@ -16,6 +16,7 @@ struct SchemaCache {
     var schemaVersion: Int32?
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
     var columnNames: [String: [String]] = [:]
+    var isView: [String: Bool] = [:]
     var statements: [StatementKey: Statement] = [:]
     /// The last primary key and statement asked for: records written in a
     /// loop ask for the same ones every time, and comparing the names is
@@ -24,7 +25,7 @@ struct SchemaCache {
     var lastColumnNames: (table: String, columnNames: [String])?
     var lastStatement: (key: StatementKey, statement: Statement)?
 
-    var isEmpty: Bool { primaryKeys.isEmpty && columnNames.isEmpty && statements.isEmpty }
+    var isEmpty: Bool { primaryKeys.isEmpty && columnNames.isEmpty && isView.isEmpty && statements.isEmpty }
 }
 
 /// The statements that target one row by its primary key.
@@ -46,7 +47,7 @@ extension Database {
         if let cached = schemaCache.primaryKeys[key] {
             primaryKey = cached
         } else {
-            primaryKey = try self.primaryKey(table)
+            primaryKey = try fetchPrimaryKey(table)
             try recordSchemaVersion()
             schemaCache.primaryKeys[key] = primaryKey
         }
@@ -70,6 +71,16 @@ extension Database {
         }
         schemaCache.lastColumnNames = (table, columnNames)
         return columnNames
+    }
+
+    /// Whether the name is the one of a view, from the schema cache.
+    func cachedViewExists(_ name: String) throws -> Bool {
+        let key = name.lowercased()
+        if let isView = schemaCache.isView[key] { return isView }
+        let isView = try viewExists(name)
+        try recordSchemaVersion()
+        schemaCache.isView[key] = isView
+        return isView
     }
 
     /// `INSERT [OR …] INTO "t" ("a", "b") VALUES (?,?)`, prepared once per
@@ -137,19 +148,15 @@ extension Database {
     /// filled.
     private func recordSchemaVersion() throws {
         if schemaCache.schemaVersion == nil {
-            schemaCache.schemaVersion = try currentSchemaVersion()
+            schemaCache.schemaVersion = try schemaVersion()
         }
-    }
-
-    private func currentSchemaVersion() throws -> Int32? {
-        try Int32.fetchOne(cachedStatement(sql: "PRAGMA schema_version"))
     }
 
     /// Clears the schema cache if another connection changed the schema
     /// since it was filled. Called at the start of each access.
     func validateSchemaCache() {
         guard !schemaCache.isEmpty, !isClosed else { return }
-        if (try? currentSchemaVersion()) != schemaCache.schemaVersion {
+        if (try? schemaVersion()) != schemaCache.schemaVersion {
             schemaCache = SchemaCache()
         }
     }

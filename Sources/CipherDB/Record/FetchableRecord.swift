@@ -218,23 +218,51 @@ extension FetchableRecord where Self: TableRecord {
         try all().fetchOne(db)
     }
 
-    /// The record with this primary key, if any.
+    /// The record with this primary key, if any. A NULL key does not hit
+    /// the database.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db, key: 1) // SELECT * FROM player WHERE id = 1
+    /// ```
     public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+        if key.databaseValue.isNull { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
-    /// The record with this primary or unique key, if any.
-    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+    /// The record with this primary or unique key, if any. A nil key does
+    /// not hit the database.
+    ///
+    /// ```swift
+    /// let player = try Player.fetchOne(db, key: ["email": "arthur@example.com"])
+    /// ```
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
+        guard let key else { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
-    /// The records with these primary keys.
+    /// A cursor over the records with these primary keys.
+    public static func fetchCursor(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> RecordCursor<Self> {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
+    /// A cursor over the records with these primary or unique keys.
+    public static func fetchCursor(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> RecordCursor<Self> {
+        try filter(keys: keys).fetchCursor(db)
+    }
+
+    /// The records with these primary keys. No key does not hit the
+    /// database.
+    ///
+    /// ```swift
+    /// let players = try Player.fetchAll(db, keys: [1, 2, 3]) // SELECT * FROM player WHERE id IN (1, 2, 3)
+    /// ```
     public static func fetchAll(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> [Self] {
         guard !keys.isEmpty else { return [] }
         return try filter(keys: keys).fetchAll(db)
     }
 
-    /// The records with these primary or unique keys.
+    /// The records with these primary or unique keys. No key does not hit
+    /// the database.
     public static func fetchAll(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> [Self] {
         guard !keys.isEmpty else { return [] }
         return try filter(keys: keys).fetchAll(db)
@@ -263,12 +291,38 @@ extension FetchableRecord where Self: TableRecord & Hashable {
     public static func fetchSet(_ db: Database) throws -> Set<Self> {
         try all().fetchSet(db)
     }
+
+    /// The set of records with these primary keys. No key does not hit
+    /// the database.
+    public static func fetchSet(_ db: Database, keys: some Collection<some DatabaseValueConvertible>) throws -> Set<Self> {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchSet(db)
+    }
+
+    /// The set of records with these primary or unique keys. No key does
+    /// not hit the database.
+    public static func fetchSet(_ db: Database, keys: [[String: (any DatabaseValueConvertible)?]]) throws -> Set<Self> {
+        guard !keys.isEmpty else { return [] }
+        return try filter(keys: keys).fetchSet(db)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable & Identifiable, ID: DatabaseValueConvertible {
+    /// The set of records with these ids.
+    public static func fetchSet(_ db: Database, ids: some Collection<ID>) throws -> Set<Self> {
+        try fetchSet(db, keys: ids)
+    }
 }
 
 extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
     /// The record with this id, if any.
     public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
         try fetchOne(db, key: id)
+    }
+
+    /// A cursor over the records with these ids.
+    public static func fetchCursor(_ db: Database, ids: some Collection<ID>) throws -> RecordCursor<Self> {
+        try fetchCursor(db, keys: ids)
     }
 
     /// The records with these ids.

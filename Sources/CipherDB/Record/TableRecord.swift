@@ -125,10 +125,37 @@ extension TableRecord {
     }
 
     /// Updates all rows; returns the number of updated rows.
+    ///
+    /// ```swift
+    /// try Player.updateAll(db, Column("score").set(to: 0))
+    /// ```
     @discardableResult
     public static func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
                                  _ assignments: ColumnAssignment...) throws -> Int {
         try all().updateAll(db, onConflict: onConflict, assignments)
+    }
+
+    /// Updates all rows; returns the number of updated rows.
+    @discardableResult
+    public static func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
+                                 _ assignments: [ColumnAssignment]) throws -> Int {
+        try all().updateAll(db, onConflict: onConflict, assignments)
+    }
+
+    /// Updates all rows with an assignment of the record's columns:
+    /// `try Player.updateAll(db) { $0.score.set(to: 0) }`.
+    @discardableResult
+    public static func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
+                                 assignment: (DatabaseComponents) throws -> ColumnAssignment) throws -> Int {
+        try all().updateAll(db, onConflict: onConflict, [assignment(databaseComponents)])
+    }
+
+    /// Updates all rows with assignments of the record's columns:
+    /// `try Player.updateAll(db) { [$0.score.set(to: 0), $0.bonus.set(to: 0)] }`.
+    @discardableResult
+    public static func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
+                                 assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int {
+        try all().updateAll(db, onConflict: onConflict, assignments(databaseComponents))
     }
 }
 
@@ -168,8 +195,9 @@ extension QueryInterfaceRequest {
     public func deleteAll(_ db: Database) throws -> Int {
         let context = SQLGenerationContext(db)
         let sql = try query.deleteSQL(context)
-        try db.execute(sql: sql, arguments: context.arguments)
-        return db.changesCount
+        return try db.countingChanges(in: query.tableName) {
+            try db.execute(sql: sql, arguments: context.arguments)
+        }
     }
 
     /// Updates the rows of the request; returns their number.
@@ -183,14 +211,58 @@ extension QueryInterfaceRequest {
         try updateAll(db, onConflict: onConflict, assignments)
     }
 
-    /// Updates the rows of the request; returns their number.
+    /// Updates the rows of the request; returns their number. Without
+    /// assignment, it does not hit the database.
+    ///
+    /// The default conflict resolution is the one of the
+    /// ``MutablePersistableRecord/persistenceConflictPolicy`` of a record
+    /// type, or `ABORT`.
     @discardableResult
     public func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
                           _ assignments: [ColumnAssignment]) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
+        let conflictResolution = onConflict
+            ?? (RowDecoder.self as? any MutablePersistableRecord.Type)?.persistenceConflictPolicy.conflictResolutionForUpdate
         let context = SQLGenerationContext(db)
-        let sql = try query.updateSQL(context, assignments: assignments, conflictResolution: onConflict)
-        try db.execute(sql: sql, arguments: context.arguments)
-        return db.changesCount
+        let sql = try query.updateSQL(context, assignments: assignments, conflictResolution: conflictResolution)
+        return try db.countingChanges(in: query.tableName) {
+            try db.execute(sql: sql, arguments: context.arguments)
+        }
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Updates the rows of the request with an assignment of the record's
+    /// columns: `try Player.filter { $0.score < 0 }.updateAll(db) { $0.score.set(to: 0) }`.
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
+                          assignment: (DatabaseComponents) throws -> ColumnAssignment) throws -> Int {
+        try updateAll(db, onConflict: onConflict, [assignment(RowDecoder.databaseComponents)])
+    }
+
+    /// Updates the rows of the request with assignments of the record's
+    /// columns.
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict: Database.ConflictResolution? = nil,
+                          assignments: (DatabaseComponents) throws -> [ColumnAssignment]) throws -> Int {
+        try updateAll(db, onConflict: onConflict, assignments(RowDecoder.databaseComponents))
+    }
+}
+
+extension Database {
+    /// Runs a statement that changes a table or a view, and returns the
+    /// number of changed rows. SQLite does not count the rows that the
+    /// INSTEAD OF triggers of a view change in `sqlite3_changes`, but
+    /// does in `sqlite3_total_changes`.
+    ///
+    /// See <https://www.sqlite.org/c3ref/changes.html>.
+    func countingChanges(in tableName: String, _ execute: () throws -> Void) throws -> Int {
+        guard try cachedViewExists(tableName) else {
+            try execute()
+            return changesCount
+        }
+        let totalChangesBefore = totalChangesCount
+        try execute()
+        return totalChangesCount - totalChangesBefore
     }
 }

@@ -38,7 +38,9 @@ enum SQLAssociationCondition: Sendable {
             }
             return Array(zip(foreignKey.originColumns, destinationColumns))
         }
-        let candidates = try db.foreignKeys(on: holder).filter { schemaKey in
+        // Views have no foreign key in the schema.
+        let schemaKeys = try db.tableExists(holder) ? db.foreignKeys(on: holder) : []
+        let candidates = schemaKeys.filter { schemaKey in
             guard schemaKey.destinationTable.lowercased() == referenced.lowercased() else { return false }
             if let foreignKey {
                 return Set(foreignKey.originColumns.map { $0.lowercased() })

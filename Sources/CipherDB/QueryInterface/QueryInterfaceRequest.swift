@@ -116,7 +116,7 @@ extension QueryInterfaceRequest: FetchRequest {
     /// The region the request reads: the one of its statement, and the
     /// ones of the statements of its prefetched associations.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        try query.prefetchedAssociations.reduce(makePreparedRequest(db).statement.selectedRegion) { region, association in
+        try query.prefetchedAssociations.reduce(makePreparedRequest(db).statement.databaseRegion) { region, association in
             try region.union(query.prefetchedRegion(db, of: association))
         }
     }

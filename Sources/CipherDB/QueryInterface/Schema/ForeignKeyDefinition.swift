@@ -63,11 +63,8 @@ struct PrimaryKeyDescriptor {
 
     /// The primary key of an existing table.
     static func find(_ db: Database, table: String) throws -> PrimaryKeyDescriptor {
-        let keyColumns = try db.columns(in: table)
-            .filter { $0.primaryKeyIndex > 0 }
-            .sorted { $0.primaryKeyIndex < $1.primaryKeyIndex }
-        if keyColumns.isEmpty { return PrimaryKeyDescriptor(table: table, columns: nil) }
-        return PrimaryKeyDescriptor(table: table, columns: keyColumns.map {
+        let keyColumns = try db.primaryKey(table).columnInfos
+        return PrimaryKeyDescriptor(table: table, columns: keyColumns?.map {
             ($0.name, $0.type.isEmpty ? nil : Database.ColumnType(rawValue: $0.type))
         })
     }

@@ -52,13 +52,13 @@ extension DatabaseInteger {
         self = value
     }
 
-    /// What `sqlite3_column_int64` returns, from one column access: SQLite
-    /// returns 0 for NULL, and only then is the type asked for.
+    /// What `sqlite3_column_int64` returns: SQLite returns 0 for NULL, and
+    /// only then is the type asked for, so that a non-zero value costs the
+    /// one call that raw C code makes.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Self? {
-        let value = columnValue(sqliteStatement, index)
-        let int64 = sqlite3_value_int64(value)
-        if int64 == 0 && sqlite3_value_type(value) == SQLITE_NULL { return nil }
+        let int64 = sqlite3_column_int64(sqliteStatement, index)
+        if int64 == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
         return Self(exactly: int64)
     }
 
@@ -107,13 +107,12 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         self = sqlite3_column_double(sqliteStatement, index)
     }
 
-    /// What `sqlite3_column_double` returns, from one column access, as
-    /// for integers.
+    /// What `sqlite3_column_double` returns; the type is asked for only
+    /// for 0, as for integers.
     @inlinable @inline(__always)
     public static func fromStatement(_ sqliteStatement: SQLiteStatement, atUncheckedIndex index: CInt) -> Double? {
-        let value = columnValue(sqliteStatement, index)
-        let double = sqlite3_value_double(value)
-        if double == 0 && sqlite3_value_type(value) == SQLITE_NULL { return nil }
+        let double = sqlite3_column_double(sqliteStatement, index)
+        if double == 0 && sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
         return double
     }
 

@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func columnMappingOfAMissingColumnThrows() throws {
-        try DatabaseQueue().read { (db) throws in
+        // The closure's one expression is #expect, which returns the error.
+        _ = try DatabaseQueue().read { (db) throws in
             #expect(throws: DatabaseError.self) {
                 try Row.fetchAll(db, sql: "SELECT 1 AS a", adapter: ColumnMapping(["x": "missing"]))
             }

@@ -44,7 +44,8 @@ extension AppDatabase {
     }
 
     /// Opens (or creates) the encrypted players database, in WAL mode, and
-    /// migrates it. The folder is created with mode 0700. The key is loaded
+    /// migrates it. The folder is created with mode 0700, a new database
+    /// with mode 0600 (and so its `-wal` and `-shm` files). The key is loaded
     /// in `prepareDatabase`, when each connection opens, so that it stays
     /// in memory no longer than needed.
     ///
@@ -65,10 +66,17 @@ extension AppDatabase {
             }
         }
         configuration = makeConfiguration(configuration)
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        if isNew { try PrivateFile.createDatabaseFileIfMissing(at: url) }
         do {
             return try AppDatabase(DatabasePool(path: url.path, configuration: configuration))
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw AppDatabaseError.wrongKey(path: url.path)
+        } catch {
+            // A new database that failed to open leaves no empty file.
+            if isNew { unlink(url.path) }
+            if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
+                throw AppDatabaseError.wrongKey(path: url.path)
+            }
+            throw error
         }
     }
 

@@ -35,6 +35,13 @@ struct DatabaseOptions: ParsableArguments {
         return AppDatabase.defaultDatabaseURL(environment: environment)
     }
 
+    /// The key and passphrase files that the command may read, the default
+    /// key file included: a copy must never replace them.
+    var secretFiles: [URL] {
+        [keyFile, passphraseFile].compactMap { $0.map(URL.init(fileURLWithPath:)) }
+            + [SecretFiles.defaultKeyURL(environment: environment)]
+    }
+
     /// Where the key comes from, without the interactive prompt and the
     /// default key file: what `init` accepts as an explicit choice.
     func explicitKey() throws -> ResolvedKey? {

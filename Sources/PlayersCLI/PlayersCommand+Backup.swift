@@ -27,7 +27,7 @@ extension PlayersCommand {
         var quiet = false
 
         func run() async throws {
-            try checkDestination(destination, force: force)
+            try checkDestination(destination, force: force, options: options, target: target)
             let (appDatabase, key) = try options.openDatabase()
             let destinationKey = try target.destinationKey(default: key)
             let progress = ProgressReporter(label: "Backup", quiet: quiet)

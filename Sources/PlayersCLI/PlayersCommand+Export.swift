@@ -37,7 +37,7 @@ extension PlayersCommand {
         var format: Format = .sqlite
 
         func run() async throws {
-            try checkDestination(destination, force: force)
+            try checkDestination(destination, force: force, options: options, target: target)
             let url = options.databaseURL
             let (appDatabase, key) = try options.openDatabase()
             let destinationKey = try target.destinationKey(default: key)

@@ -108,11 +108,14 @@ extension PlayersCommand {
             return nil
         }
 
-        /// For the crash-safety tests only: with
-        /// `PLAYERS_TEST_PAUSE_IN_SYNC_MERGE=PATH`, the merge creates PATH
-        /// and waits inside its open transaction, so that a test can kill
-        /// the process there.
+        /// For the crash-safety tests only, in debug builds (the tests'):
+        /// with `PLAYERS_TEST_PAUSE_IN_SYNC_MERGE=PATH`, the merge creates
+        /// PATH and waits inside its open transaction, so that a test can
+        /// kill the process there. Release builds have no such hook.
         static func testPauseHook() -> (@Sendable (Database) throws -> Void)? {
+            #if !DEBUG
+            return nil
+            #else
             guard let path = ProcessInfo.processInfo.environment["PLAYERS_TEST_PAUSE_IN_SYNC_MERGE"], !path.isEmpty else {
                 return nil
             }
@@ -120,6 +123,7 @@ extension PlayersCommand {
                 _ = FileManager.default.createFile(atPath: path, contents: Data())
                 Thread.sleep(forTimeInterval: 60)
             }
+            #endif
         }
 
         static func bytes(_ count: Int64) -> String {

@@ -46,8 +46,24 @@ struct TargetKeyOptions: ParsableArguments {
     }
 }
 
-/// Refuses to replace an existing copy without `--force`, before any work.
-func checkDestination(_ destination: String, force: Bool) throws {
+extension TargetKeyOptions {
+    /// The key and passphrase files of the copy.
+    var secretFiles: [URL] {
+        [toKeyFile, toPassphraseFile].compactMap { $0.map(URL.init(fileURLWithPath:)) }
+    }
+}
+
+/// Refuses, before any work, a destination that is the database, one of
+/// its files or a key file (even with `--force`), and an existing copy
+/// without `--force`.
+func checkDestination(_ destination: String, force: Bool, options: DatabaseOptions, target: TargetKeyOptions) throws {
+    do {
+        try DatabaseFileOperations.checkDestination(
+            URL(fileURLWithPath: destination), replacing: true,
+            protecting: [options.databaseURL], files: options.secretFiles + target.secretFiles)
+    } catch let error as DatabaseFileError {
+        throw CLIError.failure(error.description)
+    }
     if !force && FileManager.default.fileExists(atPath: destination) {
         throw CLIError.failure("\(destination) already exists: choose another name, or pass --force to replace it")
     }

@@ -1,0 +1,111 @@
+import CipherDB
+import Foundation
+import Players
+
+extension DatabaseFileOperations {
+    // MARK: - Rekey
+
+    /// Re-encrypts the database with a new key: an export to a temporary
+    /// file, verified, then renamed over the database. An interruption
+    /// leaves the database with the old key or with the new one, never
+    /// neither. No other process may use the database meanwhile.
+    public static func rekey(_ database: URL, from oldKey: DatabaseKeySource, to newKey: DatabaseKeySource) throws {
+        try checkpointAndCheckUnused(database, key: .key(oldKey))
+        let temporary = try createTemporary(for: database)
+        do {
+            try writeVerifiedCopy(at: temporary, key: .key(newKey)) { temporary in
+                try exportPages(from: database, sourceKey: .key(oldKey), into: temporary, key: .key(newKey))
+            }
+            try checkUnused(database)
+            try moveIntoPlace(temporary, destination: database)
+        } catch {
+            removeFiles(at: temporary)
+            throw error
+        }
+    }
+
+    // MARK: - Restore
+
+    /// Replaces the database with a verified copy of a backup, re-encrypted
+    /// with the database's key.
+    ///
+    /// The copy is written next to the database and verified; the current
+    /// database gets a second name, `*.before-restore` (a hard link), then
+    /// the copy is renamed over it. At every moment, even after a crash,
+    /// the database's path holds the current database or the restored one.
+    /// `*.before-restore` is removed once the restored database opens with
+    /// its key; if it does not, the current database is renamed back.
+    public static func restore(_ backup: URL, backupKey: DestinationKey, into database: URL, key: DatabaseKeySource) throws {
+        guard FileManager.default.fileExists(atPath: backup.path) else {
+            throw DatabaseFileError("there is no backup at \(backup.path)")
+        }
+        if databaseFileSuffixes.contains(where: { isSameFile(backup, URL(fileURLWithPath: database.path + $0)) }) {
+            throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
+        }
+        let previous = URL(fileURLWithPath: database.path + ".before-restore")
+        let temporary = try createTemporary(for: database)
+        do {
+            do {
+                try writeVerifiedCopy(at: temporary, key: .key(key)) { temporary in
+                    try exportPages(from: backup, sourceKey: backupKey, into: temporary, key: .key(key))
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                throw DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
+            }
+            try checkpointAndCheckUnused(database, key: .key(key))
+            try keepPrevious(database, as: previous)
+        } catch {
+            removeFiles(at: temporary)
+            throw error
+        }
+        do {
+            try moveIntoPlace(temporary, destination: database)
+            let restored = try withDatabase(at: database, key: .key(key)) { try $0.read(tableCounts) }
+            guard restored["player"] != nil else {
+                throw DatabaseFileError("the backup holds no players table")
+            }
+            unlink(previous.path)
+        } catch {
+            // Put the previous database back, in one rename.
+            let putBack = rename(previous.path, database.path) == 0
+            removeFiles(at: temporary)
+            if putBack {
+                throw DatabaseFileError("the restore failed and the previous database was put back: \(error)")
+            }
+            throw DatabaseFileError(
+                "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous.path)")
+        }
+    }
+
+    /// Gives the database a second name, `previous`, replacing an older
+    /// one: a hard link, so that the database never leaves its path.
+    private static func keepPrevious(_ database: URL, as previous: URL) throws {
+        removeFiles(at: previous)
+        guard link(database.path, previous.path) == 0 else {
+            throw DatabaseFileError(
+                "cannot keep the current database as \(previous.path) (\(String(cString: strerror(errno)))): nothing was restored")
+        }
+        try sync(database.deletingLastPathComponent().path)
+    }
+
+    // MARK: - Exclusive access
+
+    /// Moves the WAL content into the database file, then checks that no
+    /// other process has the database open (its -wal file would remain).
+    static func checkpointAndCheckUnused(_ database: URL, key: DestinationKey) throws {
+        try withDatabase(at: database, key: key) { queue in
+            try queue.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        }
+        try checkUnused(database)
+    }
+
+    /// The last connection to close deletes the -wal file: if it is still
+    /// there, another process is using the database.
+    static func checkUnused(_ database: URL) throws {
+        if FileManager.default.fileExists(atPath: database.path + "-wal") {
+            throw DatabaseFileError("another process is using \(database.path): close it and try again (nothing was changed)")
+        }
+    }
+}

@@ -19,11 +19,21 @@ public final class AppDatabase: Sendable {
     /// Migrates the database, then gives access to it.
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
-        try migrator.migrate(dbWriter)
+        try Self.migrator.migrate(dbWriter)
     }
 
     /// Read-only access to the database.
     public var reader: any DatabaseReader { dbWriter }
+
+    /// Closes the connections, moving the WAL content into the database
+    /// file: a copy of the file alone then holds every player. Commands
+    /// call it when they are done, because a process may exit before the
+    /// last reference to the database is released.
+    ///
+    /// See <https://www.sqlite.org/wal.html#the_wal_file>.
+    public func close() throws {
+        try dbWriter.close()
+    }
 
     /// Records that a database imported from elsewhere (for example made by
     /// a GRDB app without migrations) already has the schema of the first
@@ -51,7 +61,7 @@ public final class AppDatabase: Sendable {
 
     /// The schema. Later versions add migrations; an applied migration is
     /// never edited.
-    private var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "player") { t in

@@ -21,6 +21,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             var player = Player(name: PlayerInput.normalized(name), score: score)
             do {
                 try appDatabase.savePlayer(&player)

@@ -29,6 +29,7 @@ extension PlayersCommand {
         func run() async throws {
             try checkDestination(destination, force: force, options: options, target: target)
             let (appDatabase, key) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let destinationKey = try target.destinationKey(default: key)
             let progress = ProgressReporter(label: "Backup", quiet: quiet)
             do {

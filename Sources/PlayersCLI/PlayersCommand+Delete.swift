@@ -26,6 +26,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             do {
                 if all {
                     let count = try await appDatabase.reader.read(Player.fetchCount(_:))

@@ -26,6 +26,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let name = self.name.map(PlayerInput.normalized)
             let score = self.score
             let player: Player?

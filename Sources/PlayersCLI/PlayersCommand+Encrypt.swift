@@ -29,6 +29,13 @@ extension PlayersCommand {
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            do {
+                try DatabaseFileOperations.checkForeignSchema(of: URL(fileURLWithPath: source), key: .plaintext)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                throw CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
+            } catch {
+                throw CLIError.from(error)
+            }
             let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
             do {
                 try DatabaseFileOperations.export(

@@ -40,6 +40,7 @@ extension PlayersCommand {
             try checkDestination(destination, force: force, options: options, target: target)
             let url = options.databaseURL
             let (appDatabase, key) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let destinationKey = try target.destinationKey(default: key)
             if format == .json {
                 do {

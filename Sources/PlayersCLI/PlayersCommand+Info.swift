@@ -33,6 +33,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, key) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let path = options.databaseURL.path
             let size = ["", "-wal"].reduce(0) { total, suffix in
                 total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)

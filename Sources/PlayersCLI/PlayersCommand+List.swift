@@ -21,6 +21,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let order = self.order
             let players = try await appDatabase.reader.read { db in
                 switch order {

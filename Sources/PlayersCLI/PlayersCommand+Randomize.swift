@@ -12,6 +12,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             do {
                 try appDatabase.refreshPlayers()
                 let count = try await appDatabase.reader.read(Player.fetchCount(_:))

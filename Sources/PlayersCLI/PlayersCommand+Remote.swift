@@ -24,6 +24,7 @@ extension PlayersCommand {
             func run() async throws {
                 let url = try RemoteURL.parse(url)
                 let (appDatabase, _) = try options.openDatabase()
+                defer { try? appDatabase.close() }
                 do {
                     try appDatabase.setRemoteURL(url)
                 } catch {
@@ -40,6 +41,7 @@ extension PlayersCommand {
 
             func run() async throws {
                 let (appDatabase, _) = try options.openDatabase()
+                defer { try? appDatabase.close() }
                 let url: URL?
                 do {
                     url = try appDatabase.remoteURL()

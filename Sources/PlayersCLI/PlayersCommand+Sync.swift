@@ -56,6 +56,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
+            defer { try? appDatabase.close() }
             let baseURL: URL
             if let url {
                 baseURL = try RemoteURL.parse(url)

@@ -42,6 +42,11 @@ extension DatabaseFileOperations {
         if databaseFileSuffixes.contains(where: { isSameFile(backup, URL(fileURLWithPath: database.path + $0)) }) {
             throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
         }
+        do {
+            try checkForeignSchema(of: backup, key: backupKey)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
+        }
         let previous = URL(fileURLWithPath: database.path + ".before-restore")
         let temporary = try createTemporary(for: database)
         do {
@@ -86,6 +91,24 @@ extension DatabaseFileOperations {
                 "cannot keep the current database as \(previous.path) (\(String(cString: strerror(errno)))): nothing was restored")
         }
         try sync(database.deletingLastPathComponent().path)
+    }
+
+    // MARK: - Foreign files
+
+    /// Refuses a database that comes from elsewhere (a backup to restore, a
+    /// plaintext database to import) unless each entry of its schema is
+    /// one that the players migrations create: nothing else in it
+    /// (trigger, view, virtual table) is ever run, and SQLite 3.15.2's
+    /// known bugs in FTS3 and R-Tree cannot be reached.
+    public static func checkForeignSchema(of url: URL, key: DestinationKey) throws {
+        let unknown = try withDatabase(at: url, key: key) { queue in
+            try queue.read(AppDatabase.unknownSchemaEntries)
+        }
+        guard unknown.isEmpty else {
+            let list = unknown.prefix(3).map(\.description).joined(separator: ", ")
+            throw DatabaseFileError(
+                "\(url.path) is not a players database: it holds \(list)\(unknown.count > 3 ? "…" : ""), which the players schema does not have (it was not used)")
+        }
     }
 
     // MARK: - Exclusive access

@@ -102,6 +102,36 @@ final class SQLRecorder: Sendable {
         try fixture.writer.close()
     }
 
+    @Test func closingAPoolThatReadMovesTheWALIntoTheDatabaseFile() throws {
+        let fixture = try DatabaseFixture(.pool)
+        try fixture.writer.write { db in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
+        }
+        // A reader opens: the writer must still close last, read-write.
+        #expect(try fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        try fixture.writer.close()
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "-shm"))
+
+        // The database file alone holds the row.
+        let copy = fixture.folder.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let reopened = try DatabaseQueue(path: copy, configuration: encryptedConfiguration())
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+    }
+
+    @Test func aPoolThatCannotCloseItsWriterRemainsUsable() throws {
+        let fixture = try DatabaseFixture(.pool)
+        try fixture.writer.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        #expect(try fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        // A statement kept alive outside the writer's cache prevents it from closing.
+        let statement = try fixture.writer.writeWithoutTransaction { db in try db.makeStatement(sql: "SELECT * FROM t") }
+        #expect(throws: DatabaseError.self) { try fixture.writer.close() }
+        #expect(try fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+        try fixture.writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        withExtendedLifetime(statement) {}
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func nonThrowingClosuresNeedNoTry(_ kind: DatabaseKind) {
         let fixture = try! DatabaseFixture(kind)

@@ -41,17 +41,26 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
-    /// Closes the writer, then the readers. Later accesses throw
+    /// Closes the readers, then the writer. Later accesses throw
     /// `SQLITE_MISUSE`; closing again does nothing.
     ///
+    /// The writer closes last because SQLite moves the content of the WAL
+    /// into the database file, and deletes the `-wal` and `-shm` files,
+    /// only when the last connection to close can write: a copy of the
+    /// database file alone then holds everything. (GRDB closes the writer
+    /// first, and leaves the WAL behind.)
+    ///
     /// If the writer can not be closed (a statement is still alive), the
-    /// readers stay open, and the pool remains usable.
+    /// pool remains usable: reads open new readers.
+    ///
+    /// See <https://www.sqlite.org/wal.html#the_wal_file>.
     public func close() throws {
         try readerPool.barrier {
-            try writer.close()
-            for reader in readerPool.close() {
+            for reader in readerPool.removeAll() {
                 try reader.close()
             }
+            try writer.close()
+            readerPool.close()
         }
     }
 

@@ -220,6 +220,7 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
 
     /// Forgets every idle element, and refuses to give any more. Call it in
     /// a barrier, so that no element is in use.
+    @discardableResult
     func close() -> [Element] {
         state.withLock { state in
             state.isClosed = true

@@ -1,0 +1,266 @@
+import CipherDB
+import Foundation
+import Players
+import TestSupport
+import Testing
+
+/// `players` killed with SIGKILL at each call that makes a change durable
+/// or moves a file (fsync, fdatasync, ftruncate, rename, link, unlink),
+/// just before it and just after it, by the LD_PRELOAD library in
+/// Tests/CrashInjection. After each kill the database opens with a key,
+/// passes `integrity_check` and holds the players of before or of after
+/// the command, never anything else; copies and their temporary files are
+/// private (the commands run under `umask 022`); `players verify` passes
+/// and removes what the killed run left; the command then runs again to
+/// its end.
+@Suite struct CrashSafetyTests {
+    @Test func restoreKilledAnywhereLeavesTheOldOrTheRestoredDatabase() async throws {
+        let template = try CLISandbox()
+        try template.runChecked(["init"])
+        try template.runChecked(["randomize"])
+        let backup = template.root.appendingPathComponent("backup.db").path
+        try template.runChecked(["backup", "--quiet", backup])
+        let backupPlayers = try template.players()
+        try template.runChecked(["add", "--name", "Zaphod", "--score", "42"])
+        let currentPlayers = try template.players()
+        #expect(backupPlayers != currentPlayers)
+
+        try await CrashTrials(template: template) { sandbox in
+            ["restore", "--quiet", sandbox.root.appendingPathComponent("backup.db").path]
+        } check: { sandbox in
+            let players = try sandbox.players()
+            guard players == currentPlayers || players == backupPlayers else {
+                throw CrashCheckFailure("the database holds neither the old nor the restored players")
+            }
+            try sandbox.verifyLeavesNoTemporaries()
+        }.run()
+    }
+
+    @Test func backupKilledAnywhereLeavesNoCopyOrAWholeOne() async throws {
+        let template = try CLISandbox()
+        try template.runChecked(["init"])
+        try template.runChecked(["randomize"])
+        let players = try template.players()
+
+        try await CrashTrials(template: template) { sandbox in
+            ["backup", "--quiet", sandbox.root.appendingPathComponent("copy.db").path]
+        } check: { sandbox in
+            guard try sandbox.players() == players else { throw CrashCheckFailure("the database changed") }
+            let copy = sandbox.root.appendingPathComponent("copy.db").path
+            try sandbox.expectPrivateCopies(of: copy)
+            if FileManager.default.fileExists(atPath: copy), try sandbox.players(at: copy) != players {
+                throw CrashCheckFailure("the backup exists but does not hold the players")
+            }
+            try sandbox.runChecked(["backup", "--quiet", "--force", copy])
+            try sandbox.expectNoTemporaries(next: copy)
+            try sandbox.verifyLeavesNoTemporaries()
+        }.run()
+    }
+
+    @Test func jsonExportKilledAnywhereLeavesNoExportOrAWholeOne() async throws {
+        let template = try CLISandbox()
+        try template.runChecked(["init"])
+        try template.runChecked(["randomize"])
+        let players = try template.players()
+
+        try await CrashTrials(template: template) { sandbox in
+            ["export", "--format", "json", sandbox.root.appendingPathComponent("players.json").path]
+        } check: { sandbox in
+            guard try sandbox.players() == players else { throw CrashCheckFailure("the database changed") }
+            let export = sandbox.root.appendingPathComponent("players.json").path
+            try sandbox.expectPrivateCopies(of: export)
+            if FileManager.default.fileExists(atPath: export) {
+                try sandbox.runChecked(["decrypt", export])
+            }
+            try sandbox.runChecked(["export", "--format", "json", "--force", export])
+            try sandbox.expectNoTemporaries(next: export)
+        }.run()
+    }
+
+    @Test func rekeyKilledAnywhereLeavesTheOldOrTheNewKey() async throws {
+        let template = try CLISandbox()
+        try template.runChecked(["init"])
+        try template.runChecked(["randomize"])
+        let players = try template.players()
+        _ = try template.writeSecret("new.key", String(repeating: "ab", count: 32) + "\n")
+
+        try await CrashTrials(template: template) { sandbox in
+            ["rekey", "--quiet", "--to-key-file", sandbox.root.appendingPathComponent("new.key").path]
+        } check: { sandbox in
+            let newKey = sandbox.root.appendingPathComponent("new.key").path
+            let oldOpens = (try? sandbox.players()) == players
+            let newOpens = (try? sandbox.players(keyFile: newKey)) == players
+            guard oldOpens != newOpens else {
+                throw CrashCheckFailure("the old key opens it: \(oldOpens), the new key: \(newOpens)")
+            }
+            try sandbox.verifyLeavesNoTemporaries(arguments: newOpens ? ["--key-file", newKey] : [])
+        }.run()
+    }
+
+    @Test func syncKilledAnywhereLeavesTheStateOfBeforeOrAfter() async throws {
+        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"30","players":["#
+            + (1...20).map { #"{"uuid":"\#(UUID().uuidString)","name":"Player \#($0)","score":\#($0 * 10),"version":\#($0)}"# }
+                .joined(separator: ",")
+            + #"],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { _, _ in .json(page) }
+        defer { server.stop() }
+        let url = server.baseURL
+        let template = try CLISandbox()
+        try template.runChecked(["init"])
+        try template.runChecked(["randomize"])
+        let before = try template.players()
+        let reference = try CLISandbox(copying: template)
+        try reference.runChecked(["sync", "--quiet", "--url", url])
+        let after = try reference.players()
+        #expect(after.count == before.count + 20)
+
+        try await CrashTrials(template: template) { _ in
+            ["sync", "--quiet", "--url", url]
+        } check: { sandbox in
+            let players = try sandbox.players()
+            guard players == before || players == after else {
+                throw CrashCheckFailure("the database holds \(players.count) players, neither the \(before.count) of before nor the \(after.count) of after")
+            }
+            try sandbox.verifyLeavesNoTemporaries()
+        }.run()
+    }
+}
+
+// MARK: - Trials
+
+/// The crash trials of one command: it runs once with the calls logged,
+/// then once per call and side (before, after), killed there, each time in
+/// a fresh copy of the template sandbox.
+struct CrashTrials: Sendable {
+    let template: CLISandbox
+    let arguments: @Sendable (CLISandbox) -> [String]
+    let check: @Sendable (CLISandbox) throws -> Void
+
+    init(template: CLISandbox,
+         arguments: @escaping @Sendable (CLISandbox) -> [String],
+         check: @escaping @Sendable (CLISandbox) throws -> Void)
+    {
+        self.template = template
+        self.arguments = arguments
+        self.check = check
+    }
+
+    func run() async throws {
+        let library = try CrashInjection.library()
+        let logged = try CLISandbox(copying: template)
+        let log = logged.root.appendingPathComponent("calls.log").path
+        let result = try logged.run(arguments(logged), environment: ["LD_PRELOAD": library, "CRASH_INJECTION_LOG": log])
+        try #require(result.status == 0, "\(result.error)")
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(calls.count >= 3, "the command made \(calls.count) durable calls: is the library preloaded?")
+
+        var failures: [String] = []
+        for (index, call) in calls.enumerated() {
+            for after in [false, true] {
+                let sandbox = try CLISandbox(copying: template)
+                let process = sandbox.makeProcess(arguments(sandbox), environment: [
+                    "LD_PRELOAD": library,
+                    "CRASH_INJECTION_KILL_AT": "\(index + 1)",
+                    "CRASH_INJECTION_KILL_AFTER": after ? "1" : "0",
+                ])
+                process.runUnderOpenUmask()
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                let trial = "killed \(after ? "after" : "before") call \(call)"
+                guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
+                    failures.append("\(trial): the command ended with \(process.terminationStatus) before that call")
+                    continue
+                }
+                do {
+                    try check(sandbox)
+                } catch {
+                    failures.append("\(trial): \(error)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(calls.count * 2) crash trials failed:\n\(failures.joined(separator: "\n"))")
+    }
+}
+
+struct CrashCheckFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The LD_PRELOAD library of Tests/CrashInjection, compiled once per test
+/// run with the toolchain's clang (or the system's cc).
+enum CrashInjection {
+    private static let compiled: Result<String, CrashCheckFailure> = {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CrashInjection/crash_injection.c").path
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("crash_injection-\(UUID().uuidString).so").path
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let compilers = path.split(separator: ":").flatMap { folder in ["clang", "cc"].map { "\(folder)/\($0)" } }
+        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return .failure(CrashCheckFailure("no clang or cc in PATH (\(path)): the crash tests need a C compiler (the Swift toolchain has clang)"))
+        }
+        guard let result = try? TestSupport.run(compiler, ["-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]),
+              result.status == 0 else {
+            return .failure(CrashCheckFailure("\(compiler) could not compile \(source)"))
+        }
+        return .success(output)
+    }()
+
+    static func library() throws -> String { try compiled.get() }
+}
+
+// MARK: - Sandbox helpers
+
+extension CLISandbox {
+    /// A new sandbox holding a copy of another one's files.
+    convenience init(copying template: CLISandbox) throws {
+        try self.init()
+        for name in try FileManager.default.contentsOfDirectory(atPath: template.root.path) {
+            try FileManager.default.copyItem(at: template.root.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+    }
+
+    /// Runs `players`, and throws unless it succeeds.
+    func runChecked(_ arguments: [String]) throws {
+        let result = try run(arguments)
+        guard result.status == 0 else {
+            throw CrashCheckFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
+        }
+    }
+
+    /// The players of a database, as "uuid name score" lines in uuid
+    /// order, read with the default key file (or `keyFile`) without
+    /// migrating it; throws if it does not open or is damaged.
+    func players(at path: String? = nil, keyFile: String? = nil) throws -> [String] {
+        let key = try SecretFiles.readKey(keyFile ?? keyPath)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.useRawKey(key) }
+        let queue = try DatabaseQueue(path: path ?? databasePath, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] else {
+                throw CrashCheckFailure("the database fails its integrity check")
+            }
+            return try String.fetchAll(db, sql: "SELECT uuid || ' ' || name || ' ' || score FROM player ORDER BY uuid")
+        }
+    }
+
+    /// `players verify` passes, and no temporary file is left next to the
+    /// database.
+    func verifyLeavesNoTemporaries(arguments: [String] = []) throws {
+        try runChecked(["verify"] + arguments)
+        try expectNoTemporaries(next: databasePath)
+    }
+
+    /// No temporary file (`.NAME.*.tmp*`) is left next to `path`.
+    func expectNoTemporaries(next path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let prefix = ".\(url.lastPathComponent)."
+        let left = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(prefix) }
+        guard left.isEmpty else { throw CrashCheckFailure("temporary files left: \(left)") }
+    }
+}

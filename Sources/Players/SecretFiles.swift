@@ -55,20 +55,11 @@ public enum SecretFiles {
                                                 attributes: [.posixPermissions: 0o700])
         var generator = SystemRandomNumberGenerator() // getrandom(2): cryptographically secure
         let key = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            if errno == EEXIST {
-                throw DatabaseFileError("a key file already exists at \(url.path): it was left as it is")
-            }
-            throw DatabaseFileError("cannot create the key file \(url.path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
         let hex = Data((key.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
-        let written = hex.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == hex.count, fsync(descriptor) == 0 else {
-            unlink(url.path)
-            throw DatabaseFileError("cannot write the key file \(url.path): \(String(cString: strerror(errno)))")
+        if FileManager.default.fileExists(atPath: url.path) {
+            throw DatabaseFileError("a key file already exists at \(url.path): it was left as it is")
         }
+        try PrivateFile.create(at: url, contents: hex)
         return key
     }
 }

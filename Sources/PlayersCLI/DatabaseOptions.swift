@@ -17,7 +17,7 @@ struct DatabaseOptions: ParsableArguments {
     var keyFile: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A file holding the passphrase (mode 0600).", valueName: "file"))
+        "A file holding the passphrase: its bytes, without one final newline (mode 0600).", valueName: "file"))
     var passphraseFile: String?
 
     func validate() throws {

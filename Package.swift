@@ -130,7 +130,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersFiles", "CipherDB"]),
+            dependencies: ["Players", "PlayersFiles", "CipherDB", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "PlayersServerCoreTests",
             dependencies: ["PlayersServerCore", "Players", "CipherDB"],

@@ -3,9 +3,10 @@ import Foundation
 
 /// How the players database is keyed.
 public enum DatabaseKeySource: Sendable {
-    /// A passphrase, loaded each time a connection opens (and derived with
-    /// PBKDF2: about 30 ms per connection).
-    case passphrase(@Sendable () throws -> String)
+    /// A passphrase, as bytes, loaded each time a connection opens (and
+    /// derived with PBKDF2: about 30 ms per connection). A text passphrase
+    /// is its UTF-8 bytes; a passphrase file is its bytes as they are.
+    case passphrase(@Sendable () throws -> Data)
     /// A raw 32-byte key, loaded each time a connection opens.
     case rawKey(@Sendable () throws -> Data)
 }
@@ -80,9 +81,9 @@ extension AppDatabase {
         }
     }
 
-    /// Opens the players database with a passphrase.
+    /// Opens the players database with a text passphrase (its UTF-8 bytes).
     public static func open(at url: URL = defaultDatabaseURL(), passphrase: @escaping @Sendable () throws -> String) throws -> AppDatabase {
-        try open(at: url, key: .passphrase(passphrase))
+        try open(at: url, key: .passphrase { Data(try passphrase().utf8) })
     }
 
     /// An empty in-memory database, for tests and previews.

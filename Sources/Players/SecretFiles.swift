@@ -25,15 +25,38 @@ public enum SecretFiles {
         return data
     }
 
-    /// A passphrase file: its text, without the final newline.
-    public static func readPassphrase(_ path: String, kind: String = "passphrase") throws -> String {
-        var passphrase = String(decoding: try readPrivateFile(path, kind: kind), as: UTF8.self)
-        if passphrase.hasSuffix("\n") { passphrase.removeLast() }
-        if passphrase.hasSuffix("\r") { passphrase.removeLast() }
-        guard !passphrase.isEmpty else {
+    /// A secret file's bytes, without one final newline (`\n` or `\r\n`,
+    /// as `echo` and editors write it); refused when nothing is left. Every
+    /// other byte is kept as it is, whether or not it is UTF-8.
+    private static func readSecret(_ path: String, kind: String) throws -> Data {
+        var secret = try readPrivateFile(path, kind: kind)
+        if secret.last == UInt8(ascii: "\n") {
+            secret.removeLast()
+            if secret.last == UInt8(ascii: "\r") { secret.removeLast() }
+        }
+        guard !secret.isEmpty else {
             throw DatabaseFileError("the \(kind) file \(path) is empty: write the \(kind) in it")
         }
-        return passphrase
+        return secret
+    }
+
+    /// A passphrase file: its bytes exactly, without one final newline.
+    /// The bytes are the passphrase: files that differ in any other byte,
+    /// even one that is not UTF-8, are different passphrases. A file
+    /// holding a text has the same bytes as that text typed at the prompt
+    /// or set in `PLAYERS_PASSPHRASE` (its UTF-8 encoding).
+    public static func readPassphrase(_ path: String) throws -> Data {
+        try readSecret(path, kind: "passphrase")
+    }
+
+    /// A token file: UTF-8 text without one final newline. A file that is
+    /// not UTF-8 is refused rather than read with replacement characters,
+    /// which would make different files the same token.
+    public static func readToken(_ path: String) throws -> String {
+        guard let token = String(validating: try readSecret(path, kind: "token"), as: UTF8.self) else {
+            throw DatabaseFileError("the token file \(path) is not UTF-8 text: write the token in it as text")
+        }
+        return token
     }
 
     /// A key file: 64 hexadecimal digits, a 256-bit raw key.

@@ -17,7 +17,7 @@ struct DatabaseOptions: ParsableArguments {
     var keyFile: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A file holding the passphrase (mode 0600).", valueName: "file"))
+        "A file holding the passphrase: its bytes, without one final newline (mode 0600).", valueName: "file"))
     var passphraseFile: String?
 
     func validate() throws {
@@ -52,7 +52,7 @@ struct DatabaseOptions: ParsableArguments {
             return .passphrase(try SecretFiles.readPassphrase(passphraseFile), origin: "passphrase file")
         }
         if let passphrase = environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
-            return .passphrase(passphrase, origin: "PLAYERS_PASSPHRASE")
+            return .passphrase(Data(passphrase.utf8), origin: "PLAYERS_PASSPHRASE")
         }
         return nil
     }
@@ -68,7 +68,7 @@ struct DatabaseOptions: ParsableArguments {
             guard let passphrase = Terminal.readSecret(prompt: "Passphrase for \(databaseURL.path): "), !passphrase.isEmpty else {
                 throw CLIError.failure("no passphrase was entered")
             }
-            return .passphrase(passphrase, origin: "prompt")
+            return .passphrase(Data(passphrase.utf8), origin: "prompt")
         }
         if hasDefaultKey {
             return .rawKey(try SecretFiles.readKey(defaultKeyURL.path), origin: "default key file")
@@ -94,7 +94,9 @@ struct DatabaseOptions: ParsableArguments {
 
 /// A key, and where it came from (for `info`, never the key itself).
 enum ResolvedKey {
-    case passphrase(String, origin: String)
+    /// The passphrase's bytes: a file's as they are, or the UTF-8 of a
+    /// text typed or set in the environment.
+    case passphrase(Data, origin: String)
     case rawKey(Data, origin: String)
 
     var source: DatabaseKeySource {

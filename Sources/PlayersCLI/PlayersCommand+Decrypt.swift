@@ -8,8 +8,9 @@ extension PlayersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print an encrypted JSON export.",
             discussion: """
-                FILE is made by 'players export --format json'. Give the key it was encrypted \\
-                with (--key-file, --passphrase-file, PLAYERS_PASSPHRASE, or the default key file).
+                FILE is made by 'players export --format json', by this release or an earlier one. \
+                Give the key it was encrypted with (--key-file, --passphrase-file, PLAYERS_PASSPHRASE, \
+                or the default key file).
                 """)
 
         @OptionGroup var options: DatabaseOptions

@@ -55,6 +55,8 @@ extension PlayersCommand {
         }
 
         func run() async throws {
+            // Before the database is opened: a bad token file leaves it untouched.
+            let token = try token()
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
             let baseURL: URL
@@ -71,7 +73,6 @@ extension PlayersCommand {
             configuration.timeout = timeout
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
-            let token = try token()
             configuration.bearerToken = token
             configuration.userAgent = "players/\(CipherSyncVersion.string)"
             configuration.progress = { received, _ in
@@ -103,7 +104,7 @@ extension PlayersCommand {
         /// The bearer token, from --token-file or PLAYERS_TOKEN.
         func token() throws -> String? {
             if let tokenFile {
-                return try Self.catching { try SecretFiles.readPassphrase(tokenFile, kind: "token") }
+                return try Self.catching { try SecretFiles.readToken(tokenFile) }
             }
             if let token = options.environment["PLAYERS_TOKEN"], !token.isEmpty { return token }
             return nil

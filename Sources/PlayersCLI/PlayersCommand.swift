@@ -14,7 +14,7 @@ struct PlayersCommand: AsyncParsableCommand {
             creates ($XDG_CONFIG_HOME/players/key). No option takes a passphrase itself.
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, \
-            3 wrong passphrase or key (or not an encrypted players database), 4 verification failed, \
+            3 wrong passphrase or key (or not an encrypted players database or export), 4 verification failed, \
             5 the sync server could not be reached, failed, or sent an invalid answer.
             """,
         subcommands: [

@@ -6,7 +6,7 @@ import PlayersFiles
 /// The key of a copy: `--to-passphrase-file`, `--to-key-file`, or
 /// `--plaintext`; by default, the key of the database.
 struct TargetKeyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Encrypt the copy with the passphrase in this file (mode 0600).", valueName: "file"))
+    @Option(help: ArgumentHelp("Encrypt the copy with the passphrase in this file: its bytes, without one final newline (mode 0600).", valueName: "file"))
     var toPassphraseFile: String?
 
     @Option(help: ArgumentHelp("Encrypt the copy with the raw key in this file (64 hex digits, mode 0600).", valueName: "file"))

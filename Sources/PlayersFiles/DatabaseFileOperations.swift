@@ -222,7 +222,7 @@ extension DatabaseFileOperations.DestinationKey {
 
     /// The key of `ATTACH … KEY ?`, bound as an argument: a passphrase, the
     /// `x'…'` form of a raw key, or an empty key for plaintext.
-    func attachKey() throws -> String {
+    func attachKey() throws -> any DatabaseValueConvertible {
         switch self {
         case .plaintext:
             return ""

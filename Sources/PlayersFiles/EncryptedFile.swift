@@ -1,96 +1,63 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import Players
 
 /// A file encrypted with AES-256-GCM, for exports that are not databases
-/// (JSON). The key is the raw 256-bit key, or is derived from the
-/// passphrase with PBKDF2-HMAC-SHA256 and a random salt.
+/// (JSON). The AES key is derived from the passphrase with PBKDF2-HMAC-SHA256,
+/// or from the raw key with HKDF-SHA256 (never the raw key itself, which
+/// also keys the database), with a random salt.
 ///
 /// Format (all integers big-endian):
 ///
 /// | bytes | content |
 /// | --- | --- |
-/// | 0–7 | `CDBENC01` |
-/// | 8 | key derivation: 0 raw key, 1 PBKDF2-HMAC-SHA256 |
-/// | 9–12 | PBKDF2 rounds (0 for a raw key) |
-/// | 13–28 | salt (zeros for a raw key) |
+/// | 0–7 | `CDBENC01` (passphrase) or `CDBENC02` (raw key) |
+/// | 8 | key derivation: 1 PBKDF2-HMAC-SHA256 (version 1), 2 HKDF-SHA256 (version 2); 0 the raw key itself (version 1, read only) |
+/// | 9–12 | PBKDF2 rounds: 600,000 written, 600,000 to 2,000,000 read; 0 for a raw key |
+/// | 13–28 | salt (zeros in version 1 raw-key files) |
 /// | 29–40 | AES-GCM nonce |
 /// | 41–(n-17) | ciphertext |
 /// | last 16 | AES-GCM tag |
 ///
-/// Bytes 0–28 are authenticated with the ciphertext.
+/// Bytes 0–28 (``EncryptedFileHeader``) are authenticated with the
+/// ciphertext, and checked before any key derivation.
 ///
-/// See <https://csrc.nist.gov/pubs/sp/800/38/d/final> (GCM) and
-/// <https://www.rfc-editor.org/rfc/rfc8018> (PBKDF2).
+/// See <https://csrc.nist.gov/pubs/sp/800/38/d/final> (GCM),
+/// <https://www.rfc-editor.org/rfc/rfc8018> (PBKDF2) and
+/// <https://www.rfc-editor.org/rfc/rfc5869> (HKDF).
 public enum EncryptedFile {
-    static let magic = Data("CDBENC01".utf8)
     /// OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256.
     public static let passphraseRounds: UInt32 = 600_000
 
+    /// The one error for a file that cannot be decrypted: not an export, a
+    /// header no writer produced, a wrong key, or a modified file. The
+    /// header is only authenticated with the key, so it cannot be trusted
+    /// to tell these apart.
+    static let unreadable = DatabaseFileError(
+        "the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with")
+
     /// Encrypts `plaintext` with the key.
     public static func seal(_ plaintext: Data, key: DatabaseKeySource) throws -> Data {
-        var header = magic
-        let symmetricKey: SymmetricKey
-        switch key {
-        case .rawKey(let load):
-            let raw = try load()
-            guard raw.count == 32 else { throw DatabaseFileError("a raw key must be 32 bytes long") }
-            symmetricKey = SymmetricKey(data: raw)
-            header.append(0)
-            header.append(contentsOf: bigEndianBytes(UInt32(0)))
-            header.append(Data(count: 16))
-        case .passphrase(let load):
-            var salt = Data(count: 16)
-            var generator = SystemRandomNumberGenerator()
-            for index in salt.indices { salt[index] = UInt8.random(in: 0...255, using: &generator) }
-            symmetricKey = try derive(passphrase: try load(), salt: salt, rounds: passphraseRounds)
-            header.append(1)
-            header.append(contentsOf: bigEndianBytes(passphraseRounds))
-            header.append(salt)
-        }
-        let sealed = try AES.GCM.seal(plaintext, using: symmetricKey, authenticating: header)
+        let header = EncryptedFileHeader.new(for: key)
+        let headerBytes = header.bytes
+        let sealed = try AES.GCM.seal(plaintext, using: try header.symmetricKey(for: key), authenticating: headerBytes)
         guard let combined = sealed.combined else { throw DatabaseFileError("cannot encrypt the file") }
-        return header + combined
+        return headerBytes + combined
     }
 
-    /// Decrypts a file made by ``seal(_:key:)``; a wrong key or a modified
-    /// file is refused.
+    /// Decrypts a file made by ``seal(_:key:)`` (or by an earlier release);
+    /// a wrong key, a modified file or a header that no writer produced is
+    /// refused with ``unreadable``, before any key derivation for a header.
     public static func open(_ file: Data, key: DatabaseKeySource) throws -> Data {
         let file = Data(file) // indices from 0
-        guard file.count >= 29 + 12 + 16, file.prefix(8) == magic else {
-            throw DatabaseFileError("the file is not an encrypted players export")
-        }
-        let header = file.prefix(29)
-        let rounds = file[9..<13].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let salt = file[13..<29]
-        let symmetricKey: SymmetricKey
-        switch (file[8], key) {
-        case (0, .rawKey(let load)):
-            symmetricKey = SymmetricKey(data: try load())
-        case (1, .passphrase(let load)):
-            symmetricKey = try derive(passphrase: try load(), salt: salt, rounds: rounds)
-        case (0, .passphrase), (1, .rawKey):
-            throw DatabaseFileError("the file was encrypted with a \(file[8] == 0 ? "raw key" : "passphrase"): give that instead")
-        default:
-            throw DatabaseFileError("the file uses an unknown key derivation")
-        }
+        guard file.count >= EncryptedFileHeader.length + 12 + 16,
+              let header = EncryptedFileHeader(parsing: file) else { throw unreadable }
+        let symmetricKey = try header.symmetricKey(for: key)
         do {
-            let box = try AES.GCM.SealedBox(combined: file.suffix(from: 29))
-            return try AES.GCM.open(box, using: symmetricKey, authenticating: header)
+            let box = try AES.GCM.SealedBox(combined: file.suffix(from: EncryptedFileHeader.length))
+            return try AES.GCM.open(box, using: symmetricKey, authenticating: file.prefix(EncryptedFileHeader.length))
         } catch {
-            throw DatabaseFileError("the key is wrong, or the file was modified")
+            throw unreadable
         }
-    }
-
-    private static func derive(passphrase: String, salt: Data, rounds: UInt32) throws -> SymmetricKey {
-        var bytes = Array(passphrase.utf8)
-        defer { for index in bytes.indices { bytes[index] = 0 } }
-        return try KDF.Insecure.PBKDF2.deriveKey(
-            from: bytes, salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: Int(rounds))
-    }
-
-    private static func bigEndianBytes(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 }

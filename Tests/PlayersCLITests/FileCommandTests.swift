@@ -249,7 +249,7 @@ import Testing
         let export = try sandbox.run(["export", "--format", "json", file])
         #expect(export.status == 0, "\(export.error)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        #expect(bytes.starts(with: Data("CDBENC01".utf8)))
+        #expect(bytes.starts(with: Data("CDBENC02".utf8))) // a raw key: version 2
         #expect(bytes.range(of: Data("Secretname".utf8)) == nil)
 
         let decrypted = try sandbox.run(["decrypt", file])
@@ -265,6 +265,41 @@ import Testing
         let wrong = try sandbox.run(["decrypt", "--passphrase-file", passphrase, file])
         #expect(wrong.status == 3)
         #expect(!wrong.error.contains("not the key"))
+    }
+
+    /// Every header that no writer produced gets the one error and exit 3,
+    /// at once: the rounds are checked before PBKDF2 runs.
+    @Test func malformedExportHeadersExitWith3Quickly() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        let passphrase = try sandbox.writeSecret("pass", "export secret")
+        let export = sandbox.root.appendingPathComponent("players.json").path
+        #expect(try sandbox.run(["export", "--format", "json", "--to-passphrase-file", passphrase, export]).status == 0)
+        let sealed = try Data(contentsOf: URL(fileURLWithPath: export))
+        func withRounds(_ rounds: UInt32) -> Data {
+            var file = sealed
+            file.replaceSubrange(9..<13, with: [UInt8(rounds >> 24), UInt8(rounds >> 16 & 0xFF), UInt8(rounds >> 8 & 0xFF), UInt8(rounds & 0xFF)])
+            return file
+        }
+        let before = sandbox.databaseSnapshot()
+        let malformed = [("rounds-0", withRounds(0)), ("rounds-max", withRounds(.max)),
+                         ("truncated", sealed.prefix(20)), ("magic", Data("XDBENC01".utf8) + sealed.dropFirst(8))]
+        for (name, bytes) in malformed {
+            let path = sandbox.root.appendingPathComponent("\(name).json").path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let process = sandbox.makeProcess(["decrypt", "--passphrase-file", passphrase, path])
+            // A reader that trusted 0xFFFFFFFF rounds would run for hours.
+            let watchdog = DispatchWorkItem { process.terminate() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+            let start = ContinuousClock.now
+            let result = try TestSupport.run(process)
+            watchdog.cancel()
+            #expect(result.status == 3, "\(name)")
+            #expect(result.error == "players: cannot decrypt \(path): the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with\n", "\(name)")
+            #expect(ContinuousClock.now - start < .seconds(10), "\(name)")
+        }
+        #expect(sandbox.databaseSnapshot() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: export)) == sealed)
     }
 
     @Test func plaintextJSONNeedsTheFlagAndParses() throws {

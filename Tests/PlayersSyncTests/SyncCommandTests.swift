@@ -106,6 +106,19 @@ import Testing
         }
     }
 
+    /// Read with replacement characters, two different binary files would
+    /// be the same token.
+    @Test func aTokenFileThatIsNotUTF8IsRefused() async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let file = try sandbox.writeSecret("token", bytes: Data([0x74, 0x6F, 0xFF, 0x6B]))
+        let before = sandbox.databaseSnapshot()
+        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--token-file", file])
+        #expect(result.status == 1)
+        #expect(result.error == "players: the token file \(file) is not UTF-8 text: write the token in it as text\n")
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
     @Test func aTokenEchoedByTheServerIsHiddenInTheError() async throws {
         let token = "server-token-77aa"
         let server = try ScriptedHTTPServer { request, _ in

@@ -57,8 +57,13 @@ public final class CLISandbox: Sendable {
 
     /// Writes a secret file with the given mode.
     public func writeSecret(_ name: String, _ content: String, mode: Int = 0o600) throws -> String {
+        try writeSecret(name, bytes: Data(content.utf8), mode: mode)
+    }
+
+    /// Writes a secret file of any bytes, UTF-8 or not, with the given mode.
+    public func writeSecret(_ name: String, bytes: Data, mode: Int = 0o600) throws -> String {
         let path = root.appendingPathComponent(name).path
-        guard FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: mode]) else {
+        guard FileManager.default.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: mode]) else {
             throw POSIXError(.EIO)
         }
         return path

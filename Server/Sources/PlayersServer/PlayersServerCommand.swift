@@ -93,7 +93,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         serverConfiguration.port = port
         serverConfiguration.tombstoneRetention = Self.duration(tombstoneRetention)!
         if let tokenFile {
-            serverConfiguration.token = try Self.secret { try SecretFiles.readPassphrase(tokenFile, kind: "token") }
+            serverConfiguration.token = try Self.secret { try SecretFiles.readToken(tokenFile) }
         }
 
         let writer: any DatabaseWriter

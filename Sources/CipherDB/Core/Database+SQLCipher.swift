@@ -29,7 +29,8 @@ extension Database {
         try bytes.withUnsafeBytes { try useKeyMaterial($0) }
     }
 
-    /// Gives the passphrase of an encrypted database, as bytes.
+    /// Gives the passphrase of an encrypted database, as bytes, used as
+    /// they are, UTF-8 or not (a `String` passphrase is its UTF-8 bytes).
     public func usePassphrase(_ passphrase: Data) throws {
         try passphrase.withUnsafeBytes { try useKeyMaterial($0) }
     }

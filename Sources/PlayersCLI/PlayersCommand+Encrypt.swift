@@ -46,7 +46,7 @@ extension PlayersCommand {
                 try DatabaseFileOperations.withDatabase(at: url, key: .key(key.source)) { queue in
                     try AppDatabase.adoptImportedSchema(queue)
                 }
-                _ = try AppDatabase.open(at: url, key: key.source)
+                try AppDatabase.open(at: url, key: key.source).close()
             } catch {
                 if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
                 DatabaseFileOperations.removeFiles(at: url)
@@ -60,18 +60,5 @@ extension PlayersCommand {
                 print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
             }
         }
-    }
-}
-
-/// The key of a new database: the one given, or the default key file
-/// (created if needed).
-enum KeyChoice {
-    static func keyForNewDatabase(_ options: DatabaseOptions) throws -> (ResolvedKey, createdKeyFile: URL?) {
-        if let explicit = try options.explicitKey() { return (explicit, nil) }
-        let keyURL = SecretFiles.defaultKeyURL(environment: options.environment)
-        if FileManager.default.fileExists(atPath: keyURL.path) {
-            return (.rawKey(try SecretFiles.readKey(keyURL.path), origin: "default key file"), nil)
-        }
-        return (.rawKey(try SecretFiles.createKey(at: keyURL), origin: "default key file"), keyURL)
     }
 }

@@ -21,22 +21,11 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): it was left unchanged")
             }
-            var createdKeyFile: URL?
-            let key: ResolvedKey
-            if let explicit = try options.explicitKey() {
-                key = explicit
-            } else {
-                let keyURL = SecretFiles.defaultKeyURL(environment: options.environment)
-                if FileManager.default.fileExists(atPath: keyURL.path) {
-                    key = .rawKey(try SecretFiles.readKey(keyURL.path), origin: "default key file")
-                } else {
-                    key = .rawKey(try SecretFiles.createKey(at: keyURL), origin: "default key file")
-                    createdKeyFile = keyURL
-                }
-            }
+            let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
             do {
                 let appDatabase = try AppDatabase.open(at: url, key: key.source)
                 _ = try await appDatabase.reader.read(Player.fetchCount(_:))
+                try appDatabase.close()
             } catch {
                 // Leave nothing half-made behind.
                 for suffix in ["", "-wal", "-shm"] {

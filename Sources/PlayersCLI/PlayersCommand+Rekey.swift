@@ -49,8 +49,9 @@ extension PlayersCommand {
                     try DatabaseFileOperations.rekey(url, from: oldKey.source, to: newKey)
                 }
                 // Only now report success: the new key opens it, the old one does not.
-                _ = try AppDatabase.open(at: url, key: newKey)
-                if (try? AppDatabase.open(at: url, key: oldKey.source)) != nil {
+                try AppDatabase.open(at: url, key: newKey).close()
+                if let old = try? AppDatabase.open(at: url, key: oldKey.source) {
+                    try? old.close()
                     throw CLIError.failure("the old key still opens \(url.path): the rekey did not take effect")
                 }
             } catch {

@@ -120,6 +120,20 @@ final class SQLRecorder: Sendable {
         #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
     }
 
+    @Test(arguments: DatabaseKind.allCases)
+    func aConnectionThatSavedRecordsCloses(_ kind: DatabaseKind) throws {
+        struct Item: Codable, PersistableRecord { var id: Int64; var name: String }
+        let fixture = try DatabaseFixture(kind)
+        try fixture.writer.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            try Item(id: 1, name: "a").insert(db)
+            try Item(id: 1, name: "b").update(db)
+            _ = try Item.deleteOne(db, key: 1)
+        }
+        // The statements of records are released with the connection's.
+        try fixture.writer.close()
+    }
+
     @Test func aPoolThatCannotCloseItsWriterRemainsUsable() throws {
         let fixture = try DatabaseFixture(.pool)
         try fixture.writer.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }

@@ -26,7 +26,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
-            let name = self.name.map(PlayerInput.normalized)
+            let name = try self.name.map(PlayerInput.normalized)
             let score = self.score
             let player: Player?
             do {
@@ -40,7 +40,7 @@ extension PlayersCommand {
             guard let player else {
                 throw CLIError.failure("there is no player with id \(id): nothing was changed")
             }
-            print("Player \(id): \(player.name), \(player.score).")
+            Terminal.printLine("Player \(id): \(player.name), \(player.score).")
         }
     }
 }

@@ -76,7 +76,9 @@ import Testing
             #expect(error as? SyncError == .deadlineExceeded)
             #expect("\(error)" == "the sync did not finish within its deadline (1 s): try again later, or allow it longer")
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // Endless otherwise; the transfer under way notices the
+        // cancellation within a second, later on a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(try database.contentChecksum() == before)
     }
 

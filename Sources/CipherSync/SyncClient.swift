@@ -8,6 +8,13 @@ import Foundation
 /// endpoint, or `full` take a snapshot. Every page is fetched, decoded and
 /// checked before the store's one write transaction begins.
 ///
+/// What a hostile server can make one sync hold is bounded: pages
+/// (``maximumPages``), their bytes together (``maximumBytes``), the time
+/// to fetch them (``maximumDuration``) and the cursor to store
+/// (``maximumCursorLength``). Past any of them the sync fails with
+/// ``SyncError/tooLarge`` or ``SyncError/deadlineExceeded`` (or
+/// ``SyncPayloadError`` for the cursor), and nothing is written.
+///
 /// ```swift
 /// let client = SyncClient(transport: CurlTransport(), endpoint: URL(string: "http://127.0.0.1:8080/v1/players")!, store: store)
 /// let report = try await client.sync()
@@ -18,9 +25,20 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The collection's URL, such as `http://127.0.0.1:8080/v1/players`.
     public let endpoint: URL
     public let store: Store
-    /// The most pages one sync follows: a server whose `next` links never
-    /// end is refused.
+    /// The most pages one sync follows, a snapshot's catch-up delta
+    /// included: a server whose `next` links never end is refused.
     public var maximumPages = 10_000
+    /// The most bytes the pages of one sync may hold together, counted
+    /// after decompression (each page is also bounded by its transport).
+    /// Default: 256 MiB.
+    public var maximumBytes = 256 * 1024 * 1024
+    /// The longest the fetching of one sync may last, retries included,
+    /// in seconds; the local merge that follows is not counted. Default:
+    /// 600.
+    public var maximumDuration: TimeInterval = 600
+    /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
+    /// that is not stored (it only saves a request). Default: 1024.
+    public var maximumCursorLength = 1024
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
 
@@ -37,23 +55,13 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         let state = try await store.syncState()
         let cursorBefore = state.cursor(for: endpoint)
         let fetched: SyncFetch<Store.Message>
-        if !full, let cursorBefore {
-            switch try await pages(from: deltaURL(since: cursorBefore), etag: state.etag, expectsSnapshot: false) {
-            case .notModified(let bytes):
-                return SyncReport(
-                    kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
-                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
-            case .gone:
-                fetched = try await snapshot()
-            case .pages(let pages, let etag, let bytes):
-                let cursor = pages.last!.cursor!
-                // The tag answers `since=cursorBefore`: it is worth keeping
-                // only when the cursor did not move.
-                fetched = SyncFetch(kind: .delta, pages: pages, cursor: cursor,
-                                    etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes)
-            }
-        } else {
-            fetched = try await snapshot()
+        switch try await withinDeadline({ try await fetch(cursorBefore: cursorBefore, etag: state.etag, full: full) }) {
+        case .upToDate(let bytes):
+            return SyncReport(
+                kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
+                cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
+        case .fetched(let fetch):
+            fetched = fetch
         }
         let counts = try await store.merge(fetched, from: endpoint, dryRun: dryRun)
         return SyncReport(
@@ -62,11 +70,54 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             bytesReceived: fetched.bytesReceived, durationSeconds: Self.seconds(since: start))
     }
 
+    /// The result of fetching: nothing new, or pages to merge.
+    private enum Fetched: Sendable {
+        case upToDate(bytes: Int)
+        case fetched(SyncFetch<Store.Message>)
+    }
+
+    /// Runs `fetch`, or throws ``SyncError/deadlineExceeded`` once
+    /// ``maximumDuration`` has passed (the transfer under way is
+    /// cancelled). Only fetching is raced: a merge that has begun is never
+    /// interrupted, so that a late deadline cannot hide a commit.
+    private func withinDeadline(_ fetch: @escaping @Sendable () async throws -> Fetched) async throws -> Fetched {
+        let seconds = maximumDuration
+        return try await withThrowingTaskGroup(of: Fetched?.self) { group in
+            group.addTask { try await fetch() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let fetched = first else {
+                throw SyncError.deadlineExceeded.with(detail: seconds.rounded() == seconds ? "\(Self.number(Int(seconds))) s" : "\(seconds) s")
+            }
+            return fetched
+        }
+    }
+
     // MARK: - Fetching
+
+    /// The delta since the stored cursor, or a snapshot.
+    private func fetch(cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
+        guard !full, let cursorBefore else { return .fetched(try await snapshot()) }
+        switch try await pages(from: deltaURL(since: cursorBefore), etag: etag, expectsSnapshot: false) {
+        case .notModified(let bytes):
+            return .upToDate(bytes: bytes)
+        case .gone:
+            return .fetched(try await snapshot())
+        case .pages(let pages, let etag, let bytes, _):
+            let cursor = pages.last!.cursor!
+            // The tag answers `since=cursorBefore`: it is worth keeping
+            // only when the cursor did not move.
+            return .fetched(SyncFetch(kind: .delta, pages: pages, cursor: cursor,
+                                      etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes))
+        }
+    }
 
     /// A snapshot, and for one of several pages the delta since its cursor.
     private func snapshot() async throws -> SyncFetch<Store.Message> {
-        guard case .pages(let pages, _, let bytes) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true) else {
+        guard case .pages(let pages, _, let bytes, let held) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true) else {
             throw SyncError.unexpectedStatus.with(status: 410, detail: "for a snapshot")
         }
         let cursor = pages[0].cursor!
@@ -74,8 +125,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             return SyncFetch(kind: .snapshot, pages: pages, cursor: cursor, etag: nil, bytesReceived: bytes)
         }
         // Changes made while the pages were read.
-        switch try await self.pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false, firstPage: pages.count + 1) {
-        case .pages(let catchUp, let catchUpTag, let catchUpBytes):
+        switch try await self.pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false,
+                                    firstPage: pages.count + 1, heldBefore: held) {
+        case .pages(let catchUp, let catchUpTag, let catchUpBytes, _):
             let last = catchUp.last!.cursor!
             return SyncFetch(kind: .snapshot, pages: pages, catchUp: catchUp, cursor: last,
                              etag: last == cursor ? catchUpTag : nil, bytesReceived: bytes + catchUpBytes)
@@ -87,20 +139,26 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     private enum Pages {
-        case pages([Store.Message], etag: String?, bytes: Int)
+        /// `bytes` received on the wire, `held` after decompression.
+        case pages([Store.Message], etag: String?, bytes: Int, held: Int)
         case notModified(bytes: Int)
         case gone
     }
 
     /// Every page from `url` on, following `next` until a complete page.
-    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, firstPage: Int = 1) async throws -> Pages {
+    /// `firstPage` and `heldBefore` count what the sync already holds.
+    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
         var pages: [Store.Message] = []
         var bytes = 0
+        var held = heldBefore
         var firstTag: String?
         var url = url
         var seen: Set<URL> = []
         while true {
             let pageNumber = firstPage + pages.count
+            guard pageNumber <= maximumPages else {
+                throw SyncError.tooLarge.with(detail: "more than \(Self.number(maximumPages)) pages")
+            }
             var headers = ["Accept": "application/json"]
             if pages.isEmpty, let etag { headers["If-None-Match"] = etag }
             let response = try await transport.send(HTTPRequest(url: url, headers: headers))
@@ -111,7 +169,11 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             case 410 where pages.isEmpty: return .gone
             default: throw Self.error(for: response)
             }
-            if pages.isEmpty { firstTag = response.headers["etag"] }
+            held += response.body.count
+            guard held <= maximumBytes else {
+                throw SyncError.tooLarge.with(detail: "more than \(Self.size(maximumBytes)) at page \(pageNumber)")
+            }
+            if pages.isEmpty, let tag = response.headers["etag"], tag.utf8.count <= maximumCursorLength { firstTag = tag }
             let page: Store.Message
             do {
                 page = try Store.Message.decodePage(response.body)
@@ -121,10 +183,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             try check(page, expectsSnapshot: expectsSnapshot, first: pages.first, pageNumber: pageNumber)
             pages.append(page)
             onPage?(pages.count, bytes)
-            if page.isComplete { return .pages(pages, etag: firstTag, bytes: bytes) }
-            guard pages.count < maximumPages else {
-                throw SyncPayloadError(page: pageNumber, path: "$.next", "more than \(maximumPages) pages")
-            }
+            if page.isComplete { return .pages(pages, etag: firstTag, bytes: bytes, held: held) }
             let next = try nextURL(page.next, pageNumber: pageNumber)
             guard seen.insert(next).inserted else {
                 throw SyncPayloadError(page: pageNumber, path: "$.next", "leads back to an earlier page")
@@ -140,6 +199,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         }
         guard let cursor = page.cursor, !cursor.isEmpty else {
             throw SyncPayloadError(page: pageNumber, path: "$.cursor", "missing")
+        }
+        guard cursor.utf8.count <= maximumCursorLength else {
+            throw SyncPayloadError(page: pageNumber, path: "$.cursor", "longer than \(maximumCursorLength) bytes")
         }
         if page.isSnapshot, let first, first.cursor != cursor {
             throw SyncPayloadError(page: pageNumber, path: "$.cursor", "differs from the first page's")
@@ -181,11 +243,29 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// The `error.message` of a JSON error body: at most 200 characters,
-    /// control characters removed, so that it prints safely.
+    /// control characters escaped (``PrintableText``), so that it prints
+    /// safely.
     static func serverMessage(_ body: Data) -> String? {
         guard let message = try? JSONDecoder().decode(ServerErrorBody.self, from: body).error.message else { return nil }
-        let clean = String(message.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
-        return clean.count > 200 ? clean.prefix(200) + "…" : clean
+        let short = message.count > 200 ? message.prefix(200) + "…" : message
+        return PrintableText.escaping(short)
+    }
+
+    /// `10,000`: a limit as the documentation writes it.
+    static func number(_ value: Int) -> String {
+        var digits = String(value)
+        var position = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: position) > 3 {
+            position = digits.index(position, offsetBy: -3)
+            digits.insert(",", at: position)
+        }
+        return digits
+    }
+
+    /// `256 MiB`, or `1,000 bytes` for a size that is not a whole number
+    /// of MiB.
+    static func size(_ bytes: Int) -> String {
+        bytes % 1_048_576 == 0 ? "\(number(bytes / 1_048_576)) MiB" : "\(number(bytes)) bytes"
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {

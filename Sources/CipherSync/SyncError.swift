@@ -2,10 +2,12 @@ import Foundation
 
 /// A server's answer that ends a sync: compare with the static constants
 /// (`error == .unauthorized`). Descriptions are safe to log; the server's
-/// own message is shown shortened, without control characters.
+/// own message is shown shortened, its control characters escaped
+/// (``PrintableText``).
 public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case unauthorized, forbidden, serverBusy, serverError, requestRefused, unexpectedStatus, cursorForgotten
+        case tooLarge, deadlineExceeded
     }
 
     private let code: Code
@@ -37,6 +39,18 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// 410 for the cursor of the snapshot just fetched.
     public static let cursorForgotten = SyncError(.cursorForgotten)
 
+    /// The answers of one sync exceed ``SyncClient/maximumPages`` or
+    /// ``SyncClient/maximumBytes``; `detail` says which.
+    public static let tooLarge = SyncError(.tooLarge)
+    /// Fetching took longer than ``SyncClient/maximumDuration``; `detail`
+    /// is the limit.
+    public static let deadlineExceeded = SyncError(.deadlineExceeded)
+
+    /// The same error, with a detail and no HTTP status.
+    public func with(detail: String) -> SyncError {
+        SyncError(code, status: nil, detail: detail)
+    }
+
     /// The same error, for an answer.
     public func with(status: Int, detail: String?) -> SyncError {
         SyncError(code, status: status, detail: detail)
@@ -62,6 +76,10 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the server gave an answer the sync protocol does not use (\(answer)): check the URL"
         case .cursorForgotten:
             return "the server forgot the snapshot's cursor while it was fetched (\(answer)): try again"
+        case .tooLarge:
+            return "the server sent more than one sync may hold (\(detail ?? "over the limit")): check the URL, or allow a larger sync"
+        case .deadlineExceeded:
+            return "the sync did not finish within its deadline (\(detail ?? "over the limit")): try again later, or allow it longer"
         }
     }
 }

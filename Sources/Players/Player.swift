@@ -50,29 +50,6 @@ extension Player: FetchableRecord, MutablePersistableRecord {
     }
 }
 
-// MARK: - Rules
-
-extension Player {
-    /// The longest name, in characters, that the command line, the server
-    /// and a sync accept.
-    public static let maximumNameLength = 100
-
-    /// The scores that the command line, the server and a sync accept.
-    public static let scoreRange: ClosedRange<Int> = 0...1_000_000_000
-
-    /// A name as stored: without surrounding white space.
-    public static func normalizedName(_ name: String) -> String {
-        // Most names need no trimming: checking both ends is much cheaper
-        // than trimming (a sync checks every name it receives).
-        let whiteSpace = CharacterSet.whitespacesAndNewlines
-        if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
-           !whiteSpace.contains(first), !whiteSpace.contains(last) {
-            return name
-        }
-        return name.trimmingCharacters(in: whiteSpace)
-    }
-}
-
 // MARK: - Random players
 
 extension Player {

@@ -116,6 +116,8 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         do {
             return try JSONDecoder().decode(PlayersPayload.self, from: data)
         } catch let error as DecodingError {
+            // The decoder refuses invalid UTF-8 as invalid JSON: say which.
+            if String(validating: data, as: UTF8.self) == nil { throw SyncPayloadError(path: "$", "not valid UTF-8") }
             throw SyncPayloadError(error)
         } catch let error as UnsupportedProtocolVersion {
             throw SyncPayloadError(path: "$.protocolVersion", "version \(error.version), and this program reads version \(currentProtocolVersion) only")

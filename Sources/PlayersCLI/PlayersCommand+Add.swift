@@ -22,34 +22,38 @@ extension PlayersCommand {
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
-            var player = Player(name: PlayerInput.normalized(name), score: score)
+            var player = Player(name: try PlayerInput.normalized(name), score: score)
             do {
                 try appDatabase.savePlayer(&player)
             } catch {
                 throw CLIError.from(error)
             }
-            print("Added player \(player.id!): \(player.name), \(player.score).")
+            Terminal.printLine("Added player \(player.id!): \(player.name), \(player.score).")
         }
     }
 }
 
-/// The rules of names and scores typed on the command line (the
-/// Players library's, shared with the server and the sync).
+/// Names and scores typed on the command line, checked by the Players
+/// library's ``PlayerValidator`` (the rule of the server and the sync).
 enum PlayerInput {
-    static func normalized(_ name: String) -> String {
-        Player.normalizedName(name)
+    /// The name as stored (trimmed).
+    static func normalized(_ name: String) throws -> String {
+        do {
+            return try PlayerValidator.validName(name)
+        } catch {
+            throw usageError(error)
+        }
     }
 
     static func validate(name: String?, score: Int?) throws {
-        if let name {
-            let name = normalized(name)
-            if name.isEmpty { throw ValidationError("The name must not be empty.") }
-            if name.count > Player.maximumNameLength {
-                throw ValidationError("The name must have at most \(Player.maximumNameLength) characters.")
-            }
+        if let name { _ = try normalized(name) }
+        if let score {
+            do { try PlayerValidator.validateScore(score) } catch { throw usageError(error) }
         }
-        if let score, !Player.scoreRange.contains(score) {
-            throw ValidationError("The score must be from \(Player.scoreRange.lowerBound) to \(Player.scoreRange.upperBound).")
-        }
+    }
+
+    /// "The name is empty: it must be …".
+    private static func usageError(_ error: PlayerValidationError) -> ValidationError {
+        ValidationError("The \(error.field) \(error.problem): it must be \(error.rule).")
     }
 }

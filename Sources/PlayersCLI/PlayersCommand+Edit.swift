@@ -27,7 +27,7 @@ extension PlayersCommand {
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
-            let name = self.name.map(PlayerInput.normalized)
+            let name = try self.name.map(PlayerInput.normalized)
             let score = self.score
             let player: Player?
             do {
@@ -41,7 +41,7 @@ extension PlayersCommand {
             guard let player else {
                 throw CLIError.failure("there is no player with id \(id): nothing was changed")
             }
-            print("Player \(id): \(player.name), \(player.score).")
+            Terminal.printLine("Player \(id): \(player.name), \(player.score).")
         }
     }
 }

@@ -59,18 +59,18 @@ extension PlayersCommand {
             if json {
                 print(try JSONOutput.string(report))
             } else {
-                print("""
-                    Database:        \(report.path)
-                    Size:            \(report.sizeBytes) bytes
-                    SQLCipher:       \(report.sqlcipherVersion) (SQLite \(report.sqliteVersion))
-                    Cipher page:     \(report.cipherPageSize) bytes
-                    KDF iterations:  \(report.kdfIterations)\(report.rawKey ? " (not used: raw key)" : "")
-                    Key:             \(report.rawKey ? "raw 256-bit key" : "passphrase"), from \(report.keySource)
-                    Schema:          \(report.migrations.joined(separator: ", "))
-                    Players:         \(report.playerCount)
-                    Remote:          \(report.remoteURL ?? "none ('players remote set URL')")
-                    Last sync:       \(report.syncCursor.map { "cursor \($0) from \(report.syncEndpoint ?? "?")" } ?? "never")
-                    """)
+                [
+                    "Database:        \(report.path)",
+                    "Size:            \(report.sizeBytes) bytes",
+                    "SQLCipher:       \(report.sqlcipherVersion) (SQLite \(report.sqliteVersion))",
+                    "Cipher page:     \(report.cipherPageSize) bytes",
+                    "KDF iterations:  \(report.kdfIterations)\(report.rawKey ? " (not used: raw key)" : "")",
+                    "Key:             \(report.rawKey ? "raw 256-bit key" : "passphrase"), from \(report.keySource)",
+                    "Schema:          \(report.migrations.joined(separator: ", "))",
+                    "Players:         \(report.playerCount)",
+                    "Remote:          \(report.remoteURL ?? "none ('players remote set URL')")",
+                    "Last sync:       \(report.syncCursor.map { "cursor \($0) from \(report.syncEndpoint ?? "?")" } ?? "never")",
+                ].forEach(Terminal.printLine)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CipherDB
+import CipherSync
 import Foundation
 import Players
 
@@ -38,12 +39,18 @@ extension PlayersCommand {
     }
 }
 
-/// JSON for other programs: sorted keys, one stable shape.
+/// JSON for other programs: sorted keys, one stable shape, and no control
+/// character in it, raw (the encoder escapes C0 only; DEL, C1 and the
+/// bidirectional controls that ``PrintableText`` escapes are escaped
+/// here, as `\u009B`: the same text to a JSON reader).
 enum JSONOutput {
     static func string(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        // The only raw newlines are the pretty printer's, between
+        // strings: each line is escaped, within its strings only.
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.escaping(String($0)) }.joined(separator: "\n")
     }
 }
 
@@ -56,7 +63,10 @@ struct PlayerTable {
             text = "No players.\n"
             return
         }
-        let rows = [["ID", "NAME", "SCORE"]] + players.map { [$0.id.map(String.init) ?? "", $0.name, String($0.score)] }
+        // Names escaped before the columns are measured.
+        let rows = [["ID", "NAME", "SCORE"]] + players.map {
+            [$0.id.map(String.init) ?? "", PrintableText.escaping($0.name), String($0.score)]
+        }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         text = rows.map { row in
             // ID and score right-aligned, name left-aligned.

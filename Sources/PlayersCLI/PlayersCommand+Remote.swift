@@ -49,7 +49,7 @@ extension PlayersCommand {
                     throw CLIError.from(error)
                 }
                 if let url {
-                    print(url.absoluteString)
+                    Terminal.printLine(url.absoluteString)
                 } else {
                     print("No remote is set: run 'players remote set URL'.")
                 }

@@ -29,8 +29,14 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust for https.", valueName: "file"))
         var cacert: String?
 
-        @Option(help: ArgumentHelp("The longest a request may last, in seconds.", valueName: "seconds"))
+        @Option(help: ArgumentHelp("The longest a request may last, in seconds (up to 86400).", valueName: "seconds"))
         var timeout: Double = 60
+
+        @Option(help: ArgumentHelp("The longest the whole sync may take to fetch its pages, retries included, in seconds (up to 86400).", valueName: "seconds"))
+        var deadline: Double = 600
+
+        @Option(help: ArgumentHelp("The most the pages of one sync may hold together, in MiB (1 to 65536).", valueName: "mib"))
+        var maxSize: Int = 256
 
         @Flag(help: "Take a snapshot even if the database has a cursor.")
         var full = false
@@ -48,6 +54,12 @@ extension PlayersCommand {
             if let url { _ = try RemoteURL.parse(url) }
             guard timeout > 0, timeout <= 86_400 else {
                 throw ValidationError("--timeout must be a number of seconds, more than 0 and at most 86400.")
+            }
+            guard deadline > 0, deadline <= 86_400 else {
+                throw ValidationError("--deadline must be a number of seconds, more than 0 and at most 86400.")
+            }
+            guard (1...65_536).contains(maxSize) else {
+                throw ValidationError("--max-size must be a whole number of MiB from 1 to 65536.")
             }
             if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
                 throw ValidationError("Cannot read the --cacert file \(cacert).")
@@ -83,6 +95,8 @@ extension PlayersCommand {
                 if !quiet { Terminal.printError("players: \(event)") }
             }
             var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
+            client.maximumDuration = deadline
+            client.maximumBytes = maxSize * 1_048_576
             client.onPage = { pages, bytes in
                 progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")
             }
@@ -95,9 +109,9 @@ extension PlayersCommand {
             if json {
                 print(try JSONOutput.string(report))
             } else if dryRun {
-                print("Checked \(client.endpoint.absoluteString): \(report).")
+                Terminal.printLine("Checked \(client.endpoint.absoluteString): \(report).")
             } else {
-                print("Synced from \(client.endpoint.absoluteString): \(report).")
+                Terminal.printLine("Synced from \(client.endpoint.absoluteString): \(report).")
             }
         }
 

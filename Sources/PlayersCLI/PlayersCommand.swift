@@ -27,6 +27,7 @@ struct PlayersCommand: AsyncParsableCommand {
     /// error and its documented exit code.
     static func main() async {
         do {
+            if let error = invalidArgumentError() { throw error }
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -42,7 +43,8 @@ struct PlayersCommand: AsyncParsableCommand {
                 exit(withError: error) // --help, --version
             }
             if code == .validationFailure || error is ValidationError {
-                Terminal.printError(fullMessage(for: error))
+                // Several lines (the error, the usage): each one escaped.
+                fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).forEach { Terminal.printError(String($0)) }
                 Foundation.exit(ExitStatus.usage)
             }
             if let exitCode = error as? ExitCode {

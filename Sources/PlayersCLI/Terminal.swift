@@ -1,13 +1,23 @@
+import CipherSync
 import Foundation
 
-/// Reading from and writing to the terminal.
+/// Reading from and writing to the terminal. Lines that may hold stored
+/// or received text (names, cursors, a server's message) are printed with
+/// their control characters escaped (``PrintableText``): a database
+/// written by an older version, or a hostile server, cannot drive the
+/// terminal or break a line in two.
 enum Terminal {
     /// Whether standard input is a terminal (so that a person can answer).
     static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 }
 
-    /// Writes a line to standard error.
+    /// Writes one line to standard output, control characters escaped.
+    static func printLine(_ line: String) {
+        print(PrintableText.escaping(line))
+    }
+
+    /// Writes one line to standard error, control characters escaped.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((PrintableText.escaping(line) + "\n").utf8))
     }
 
     /// Asks for a secret on the terminal, without echo. The answer is never

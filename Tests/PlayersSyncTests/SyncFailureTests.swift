@@ -10,6 +10,7 @@ import Testing
 @Suite struct SyncFailureTests {
     enum BadServer: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case malformedJSON, wrongType, invalidUUID, emptyName, scoreOutOfRange, duplicateUUID, missingCursor
+        case controlCharacterInName, newlineInName, combiningMarksName, invalidUTF8, cursorTooLong
         case otherProtocolVersion, nextOnAnotherServer, truncatedBody, bodyOverLimit, gzipBomb
         case serverErrorThreeTimes, unauthorized, redirectToFile, stall, connectionRefused
 
@@ -34,6 +35,15 @@ import Testing
             case .invalidUUID: return .json(Self.page(Self.player(uuid: "not-a-uuid")))
             case .emptyName: return .json(Self.page(Self.player(name: #""  ""#)))
             case .scoreOutOfRange: return .json(Self.page(Self.player(score: "-5")))
+            case .controlCharacterInName: return .json(Self.page(Self.player(name: #""Arthur\u001b[2J""#)))
+            case .newlineInName: return .json(Self.page(Self.player(name: #""Arthur\n""#)))
+            case .combiningMarksName:
+                return .json(Self.page(Self.player(name: "\"a" + String(repeating: "\u{301}", count: 5000) + "\"")))
+            case .invalidUTF8:
+                let page = Data(Self.page(Self.player(name: #""Arthur@""#)).utf8)
+                return .response(200, headers: ["Content-Type": "application/json"],
+                                 body: Data(page.map { $0 == UInt8(ascii: "@") ? 0xFF : $0 }))
+            case .cursorTooLong: return .json(Self.page(Self.player(), extra: #""cursor":"\#(String(repeating: "7", count: 1025))","#))
             case .duplicateUUID: return .json(Self.page(Self.player() + "," + Self.player()))
             case .missingCursor: return .json(Self.page(Self.player(), extra: ""))
             case .otherProtocolVersion: return .json(Self.page(Self.player()).replacingOccurrences(of: #""protocolVersion":1"#, with: #""protocolVersion":2"#))
@@ -67,15 +77,21 @@ import Testing
 
         /// Whether the error is the one expected, with a clear description.
         func matches(_ error: any Error) -> Bool {
-            func payload(_ path: String) -> Bool {
+            func payload(_ path: String, _ message: String? = nil) -> Bool {
                 guard let error = error as? SyncPayloadError else { return false }
                 return error.path == path && error.page == 1 && error.description.contains("nothing was written")
+                    && (message.map { $0 == error.message } ?? true)
             }
             switch self {
             case .malformedJSON: return payload("$")
             case .wrongType, .scoreOutOfRange: return payload("$.players[0].score")
             case .invalidUUID: return payload("$.players[0].uuid")
             case .emptyName: return payload("$.players[0].name")
+            case .controlCharacterInName: return payload("$.players[0].name", "contains a control character (U+001B)")
+            case .newlineInName: return payload("$.players[0].name", "contains a control character (U+000A)")
+            case .combiningMarksName: return payload("$.players[0].name", "is longer than 100 characters or 400 UTF-8 bytes")
+            case .invalidUTF8: return payload("$", "not valid UTF-8")
+            case .cursorTooLong: return payload("$.cursor", "longer than 1024 bytes")
             case .duplicateUUID: return payload("$.players[1].uuid")
             case .missingCursor: return payload("$.cursor")
             case .otherProtocolVersion: return payload("$.protocolVersion")

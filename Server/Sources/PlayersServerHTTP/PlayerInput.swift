@@ -3,12 +3,9 @@ import Hummingbird
 import Players
 
 /// The body of `POST /v1/players` and `PUT /v1/players/{uuid}`, checked
-/// strictly: a JSON object whose `name` is a non-empty string of at most
-/// 100 characters and whose `score` is an integer from 0 to 1,000,000,000.
+/// strictly: a JSON object in UTF-8 whose `name` and `score` pass
+/// ``PlayerValidator``, the rule of the command line and of a sync.
 struct PlayerInput {
-    static let maximumNameLength = Player.maximumNameLength
-    static let scoreRange = Player.scoreRange
-
     var uuid: UUID?
     var name: String?
     var score: Int?
@@ -18,6 +15,8 @@ struct PlayerInput {
 
     static func parse(_ data: Data, requireAll: Bool) throws -> PlayerInput {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            // The parser refuses invalid UTF-8 as invalid JSON: say which.
+            if String(validating: data, as: UTF8.self) == nil { throw APIError.badRequest("the body must be valid UTF-8") }
             throw APIError.badRequest("the body must be a JSON object")
         }
         var input = PlayerInput()
@@ -29,15 +28,15 @@ struct PlayerInput {
                 }
                 input.uuid = uuid
             case "name":
-                guard let name = (value as? String).map(Player.normalizedName), !name.isEmpty,
-                      name.count <= maximumNameLength else {
-                    throw APIError.badRequest("'name' must be a non-empty string of at most \(maximumNameLength) characters")
+                guard let name = value as? String else {
+                    throw APIError.badRequest("'name' must be \(PlayerValidationError.nameRule)")
                 }
-                input.name = name
+                do { input.name = try PlayerValidator.validName(name) } catch { throw badRequest(error) }
             case "score":
-                guard let score = integer(value), scoreRange.contains(score) else {
-                    throw APIError.badRequest("'score' must be an integer from \(scoreRange.lowerBound) to \(scoreRange.upperBound)")
+                guard let score = integer(value) else {
+                    throw APIError.badRequest("'score' must be \(PlayerValidationError.scoreRule)")
                 }
+                do { try PlayerValidator.validateScore(score) } catch { throw badRequest(error) }
                 input.score = score
             case "version":
                 guard let version = integer(value) else { throw APIError.badRequest("'version' must be an integer") }
@@ -53,6 +52,12 @@ struct PlayerInput {
             throw APIError.badRequest("give 'name', 'score', or both")
         }
         return input
+    }
+
+    /// A 400 that says which field breaks the rule, how, and what it
+    /// accepts.
+    private static func badRequest(_ error: PlayerValidationError) -> APIError {
+        APIError.badRequest("'\(error.field)' \(error.problem): it must be \(error.rule)")
     }
 
     /// An integer, not a boolean, a fraction or a string.

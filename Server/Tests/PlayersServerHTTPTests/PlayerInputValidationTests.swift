@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Players
+import PlayersServerCore
+import Testing
+
+/// The server's input follows ``PlayerValidator``, the rule of the command
+/// line and of a sync: a refused name or score is a 400 that says why, and
+/// the database is left as it was.
+@Suite struct PlayerInputValidationTests {
+    let api = PlayersAPITests()
+    static let nameRule = "it must be a string of 1 to 100 characters and at most 400 UTF-8 bytes, without control characters"
+
+    /// Sends `body` to create a player and to update the existing one,
+    /// expecting a 400 with `message` both times and no change.
+    func expectRefused(_ body: Data, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await api.withServer { store, client in
+            let existing = try store.insert(name: "Existing", score: 1)
+            let before = try store.snapshot(limit: 100)
+            let version = try store.currentVersion()
+            for (method, uri) in [(HTTPRequest.Method.post, "/v1/players"), (.put, "/v1/players/\(existing.uuid.uuidString)")] {
+                let response = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
+                                                        body: ByteBuffer(bytes: body))
+                #expect(response.status == .badRequest, sourceLocation: sourceLocation)
+                #expect(try api.errorMessage(response) == message, sourceLocation: sourceLocation)
+            }
+            #expect(try store.snapshot(limit: 100).players.map(\.entry) == before.players.map(\.entry), sourceLocation: sourceLocation)
+            #expect(try store.currentVersion() == version, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: [(#"Arthur\u001b[2J"#, "U+001B"), (#"Arthur\nDent"#, "U+000A"), (#"Arthur\n"#, "U+000A"),
+                      (#"\u009b31m"#, "U+009B"), (#"del\u007f"#, "U+007F"), ("tab\\there", "U+0009")])
+    func controlCharactersInANameAreRefused(_ name: String, _ code: String) async throws {
+        try await expectRefused(Data(#"{"name":"\#(name)","score":5}"#.utf8),
+                                "'name' contains a control character (\(code)): \(Self.nameRule)")
+    }
+
+    @Test func oneLetterWithFiveThousandCombiningMarksIsTooLong() async throws {
+        let name = "a" + String(repeating: "\u{301}", count: 5000)
+        try await expectRefused(Data(#"{"name":"\#(name)","score":5}"#.utf8),
+                                "'name' is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)")
+    }
+
+    @Test func aNameOfSpacesOverFourHundredBytesIsTooLongNotTrimmed() async throws {
+        let name = String(repeating: " ", count: 1000) + "A"
+        try await expectRefused(Data(#"{"name":"\#(name)","score":5}"#.utf8),
+                                "'name' is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)")
+    }
+
+    @Test func aBodyThatIsNotUTF8IsRefusedNotRepaired() async throws {
+        try await expectRefused(Data(#"{"name":"Arthur"#.utf8) + Data([0xFF]) + Data(#"","score":5}"#.utf8),
+                                "the body must be valid UTF-8")
+    }
+
+    @Test func aScoreOutOfRangeSaysWhy() async throws {
+        try await expectRefused(Data(#"{"name":"Arthur","score":-5}"#.utf8),
+                                "'score' is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000")
+    }
+}

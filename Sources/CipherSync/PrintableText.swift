@@ -1,0 +1,41 @@
+/// Text from a server or a database made safe to print on a terminal and
+/// to log: every control character (C0, DEL, C1: newlines and the escape
+/// that starts terminal sequences included) and every bidirectional
+/// embedding, override or isolate (which reorders the rest of the line)
+/// becomes `\u001B`, so that the text stays on one line, shows as it
+/// is, and cannot drive the terminal.
+///
+/// ```swift
+/// PrintableText.escaping("Arthur\u{1B}[2J") // "Arthur\\u001B[2J"
+/// ```
+public enum PrintableText {
+    /// The text, with its control characters escaped.
+    public static func escaping(_ text: String) -> String {
+        // Most text has none: return it without copying.
+        guard text.unicodeScalars.contains(where: needsEscaping) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscaping(scalar) {
+                escaped.append(contentsOf: "\\u\(hex(scalar.value))".unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
+    /// C0 (U+0000 to U+001F), DEL (U+007F), C1 (U+0080 to U+009F), or a
+    /// bidirectional embedding, override (U+202A to U+202E) or isolate
+    /// (U+2066 to U+2069).
+    static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value)
+            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+
+    /// Four uppercase hexadecimal digits: `001B`.
+    public static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,57 @@
+import CipherSync
+
+/// A name or score that ``PlayerValidator`` refuses. Its parts compose the
+/// messages of the command line, the server and the sync payload decoder:
+/// ``problem`` says what is wrong, ``rule`` what is accepted.
+public enum PlayerValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Empty, or only white space.
+    case emptyName
+    /// More than ``PlayerValidator/maximumNameLength`` characters or
+    /// ``PlayerValidator/maximumNameBytes`` UTF-8 bytes.
+    case nameTooLong
+    /// A C0, DEL or C1 control character.
+    case controlCharacter(Unicode.Scalar)
+    /// Outside ``PlayerValidator/scoreRange``.
+    case scoreOutOfRange(Int)
+
+    /// `name` or `score`.
+    public var field: String {
+        switch self {
+        case .emptyName, .nameTooLong, .controlCharacter: return "name"
+        case .scoreOutOfRange: return "score"
+        }
+    }
+
+    /// What is wrong, after the field's name: "is empty".
+    public var problem: String {
+        switch self {
+        case .emptyName:
+            return "is empty"
+        case .nameTooLong:
+            return "is longer than \(PlayerValidator.maximumNameLength) characters or \(PlayerValidator.maximumNameBytes) UTF-8 bytes"
+        case .controlCharacter(let scalar):
+            return "contains a control character (U+\(PrintableText.hex(scalar.value)))"
+        case .scoreOutOfRange(let score):
+            return "is \(score), outside \(PlayerValidator.scoreRange.lowerBound)…\(PlayerValidator.scoreRange.upperBound)"
+        }
+    }
+
+    /// What the field accepts, after "must be".
+    public var rule: String {
+        switch self {
+        case .emptyName, .nameTooLong, .controlCharacter: return Self.nameRule
+        case .scoreOutOfRange: return Self.scoreRule
+        }
+    }
+
+    /// What a name must be, after "must be".
+    public static let nameRule = "a string of 1 to \(PlayerValidator.maximumNameLength) characters and at most \(PlayerValidator.maximumNameBytes) UTF-8 bytes, without control characters"
+
+    /// What a score must be, after "must be".
+    public static let scoreRule = "an integer from \(PlayerValidator.scoreRange.lowerBound) to \(PlayerValidator.scoreRange.upperBound)"
+
+    /// "the name is empty: it must be …".
+    public var description: String {
+        "the \(field) \(problem): it must be \(rule)"
+    }
+}

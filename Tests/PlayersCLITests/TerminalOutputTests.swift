@@ -1,0 +1,74 @@
+import Foundation
+import Players
+import TestSupport
+import Testing
+
+/// Stored names and a server's text reach the terminal with their control
+/// characters escaped: a database written by an older version, or a
+/// hostile server, cannot drive the terminal or break a line.
+@Suite struct TerminalOutputTests {
+    static let hostileName = "Evil\u{1B}[2J\u{1B}]0;pwned\u{7}\nline\u{9B}1m\u{7F}\u{202E}"
+    static let escapedName = #"Evil\u001B[2J\u001B]0;pwned\u0007\u000Aline\u009B1m\u007F\u202E"#
+
+    /// A sandbox whose database holds a name that this version refuses,
+    /// written straight through the library as an older version could.
+    func sandboxWithAHostileName() throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        let key = try SecretFiles.readKey(sandbox.keyPath)
+        let appDatabase = try AppDatabase.open(at: URL(fileURLWithPath: sandbox.databasePath), key: .rawKey { key })
+        var player = Player(name: Self.hostileName, score: 7)
+        try appDatabase.savePlayer(&player)
+        return sandbox
+    }
+
+    @Test func listEscapesControlCharactersInNames() throws {
+        let sandbox = try sandboxWithAHostileName()
+        let result = try sandbox.run(["list"])
+        #expect(result.status == 0)
+        #expect(result.output.unicodeScalars.allSatisfy { $0 == "\n" || !(($0.value < 0x20) || (0x7F...0x9F).contains($0.value)) })
+        #expect(result.output == "ID  NAME\(String(repeating: " ", count: Self.escapedName.count - 2))SCORE\n 1  \(Self.escapedName)      7\n")
+    }
+
+    @Test func listJSONHasNoRawControlCharacterAndReadsBackTheSameName() throws {
+        let sandbox = try sandboxWithAHostileName()
+        let result = try sandbox.run(["list", "--json"])
+        #expect(result.status == 0)
+        #expect(!result.output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        let players = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
+        #expect(players?.first?["name"] as? String == Self.hostileName)
+    }
+
+    @Test func editPrintsAStoredNameEscaped() throws {
+        let sandbox = try sandboxWithAHostileName()
+        let result = try sandbox.run(["edit", "1", "--score", "8"])
+        #expect(result.output == "Player 1: \(Self.escapedName), 8.\n")
+    }
+
+    @Test func aServersErrorMessageIsPrintedEscapedOnOneLine() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            .json(#"{"error":{"message":"bad\u001b[2J\nrequest\u009b"}}"#, status: 400)
+        }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let before = sandbox.databaseSnapshot()
+        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--quiet"])
+        #expect(result.status == 5)
+        #expect(result.error == #"players: the server refused the request (HTTP 400: bad\u001B[2J\u000Arequest\u009B): check the URL; the database was left unchanged"# + "\n")
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    @Test func aServersCursorIsPrintedEscaped() async throws {
+        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"7\u001b[2J","players":[],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { _, _ in .json(page) }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let sync = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--quiet"])
+        #expect(sync.output == #"Synced from \#(server.baseURL)/v1/players: +0 ~0 -0, cursor 7\u001B[2J."# + "\n")
+        let info = try await sandbox.runInBackground(["info"])
+        #expect(info.output.contains(#"Last sync:       cursor 7\u001B[2J from"#))
+        #expect(!info.output.contains("\u{1B}"))
+    }
+}

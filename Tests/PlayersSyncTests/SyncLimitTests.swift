@@ -1,0 +1,125 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import TestSupport
+import Testing
+
+/// What one sync may hold, for how long, and what it stores, against
+/// hostile servers: past each limit the sync fails with a clear error and
+/// the database is left as it was.
+@Suite struct SyncLimitTests {
+    /// A server whose snapshot never ends: each page links to the next,
+    /// holds `fillerBytes` of padding, and comes after `delay` seconds.
+    func endlessSnapshot(fillerBytes: Int = 0, delay: TimeInterval = 0) throws -> ScriptedHTTPServer {
+        let filler = String(repeating: "x", count: fillerBytes)
+        return try ScriptedHTTPServer { _, number in
+            let page = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"9","next":"/v1/players?page=\#(number + 1)","filler":"\#(filler)","players":[],"tombstones":[]}"#
+            return (delay > 0 ? [.sleep(delay)] : []) + .json(page)
+        }
+    }
+
+    /// A database with one synced player, and its content.
+    func syncedDatabase() async throws -> (ClientDatabase, String) {
+        let database = try ClientDatabase()
+        let page = SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player())
+        let good = try ScriptedHTTPServer { _, _ in .json(page) }
+        defer { good.stop() }
+        _ = try await database.client(URL(string: good.baseURL)!).sync()
+        return (database, try database.contentChecksum())
+    }
+
+    @Test func theBytesOfAllPagesTogetherAreCapped() async throws {
+        let server = try endlessSnapshot(fillerBytes: 200_000)
+        defer { server.stop() }
+        let (database, before) = try await syncedDatabase()
+        var client = database.client(URL(string: server.baseURL)!)
+        client.maximumBytes = 1024 * 1024
+        do {
+            _ = try await client.sync(full: true)
+            Issue.record("the sync succeeded")
+        } catch {
+            #expect(error as? SyncError == .tooLarge)
+            #expect("\(error)" == "the server sent more than one sync may hold (more than 1 MiB at page 6): check the URL, or allow a larger sync")
+        }
+        #expect(server.requests.count == 6)
+        #expect(try database.contentChecksum() == before)
+    }
+
+    @Test func thePageLimitCountsTheCatchUpDeltaOfASnapshot() async throws {
+        let server = try ScriptedHTTPServer { request, _ in
+            let kind = request.path.contains("since=") ? "delta" : "snapshot"
+            let isFirst = !request.path.contains("page=2")
+            let next = isFirst ? #""next":"\#(request.path.contains("since=") ? "/v1/players?since=9&page=2" : "/v1/players?page=2")","# : ""
+            return .json(#"{"protocolVersion":1,"kind":"\#(kind)","complete":\#(!isFirst),"cursor":"9",\#(next)"players":[],"tombstones":[]}"#)
+        }
+        defer { server.stop() }
+        let (database, before) = try await syncedDatabase()
+        var client = database.client(URL(string: server.baseURL)!)
+        client.maximumPages = 3
+        await #expect(throws: SyncError.tooLarge) { try await client.sync(full: true) }
+        #expect(server.requests.map(\.path) == ["/v1/players", "/v1/players?page=2", "/v1/players?since=9"])
+        #expect(try database.contentChecksum() == before)
+    }
+
+    @Test func aSyncThatOutlastsItsDeadlineIsAbandoned() async throws {
+        let server = try endlessSnapshot(delay: 0.2)
+        defer { server.stop() }
+        let (database, before) = try await syncedDatabase()
+        var client = database.client(URL(string: server.baseURL)!)
+        client.maximumDuration = 1
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.sync(full: true)
+            Issue.record("the sync succeeded")
+        } catch {
+            #expect(error as? SyncError == .deadlineExceeded)
+            #expect("\(error)" == "the sync did not finish within its deadline (1 s): try again later, or allow it longer")
+        }
+        // Endless otherwise; the transfer under way notices the
+        // cancellation within a second, later on a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(try database.contentChecksum() == before)
+    }
+
+    @Test func anOverlongETagIsNotStored() async throws {
+        let page = SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player())
+        let server = try ScriptedHTTPServer { _, _ in .json(page, headers: ["ETag": "\"" + String(repeating: "e", count: 2000) + "\""]) }
+        defer { server.stop() }
+        let database = try ClientDatabase()
+        _ = try await database.client(URL(string: server.baseURL)!).sync()
+        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: PlayersSyncStore.streamName) }
+        #expect(state.cursor == "30")
+        #expect(state.etag == nil)
+    }
+
+    @Test func theCommandsDeadlineAndSizeOptionsEndASyncWithExitCodeFive() async throws {
+        let slow = try endlessSnapshot(delay: 0.2)
+        defer { slow.stop() }
+        let big = try endlessSnapshot(fillerBytes: 300_000)
+        defer { big.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.runInBackground(["add", "--name", "Arthur", "--score", "1"])
+        let before = sandbox.databaseSnapshot()
+
+        let late = try await sandbox.runInBackground(["sync", "--url", slow.baseURL, "--deadline", "1", "--quiet"])
+        #expect(late.status == 5)
+        #expect(late.error == "players: the sync did not finish within its deadline (1 s): try again later, or give a longer --deadline; the database was left unchanged\n")
+        let large = try await sandbox.runInBackground(["sync", "--url", big.baseURL, "--max-size", "1", "--quiet"])
+        #expect(large.status == 5)
+        #expect(large.error == "players: the server sent more than one sync may hold (more than 1 MiB at page 4): check the URL, or give a larger --max-size; the database was left unchanged\n")
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    @Test(arguments: [["--deadline", "0"], ["--deadline", "86401"], ["--deadline", "nan"], ["--max-size", "0"], ["--max-size", "65537"]])
+    func outOfRangeLimitsAreUsageErrors(_ option: [String]) async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let before = sandbox.databaseSnapshot()
+        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:9"] + option)
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: \(option[0]) must be"))
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+}

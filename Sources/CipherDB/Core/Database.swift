@@ -174,7 +174,8 @@ public final class Database {
     func close() throws {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
-        statementCache.removeAll()
+        // The record statements of the schema cache too.
+        clearStatementCache()
         let code = sqlite3_close(handle)
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: code, message: lastErrorMessage)
@@ -187,7 +188,7 @@ public final class Database {
     func close_v2() {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
-        statementCache.removeAll()
+        clearStatementCache()
         sqlite3_close_v2(handle)
         didClose()
     }

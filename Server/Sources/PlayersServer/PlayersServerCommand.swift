@@ -64,6 +64,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     var insecureNoAuth = false
 
     func validate() throws {
+        if host.isEmpty || allowedHost.contains(where: \.isEmpty) { throw ValidationError("--host and --allowed-host need a name or an address.") }
         if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
         if database != nil && keyFile == nil && passphraseFile == nil
             && (ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty {
@@ -78,7 +79,6 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
         if !(1...10_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 10000.") }
-        if host.isEmpty || allowedHost.contains(where: \.isEmpty) { throw ValidationError("--host and --allowed-host need a name or an address.") }
     }
 
     /// Refuses a duration that does not parse or is out of `range` (NaN

@@ -36,6 +36,7 @@ public struct PlayersAPI: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: AllowedHostMiddleware(configuration: configuration))
         router.get("/healthz") { _, _ in
             jsonResponse(["status": "ok"])

@@ -48,21 +48,25 @@ import Testing
         let (read, readDuration, writes) = try await onThread {
             let lock = try WriteLockHolder(server.path("server.db"))
             // More writes than the server has threads of any kind.
-            let writes = Mutex<[Int]>([])
+            let writes = Mutex<[(status: Int, end: Date)]>([])
             let group = DispatchGroup()
             for index in 0..<16 {
                 DispatchQueue.global().async(group: group) {
                     let status = (try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status) ?? 0
-                    writes.withLock { $0.append(status) }
+                    writes.withLock { $0.append((status, Date())) }
                 }
             }
             Thread.sleep(forTimeInterval: 0.5)
             let start = Date()
             let read = try server.request("GET", "/v1/players", timeout: 10)
             let readDuration = Date().timeIntervalSince(start)
+            let unlocked = Date()
             lock.unlock()
             group.wait()
-            return (read, readDuration, writes.withLock { $0 })
+            // The writes did wait for the lock.
+            let writesEnd = writes.withLock { $0 }.map(\.end).min() ?? .distantPast
+            #expect(writesEnd >= unlocked)
+            return (read, readDuration, writes.withLock { $0.map(\.status) })
         }
         #expect(read.status == 200)
         #expect(readDuration < 1, "a read waited \(readDuration) s behind writes")

@@ -9,6 +9,8 @@ import Testing
         for index in 0..<20 {
             #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status == 201)
         }
+        // Reads too, as clients sync: the pool opens reader connections.
+        for _ in 0..<3 { #expect(try server.request("GET", "/v1/players").status == 200) }
         #expect(server.stop(SIGTERM) == 0)
         let walSize = (try? FileManager.default.attributesOfItem(atPath: server.path("server.db-wal"))[.size] as? Int) ?? 0
         #expect(walSize == 0)

@@ -103,23 +103,6 @@ final class SQLRecorder: Sendable {
     }
 
     @Test(arguments: DatabaseKind.allCases)
-    func closingAfterRecordWritesSucceeds(_ kind: DatabaseKind) throws {
-        struct Item: Codable, PersistableRecord, FetchableRecord {
-            var id: Int64
-            var name: String
-        }
-        let fixture = try DatabaseFixture(kind)
-        try fixture.writer.write { db in
-            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)")
-            // Records keep their statements in the schema cache.
-            try Item(id: 1, name: "a").insert(db)
-            try Item(id: 1, name: "b").update(db)
-            _ = try Item.deleteOne(db, key: 2)
-        }
-        try fixture.writer.close()
-    }
-
-    @Test(arguments: DatabaseKind.allCases)
     func nonThrowingClosuresNeedNoTry(_ kind: DatabaseKind) {
         let fixture = try! DatabaseFixture(kind)
         // writeWithoutTransaction and unsafeReentrantWrite rethrow.

@@ -174,8 +174,7 @@ public final class Database {
     func close() throws {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
-        // The record statements of the schema cache too.
-        clearStatementCache()
+        releaseCachedStatements()
         let code = sqlite3_close(handle)
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: code, message: lastErrorMessage)
@@ -188,9 +187,17 @@ public final class Database {
     func close_v2() {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
-        clearStatementCache()
+        releaseCachedStatements()
         sqlite3_close_v2(handle)
         didClose()
+    }
+
+    /// Releases the statements that the connection keeps for reuse, those
+    /// of `cachedStatement` and those of records, so that `sqlite3_close`
+    /// finds none of its own alive.
+    private func releaseCachedStatements() {
+        statementCache.removeAll()
+        schemaCache = SchemaCache()
     }
 
     private func didClose() {

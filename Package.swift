@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
@@ -76,6 +77,9 @@ let package = Package(
                 "Players",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -86,6 +90,7 @@ let package = Package(
                 "PlayersServerHTTP",
                 "PlayersServerCore",
                 "Players",
+                "PlayersFiles",
                 "CipherDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -147,6 +152,12 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             path: "Server/Tests/PlayersServerHTTPTests"),
+        // Runs the built `players-server` as a subprocess: signals, the
+        // command line, connections and Host headers as a client sends them.
+        .testTarget(
+            name: "PlayersServerTests",
+            dependencies: ["PlayersServer", "CipherDB", "TestSupport"],
+            path: "Server/Tests/PlayersServerTests"),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "CipherDB", "TestSupport"]),

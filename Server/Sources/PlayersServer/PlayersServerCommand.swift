@@ -7,17 +7,18 @@ import Players
 import PlayersServerCore
 import PlayersServerHTTP
 
-/// `players-server`: the JSON endpoint that clients sync from.
-@main
+/// `players-server serve` (the default): the JSON endpoint that clients
+/// sync from.
 struct PlayersServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "players-server",
-        abstract: "Serve the players sync endpoint.",
+        commandName: "serve",
+        abstract: "Serve the players sync endpoint (the default command).",
         discussion: """
             The players are stored in an encrypted database (--database, with --key-file, \
             --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), or in memory when \
             --database is absent. \
-            Without --token-file, the server listens on loopback only, unless --insecure-no-auth.
+            Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
+            SIGINT and SIGTERM stop it after the requests in progress, with its database closed.
             """)
 
     @Option(help: "The address to listen on.")
@@ -25,6 +26,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
 
     @Option(help: "The port to listen on; 0 lets the system choose a free one (printed at start).")
     var port = 8080
+
+    @Option(help: ArgumentHelp("Another name the server answers to in the Host header, such as its public name behind a proxy (repeatable).", valueName: "name"))
+    var allowedHost: [String] = []
 
     @Option(help: ArgumentHelp("The encrypted database (default: in memory).", valueName: "path"))
     var database: String?
@@ -38,16 +42,29 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
 
-    @Option(help: "Insert this many random players when the database is empty.")
+    @Option(help: "Insert this many random players when the database is empty (0 to 1000000).")
     var seed: Int?
 
-    @Option(help: "How long deleted players are remembered, such as 30d, 12h, 90m (default: 30d).")
+    @Option(help: "How long deleted players are remembered, such as 30d, 12h, 90m (1s to 36500d; default: 30d).")
     var tombstoneRetention = "30d"
+
+    @Option(help: "How long a connection may stay idle before it is closed (1s to 1h; default: 60s).")
+    var idleTimeout = "60s"
+
+    @Option(help: "How long a request may take to arrive, headers to body, before its connection is closed (1s to 1h; default: 30s).")
+    var readTimeout = "30s"
+
+    @Option(help: "The most connections open at once; more wait to be accepted (1 to 10000; default: 256).")
+    var maxConnections = 256
+
+    @Flag(help: "Serve POST /demo/refresh, random changes for the demo.")
+    var demo = false
 
     @Flag(help: "Listen on a non-loopback address without a token.")
     var insecureNoAuth = false
 
     func validate() throws {
+        if host.isEmpty || allowedHost.contains(where: \.isEmpty) { throw ValidationError("--host and --allowed-host need a name or an address.") }
         if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
         if database != nil && keyFile == nil && passphraseFile == nil
             && (ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty {
@@ -56,11 +73,20 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if tokenFile == nil && !insecureNoAuth && !["127.0.0.1", "::1", "localhost"].contains(host) {
             throw ValidationError("Without --token-file, listen on loopback only, or add --insecure-no-auth.")
         }
-        if Self.duration(tombstoneRetention) == nil {
-            throw ValidationError("--tombstone-retention must be a number followed by d, h, m or s, such as 30d.")
-        }
-        if let seed, seed < 0 { throw ValidationError("--seed must be 0 or more.") }
+        try Self.checkDuration(tombstoneRetention, option: "--tombstone-retention", in: 1...36_500 * 86_400, "1s to 36500d, such as 30d")
+        try Self.checkDuration(idleTimeout, option: "--idle-timeout", in: 1...3600, "1s to 1h, such as 60s")
+        try Self.checkDuration(readTimeout, option: "--read-timeout", in: 1...3600, "1s to 1h, such as 30s")
+        if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
+        if !(1...10_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 10000.") }
+    }
+
+    /// Refuses a duration that does not parse or is out of `range` (NaN
+    /// and infinities included): converting it later must not trap.
+    static func checkDuration(_ text: String, option: String, in range: ClosedRange<TimeInterval>, _ rangeText: String) throws {
+        guard let seconds = duration(text), range.contains(seconds) else {
+            throw ValidationError("\(option) must be a number followed by d, h, m or s, from \(rangeText).")
+        }
     }
 
     /// Reads a secret file, turning its error into a usage message.
@@ -91,7 +117,12 @@ struct PlayersServerCommand: AsyncParsableCommand {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = host
         serverConfiguration.port = port
+        serverConfiguration.allowedHosts = allowedHost
         serverConfiguration.tombstoneRetention = Self.duration(tombstoneRetention)!
+        serverConfiguration.idleTimeout = Self.duration(idleTimeout)!
+        serverConfiguration.readTimeout = Self.duration(readTimeout)!
+        serverConfiguration.maximumConnections = maxConnections
+        serverConfiguration.servesDemoRefresh = demo
         if let tokenFile {
             serverConfiguration.token = try Self.secret { try SecretFiles.readToken(tokenFile) }
         }
@@ -121,7 +152,8 @@ struct PlayersServerCommand: AsyncParsableCommand {
         let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
             router: api.makeRouter(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "players-server"),
+            server: api.server,
+            configuration: api.applicationConfiguration,
             onServerRunning: { channel in
                 // One line on standard output, for scripts that start the
                 // server on port 0 and need the port it got.
@@ -129,7 +161,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
-        // Stops on SIGINT and SIGTERM, after the requests in progress.
+        // On SIGINT and SIGTERM: stops accepting, finishes the requests in
+        // progress, then returns.
         try await app.runService()
+        // Then the WAL goes into the database file: a copy of the file
+        // alone is a complete backup.
+        try store.close()
     }
 }

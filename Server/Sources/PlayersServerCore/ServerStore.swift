@@ -189,6 +189,16 @@ public final class ServerStore: Sendable {
         }
     }
 
+    // MARK: - Closing
+
+    /// Moves the WAL into the database file (leaving the `-wal` file
+    /// empty), then closes the database: a copy of the file alone then
+    /// holds every player. Later calls throw.
+    public func close() throws {
+        _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try writer.close()
+    }
+
     // MARK: - Helpers
 
     private static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {

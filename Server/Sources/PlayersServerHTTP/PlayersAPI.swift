@@ -31,25 +31,19 @@ public struct PlayersAPI: Sendable {
         if isDue { try store.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now) }
     }
 
-    /// The router, with request logging and authentication.
+    /// The router, with request logging, the `Host` check, authentication
+    /// and the cross-site check of changes.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: AllowedHostMiddleware(configuration: configuration))
         router.get("/healthz") { _, _ in
             jsonResponse(["status": "ok"])
         }
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
-        v1.get("/players") { request, _ in try players(request) }
-        v1.get("/players/:uuid") { _, context in try player(context) }
-        v1.post("/players") { request, _ in try await create(request) }
-        v1.put("/players/:uuid") { request, context in try await update(request, context) }
-        v1.delete("/players/:uuid") { _, context in try delete(context) }
-        v1.post("/refresh") { _, _ in
-            try store.refresh()
-            return jsonResponse(["version": String(try store.currentVersion())])
-        }
         // A known path with another method: 405, with the methods it accepts.
-        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE"), ("/refresh", "POST")] {
+        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE")] {
             let allowedMethods = Set(allowed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !allowedMethods.contains(method.rawValue) {
                 v1.on(RouterPath(path), method: method) { _, _ -> Response in
@@ -57,13 +51,32 @@ public struct PlayersAPI: Sendable {
                 }
             }
         }
+        let v1Changes = v1.group().add(middleware: ChangeRequestMiddleware(token: configuration.token))
+        v1.get("/players") { request, _ in try await players(request) }
+        v1.get("/players/:uuid") { _, context in try await player(context) }
+        v1Changes.post("/players") { request, _ in try await create(request) }
+        v1Changes.put("/players/:uuid") { request, context in try await update(request, context) }
+        v1Changes.delete("/players/:uuid") { _, context in try await delete(context) }
+        if configuration.servesDemoRefresh {
+            // Outside the versioned API: random changes are for the demo only.
+            router.group("/demo")
+                .add(middleware: BearerTokenMiddleware(token: configuration.token))
+                .add(middleware: ChangeRequestMiddleware(token: configuration.token))
+                .post("/refresh") { _, _ in
+                    let version = try await StoreThreads.write { [store] in
+                        try store.refresh()
+                        return try store.currentVersion()
+                    }
+                    return jsonResponse(["version": String(version)])
+                }
+        }
         return router
     }
 
     // MARK: - GET /v1/players
 
     /// A snapshot page, or a delta page with `since`.
-    func players(_ request: Request) throws -> Response {
+    func players(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         let limit = try pageSize(query.get("limit"))
         let message: PlayersPayload
@@ -72,8 +85,11 @@ public struct PlayersAPI: Sendable {
             guard let since = Int64(sinceText), since >= 0 else {
                 throw APIError.badRequest("'since' must be a cursor returned by this server")
             }
-            try purgeTombstonesIfDue()
-            guard let page = try store.delta(since: since, limit: limit) else { throw APIError.gone }
+            let page = try await StoreThreads.write { [self] in
+                try purgeTombstonesIfDue()
+                return try store.delta(since: since, limit: limit)
+            }
+            guard let page else { throw APIError.gone }
             var players: [PlayersPayload.PlayerEntry] = []
             var tombstones: [PlayersPayload.Tombstone] = []
             for change in page.changes {
@@ -95,7 +111,7 @@ public struct PlayersAPI: Sendable {
                 guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
                 return uuid
             }
-            let page = try store.snapshot(limit: limit, afterUUID: after)
+            let page = try await StoreThreads.read { [store] in try store.snapshot(limit: limit, afterUUID: after) }
             // All pages of one snapshot carry the cursor of its first page.
             let cursor = try query.get("at").map { text -> String in
                 guard Int64(text) != nil else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
@@ -142,10 +158,13 @@ public struct PlayersAPI: Sendable {
     /// `POST /v1/players`: creates a player (with the client's uuid, if given).
     func create(_ request: Request) async throws -> Response {
         let input = try PlayerInput.parse(try await body(request), requireAll: true)
-        if let uuid = input.uuid, try store.player(uuid) != nil {
-            throw APIError(.conflict, "a player already has the uuid \(uuid.uuidString)")
+        let player = try await StoreThreads.write { [store] () throws -> ServerPlayer? in
+            if let uuid = input.uuid, try store.player(uuid) != nil { return nil }
+            return try store.insert(uuid: input.uuid ?? UUID(), name: input.name!, score: input.score!)
         }
-        let player = try store.insert(uuid: input.uuid ?? UUID(), name: input.name!, score: input.score!)
+        guard let player else {
+            throw APIError(.conflict, "a player already has the uuid \(input.uuid?.uuidString ?? "")")
+        }
         return jsonResponse(try JSONEncoder.api.encode(player.entry), status: .created)
     }
 
@@ -157,7 +176,9 @@ public struct PlayersAPI: Sendable {
         if input.uuid != nil && input.uuid != uuid {
             throw APIError.badRequest("the body's uuid differs from the path's")
         }
-        let outcome = try store.update(uuid, name: input.name, score: input.score, expectedVersion: input.version)
+        let outcome = try await StoreThreads.write { [store] in
+            try store.update(uuid, name: input.name, score: input.score, expectedVersion: input.version)
+        }
         switch outcome {
         case .updated(let player):
             return jsonResponse(try JSONEncoder.api.encode(player.entry))
@@ -169,9 +190,9 @@ public struct PlayersAPI: Sendable {
     }
 
     /// `DELETE /v1/players/{uuid}`: 204, or 404.
-    func delete(_ context: BasicRequestContext) throws -> Response {
+    func delete(_ context: BasicRequestContext) async throws -> Response {
         let uuid = try pathUUID(context)
-        guard try store.delete(uuid) else {
+        guard try await StoreThreads.write({ [store] in try store.delete(uuid) }) else {
             throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
         }
         return Response(status: .noContent)
@@ -186,9 +207,9 @@ public struct PlayersAPI: Sendable {
 
     // MARK: - GET /v1/players/{uuid}
 
-    func player(_ context: BasicRequestContext) throws -> Response {
+    func player(_ context: BasicRequestContext) async throws -> Response {
         let uuid = try pathUUID(context)
-        guard let player = try store.player(uuid) else {
+        guard let player = try await StoreThreads.read({ [store] in try store.player(uuid) }) else {
             throw APIError.notFound("no player has the uuid \(uuid.uuidString)")
         }
         return jsonResponse(try JSONEncoder.api.encode(player.entry))

@@ -5,6 +5,9 @@ public struct ServerConfiguration: Sendable {
     /// The address to listen on. Default: loopback.
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
+    /// Other names the server answers to (`Host` header), such as the name
+    /// a reverse proxy passes on; the names of `host` are always accepted.
+    public var allowedHosts: [String] = []
     /// The bearer token every `/v1` request must carry, if any.
     public var token: String?
     /// How long tombstones are kept; older cursors get `410 Gone`.
@@ -15,6 +18,16 @@ public struct ServerConfiguration: Sendable {
     public var maximumPageSize: Int = 5000
     /// The largest request body accepted; larger ones get 413.
     public var maximumBodySize: Int = 16 * 1024
+    /// How long a connection may stay open with no request in progress
+    /// (or with request headers that do not end) before it is closed.
+    public var idleTimeout: TimeInterval = 60
+    /// How long a request may take to arrive, from its headers to the end
+    /// of its body, before its connection is closed.
+    public var readTimeout: TimeInterval = 30
+    /// The most connections open at once; more wait to be accepted.
+    public var maximumConnections: Int = 256
+    /// Whether `POST /demo/refresh` (random changes, for the demo) is served.
+    public var servesDemoRefresh = false
 
     public init() {}
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct PlayersAPITests {
     /// Runs `body` against a live server on loopback, backed by an
     /// encrypted database file in its own folder.
-    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, _ body: @Sendable (ServerStore, any TestClientProtocol) async throws -> Void) async throws {
+    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, demo: Bool = false, _ body: @Sendable (ServerStore, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersAPITests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -21,6 +21,7 @@ import Testing
         configuration.token = token
         configuration.tombstoneRetention = tombstoneRetention
         configuration.defaultPageSize = 100
+        configuration.servesDemoRefresh = demo
         let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter())
         try await app.test(.live) { client in
             try await body(store, client)
@@ -126,8 +127,8 @@ import Testing
     }
 
     @Test func refreshChangesThePlayers() async throws {
-        try await withServer { store, client in
-            let response = try await client.execute(uri: "/v1/refresh", method: .post)
+        try await withServer(demo: true) { store, client in
+            let response = try await client.execute(uri: "/demo/refresh", method: .post, headers: [.contentType: "application/json"])
             #expect(response.status == .ok)
             #expect(try store.snapshot(limit: 100).players.count == 8)
         }

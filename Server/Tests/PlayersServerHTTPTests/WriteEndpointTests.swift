@@ -36,9 +36,9 @@ import Testing
             #expect(stale.status == .conflict)
             #expect(try store.player(player.uuid)?.score == 100)
 
-            let deleted = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete)
+            let deleted = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete, headers: Self.json)
             #expect(deleted.status == .noContent)
-            let again = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete)
+            let again = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete, headers: Self.json)
             #expect(again.status == .notFound)
 
             let delta = try PlayersPayload.decode(Data(buffer: try await client.execute(uri: "/v1/players?since=1", method: .get).body))
@@ -66,7 +66,8 @@ import Testing
                 (.put, "/v1/players/not-a-uuid", #"{"score":1}"#, Self.json, .badRequest),
                 (.put, "/v1/players/\(UUID().uuidString)", #"{"score":1}"#, Self.json, .notFound),
                 (.delete, "/v1/players", "", [:], .methodNotAllowed),
-                (.get, "/v1/refresh", "", [:], .methodNotAllowed),
+                (.get, "/v1/refresh", "", [:], .notFound),
+                (.delete, "/v1/players/\(uuid)", "", [:], .unsupportedMediaType),
                 (.patch, "/v1/players/\(uuid)", "", [:], .methodNotAllowed),
             ]
             for (method, uri, body, headers, status) in cases {
@@ -86,7 +87,7 @@ import Testing
             let fragments = [#"{"name":"#, #""A""#, #","score":"#, "1", "99999999999999999999999", "-0", "null", "true", "[", "]", "{", "}",
                              "\u{0}", "\u{FEFF}", "é", "\u{1F600}", #"\ud800"#, "\"", ",", ":", "1.0e5", String(repeating: "z", count: 200)]
             let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
-            let paths = ["/v1/players", "/v1/players/\(uuid)", "/v1/players/\(UUID().uuidString)", "/v1/refresh",
+            let paths = ["/v1/players", "/v1/players/\(uuid)", "/v1/players/\(UUID().uuidString)", "/demo/refresh",
                          "/v1/players?since=-1", "/v1/players?limit=abc", "/v1/players?after=%00", "/v1/nothing"]
             for _ in 0..<1000 {
                 let body = (0..<Int.random(in: 0...8, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()

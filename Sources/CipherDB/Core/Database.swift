@@ -492,8 +492,10 @@ extension Database {
         case .immediateError:
             break
         case .timeout(let seconds):
+            // Clamped before the conversion, which would trap on a NaN,
+            // negative or huge number of seconds.
             let milliseconds = seconds * 1000
-            sqlite3_busy_timeout(handle, milliseconds >= Double(CInt.max) ? CInt.max : CInt(milliseconds))
+            sqlite3_busy_timeout(handle, milliseconds >= Double(CInt.max) ? CInt.max : milliseconds > 0 ? CInt(milliseconds) : 0)
         case .callback(let callback):
             let box = Unmanaged.passRetained(BusyCallbackBox(callback))
             busyHandlerBox = box

@@ -117,9 +117,9 @@ public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
         case .timeIntervalSince1970:
             return date.timeIntervalSince1970.databaseValue
         case .secondsSince1970:
-            return Int64(date.timeIntervalSince1970.rounded(.down)).databaseValue
+            return Self.wholeNumber(date.timeIntervalSince1970.rounded(.down))
         case .millisecondsSince1970:
-            return Int64((date.timeIntervalSince1970 * 1000).rounded(.down)).databaseValue
+            return Self.wholeNumber((date.timeIntervalSince1970 * 1000).rounded(.down))
         case .iso8601:
             return iso8601Formatter.string(from: date).databaseValue
         case .formatted(let formatter):
@@ -127,6 +127,14 @@ public enum DatabaseDateEncodingStrategy: @unchecked Sendable {
         case .custom(let encode):
             return encode(date)?.databaseValue ?? .null
         }
+    }
+}
+
+extension DatabaseDateEncodingStrategy {
+    /// An integer, or a REAL when the number does not fit in an Int64 (a
+    /// date far from 1970): converting it would trap.
+    static func wholeNumber(_ value: Double) -> DatabaseValue {
+        Int64(exactly: value)?.databaseValue ?? value.databaseValue
     }
 }
 

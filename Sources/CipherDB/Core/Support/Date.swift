@@ -9,6 +9,11 @@ import Foundation
 /// a trailing `Z` or `±HH:MM` offset), and from numbers, read as Unix
 /// timestamps.
 ///
+/// A date outside the years 0000 to 9999, which that text cannot hold
+/// (SQLite's date functions stop there too), is stored as its Unix
+/// timestamp, a REAL that decodes to the same date; a NaN date as NULL.
+/// No date traps, whatever its origin.
+///
 /// See <https://www.sqlite.org/lang_datefunc.html>.
 extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     /// Parses the text in place, with no intermediate `String`.
@@ -30,7 +35,10 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
     }
 
     public var databaseValue: DatabaseValue {
-        DatabaseValue(storage: .string(DatabaseDateFormat.string(from: self)))
+        guard let string = DatabaseDateFormat.string(from: self) else {
+            return timeIntervalSince1970.isNaN ? .null : timeIntervalSince1970.databaseValue
+        }
+        return DatabaseValue(storage: .string(string))
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Date? {
@@ -46,7 +54,14 @@ extension Date: DatabaseValueConvertible, StatementColumnConvertible {
 /// Formats and parses SQLite date strings without `DateFormatter`, which is
 /// slow and not thread-safe to share.
 enum DatabaseDateFormat {
-    static func string(from date: Date) -> String {
+    /// The first and last instants of years 0000 to 9999, in seconds since 1970.
+    static let representableRange: ClosedRange<TimeInterval> = -62_167_219_200...253_402_300_799.999
+
+    /// The text of a date, or nil outside ``representableRange`` (and for
+    /// NaN), where the conversion to milliseconds would overflow or the
+    /// year would not have four digits.
+    static func string(from date: Date) -> String? {
+        guard representableRange.contains(date.timeIntervalSince1970) else { return nil }
         // Milliseconds, rounded down, as GRDB does.
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, millisecondsOfDay) = floorDivision(totalMilliseconds, 86_400_000)

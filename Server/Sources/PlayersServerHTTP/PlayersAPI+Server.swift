@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+
+extension PlayersAPI {
+    /// HTTP/1.1 with the idle and read timeouts of the configuration.
+    public var server: HTTPServerBuilder {
+        let readTimeout = Self.timeAmount(configuration.readTimeout)
+        return .http1(configuration: .init(
+            additionalChannelHandlers: [ReadTimeoutHandler(timeout: readTimeout)],
+            idleTimeout: Self.timeAmount(configuration.idleTimeout)))
+    }
+
+    /// The address and the limit of connections of the configuration.
+    public var applicationConfiguration: ApplicationConfiguration {
+        ApplicationConfiguration(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: "players-server",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections))
+    }
+
+    /// A duration as NIO counts it, clamped (from 1 ms to about 31 years,
+    /// NaN as 1 s) rather than trapping in the conversion.
+    static func timeAmount(_ seconds: TimeInterval) -> TimeAmount {
+        guard !seconds.isNaN else { return .seconds(1) }
+        return .nanoseconds(Int64(min(max(seconds, 0.001), 1e9) * 1e9))
+    }
+}

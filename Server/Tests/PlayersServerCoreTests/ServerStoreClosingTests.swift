@@ -1,0 +1,33 @@
+import CipherDB
+import Foundation
+import PlayersServerCore
+import Testing
+
+@Suite struct ServerStoreClosingTests {
+    @Test func closingLeavesEveryPlayerInTheDatabaseFileAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerStoreClosingTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
+        let path = folder.appendingPathComponent("server.db").path
+        let store = try ServerStore(DatabasePool(path: path, configuration: configuration))
+        try store.seed(20)
+        let deleted = try #require(try store.snapshot(limit: 1).players.first)
+        try store.delete(deleted.uuid)
+        _ = try store.delta(since: 0, limit: 5)
+        try store.purgeTombstones(olderThan: 3600)
+        try store.refresh()
+        let players = try store.snapshot(limit: 100).players
+        try store.close()
+        // The -wal file is empty or gone: everything is in the file.
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+
+        let copy = folder.appendingPathComponent("copy.db").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let copied = try ServerStore(DatabaseQueue(path: copy, configuration: configuration))
+        #expect(try copied.snapshot(limit: 100).players == players)
+        #expect(try copied.integrityCheck() == ["ok"])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// HTTP/1.1 over a plain loopback socket, written byte by byte: the tests
+/// choose every header (`Host`, `Content-Type`), hold connections open
+/// without a word, or send half a request, as HTTP clients will not.
+final class RawHTTP {
+    struct Response {
+        let status: Int
+        let head: String
+        let body: String
+    }
+
+    let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds.
+    init(port: Int, timeout: TimeInterval = 10) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerProcessError("socket: \(errno)") }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw ServerProcessError("connect: \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw ServerProcessError("send: \(errno)") }
+            sent += count
+        }
+    }
+
+    /// Everything until the server closes the connection; nil if it did
+    /// not within the timeout.
+    func readToEnd() -> String? {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { return String(decoding: data, as: UTF8.self) }
+            if count < 0 { return errno == EINTR ? nil : (errno == ECONNRESET ? String(decoding: data, as: UTF8.self) : nil) }
+            data += buffer[0..<count]
+        }
+    }
+
+    /// Whether the server closed the connection (within the timeout).
+    var isClosedByServer: Bool { readToEnd() != nil }
+
+    /// A request with `Connection: close`, and its whole response.
+    static func request(port: Int, _ method: String, _ path: String, host: String?, headers: [String: String] = [:], body: String = "",
+                        timeout: TimeInterval = 10) throws -> Response {
+        let connection = try RawHTTP(port: port, timeout: timeout)
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        if let host { head += "Host: \(host)\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        try connection.send(head + body)
+        guard let text = connection.readToEnd() else { throw ServerProcessError("no answer to \(method) \(path) in \(timeout) s") }
+        return try parse(text)
+    }
+
+    static func parse(_ text: String) throws -> Response {
+        guard let separator = text.range(of: "\r\n\r\n") else { throw ServerProcessError("not an HTTP response: \(text.prefix(100))") }
+        let head = String(text[..<separator.lowerBound])
+        let statusLine = head.prefix { $0 != "\r" }.split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw ServerProcessError("no status in \(head.prefix(100))") }
+        return Response(status: status, head: head, body: String(text[separator.upperBound...]))
+    }
+}

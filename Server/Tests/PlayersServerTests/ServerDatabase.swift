@@ -1,0 +1,67 @@
+import CipherDB
+import Foundation
+
+/// The server's encrypted database as the tests open it: with the
+/// passphrase the servers of the tests are given.
+enum ServerDatabase {
+    static let passphrase = "server secret"
+    static let environment = ["PLAYERS_PASSPHRASE": passphrase]
+
+    static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    static func playerCount(_ path: String) throws -> Int {
+        let queue = try open(path)
+        defer { try? queue.close() }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? -1 }
+    }
+
+    /// The content of the player table, to compare two databases.
+    static func players(_ path: String) throws -> [String] {
+        let queue = try open(path)
+        defer { try? queue.close() }
+        return try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY uuid").map(\.description) }
+    }
+}
+
+/// Holds the write lock of a database from another connection until
+/// released: the server's writes then wait (up to its busy timeout).
+final class WriteLockHolder: @unchecked Sendable {
+    // @unchecked: the semaphores synchronize the thread and the test.
+    private let locked = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ path: String) throws {
+        let queue = try ServerDatabase.open(path)
+        Thread { [locked, release, done] in
+            // Rolled back: the database does not change under the
+            // server's waiting writes.
+            try? queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                locked.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+            try? queue.close()
+            done.signal()
+        }.start()
+        locked.wait()
+    }
+
+    func unlock() {
+        release.signal()
+        done.wait()
+    }
+}
+
+/// `{"name": …, "score": …}` for POST /v1/players.
+func playerJSON(_ index: Int) -> String {
+    #"{"name":"Player \#(index)","score":\#(index)}"#
+}
+
+let jsonHeaders = ["Content-Type": "application/json"]

@@ -1,0 +1,51 @@
+import CipherDB
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct ServerShutdownTests {
+    @Test func sigtermLeavesEveryPlayerInTheDatabaseFileAlone() throws {
+        let server = try ServerProcess(["--database", "server.db", "--seed", "10"], environment: ServerDatabase.environment)
+        for index in 0..<20 {
+            #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status == 201)
+        }
+        // Reads too, as clients sync: the pool opens reader connections.
+        for _ in 0..<3 { #expect(try server.request("GET", "/v1/players").status == 200) }
+        #expect(server.stop(SIGTERM) == 0)
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: server.path("server.db-wal"))[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+        // The documented cold backup: a copy of the file alone.
+        let copyFolder = try ServerProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: copyFolder) }
+        let copy = copyFolder.appendingPathComponent("copy.db").path
+        try FileManager.default.copyItem(atPath: server.path("server.db"), toPath: copy)
+        #expect(try ServerDatabase.playerCount(copy) == 30)
+    }
+
+    @Test func sigtermFinishesTheRequestInProgress() async throws {
+        let server = try ServerProcess(["--database", "server.db"], environment: ServerDatabase.environment)
+        // On threads of their own: the timings must not depend on the
+        // cooperative threads that other tests keep busy.
+        let (status, exitStatus) = try await onThread {
+            let lock = try WriteLockHolder(server.path("server.db"))
+            // The POST waits for the lock in the server…
+            let response = Mutex<Int?>(nil)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                let status = try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status
+                response.withLock { $0 = status }
+            }
+            // (Time for a busy machine to deliver it.)
+            Thread.sleep(forTimeInterval: 1.5)
+            // …when the server is asked to stop; then the lock goes.
+            kill(server.process.processIdentifier, SIGTERM)
+            Thread.sleep(forTimeInterval: 0.3)
+            lock.unlock()
+            group.wait()
+            return (response.withLock { $0 }, server.stop(SIGTERM))
+        }
+        #expect(status == 201, "\(server.errorOutput)")
+        #expect(exitStatus == 0)
+        #expect(try ServerDatabase.playerCount(server.path("server.db")) == 1)
+    }
+}

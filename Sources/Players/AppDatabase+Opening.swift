@@ -11,6 +11,22 @@ public enum DatabaseKeySource: Sendable {
     case rawKey(@Sendable () throws -> Data)
 }
 
+extension DatabaseKeySource {
+    /// Gives the key to a connection as it opens: pass it to
+    /// `Configuration.prepareDatabase`, so that the key is loaded for each
+    /// connection and kept in memory no longer than needed.
+    ///
+    /// ```swift
+    /// configuration.prepareDatabase(key.prepare)
+    /// ```
+    public func prepare(_ db: Database) throws {
+        switch self {
+        case .passphrase(let load): try db.usePassphrase(load())
+        case .rawKey(let load): try db.useRawKey(load())
+        }
+    }
+}
+
 /// The errors of opening the players database. Their descriptions never
 /// show a passphrase or key.
 public struct AppDatabaseError: Error, CustomStringConvertible, Sendable {
@@ -60,12 +76,7 @@ extension AppDatabase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         var configuration = configuration
-        configuration.prepareDatabase { db in
-            switch key {
-            case .passphrase(let load): try db.usePassphrase(load())
-            case .rawKey(let load): try db.useRawKey(load())
-            }
-        }
+        configuration.prepareDatabase(key.prepare)
         configuration = makeConfiguration(configuration)
         let isNew = !FileManager.default.fileExists(atPath: url.path)
         if isNew { try PrivateFile.createDatabaseFileIfMissing(at: url) }

@@ -28,11 +28,25 @@ public enum DatabaseFileOperations {
         replacing: Bool = false,
         progress: Progress? = nil) throws
     {
+        try backup(reader: source.reader, to: destination, destinationKey: destinationKey,
+                   replacing: replacing, progress: progress)
+    }
+
+    /// An online backup of any database, such as the players server's
+    /// (whose schema is not the players one): consistent even while other
+    /// connections or processes write, encrypted with `destinationKey`.
+    public static func backup(
+        reader source: any DatabaseReader,
+        to destination: URL,
+        destinationKey: DestinationKey,
+        replacing: Bool = false,
+        progress: Progress? = nil) throws
+    {
         try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source))
         try writeVerifiedCopy(to: destination, key: destinationKey) { temporary in
             try withDatabase(at: temporary, key: destinationKey) { copy in
                 try copy.writeWithoutTransaction { copyDB in
-                    try source.reader.read { sourceDB in
+                    try source.read { sourceDB in
                         // The counts and the pages come from one snapshot.
                         let counts = try tableCounts(sourceDB)
                         try sourceDB.backup(
@@ -80,9 +94,8 @@ public enum DatabaseFileOperations {
 
     /// The database files of `database`, which a copy must never replace
     /// (none for an in-memory database).
-    static func databaseFiles(of database: AppDatabase) -> [URL] {
-        let path = database.reader.path
-        return path.hasPrefix("/") ? [URL(fileURLWithPath: path)] : []
+    static func databaseFiles(of database: any DatabaseReader) -> [URL] {
+        database.path.hasPrefix("/") ? [URL(fileURLWithPath: database.path)] : []
     }
 
     // MARK: - Export
@@ -136,7 +149,7 @@ public enum DatabaseFileOperations {
         destinationKey: DestinationKey,
         replacing: Bool = false) throws
     {
-        try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source))
+        try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source.reader))
         let payload = try source.snapshotPayload()
         let json = try payload.jsonData(prettyPrinted: true)
         let content: Data
@@ -200,12 +213,7 @@ public enum DatabaseFileOperations {
     public static func withDatabase<T>(at url: URL, key: DestinationKey, _ body: (DatabaseQueue) throws -> T) throws -> T {
         var configuration = Configuration()
         if case .key(let source) = key {
-            configuration.prepareDatabase { db in
-                switch source {
-                case .passphrase(let load): try db.usePassphrase(load())
-                case .rawKey(let load): try db.useRawKey(load())
-                }
-            }
+            configuration.prepareDatabase(source.prepare)
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }

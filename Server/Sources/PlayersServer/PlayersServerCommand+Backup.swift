@@ -18,11 +18,7 @@ extension PlayersServerCommand {
         @Option(help: ArgumentHelp("The server's encrypted database.", valueName: "path"))
         var database: String
 
-        @Option(help: ArgumentHelp("Its raw 256-bit key, as 64 hexadecimal digits (mode 0600).", valueName: "file"))
-        var keyFile: String?
-
-        @Option(help: ArgumentHelp("Its passphrase (mode 0600).", valueName: "file"))
-        var passphraseFile: String?
+        @OptionGroup var key: ServerKeyOptions
 
         @Argument(help: "The backup file.")
         var destination: String
@@ -31,24 +27,13 @@ extension PlayersServerCommand {
         var force = false
 
         func validate() throws {
-            if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
-            if keyFile == nil && passphraseFile == nil && (ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty {
+            if !key.isGiven {
                 throw ValidationError("The database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
             }
         }
 
         func run() async throws {
-            let key: DatabaseKeySource
-            if let keyFile {
-                let raw = try PlayersServerCommand.secret { try SecretFiles.readKey(keyFile) }
-                key = .rawKey { raw }
-            } else if let passphraseFile {
-                let passphrase = try PlayersServerCommand.secret { try SecretFiles.readPassphrase(passphraseFile) }
-                key = .passphrase { passphrase }
-            } else {
-                let passphrase = ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? ""
-                key = .passphrase { passphrase }
-            }
+            let keySource = try key.keySource()
             // Opening a missing file would create an empty database.
             guard FileManager.default.fileExists(atPath: database) else {
                 throw DatabaseFileError("the database \(database) does not exist: give the server's --database")
@@ -56,12 +41,7 @@ extension PlayersServerCommand {
             var configuration = Configuration()
             // The server may be writing: wait for it rather than fail.
             configuration.busyMode = .timeout(5)
-            configuration.prepareDatabase { db in
-                switch key {
-                case .passphrase(let load): try db.usePassphrase(load())
-                case .rawKey(let load): try db.useRawKey(load())
-                }
-            }
+            configuration.prepareDatabase(keySource.prepare)
             let source: DatabasePool
             do {
                 source = try DatabasePool(path: database, configuration: configuration)
@@ -70,7 +50,7 @@ extension PlayersServerCommand {
             }
             defer { try? source.close() }
             try DatabaseFileOperations.backup(
-                reader: source, to: URL(fileURLWithPath: destination), destinationKey: .key(key), replacing: force)
+                reader: source, to: URL(fileURLWithPath: destination), destinationKey: .key(keySource), replacing: force)
             print("Backed up \(database) to \(destination), encrypted.")
         }
     }

@@ -33,11 +33,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The encrypted database (default: in memory).", valueName: "path"))
     var database: String?
 
-    @Option(help: ArgumentHelp("A raw 256-bit key, as 64 hexadecimal digits (mode 0600).", valueName: "file"))
-    var keyFile: String?
-
-    @Option(help: ArgumentHelp("A passphrase (mode 0600).", valueName: "file"))
-    var passphraseFile: String?
+    @OptionGroup var key: ServerKeyOptions
 
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
@@ -65,9 +61,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         if host.isEmpty || allowedHost.contains(where: \.isEmpty) { throw ValidationError("--host and --allowed-host need a name or an address.") }
-        if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
-        if database != nil && keyFile == nil && passphraseFile == nil
-            && (ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty {
+        if database != nil && !key.isGiven {
             throw ValidationError("An encrypted --database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
         if tokenFile == nil && !insecureNoAuth && !["127.0.0.1", "::1", "localhost"].contains(host) {
@@ -131,15 +125,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let database {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
-            if let keyFile {
-                let key = try Self.secret { try SecretFiles.readKey(keyFile) }
-                configuration.prepareDatabase { db in try db.useRawKey(key) }
-            } else if let passphraseFile {
-                let passphrase = try Self.secret { try SecretFiles.readPassphrase(passphraseFile) }
-                configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
-            } else if let passphrase = ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
-                configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
-            }
+            let keySource = try key.keySource()
+            configuration.prepareDatabase(keySource.prepare)
+            // A new database is private from its first byte, as its -wal
+            // and -shm files, which SQLite creates with its mode.
+            try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: database))
             writer = try DatabasePool(path: database, configuration: configuration)
         } else {
             writer = try DatabaseQueue()

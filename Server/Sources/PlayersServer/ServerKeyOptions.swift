@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Players
+
+/// The key of the server's database, for `serve` and `backup`: a key
+/// file, a passphrase file, or `PLAYERS_PASSPHRASE`, as for `players`.
+struct ServerKeyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A raw 256-bit key, as 64 hexadecimal digits (mode 0600).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(help: ArgumentHelp("A passphrase; the file's bytes, without one final newline (mode 0600).", valueName: "file"))
+    var passphraseFile: String?
+
+    func validate() throws {
+        if keyFile != nil && passphraseFile != nil { throw ValidationError("Give --key-file or --passphrase-file, not both.") }
+    }
+
+    /// Whether a key is given, by an option or the environment.
+    var isGiven: Bool {
+        keyFile != nil || passphraseFile != nil || !(ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty
+    }
+
+    /// The key, read now: a file that cannot be read is a usage error.
+    func keySource() throws -> DatabaseKeySource {
+        if let keyFile {
+            let key = try PlayersServerCommand.secret { try SecretFiles.readKey(keyFile) }
+            return .rawKey { key }
+        }
+        if let passphraseFile {
+            let passphrase = try PlayersServerCommand.secret { try SecretFiles.readPassphrase(passphraseFile) }
+            return .passphrase { passphrase }
+        }
+        let passphrase = Data((ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").utf8)
+        return .passphrase { passphrase }
+    }
+}

@@ -42,10 +42,11 @@ extension DatabaseFileOperations {
         if databaseFileSuffixes.contains(where: { isSameFile(backup, URL(fileURLWithPath: database.path + $0)) }) {
             throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
         }
+        let unreadable = DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
         do {
             try checkForeignSchema(of: backup, key: backupKey)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
+            throw unreadable
         }
         let previous = URL(fileURLWithPath: database.path + ".before-restore")
         let temporary = try createTemporary(for: database)
@@ -55,7 +56,7 @@ extension DatabaseFileOperations {
                     try exportPages(from: backup, sourceKey: backupKey, into: temporary, key: .key(key))
                 }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
+                throw unreadable
             }
             try checkpointAndCheckUnused(database, key: .key(key))
             try keepPrevious(database, as: previous)

@@ -30,8 +30,8 @@ extension PlayersCommand {
             } catch let error as DatabaseFileError {
                 throw CLIError.wrongKey("cannot decrypt \(file): \(error.description)")
             }
-            FileHandle.standardOutput.write(json)
-            print()
+            // Valid UTF-8: the payload decoder refuses anything else.
+            print(JSONOutput.printable(String(decoding: json, as: UTF8.self)))
         }
     }
 }

@@ -47,10 +47,15 @@ enum JSONOutput {
     static func string(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // The only raw newlines are the pretty printer's, between
-        // strings: each line is escaped, within its strings only.
-        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.escaping(String($0)) }.joined(separator: "\n")
+        return printable(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Pretty-printed JSON with the control and bidirectional characters of
+    /// its strings escaped: the same JSON to a reader, harmless to a
+    /// terminal. The only raw newlines are the pretty printer's, between
+    /// strings: each line is escaped, within its strings only.
+    static func printable(_ json: String) -> String {
+        json.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.escaping(String($0)) }.joined(separator: "\n")
     }
 }
 

@@ -39,6 +39,22 @@ import Testing
         #expect(players?.first?["name"] as? String == Self.hostileName)
     }
 
+    @Test func decryptPrintsBidirectionalOverridesEscaped() throws {
+        // A name that the rule accepts, but that would reorder the line.
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["init"]).status == 0)
+        #expect(try sandbox.run(["add", "--name", "Arthur\u{202E}txt.exe", "--score", "7"]).status == 0)
+        let export = sandbox.root.appendingPathComponent("players.json").path
+        #expect(try sandbox.run(["export", "--format", "json", export]).status == 0)
+        let result = try sandbox.run(["decrypt", export])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!result.output.unicodeScalars.contains("\u{202E}"))
+        #expect(result.output.contains(#""name" : "Arthur\u202Etxt.exe""#), "\(result.output)")
+        let payload = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let players = payload?["players"] as? [[String: Any]]
+        #expect(players?.first?["name"] as? String == "Arthur\u{202E}txt.exe")
+    }
+
     @Test func editPrintsAStoredNameEscaped() throws {
         let sandbox = try sandboxWithAHostileName()
         let result = try sandbox.run(["edit", "1", "--score", "8"])

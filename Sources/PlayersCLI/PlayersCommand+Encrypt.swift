@@ -29,10 +29,11 @@ extension PlayersCommand {
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            let notPlaintext = CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
             do {
                 try DatabaseFileOperations.checkForeignSchema(of: URL(fileURLWithPath: source), key: .plaintext)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
+                throw notPlaintext
             } catch {
                 throw CLIError.from(error)
             }
@@ -51,7 +52,7 @@ extension PlayersCommand {
                 if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
                 DatabaseFileOperations.removeFiles(at: url)
                 if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
-                    throw CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
+                    throw notPlaintext
                 }
                 throw CLIError.from(error)
             }

@@ -25,6 +25,9 @@ extension PlayersCommand {
             for path in DatabaseFileOperations.removeAbandonedTemporaries(of: url) {
                 Terminal.printError("players: removed \(path), left by an interrupted command")
             }
+            func damage(_ error: DatabaseError) -> [String] {
+                ["the file is damaged (\(error.message ?? "\(error.resultCode)"))"]
+            }
             let problems: [String]
             do {
                 problems = try DatabaseFileOperations.withDatabase(at: url, key: .key(key.source)) { queue in
@@ -35,12 +38,12 @@ extension PlayersCommand {
                         do {
                             return try Self.problems(db)
                         } catch let error as DatabaseError {
-                            return ["the file is damaged (\(error.message ?? "\(error.resultCode)"))"]
+                            return damage(error)
                         }
                     }
                 }
             } catch let error as DatabaseError where error.resultCode != .SQLITE_NOTADB {
-                problems = ["the file is damaged (\(error.message ?? "\(error.resultCode)"))"]
+                problems = damage(error)
             } catch {
                 throw CLIError.from(error)
             }

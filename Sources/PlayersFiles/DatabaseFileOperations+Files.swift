@@ -22,7 +22,7 @@ extension DatabaseFileOperations {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DatabaseFileError("the folder \(folder.path) does not exist: create it first")
         }
-        let protected = databases.flatMap { database in databaseFileSuffixes.map { URL(fileURLWithPath: database.path + $0) } } + files
+        let protected = databases.flatMap(databaseFiles(at:)) + files
         if let clash = protected.first(where: { isSameFile(destination, $0) }) {
             throw DatabaseFileError(
                 "\(destination.path) is \(clash.path), which this command reads: choose another destination (nothing was written)")
@@ -35,6 +35,12 @@ extension DatabaseFileOperations {
     /// The suffixes of a database's files: the database, then the files
     /// SQLite keeps next to it.
     static let databaseFileSuffixes = ["", "-wal", "-shm", "-journal"]
+
+    /// The database file at `database`, then the files SQLite keeps next
+    /// to it.
+    static func databaseFiles(at database: URL) -> [URL] {
+        databaseFileSuffixes.map { URL(fileURLWithPath: database.path + $0) }
+    }
 
     /// Whether writing `destination` would replace `file`: the same path
     /// once the symbolic links of both are resolved (the file may not
@@ -126,8 +132,8 @@ extension DatabaseFileOperations {
 
     /// Removes a database file and its companions.
     public static func removeFiles(at url: URL) {
-        for suffix in databaseFileSuffixes {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        for file in databaseFiles(at: url) {
+            try? FileManager.default.removeItem(at: file)
         }
     }
 }

@@ -39,7 +39,7 @@ extension DatabaseFileOperations {
         guard FileManager.default.fileExists(atPath: backup.path) else {
             throw DatabaseFileError("there is no backup at \(backup.path)")
         }
-        if databaseFileSuffixes.contains(where: { isSameFile(backup, URL(fileURLWithPath: database.path + $0)) }) {
+        if databaseFiles(at: database).contains(where: { isSameFile(backup, $0) }) {
             throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
         }
         let unreadable = DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")

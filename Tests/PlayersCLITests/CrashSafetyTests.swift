@@ -235,10 +235,7 @@ extension CLISandbox {
     /// order, read with the default key file (or `keyFile`) without
     /// migrating it; throws if it does not open or is damaged.
     func players(at path: String? = nil, keyFile: String? = nil) throws -> [String] {
-        let key = try SecretFiles.readKey(keyFile ?? keyPath)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(key) }
-        let queue = try DatabaseQueue(path: path ?? databasePath, configuration: configuration)
+        let queue = try keyedQueue(at: path ?? databasePath, keyFile: keyFile)
         defer { try? queue.close() }
         return try queue.read { db in
             guard try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] else {
@@ -246,6 +243,15 @@ extension CLISandbox {
             }
             return try String.fetchAll(db, sql: "SELECT uuid || ' ' || name || ' ' || score FROM player ORDER BY uuid")
         }
+    }
+
+    /// A queue on a database of the sandbox, keyed with the default key
+    /// file (or `keyFile`), without migrating it.
+    func keyedQueue(at path: String, keyFile: String? = nil) throws -> DatabaseQueue {
+        let key = try SecretFiles.readKey(keyFile ?? keyPath)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.useRawKey(key) }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// `players verify` passes, and no temporary file is left next to the

@@ -13,10 +13,7 @@ import Testing
     func tamperedBackup(_ sandbox: CLISandbox, _ sql: String) throws -> String {
         let backup = sandbox.root.appendingPathComponent("backup.db").path
         #expect(try sandbox.run(["backup", "--quiet", backup]).status == 0)
-        let key = try SecretFiles.readKey(sandbox.keyPath)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(key) }
-        let queue = try DatabaseQueue(path: backup, configuration: configuration)
+        let queue = try sandbox.keyedQueue(at: backup)
         try queue.write { db in try db.execute(sql: sql) }
         try queue.close()
         return backup

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// With a stored cursor, it asks for the delta since it (with the stored
 /// `ETag`: `304` means up to date); `410 Gone`, a cursor from another
-/// endpoint, or `full` take a snapshot. Every page is fetched, decoded and
+/// endpoint or longer than ``maximumCursorLength``, or `full` take a
+/// snapshot. Every page is fetched, decoded and
 /// checked before the store's one write transaction begins.
 ///
 /// What a hostile server can make one sync hold is bounded: pages
@@ -53,7 +54,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
         let start = ContinuousClock.now
         let state = try await store.syncState()
-        let cursorBefore = state.cursor(for: endpoint)
+        // A cursor longer than the limit (stored by an older version) is
+        // not sent: the sync takes a snapshot, as for an unknown cursor.
+        let cursorBefore = state.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
         let fetched: SyncFetch<Store.Message>
         switch try await withinDeadline({ try await fetch(cursorBefore: cursorBefore, etag: state.etag, full: full) }) {
         case .upToDate(let bytes):

@@ -35,30 +35,6 @@ public final class AppDatabase: Sendable {
         try dbWriter.close()
     }
 
-    /// Records that a database imported from elsewhere (for example made by
-    /// a GRDB app without migrations) already has the schema of the first
-    /// migration, so that migrating does not create its table again.
-    /// Throws if its `player` table lacks a column of that schema.
-    public static func adoptImportedSchema(_ dbWriter: any DatabaseWriter) throws {
-        try dbWriter.write { db in
-            guard try db.tableExists("player") else { return }
-            if try db.tableExists("grdb_migrations"),
-               try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier = 'v1'") != nil {
-                return
-            }
-            let columns = Set(try db.columns(in: "player").map { $0.name.lowercased() })
-            guard columns.isSuperset(of: ["id", "name", "score"]) else {
-                throw AppDatabaseError(
-                    description: "the player table of the imported database lacks the id, name or score column",
-                    isWrongKey: false)
-            }
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations (identifier) VALUES ('v1');
-                """)
-        }
-    }
-
     /// The schema. Later versions add migrations; an applied migration is
     /// never edited.
     static var migrator: DatabaseMigrator {

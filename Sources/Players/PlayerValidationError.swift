@@ -11,14 +11,18 @@ public enum PlayerValidationError: Error, Equatable, Sendable, CustomStringConve
     case nameTooLong
     /// A C0, DEL or C1 control character.
     case controlCharacter(Unicode.Scalar)
+    /// A name that is not UTF-8 text, as a database made elsewhere may hold.
+    case nameNotText
     /// Outside ``PlayerValidator/scoreRange``.
     case scoreOutOfRange(Int)
+    /// A score that is not an integer, as a database made elsewhere may hold.
+    case scoreNotInteger
 
     /// `name` or `score`.
     public var field: String {
         switch self {
-        case .emptyName, .nameTooLong, .controlCharacter: return "name"
-        case .scoreOutOfRange: return "score"
+        case .emptyName, .nameTooLong, .controlCharacter, .nameNotText: return "name"
+        case .scoreOutOfRange, .scoreNotInteger: return "score"
         }
     }
 
@@ -31,16 +35,20 @@ public enum PlayerValidationError: Error, Equatable, Sendable, CustomStringConve
             return "is longer than \(PlayerValidator.maximumNameLength) characters or \(PlayerValidator.maximumNameBytes) UTF-8 bytes"
         case .controlCharacter(let scalar):
             return "contains a control character (U+\(PrintableText.hex(scalar.value)))"
+        case .nameNotText:
+            return "is not UTF-8 text"
         case .scoreOutOfRange(let score):
             return "is \(score), outside \(PlayerValidator.scoreRange.lowerBound)…\(PlayerValidator.scoreRange.upperBound)"
+        case .scoreNotInteger:
+            return "is not an integer"
         }
     }
 
     /// What the field accepts, after "must be".
     public var rule: String {
         switch self {
-        case .emptyName, .nameTooLong, .controlCharacter: return Self.nameRule
-        case .scoreOutOfRange: return Self.scoreRule
+        case .emptyName, .nameTooLong, .controlCharacter, .nameNotText: return Self.nameRule
+        case .scoreOutOfRange, .scoreNotInteger: return Self.scoreRule
         }
     }
 

@@ -27,16 +27,21 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): choose another --database")
             }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
             let notPlaintext = CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
+            // SRC is checked before anything is created.
             do {
-                try DatabaseFileOperations.checkForeignSchema(of: URL(fileURLWithPath: source), key: .plaintext)
+                let sourceURL = URL(fileURLWithPath: source)
+                try DatabaseFileOperations.checkForeignSchema(of: sourceURL, key: .plaintext)
+                try DatabaseFileOperations.withDatabase(at: sourceURL, key: .plaintext) { queue in
+                    try queue.read { db in try AppDatabase.checkImportedPlayers(db, source: source) }
+                }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
                 throw notPlaintext
             } catch {
                 throw CLIError.from(error)
             }
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
             let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
             do {
                 try DatabaseFileOperations.export(

@@ -68,7 +68,44 @@ import Testing
         let result = try sandbox.run(["encrypt", source])
         #expect(result.status == 1)
         #expect(result.error.contains("is not a players database: it holds trigger wipe"), "\(result.error)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath))
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == sourceBytes)
+    }
+
+    /// Rows that a GRDB app (or any SQLite client) could have stored, and
+    /// that no way into a players database accepts.
+    static let badPlayers: [(values: String, problem: String)] = [
+        ("'Bob' || char(27) || '[2J', 3", "its name contains a control character (U+001B)"),
+        ("CAST(x'42ff6f62' AS TEXT), 3", "its name is not UTF-8 text"),
+        ("x'426f62', 3", "its name is not UTF-8 text"),
+        ("'   ', 3", "its name is empty"),
+        ("'\(String(repeating: "a", count: 101))', 3", "its name is longer than 100 characters"),
+        ("'Bob', 'many'", "its score is not an integer"),
+        ("'Bob', 2.5", "its score is not an integer"),
+        ("'Bob', -1", "its score is -1, outside"),
+    ]
+
+    @Test(arguments: badPlayers)
+    func aPlaintextDatabaseWithAnInvalidPlayerIsNotEncrypted(_ bad: (values: String, problem: String)) throws {
+        let sandbox = try CLISandbox()
+        let source = sandbox.root.appendingPathComponent("app.sqlite").path
+        let queue = try DatabaseQueue(path: source)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "score" INTEGER NOT NULL);
+                INSERT INTO player (name, score) VALUES ('Alice', 1);
+                INSERT INTO player (name, score) VALUES (\(bad.values));
+                """)
+        }
+        try queue.close()
+        let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: source))
+
+        let result = try sandbox.run(["encrypt", source])
+        #expect(result.status == 1)
+        #expect(result.error.contains("player 2 of \(source) cannot be imported: \(bad.problem)"), "\(result.error)")
+        #expect(result.error.contains("correct it in \(source) and try again (nothing was created)"))
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
         #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == sourceBytes)
     }

@@ -93,6 +93,27 @@ import Testing
         #expect(state.etag == nil)
     }
 
+    @Test func anOverlongStoredCursorIsNotSentAndASnapshotReplacesIt() async throws {
+        let player = SyncFailureTests.BadServer.player()
+        let longCursor = String(repeating: "7", count: 2000)
+        let server = try ScriptedHTTPServer { _, number in
+            .json(SyncFailureTests.BadServer.page(player, extra: #""cursor":"\#(number == 0 ? longCursor : "31")","#))
+        }
+        defer { server.stop() }
+        let database = try ClientDatabase()
+        // A cursor as long as an older version, without the limit, stored.
+        var older = database.client(URL(string: server.baseURL)!)
+        older.maximumCursorLength = 4096
+        _ = try await older.sync()
+
+        let report = try await database.client(URL(string: server.baseURL)!).sync()
+        #expect(report.kind == .snapshot)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { !$0.path.contains("since=") }, "\(server.requests.map(\.path))")
+        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: PlayersSyncStore.streamName) }
+        #expect(state.cursor == "31")
+    }
+
     @Test func theCommandsDeadlineAndSizeOptionsEndASyncWithExitCodeFive() async throws {
         let slow = try endlessSnapshot(delay: 0.2)
         defer { slow.stop() }

@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "CipherSync", targets: ["CipherSync"]),
-        .library(name: "Players", targets: ["Players", "PlayersFiles"]),
+        .library(name: "Players", targets: ["PlayersProtocol", "Players", "PlayersSync", "PlayersFiles"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
         .executable(name: "players-server", targets: ["PlayersServer"]),
@@ -35,22 +35,32 @@ let package = Package(
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher"]),
-        // The sync client: libcurl transport, paging, the generic merge.
+        // A generic HTTP sync client over libcurl: transport, retries,
+        // paging, limits. It hands checked pages to a store; it knows
+        // neither players nor databases.
         .target(
             name: "CipherSync",
-            dependencies: ["CipherDB", "CCurl"]),
+            dependencies: ["CCurl"]),
+        // The players' wire format: messages, the one validator of names
+        // and scores. No database, no HTTP.
+        .target(
+            name: "PlayersProtocol"),
+        // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
-            dependencies: [
-                "CipherDB",
-                "CipherSync",
-            ]),
+            dependencies: ["CipherDB", "PlayersProtocol"]),
+        // The merge of a sync into the players database: the only module
+        // that knows both the database and the HTTP client.
+        .target(
+            name: "PlayersSync",
+            dependencies: ["Players", "PlayersProtocol", "CipherSync", "CipherDB"]),
         // Backups, exports and key rotation: apart from the database layer,
         // so that swift-crypto is built only where files are encrypted.
         .target(
             name: "PlayersFiles",
             dependencies: [
                 "Players",
+                "PlayersProtocol",
                 "CipherDB",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -59,6 +69,8 @@ let package = Package(
             name: "PlayersCLI",
             dependencies: [
                 "Players",
+                "PlayersProtocol",
+                "PlayersSync",
                 "PlayersFiles",
                 "CipherDB",
                 "CipherSync",
@@ -68,13 +80,14 @@ let package = Package(
         // in its own target, so that no library depends on it.
         .target(
             name: "PlayersServerCore",
-            dependencies: ["CipherDB", "Players"],
+            dependencies: ["CipherDB", "Players", "PlayersProtocol"],
             path: "Server/Sources/PlayersServerCore"),
         .target(
             name: "PlayersServerHTTP",
             dependencies: [
                 "PlayersServerCore",
                 "Players",
+                "PlayersProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -105,6 +118,8 @@ let package = Package(
                 "CipherSync",
                 "CSQLCipher",
                 "Players",
+                "PlayersProtocol",
+                "PlayersSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -119,11 +134,13 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(
             name: "CipherSyncTests",
-            dependencies: ["CipherSync", "CipherDB", "TestSupport"]),
+            dependencies: ["CipherSync", "TestSupport"]),
         .testTarget(
             name: "PlayersSyncTests",
             dependencies: [
                 "Players",
+                "PlayersProtocol",
+                "PlayersSync",
                 "CipherSync",
                 "CipherDB",
                 "PlayersServerCore",
@@ -135,10 +152,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersFiles", "CipherDB", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "PlayersServerCoreTests",
-            dependencies: ["PlayersServerCore", "Players", "CipherDB"],
+            dependencies: ["PlayersServerCore", "Players", "PlayersProtocol", "CipherDB"],
             path: "Server/Tests/PlayersServerCoreTests"),
         .testTarget(
             name: "PlayersServerHTTPTests",
@@ -146,6 +163,7 @@ let package = Package(
                 "PlayersServerHTTP",
                 "PlayersServerCore",
                 "Players",
+                "PlayersProtocol",
                 "CipherDB",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,7 +178,7 @@ let package = Package(
             path: "Server/Tests/PlayersServerTests"),
         .testTarget(
             name: "PlayersCLITests",
-            dependencies: ["PlayersCLI", "Players", "CipherDB", "TestSupport"]),
+            dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "CipherDB", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

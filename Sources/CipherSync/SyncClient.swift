@@ -53,12 +53,12 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// `dryRun` reports what the merge would do without writing.
     public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
         let start = ContinuousClock.now
-        let state = try await store.syncState()
+        let position = try await store.syncPosition()
         // A cursor longer than the limit (stored by an older version) is
         // not sent: the sync takes a snapshot, as for an unknown cursor.
-        let cursorBefore = state.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
+        let cursorBefore = position.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
         let fetched: SyncFetch<Store.Message>
-        switch try await withinDeadline({ try await fetch(cursorBefore: cursorBefore, etag: state.etag, full: full) }) {
+        switch try await withinDeadline({ try await fetch(cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
         case .upToDate(let bytes):
             return SyncReport(
                 kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,

@@ -63,13 +63,13 @@ public struct SyncCounts: Codable, Equatable, Sendable {
     }
 }
 
-/// Where synced data goes: reads the stored sync state, and merges a
-/// fetch in one write transaction that also stores the new state.
+/// Where synced data goes: reads the stored position, and merges a fetch
+/// in one write transaction that also stores the new position.
 public protocol SyncStore: Sendable {
     associatedtype Message: SyncMessage
 
-    /// The stored state of the sync.
-    func syncState() async throws -> SyncState
+    /// Where the last merged sync left off.
+    func syncPosition() async throws -> SyncPosition
 
     /// Checks the whole fetch, then applies it and stores `fetch.cursor`,
     /// `fetch.etag` and `endpoint` in one transaction (nothing at all in

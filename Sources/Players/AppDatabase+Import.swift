@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 
 // MARK: - Databases made elsewhere
 

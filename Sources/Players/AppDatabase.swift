@@ -1,5 +1,4 @@
 import CipherDB
-import CipherSync
 import Foundation
 
 /// The database of the players: the only way the application reads and
@@ -13,8 +12,10 @@ import Foundation
 /// let players = try appDatabase.reader.read { db in try Player.all().orderedByName().fetchAll(db) }
 /// ```
 public final class AppDatabase: Sendable {
-    /// Writes go through the service methods of this module only.
-    let dbWriter: any DatabaseWriter
+    /// Writes go through the service methods of this module, and of the
+    /// package's modules that extend it (the sync merge): `package`, so
+    /// that no other code writes around them.
+    package let dbWriter: any DatabaseWriter
 
     /// Migrates the database, then gives access to it.
     public init(_ dbWriter: any DatabaseWriter) throws {

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 
 /// The peak resident memory of a sync merging a large snapshot into an
 /// empty database, raw key. It runs in a child process (this executable

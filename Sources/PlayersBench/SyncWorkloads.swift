@@ -3,6 +3,8 @@ import CipherSync
 import CSQLCipher
 import Foundation
 import Players
+import PlayersProtocol
+import PlayersSync
 
 /// The sync merge: decoding a snapshot, merging it into an empty
 /// database, merging it again (nothing changes, nothing may be written),

@@ -2,6 +2,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import PlayersProtocol
 
 /// An error that ends the command: one sentence that says what failed and
 /// what to do, and the documented exit code. Descriptions never show a
@@ -63,7 +64,7 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as SyncError:
             return .remote("\(error.description); the database was left unchanged")
         case let error as SyncPayloadError:
-            return .remote(error.description)
+            return .remote("\(error.description); check that the URL is a players server of protocol version \(PlayersPayload.currentProtocolVersion)")
         default:
             return .failure("\(error)")
         }

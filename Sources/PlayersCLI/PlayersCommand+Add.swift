@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import CipherDB
 import Players
+import PlayersProtocol
 
 extension PlayersCommand {
     struct Add: AsyncParsableCommand {

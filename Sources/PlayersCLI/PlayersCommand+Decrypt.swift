@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Players
 import PlayersFiles
+import PlayersProtocol
 
 extension PlayersCommand {
     struct Decrypt: AsyncParsableCommand {
@@ -29,6 +30,8 @@ extension PlayersCommand {
                 _ = try PlayersPayload.decode(json)
             } catch let error as DatabaseFileError {
                 throw CLIError.wrongKey("cannot decrypt \(file): \(error.description)")
+            } catch let error as PlayersPayloadError {
+                throw CLIError.wrongKey("cannot decrypt \(file): the JSON is not a players message (\(error))")
             }
             // Valid UTF-8: the payload decoder refuses anything else.
             print(JSONOutput.printable(String(decoding: json, as: UTF8.self)))

@@ -39,7 +39,7 @@ extension PlayersCommand {
                 total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
             }
             let report = try await appDatabase.reader.read { db in
-                let syncState = try SyncState.fetch(db, name: PlayersSyncStore.streamName)
+                let syncState = try SyncState.fetch(db, name: SyncState.playersStream)
                 return Report(
                     path: path,
                     sizeBytes: size,

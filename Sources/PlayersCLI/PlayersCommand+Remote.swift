@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Players
+import PlayersSync
 
 extension PlayersCommand {
     struct Remote: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 
 /// Copies of the players database that are written to a temporary file
 /// next to their destination, synced to disk, verified (opened with their
@@ -165,7 +166,7 @@ public enum DatabaseFileOperations {
             case .plaintext: readBack = written
             case .key(let key): readBack = try EncryptedFile.open(written, key: key)
             }
-            guard try PlayersPayload.decode(readBack) == payload else {
+            guard (try? PlayersPayload.decode(readBack)) == payload else {
                 throw DatabaseFileError("the export does not read back as written: it was deleted")
             }
             try moveIntoPlace(temporary, destination: destination)

@@ -1,5 +1,6 @@
 import Foundation
 import Players
+import PlayersProtocol
 import TestSupport
 import Testing
 

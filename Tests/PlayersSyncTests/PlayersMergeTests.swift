@@ -2,7 +2,9 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import PlayersProtocol
 import PlayersServerCore
+import PlayersSync
 import Synchronization
 import Testing
 
@@ -18,9 +20,9 @@ import Testing
             #expect(report.cursorAfter == "25")
             #expect(report.bytesReceived > 0)
             #expect(try entries(database.players()) == serverPlayers(store))
-            let state = try await PlayersSyncStore(database.appDatabase).syncState()
-            #expect(state.cursor == "25")
-            #expect(state.cursorEndpoint == "\(url.absoluteString)/v1/players")
+            let position = try await PlayersSyncStore(database.appDatabase).syncPosition()
+            #expect(position.cursor == "25")
+            #expect(position.endpoint == "\(url.absoluteString)/v1/players")
         }
     }
 

@@ -5,8 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Players
+import PlayersProtocol
 import PlayersServerCore
 import PlayersServerHTTP
+import PlayersSync
 import Synchronization
 import TestSupport
 import Testing

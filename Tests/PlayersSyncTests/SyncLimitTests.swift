@@ -2,6 +2,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import PlayersSync
 import TestSupport
 import Testing
 
@@ -88,7 +89,7 @@ import Testing
         defer { server.stop() }
         let database = try ClientDatabase()
         _ = try await database.client(URL(string: server.baseURL)!).sync()
-        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: PlayersSyncStore.streamName) }
+        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: SyncState.playersStream) }
         #expect(state.cursor == "30")
         #expect(state.etag == nil)
     }
@@ -110,7 +111,7 @@ import Testing
         #expect(report.kind == .snapshot)
         #expect(server.requests.count == 2)
         #expect(server.requests.allSatisfy { !$0.path.contains("since=") }, "\(server.requests.map(\.path))")
-        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: PlayersSyncStore.streamName) }
+        let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: SyncState.playersStream) }
         #expect(state.cursor == "31")
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Players
 import PlayersFiles
+import PlayersProtocol
 import Testing
 
 @Suite struct EncryptedFileTests {
@@ -113,6 +114,8 @@ import Testing
         let payload = PlayersPayload(kind: .snapshot, players: [.init(uuid: UUID(), name: "A", score: 1, version: 3)])
         #expect(try PlayersPayload.decode(payload.jsonData()) == payload)
         let future = Data(#"{"protocolVersion":2,"kind":"snapshot","complete":true,"players":[],"tombstones":[]}"#.utf8)
-        #expect(throws: DatabaseFileError.self) { try PlayersPayload.decode(future) }
+        #expect(throws: PlayersPayloadError(path: "$.protocolVersion", "version 2, and this program reads version 1 only")) {
+            try PlayersPayload.decode(future)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 
 /// The server's players: the source of truth that clients sync from.
 ///

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import Players
+import PlayersProtocol
 import Synchronization
 import PlayersServerCore
 

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Players
+import PlayersProtocol
 import PlayersServerCore
 import Testing
 

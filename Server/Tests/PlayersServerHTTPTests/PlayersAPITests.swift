@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Players
+import PlayersProtocol
 import PlayersServerCore
 import PlayersServerHTTP
 import Testing

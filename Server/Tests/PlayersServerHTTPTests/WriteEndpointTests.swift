@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOFoundationCompat
 import Players
+import PlayersProtocol
 import PlayersServerCore
 import PlayersServerHTTP
 import Testing

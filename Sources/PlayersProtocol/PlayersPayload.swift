@@ -1,4 +1,3 @@
-import CipherSync
 import Foundation
 
 /// A message of the players sync protocol, version 1 (Docs/SyncProtocol.md):
@@ -101,36 +100,25 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         return try encoder.encode(self)
     }
 
-    /// Decodes a message (an export), refusing another protocol version.
-    public static func decode(_ data: Data) throws -> PlayersPayload {
-        do {
-            return try decodeVersioned(data)
-        } catch let error as SyncPayloadError {
-            throw DatabaseFileError("the JSON is not a players message (\(error.path): \(error.message))")
-        }
-    }
-
-    /// Decodes a message of the current protocol version, or throws
-    /// ``SyncPayloadError`` with the JSON path of the first bad element.
-    static func decodeVersioned(_ data: Data) throws -> PlayersPayload {
+    /// Decodes a message of the current protocol version, checking its
+    /// JSON types, UUIDs and kind, and naming the first bad element by its
+    /// JSON path. The rules of a server's message are checked by
+    /// ``validate()``.
+    ///
+    /// ```swift
+    /// let payload = try PlayersPayload.decode(Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"players":[],"tombstones":[]}"#.utf8))
+    /// ```
+    public static func decode(_ data: Data) throws(PlayersPayloadError) -> PlayersPayload {
         do {
             return try JSONDecoder().decode(PlayersPayload.self, from: data)
         } catch let error as DecodingError {
             // The decoder refuses invalid UTF-8 as invalid JSON: say which.
-            if String(validating: data, as: UTF8.self) == nil { throw SyncPayloadError(path: "$", "not valid UTF-8") }
-            throw SyncPayloadError(error)
+            if String(validating: data, as: UTF8.self) == nil { throw PlayersPayloadError(path: "$", "not valid UTF-8") }
+            throw PlayersPayloadError(error)
         } catch let error as UnsupportedProtocolVersion {
-            throw SyncPayloadError(path: "$.protocolVersion", "version \(error.version), and this program reads version \(currentProtocolVersion) only")
+            throw PlayersPayloadError(path: "$.protocolVersion", "version \(error.version), and this program reads version \(currentProtocolVersion) only")
+        } catch {
+            throw PlayersPayloadError(path: "$", "invalid")
         }
-    }
-}
-
-extension AppDatabase {
-    /// A snapshot of all players, in id order, as one consistent read.
-    public func snapshotPayload() throws -> PlayersPayload {
-        let players = try reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
-        return PlayersPayload(kind: .snapshot, players: players.map {
-            PlayersPayload.PlayerEntry(uuid: $0.uuid, name: $0.name, score: $0.score, version: $0.version)
-        })
     }
 }

@@ -12,7 +12,10 @@ import Foundation
 public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "syncState"
 
-    /// The stream: one per synced table (`players`).
+    /// The name of the players' stream.
+    public static let playersStream = "players"
+
+    /// The stream: one per synced table (``playersStream``).
     public var name: String
     /// The base URL that a sync without `--url` uses.
     public var remoteURL: String?
@@ -46,11 +49,6 @@ public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, Persista
     /// The state of a stream, empty when it never synced.
     public static func fetch(_ db: Database, name: String) throws -> SyncState {
         try SyncState.fetchOne(db, key: name) ?? SyncState(name: name)
-    }
-
-    /// The cursor, if it belongs to this endpoint.
-    public func cursor(for endpoint: URL) -> String? {
-        cursorEndpoint == endpoint.absoluteString ? cursor : nil
     }
 
     /// Changes the state of a stream, reading its row once and writing

@@ -1,4 +1,4 @@
-import CipherSync
+import Foundation
 
 /// A name or score that ``PlayerValidator`` refuses. Its parts compose the
 /// messages of the command line, the server and the sync payload decoder:
@@ -34,7 +34,7 @@ public enum PlayerValidationError: Error, Equatable, Sendable, CustomStringConve
         case .nameTooLong:
             return "is longer than \(PlayerValidator.maximumNameLength) characters or \(PlayerValidator.maximumNameBytes) UTF-8 bytes"
         case .controlCharacter(let scalar):
-            return "contains a control character (U+\(PrintableText.hex(scalar.value)))"
+            return "contains a control character (U+\(String(format: "%04X", scalar.value)))"
         case .nameNotText:
             return "is not UTF-8 text"
         case .scoreOutOfRange(let score):

@@ -1,0 +1,24 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+
+extension AppDatabase {
+    /// The players endpoint of a server: its base URL followed by
+    /// `/v1/players`.
+    public static func playersEndpoint(baseURL: URL) -> URL {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + "/v1/players") ?? baseURL.appendingPathComponent("v1/players")
+    }
+
+    /// A client that syncs this database from the server at `baseURL`.
+    public func syncClient(
+        baseURL: URL,
+        transport: any HTTPTransport,
+        beforeCommit: (@Sendable (Database) throws -> Void)? = nil) -> SyncClient<PlayersSyncStore>
+    {
+        SyncClient(transport: transport, endpoint: Self.playersEndpoint(baseURL: baseURL),
+                   store: PlayersSyncStore(self, beforeCommit: beforeCommit))
+    }
+}

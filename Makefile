@@ -1,7 +1,8 @@
 # The README's two commands:
 #   make demo   installs the dependencies, builds, and runs the end-to-end demo
 #               (scripts/demo: the toolkit demo, then a `players` session)
-#   make test   installs the dependencies and runs the test suite
+#   make test   installs the dependencies, builds (failing on any compiler
+#               warning in the project's code) and runs the test suite
 #   make bench  builds players-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 
@@ -18,8 +19,9 @@ demo: build
 
 # The command-line tests run the built executables: build them first.
 test: deps
-	swift build
-	swift test
+	./scripts/build-without-warnings swift build
+	./scripts/build-without-warnings swift build --build-tests
+	swift test --skip-build
 
 bench: deps
 	swift build -c release --product players-bench

@@ -1,4 +1,3 @@
-import CSQLCipher
 
 /// What records need to know of the schema, and the statements they reuse,
 /// per connection. Cleared when this connection changes the schema, rolls

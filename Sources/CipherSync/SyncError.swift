@@ -65,7 +65,7 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unauthorized:
             return "the server refused the request without a valid token (\(answer)): give the server's bearer token"
         case .forbidden:
-            return "the server does not allow this token to read the players (\(answer)): use a token that may"
+            return "the server does not allow this token to read this collection (\(answer)): use a token that may"
         case .serverBusy:
             return "the server is busy (\(answer)): try again later"
         case .serverError:

@@ -1,32 +1,6 @@
 import CipherDB
 import Foundation
 
-/// How the players database is keyed.
-public enum DatabaseKeySource: Sendable {
-    /// A passphrase, as bytes, loaded each time a connection opens (and
-    /// derived with PBKDF2: about 30 ms per connection). A text passphrase
-    /// is its UTF-8 bytes; a passphrase file is its bytes as they are.
-    case passphrase(@Sendable () throws -> Data)
-    /// A raw 32-byte key, loaded each time a connection opens.
-    case rawKey(@Sendable () throws -> Data)
-}
-
-extension DatabaseKeySource {
-    /// Gives the key to a connection as it opens: pass it to
-    /// `Configuration.prepareDatabase`, so that the key is loaded for each
-    /// connection and kept in memory no longer than needed.
-    ///
-    /// ```swift
-    /// configuration.prepareDatabase(key.prepare)
-    /// ```
-    public func prepare(_ db: Database) throws {
-        switch self {
-        case .passphrase(let load): try db.usePassphrase(load())
-        case .rawKey(let load): try db.useRawKey(load())
-        }
-    }
-}
-
 /// The errors of opening the players database. Their descriptions never
 /// show a passphrase or key.
 public struct AppDatabaseError: Error, CustomStringConvertible, Sendable {
@@ -76,7 +50,7 @@ extension AppDatabase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         var configuration = configuration
-        configuration.prepareDatabase(key.prepare)
+        key.configure(&configuration)
         configuration = makeConfiguration(configuration)
         let isNew = !FileManager.default.fileExists(atPath: url.path)
         if isNew { try PrivateFile.createDatabaseFileIfMissing(at: url) }

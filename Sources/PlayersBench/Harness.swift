@@ -1,3 +1,4 @@
+import CipherDB
 import Foundation
 
 /// How a benchmark database is keyed: the cost of encryption is the
@@ -15,7 +16,8 @@ enum EncryptionMode: String, CaseIterable, Codable, Sendable {
     var keyMaterial: [UInt8]? {
         switch self {
         case .plaintext: return nil
-        case .rawKey: return Array(("x'" + Self.rawKey32.map { String(format: "%02X", $0) }.joined() + "'").utf8)
+        // A 32-byte key always has a key material.
+        case .rawKey: return try! DatabaseKeySource.rawKey { Self.rawKey32 }.withKeyMaterial { Array($0) }
         case .passphrase: return Array(Self.passphraseText.utf8)
         }
     }

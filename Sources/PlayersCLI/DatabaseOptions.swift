@@ -42,41 +42,6 @@ struct DatabaseOptions: ParsableArguments {
             + [SecretFiles.defaultKeyURL(environment: environment)]
     }
 
-    /// Where the key comes from, without the interactive prompt and the
-    /// default key file: what `init` accepts as an explicit choice.
-    func explicitKey() throws -> ResolvedKey? {
-        if let keyFile {
-            return .rawKey(try SecretFiles.readKey(keyFile), origin: "key file")
-        }
-        if let passphraseFile {
-            return .passphrase(try SecretFiles.readPassphrase(passphraseFile), origin: "passphrase file")
-        }
-        if let passphrase = environment["PLAYERS_PASSPHRASE"], !passphrase.isEmpty {
-            return .passphrase(Data(passphrase.utf8), origin: "PLAYERS_PASSPHRASE")
-        }
-        return nil
-    }
-
-    /// The key, from the first source that gives one: `--key-file`,
-    /// `--passphrase-file`, `PLAYERS_PASSPHRASE`, a prompt on a terminal,
-    /// then the default key file.
-    func resolveKey() throws -> ResolvedKey {
-        if let key = try explicitKey() { return key }
-        let defaultKeyURL = SecretFiles.defaultKeyURL(environment: environment)
-        let hasDefaultKey = FileManager.default.fileExists(atPath: defaultKeyURL.path)
-        if Terminal.isInteractive && !hasDefaultKey {
-            guard let passphrase = Terminal.readSecret(prompt: "Passphrase for \(databaseURL.path): "), !passphrase.isEmpty else {
-                throw CLIError.failure("no passphrase was entered")
-            }
-            return .passphrase(Data(passphrase.utf8), origin: "prompt")
-        }
-        if hasDefaultKey {
-            return .rawKey(try SecretFiles.readKey(defaultKeyURL.path), origin: "default key file")
-        }
-        throw CLIError.failure(
-            "no key for \(databaseURL.path): give --key-file or --passphrase-file, set PLAYERS_PASSPHRASE, or run 'players init' first")
-    }
-
     /// Opens the existing database; never creates one.
     func openDatabase() throws -> (AppDatabase, ResolvedKey) {
         let url = databaseURL
@@ -88,32 +53,6 @@ struct DatabaseOptions: ParsableArguments {
             return (try AppDatabase.open(at: url, key: key.source), key)
         } catch {
             throw CLIError.from(error)
-        }
-    }
-}
-
-/// A key, and where it came from (for `info`, never the key itself).
-enum ResolvedKey {
-    /// The passphrase's bytes: a file's as they are, or the UTF-8 of a
-    /// text typed or set in the environment.
-    case passphrase(Data, origin: String)
-    case rawKey(Data, origin: String)
-
-    var source: DatabaseKeySource {
-        switch self {
-        case .passphrase(let passphrase, _): return .passphrase { passphrase }
-        case .rawKey(let key, _): return .rawKey { key }
-        }
-    }
-
-    var isRawKey: Bool {
-        if case .rawKey = self { return true }
-        return false
-    }
-
-    var origin: String {
-        switch self {
-        case .passphrase(_, let origin), .rawKey(_, let origin): return origin
         }
     }
 }

@@ -41,7 +41,7 @@ extension PlayersCommand {
                 throw CLIError.from(error)
             }
             progress.finish()
-            print("Backed up \(options.databaseURL.path) to \(destination)\(destinationKey.isPlaintext ? " (NOT encrypted)" : ", encrypted").")
+            print("Backed up \(options.databaseURL.path) to \(destination)\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
         }
     }
 }

@@ -30,11 +30,7 @@ extension PlayersCommand {
             let notPlaintext = CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
             // SRC is checked before anything is created.
             do {
-                let sourceURL = URL(fileURLWithPath: source)
-                try DatabaseFileOperations.checkForeignSchema(of: sourceURL, key: .plaintext)
-                try DatabaseFileOperations.withDatabase(at: sourceURL, key: .plaintext) { queue in
-                    try queue.read { db in try AppDatabase.checkImportedPlayers(db, source: source) }
-                }
+                try DatabaseFileOperations.checkPlaintextImport(URL(fileURLWithPath: source))
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
                 throw notPlaintext
             } catch {
@@ -42,20 +38,11 @@ extension PlayersCommand {
             }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
+            let (key, createdKeyFile) = try options.keyForNewDatabase()
             do {
-                try DatabaseFileOperations.export(
-                    from: URL(fileURLWithPath: source), sourceKey: .plaintext,
-                    to: url, destinationKey: .key(key.source))
-                // Recognise a players table made elsewhere, then add what the
-                // players schema needs.
-                try DatabaseFileOperations.withDatabase(at: url, key: .key(key.source)) { queue in
-                    try AppDatabase.adoptImportedSchema(queue)
-                }
-                try AppDatabase.open(at: url, key: key.source).close()
+                try DatabaseFileOperations.encrypt(URL(fileURLWithPath: source), into: url, key: key.source)
             } catch {
                 if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
-                DatabaseFileOperations.removeFiles(at: url)
                 if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
                     throw notPlaintext
                 }

@@ -49,19 +49,19 @@ extension PlayersCommand {
                 } catch {
                     throw CLIError.from(error)
                 }
-                print("Exported the players of \(url.path) to \(destination) as JSON\(destinationKey.isPlaintext ? " (NOT encrypted)" : ", encrypted").")
+                print("Exported the players of \(url.path) to \(destination) as JSON\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
                 return
             }
             do {
                 try ProgressReporter(label: "Export", quiet: quiet).whileRunning {
                     try DatabaseFileOperations.export(
-                        from: url, sourceKey: .key(key.source),
+                        from: url, sourceKey: key.source,
                         to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
                 }
             } catch {
                 throw CLIError.from(error)
             }
-            print("Exported \(url.path) to \(destination)\(destinationKey.isPlaintext ? " (NOT encrypted)" : ", encrypted").")
+            print("Exported \(url.path) to \(destination)\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
         }
     }
 }

@@ -21,7 +21,7 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): it was left unchanged")
             }
-            let (key, createdKeyFile) = try KeyChoice.keyForNewDatabase(options)
+            let (key, createdKeyFile) = try options.keyForNewDatabase()
             do {
                 let appDatabase = try AppDatabase.open(at: url, key: key.source)
                 _ = try await appDatabase.reader.read(Player.fetchCount(_:))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CipherDB
 import Foundation
 import Players
 import PlayersFiles
@@ -36,13 +37,8 @@ extension PlayersCommand {
             // The old key must open it; the connections close at once, so
             // that the database is free for the swap.
             let (_, oldKey) = try options.openDatabase()
-            let newKey: DatabaseKeySource
-            if let toKeyFile {
-                let key = try SecretFiles.readKey(toKeyFile)
-                newKey = .rawKey { key }
-            } else {
-                let passphrase = try SecretFiles.readPassphrase(toPassphraseFile!)
-                newKey = .passphrase { passphrase }
+            guard let newKey = try DatabaseKeySource.file(key: toKeyFile, passphrase: toPassphraseFile) else {
+                throw ValidationError("Give --to-passphrase-file or --to-key-file.")
             }
             do {
                 try ProgressReporter(label: "Rekey", quiet: quiet).whileRunning {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CipherDB
 import Foundation
 import Players
 import PlayersFiles
@@ -38,16 +39,7 @@ extension PlayersCommand {
             // The key must open it; the connections close at once, so that
             // the database is free for the swap.
             let (_, key) = try options.openDatabase()
-            let backupKey: DatabaseFileOperations.DestinationKey
-            if let fromKeyFile {
-                let backup = try SecretFiles.readKey(fromKeyFile)
-                backupKey = .key(.rawKey { backup })
-            } else if let fromPassphraseFile {
-                let passphrase = try SecretFiles.readPassphrase(fromPassphraseFile)
-                backupKey = .key(.passphrase { passphrase })
-            } else {
-                backupKey = .key(key.source)
-            }
+            let backupKey = try DatabaseKeySource.file(key: fromKeyFile, passphrase: fromPassphraseFile) ?? key.source
             do {
                 try ProgressReporter(label: "Restore", quiet: quiet).whileRunning {
                     try DatabaseFileOperations.restore(URL(fileURLWithPath: source), backupKey: backupKey, into: url, key: key.source)

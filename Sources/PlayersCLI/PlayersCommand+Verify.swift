@@ -30,7 +30,7 @@ extension PlayersCommand {
             }
             let problems: [String]
             do {
-                problems = try DatabaseFileOperations.withDatabase(at: url, key: .key(key.source)) { queue in
+                problems = try DatabaseFileOperations.withDatabase(at: url, key: key.source) { queue in
                     try queue.read { db in
                         // The first page decrypts: the key is right. Any
                         // error after this one is damage.

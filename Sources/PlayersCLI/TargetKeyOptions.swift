@@ -1,4 +1,5 @@
 import ArgumentParser
+import CipherDB
 import Foundation
 import Players
 import PlayersFiles
@@ -22,27 +23,14 @@ struct TargetKeyOptions: ParsableArguments {
         }
     }
 
-    /// The key of the copy, or nil for the database's own key.
-    func explicitKey() throws -> DatabaseFileOperations.DestinationKey? {
-        if let toKeyFile {
-            let key = try SecretFiles.readKey(toKeyFile)
-            return .key(.rawKey { key })
+    /// The key of the copy: the one given, `.plaintext` (with a warning),
+    /// or by default the key of the database.
+    func destinationKey(default databaseKey: ResolvedKey) throws -> DatabaseKeySource? {
+        if plaintext {
+            Terminal.printError("players: warning: the copy is NOT encrypted: anyone who can read it can read every player")
+            return .plaintext
         }
-        if let toPassphraseFile {
-            let passphrase = try SecretFiles.readPassphrase(toPassphraseFile)
-            return .key(.passphrase { passphrase })
-        }
-        return plaintext ? .plaintext : nil
-    }
-
-    func destinationKey(default databaseKey: ResolvedKey) throws -> DatabaseFileOperations.DestinationKey {
-        if let key = try explicitKey() {
-            if key.isPlaintext {
-                Terminal.printError("players: warning: the copy is NOT encrypted: anyone who can read it can read every player")
-            }
-            return key
-        }
-        return .key(databaseKey.source)
+        return try DatabaseKeySource.file(key: toKeyFile, passphrase: toPassphraseFile) ?? databaseKey.source
     }
 }
 

@@ -67,69 +67,9 @@ extension DatabaseFileOperations {
     }
 }
 
-// MARK: - Temporary files
+// MARK: - Removal
 
 extension DatabaseFileOperations {
-    /// A new private temporary file next to `destination`, created with
-    /// mode 0600 and `contents` (empty for a database copy):
-    /// `.NAME.PID.RANDOM.tmp`. The process id tells the temporary files of
-    /// a killed run, which this removes first (see
-    /// ``removeAbandonedTemporaries(of:)``), from those of a run in progress.
-    static func createTemporary(for destination: URL, contents: Data = Data()) throws -> URL {
-        removeAbandonedTemporaries(of: destination)
-        let random = UUID().uuidString.prefix(8)
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(random).tmp")
-        try PrivateFile.create(at: temporary, contents: contents)
-        return temporary
-    }
-
-    /// Removes the temporary files that a killed run left next to
-    /// `destination` (a copy, and its `-wal`, `-shm` or `-journal`): those
-    /// whose process no longer runs. Returns their paths.
-    @discardableResult
-    public static func removeAbandonedTemporaries(of destination: URL) -> [String] {
-        let folder = destination.deletingLastPathComponent()
-        let prefix = ".\(destination.lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) {
-            let parts = name.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
-            // PID, RANDOM, then "tmp" with an optional SQLite suffix.
-            guard parts.count == 3, let pid = pid_t(parts[0]), pid > 0,
-                  databaseFileSuffixes.contains(where: { parts[2] == "tmp" + $0 }) else { continue }
-            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            let path = folder.appendingPathComponent(name).path
-            if unlink(path) == 0 { removed.append(path) }
-        }
-        return removed
-    }
-
-    /// Syncs the copy, renames it over the destination, and syncs the
-    /// folder, so that the destination is the old file or the complete
-    /// new one, even after a crash.
-    static func moveIntoPlace(_ temporary: URL, destination: URL) throws {
-        try sync(temporary.path)
-        for suffix in databaseFileSuffixes.dropFirst() {
-            try? FileManager.default.removeItem(atPath: temporary.path + suffix)
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw DatabaseFileError("cannot move the copy to \(destination.path): \(String(cString: strerror(errno)))")
-        }
-        try sync(destination.deletingLastPathComponent().path)
-    }
-
-    static func sync(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw DatabaseFileError("cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw DatabaseFileError("cannot sync \(path) to disk: \(String(cString: strerror(errno)))")
-        }
-    }
-
     /// Removes a database file and its companions.
     public static func removeFiles(at url: URL) {
         for file in databaseFiles(at: url) {

@@ -3,29 +3,6 @@ import Foundation
 import Players
 
 extension DatabaseFileOperations {
-    // MARK: - Rekey
-
-    /// Re-encrypts the database with a new key: an export to a temporary
-    /// file, verified, then renamed over the database. An interruption
-    /// leaves the database with the old key or with the new one, never
-    /// neither. No other process may use the database meanwhile.
-    public static func rekey(_ database: URL, from oldKey: DatabaseKeySource, to newKey: DatabaseKeySource) throws {
-        try checkpointAndCheckUnused(database, key: .key(oldKey))
-        let temporary = try createTemporary(for: database)
-        do {
-            try writeVerifiedCopy(at: temporary, key: .key(newKey)) { temporary in
-                try exportPages(from: database, sourceKey: .key(oldKey), into: temporary, key: .key(newKey))
-            }
-            try checkUnused(database)
-            try moveIntoPlace(temporary, destination: database)
-        } catch {
-            removeFiles(at: temporary)
-            throw error
-        }
-    }
-
-    // MARK: - Restore
-
     /// Replaces the database with a verified copy of a backup, re-encrypted
     /// with the database's key.
     ///
@@ -35,7 +12,7 @@ extension DatabaseFileOperations {
     /// the database's path holds the current database or the restored one.
     /// `*.before-restore` is removed once the restored database opens with
     /// its key; if it does not, the current database is renamed back.
-    public static func restore(_ backup: URL, backupKey: DestinationKey, into database: URL, key: DatabaseKeySource) throws {
+    public static func restore(_ backup: URL, backupKey: DatabaseKeySource?, into database: URL, key: DatabaseKeySource) throws {
         guard FileManager.default.fileExists(atPath: backup.path) else {
             throw DatabaseFileError("there is no backup at \(backup.path)")
         }
@@ -49,37 +26,31 @@ extension DatabaseFileOperations {
             throw unreadable
         }
         let previous = URL(fileURLWithPath: database.path + ".before-restore")
-        let temporary = try createTemporary(for: database)
+        var keptPrevious = false
         do {
-            do {
-                try writeVerifiedCopy(at: temporary, key: .key(key)) { temporary in
-                    try exportPages(from: backup, sourceKey: backupKey, into: temporary, key: .key(key))
+            try writeVerified(to: database) { temporary in
+                do {
+                    try writeExport(from: backup, sourceKey: backupKey, into: temporary, key: key)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                    throw unreadable
                 }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw unreadable
+                try checkpointAndCheckUnused(database, key: key)
+                try keepPrevious(database, as: previous)
+                keptPrevious = true
             }
-            try checkpointAndCheckUnused(database, key: .key(key))
-            try keepPrevious(database, as: previous)
-        } catch {
-            removeFiles(at: temporary)
-            throw error
-        }
-        do {
-            try moveIntoPlace(temporary, destination: database)
-            let restored = try withDatabase(at: database, key: .key(key)) { try $0.read(tableCounts) }
+            let restored = try withDatabase(at: database, key: key) { try $0.read(tableCounts) }
             guard restored["player"] != nil else {
                 throw DatabaseFileError("the backup holds no players table")
             }
             unlink(previous.path)
         } catch {
+            guard keptPrevious else { throw error }
             // Put the previous database back, in one rename.
-            let putBack = rename(previous.path, database.path) == 0
-            removeFiles(at: temporary)
-            if putBack {
-                throw DatabaseFileError("the restore failed and the previous database was put back: \(error)")
+            guard rename(previous.path, database.path) == 0 else {
+                throw DatabaseFileError(
+                    "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous.path)")
             }
-            throw DatabaseFileError(
-                "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous.path)")
+            throw DatabaseFileError("the restore failed and the previous database was put back: \(error)")
         }
     }
 
@@ -101,7 +72,7 @@ extension DatabaseFileOperations {
     /// one that the players migrations create: nothing else in it
     /// (trigger, view, virtual table) is ever run, and SQLite 3.15.2's
     /// known bugs in FTS3 and R-Tree cannot be reached.
-    public static func checkForeignSchema(of url: URL, key: DestinationKey) throws {
+    public static func checkForeignSchema(of url: URL, key: DatabaseKeySource?) throws {
         let unknown = try withDatabase(at: url, key: key) { queue in
             try queue.read(AppDatabase.unknownSchemaEntries)
         }
@@ -109,27 +80,6 @@ extension DatabaseFileOperations {
             let list = unknown.prefix(3).map(\.description).joined(separator: ", ")
             throw DatabaseFileError(
                 "\(url.path) is not a players database: it holds \(list)\(unknown.count > 3 ? "…" : ""), which the players schema does not have (it was not used)")
-        }
-    }
-
-    // MARK: - Exclusive access
-
-    /// Moves the WAL content into the database file, then checks that no
-    /// other process has the database open (its -wal file would remain).
-    static func checkpointAndCheckUnused(_ database: URL, key: DestinationKey) throws {
-        try withDatabase(at: database, key: key) { queue in
-            try queue.writeWithoutTransaction { db in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-        }
-        try checkUnused(database)
-    }
-
-    /// The last connection to close deletes the -wal file: if it is still
-    /// there, another process is using the database.
-    static func checkUnused(_ database: URL) throws {
-        if FileManager.default.fileExists(atPath: database.path + "-wal") {
-            throw DatabaseFileError("another process is using \(database.path): close it and try again (nothing was changed)")
         }
     }
 }

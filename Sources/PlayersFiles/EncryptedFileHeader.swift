@@ -1,4 +1,5 @@
 import _CryptoExtras
+import CipherDB
 import Crypto
 import Foundation
 import Players

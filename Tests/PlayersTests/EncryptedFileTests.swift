@@ -1,3 +1,4 @@
+import CipherDB
 import Crypto
 import Foundation
 import Players

@@ -41,7 +41,7 @@ extension PlayersServerCommand {
             var configuration = Configuration()
             // The server may be writing: wait for it rather than fail.
             configuration.busyMode = .timeout(5)
-            configuration.prepareDatabase(keySource.prepare)
+            keySource.configure(&configuration)
             let source: DatabasePool
             do {
                 source = try DatabasePool(path: database, configuration: configuration)
@@ -50,7 +50,7 @@ extension PlayersServerCommand {
             }
             defer { try? source.close() }
             try DatabaseFileOperations.backup(
-                reader: source, to: URL(fileURLWithPath: destination), destinationKey: .key(keySource), replacing: force)
+                reader: source, to: URL(fileURLWithPath: destination), destinationKey: keySource, replacing: force)
             print("Backed up \(database) to \(destination), encrypted.")
         }
     }

@@ -125,8 +125,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let database {
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
-            let keySource = try key.keySource()
-            configuration.prepareDatabase(keySource.prepare)
+            try key.keySource().configure(&configuration)
             // A new database is private from its first byte, as its -wal
             // and -shm files, which SQLite creates with its mode.
             try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: database))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CipherDB
 import Foundation
 import Players
 
@@ -17,20 +18,15 @@ struct ServerKeyOptions: ParsableArguments {
 
     /// Whether a key is given, by an option or the environment.
     var isGiven: Bool {
-        keyFile != nil || passphraseFile != nil || !(ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").isEmpty
+        keyFile != nil || passphraseFile != nil || DatabaseKeySource.environmentPassphrase() != nil
     }
 
     /// The key, read now: a file that cannot be read is a usage error.
     func keySource() throws -> DatabaseKeySource {
-        if let keyFile {
-            let key = try PlayersServerCommand.secret { try SecretFiles.readKey(keyFile) }
-            return .rawKey { key }
+        let source = try PlayersServerCommand.secret { try DatabaseKeySource.file(key: keyFile, passphrase: passphraseFile) }
+        guard let source = source ?? .environmentPassphrase() else {
+            throw ValidationError("The database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
-        if let passphraseFile {
-            let passphrase = try PlayersServerCommand.secret { try SecretFiles.readPassphrase(passphraseFile) }
-            return .passphrase { passphrase }
-        }
-        let passphrase = Data((ProcessInfo.processInfo.environment["PLAYERS_PASSPHRASE"] ?? "").utf8)
-        return .passphrase { passphrase }
+        return source
     }
 }

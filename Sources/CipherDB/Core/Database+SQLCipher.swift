@@ -47,9 +47,14 @@ extension Database {
     ///
     /// See <https://www.zetetic.net/sqlcipher/sqlcipher-api/#key> (raw key data).
     public func useRawKey(_ key: Data) throws {
-        var material = try SQLSecrets.rawKeyMaterial(key)
-        defer { SQLSecrets.wipe(&material) }
-        try material.withUnsafeBytes { try useKeyMaterial($0) }
+        try SQLSecrets.withRawKeyMaterial(key) { try useKeyMaterial($0) }
+    }
+
+    /// Gives the key of an encrypted database from a key source: its
+    /// passphrase or its raw key. ``DatabaseKeySource/configure(_:)`` calls
+    /// it on every connection.
+    public func useKey(_ key: DatabaseKeySource) throws {
+        try key.withKeyMaterial { try useKeyMaterial($0) }
     }
 
     private func useKeyMaterial(_ bytes: UnsafeRawBufferPointer) throws {
@@ -102,9 +107,7 @@ extension Database {
 
     /// Replaces the key (passphrase or raw) with a raw 256-bit key.
     public func changeRawKey(_ key: Data) throws {
-        var material = try SQLSecrets.rawKeyMaterial(key)
-        defer { SQLSecrets.wipe(&material) }
-        try material.withUnsafeBytes { try rekey(with: $0) }
+        try SQLSecrets.withRawKeyMaterial(key) { try rekey(with: $0) }
     }
 
     private func rekey(with bytes: UnsafeRawBufferPointer) throws {
@@ -148,6 +151,63 @@ extension Database {
     var isInMemory: Bool {
         path.isEmpty || path == ":memory:" || (path.hasPrefix("file:") && path.contains("mode=memory"))
             || path.hasPrefix("file::memory:")
+    }
+}
+
+// MARK: - Attached databases
+
+extension Database {
+    /// Attaches the database file at `path` as `schemaName`, with its key,
+    /// or in plaintext when `key` is ``Swift/Optional/plaintext``: then
+    /// `KEY ''` is given, because without a KEY clause SQLCipher would
+    /// use the key of the main database. A new file is created, encrypted
+    /// with `key`: the way to write a copy with another key, or without
+    /// one, with `sqlcipher_export`:
+    ///
+    /// ```swift
+    /// try db.attachDatabase(atPath: copyPath, as: "copy", key: .rawKey { try loadKey() })
+    /// _ = try Row.fetchAll(db, sql: "SELECT sqlcipher_export('copy')")
+    /// try db.detachDatabase(named: "copy")
+    /// ```
+    ///
+    /// The key is bound as an argument of `ATTACH DATABASE ? AS … KEY ?`:
+    /// it is never in the SQL, an error or a trace, and the bytes CipherDB
+    /// copies are wiped once SQLCipher has them. Run it outside of a
+    /// transaction, as SQLite requires. An empty passphrase is refused: it
+    /// would attach the file in plaintext.
+    ///
+    /// See <https://www.zetetic.net/sqlcipher/sqlcipher-api/#attach> and
+    /// <https://www.zetetic.net/sqlcipher/sqlcipher-api/#sqlcipher_export>.
+    public func attachDatabase(atPath path: String, as schemaName: String, key: DatabaseKeySource?) throws {
+        let statement = try makeStatement(sql: "ATTACH DATABASE ? AS \(schemaName.quotedDatabaseIdentifier) KEY ?")
+        guard let key else {
+            try statement.execute(arguments: [path, ""])
+            return
+        }
+        try key.withKeyMaterial { material in
+            guard material.count > 0 else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the passphrase is empty: give a non-empty passphrase or a 32-byte key")
+            }
+            try statement.prepareExecution(arguments: nil)
+            let sqliteStatement = statement.sqliteStatement
+            // The key is bound without a copy (a nil destructor is
+            // SQLITE_STATIC), and unbound before its bytes are wiped.
+            defer { sqlite3_clear_bindings(sqliteStatement) }
+            for code in [
+                sqlite3_bind_text(sqliteStatement, 1, path, -1, SQLITE_TRANSIENT),
+                sqlite3_bind_blob(sqliteStatement, 2, material.baseAddress, CInt(material.count), nil),
+            ] where code != SQLITE_OK {
+                throw DatabaseError(resultCode: code, message: lastErrorMessage, sql: statement.sql)
+            }
+            try statement.runToCompletion()
+        }
+    }
+
+    /// Detaches the database attached as `schemaName`.
+    ///
+    /// See <https://www.sqlite.org/lang_detach.html>.
+    public func detachDatabase(named schemaName: String) throws {
+        try execute(sql: "DETACH DATABASE \(schemaName.quotedDatabaseIdentifier)")
     }
 }
 
@@ -196,8 +256,15 @@ enum SQLSecrets {
         }
     }
 
+    /// Calls `body` with the raw key syntax of `key`, wiped afterwards.
+    static func withRawKeyMaterial<T>(_ key: Data, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        var material = try rawKeyMaterial(key)
+        defer { wipe(&material) }
+        return try material.withUnsafeBytes(body)
+    }
+
     /// SQLCipher's raw key syntax: `x'` + 64 hexadecimal digits + `'`.
-    static func rawKeyMaterial(_ key: Data) throws -> [UInt8] {
+    private static func rawKeyMaterial(_ key: Data) throws -> [UInt8] {
         guard key.count == 32 else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a raw key must be 32 bytes long, not \(key.count)")
         }

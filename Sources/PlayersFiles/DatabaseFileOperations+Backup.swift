@@ -1,0 +1,50 @@
+import CipherDB
+import Foundation
+import Players
+
+extension DatabaseFileOperations {
+    /// An online backup of `source` into `destination`: consistent even
+    /// while other connections write, encrypted with `destinationKey`.
+    public static func backup(
+        _ source: AppDatabase,
+        to destination: URL,
+        destinationKey: DatabaseKeySource?,
+        replacing: Bool = false,
+        progress: Progress? = nil) throws
+    {
+        try backup(reader: source.reader, to: destination, destinationKey: destinationKey,
+                   replacing: replacing, progress: progress)
+    }
+
+    /// An online backup of any database, such as the players server's
+    /// (whose schema is not the players one): consistent even while other
+    /// connections or processes write, encrypted with `destinationKey`.
+    public static func backup(
+        reader source: any DatabaseReader,
+        to destination: URL,
+        destinationKey: DatabaseKeySource?,
+        replacing: Bool = false,
+        progress: Progress? = nil) throws
+    {
+        try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source))
+        try writeVerified(to: destination) { temporary in
+            try writeVerifiedCopy(at: temporary, key: destinationKey) {
+                try withDatabase(at: temporary, key: destinationKey) { copy in
+                    try copy.writeWithoutTransaction { copyDB in
+                        try source.read { sourceDB in
+                            // The counts and the pages come from one snapshot.
+                            let counts = try tableCounts(sourceDB)
+                            try sourceDB.backup(
+                                to: copyDB,
+                                pagesPerStep: 64,
+                                allowsPlaintextDestination: destinationKey == nil) { step in
+                                    progress?(Double(step.completedPageCount) / Double(max(step.totalPageCount, 1)))
+                                }
+                            return counts
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// The context of the API's requests: Hummingbird's basic context, with
-/// the API's encoder (``Foundation/JSONEncoder/api``) for every response
-/// body, so that clients get the bytes of Docs/SyncProtocol.md.
+/// the API's encoder (`JSONEncoder.api`: sorted keys, no escaped
+/// slashes) for every response body, so that clients get the bytes of
+/// Docs/SyncProtocol.md.
 public struct PlayersRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
 

@@ -76,17 +76,23 @@ let package = Package(
                 "CipherSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // The server's storage; its HTTP layer (Hummingbird) comes next,
-        // in its own target, so that no library depends on it.
+        // The server's storage behind an async protocol (PlayersStore),
+        // embedded CipherDB today; its HTTP layer (Hummingbird) comes
+        // next, in its own target, so that no library depends on it.
         .target(
-            name: "PlayersServerCore",
-            dependencies: ["CipherDB", "Players", "PlayersProtocol"],
-            path: "Server/Sources/PlayersServerCore"),
+            name: "PlayersServerStore",
+            dependencies: [
+                "CipherDB",
+                "Players",
+                "PlayersProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Server/Sources/PlayersServerStore"),
         .target(
             name: "PlayersServerHTTP",
             dependencies: [
-                "PlayersServerCore",
-                "Players",
+                "PlayersServerStore",
                 "PlayersProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -101,7 +107,7 @@ let package = Package(
             name: "PlayersServer",
             dependencies: [
                 "PlayersServerHTTP",
-                "PlayersServerCore",
+                "PlayersServerStore",
                 "Players",
                 "PlayersFiles",
                 "CipherDB",
@@ -143,7 +149,7 @@ let package = Package(
                 "PlayersSync",
                 "CipherSync",
                 "CipherDB",
-                "PlayersServerCore",
+                "PlayersServerStore",
                 "PlayersServerHTTP",
                 "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -154,14 +160,14 @@ let package = Package(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
-            name: "PlayersServerCoreTests",
-            dependencies: ["PlayersServerCore", "Players", "PlayersProtocol", "CipherDB"],
-            path: "Server/Tests/PlayersServerCoreTests"),
+            name: "PlayersServerStoreTests",
+            dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB"],
+            path: "Server/Tests/PlayersServerStoreTests"),
         .testTarget(
             name: "PlayersServerHTTPTests",
             dependencies: [
                 "PlayersServerHTTP",
-                "PlayersServerCore",
+                "PlayersServerStore",
                 "Players",
                 "PlayersProtocol",
                 "CipherDB",

@@ -158,32 +158,26 @@ extension AppDatabase {
         }
     }
 
-    /// The demo refresh: random changes, in one transaction. An empty
-    /// database gets 8 random players; otherwise a player may be inserted,
-    /// a random one may be deleted, and some scores change.
+    /// The demo refresh: random changes, in one transaction, drawn by
+    /// ``RandomPlayerChanges`` (the server's refresh follows the same
+    /// rule); only the scores that change are written.
     public func refreshPlayers() throws {
         try dbWriter.write { db in
-            if try Player.fetchCount(db) == 0 {
-                try createRandomPlayers(db)
-            } else {
-                if Bool.random() {
-                    var player = Player.newRandom()
-                    try player.insert(db)
-                }
-                if Bool.random() {
-                    try Player.order(sql: "RANDOM()").limit(1).deleteAll(db)
-                }
-                for var player in try Player.fetchAll(db) where Bool.random() {
-                    try player.updateChanges(db) {
-                        $0.score = Player.randomScore()
-                    }
-                }
+            let changes = RandomPlayerChanges(existing: try Player.fetchAll(db))
+            for var player in changes.insertions {
+                try player.insert(db)
+            }
+            if let deleted = changes.deletion {
+                try deleted.delete(db)
+            }
+            for (var player, score) in changes.scoreChanges {
+                try player.updateChanges(db) { $0.score = score }
             }
         }
     }
 
     private func createRandomPlayers(_ db: Database) throws {
-        for _ in 0..<8 {
+        for _ in 0..<RandomPlayerChanges<Player>.emptyTablePlayerCount {
             var player = Player.newRandom()
             try player.insert(db)
         }

@@ -3,7 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerCore
+import PlayersServerStore
 import PlayersSync
 import Synchronization
 import Testing

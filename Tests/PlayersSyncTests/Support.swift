@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Logging
 import Players
 import PlayersProtocol
-import PlayersServerCore
+import PlayersServerStore
 import PlayersServerHTTP
 import PlayersSync
 import Synchronization
@@ -21,9 +21,9 @@ func withLiveServer(
     token: String? = nil,
     pageSize: Int = 500,
     tombstoneRetention: TimeInterval = 30 * 86_400,
-    _ body: @Sendable (ServerStore, URL) async throws -> Void) async throws
+    _ body: @Sendable (ServerPlayersDatabase, URL) async throws -> Void) async throws
 {
-    let store = try ServerStore(DatabaseQueue())
+    let store = try ServerPlayersDatabase(DatabaseQueue())
     try store.seed(seed)
     var configuration = ServerConfiguration()
     configuration.token = token
@@ -31,7 +31,7 @@ func withLiveServer(
     configuration.tombstoneRetention = tombstoneRetention
     var logger = Logger(label: "players-server")
     logger.logLevel = .warning
-    let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter(), logger: logger)
+    let app = Application(router: PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter(), logger: logger)
     try await app.test(.live) { client in
         try await body(store, URL(string: "http://127.0.0.1:\(client.port!)")!)
     }
@@ -97,7 +97,7 @@ func fastTransport(_ configure: (inout TransportConfiguration) -> Void = { _ in 
 }
 
 /// The server's live players as the client stores them.
-func serverPlayers(_ store: ServerStore) throws -> [PlayersPayload.PlayerEntry] {
+func serverPlayers(_ store: ServerPlayersDatabase) throws -> [PlayersPayload.PlayerEntry] {
     var entries: [PlayersPayload.PlayerEntry] = []
     var after: UUID?
     while true {

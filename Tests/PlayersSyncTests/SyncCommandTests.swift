@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersServerCore
+import PlayersServerStore
 import TestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Players
-import PlayersServerCore
+import PlayersServerStore
 import PlayersServerHTTP
 
 /// `players-server serve` (the default): the JSON endpoint that clients
@@ -133,9 +133,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
         } else {
             writer = try DatabaseQueue()
         }
-        let store = try ServerStore(writer)
-        if let seed { try store.seed(seed) }
-        try store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention)
+        let store: any PlayersStore = EmbeddedPlayersStore(try ServerPlayersDatabase(writer))
+        if let seed { try await store.seed(seed) }
+        try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
         let api = PlayersAPI(store: store, configuration: serverConfiguration)
         let printedHost = host.contains(":") ? "[\(host)]" : host
@@ -155,6 +155,6 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await app.runService()
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
-        try store.close()
+        try await store.close()
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOCore
 
 /// An error answered as JSON, `{"error": {"message": "…"}}`, with its
 /// status. Messages are safe to show: never a token, a passphrase or a
@@ -20,13 +19,15 @@ public struct APIError: HTTPResponseError, Sendable {
         self.headers = headers
     }
 
+    /// The error object, encoded by the API's encoder whatever the
+    /// context (middlewares answer errors for any context).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var object = extra
         object["message"] = message
-        let data = try JSONEncoder.api.encode(["error": object])
-        var headers = self.headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        var response = try JSONEncoder.api.encode(["error": object], from: request, context: context)
+        response.status = status
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     static let unauthorized = APIError(.unauthorized, "missing or wrong bearer token: send 'Authorization: Bearer TOKEN'")
@@ -35,13 +36,4 @@ public struct APIError: HTTPResponseError, Sendable {
     static let gone = APIError(
         .gone, "the cursor is older than the tombstone retention, or unknown to this server: take a snapshot",
         extra: ["snapshot": "/v1/players"])
-}
-
-extension JSONEncoder {
-    /// The encoder of API bodies: sorted keys, no escaped slashes.
-    static var api: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Players
 import PlayersProtocol
 
 /// The body of `POST /v1/players` and `PUT /v1/players/{uuid}`, checked

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import Players
 import PlayersProtocol
-import PlayersServerCore
+import PlayersServerStore
 import Testing
 
 /// The server's input follows ``PlayerValidator``, the rule of the command

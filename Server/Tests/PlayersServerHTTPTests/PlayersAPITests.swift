@@ -4,26 +4,26 @@ import Hummingbird
 import HummingbirdTesting
 import Players
 import PlayersProtocol
-import PlayersServerCore
+import PlayersServerStore
 import PlayersServerHTTP
 import Testing
 
 @Suite struct PlayersAPITests {
     /// Runs `body` against a live server on loopback, backed by an
     /// encrypted database file in its own folder.
-    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, demo: Bool = false, _ body: @Sendable (ServerStore, any TestClientProtocol) async throws -> Void) async throws {
+    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, demo: Bool = false, _ body: @Sendable (ServerPlayersDatabase, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersAPITests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var databaseConfiguration = Configuration()
         databaseConfiguration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        let store = try ServerStore(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: databaseConfiguration))
+        let store = try ServerPlayersDatabase(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: databaseConfiguration))
         var configuration = ServerConfiguration()
         configuration.token = token
         configuration.tombstoneRetention = tombstoneRetention
         configuration.defaultPageSize = 100
         configuration.servesDemoRefresh = demo
-        let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter())
+        let app = Application(router: PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter())
         try await app.test(.live) { client in
             try await body(store, client)
         }

@@ -6,7 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import Players
 import PlayersProtocol
-import PlayersServerCore
+import PlayersServerStore
 import PlayersServerHTTP
 import Testing
 
@@ -124,7 +124,7 @@ import Testing
     }
 
     /// A server with one player, and its uuid.
-    func withServerAndPlayer(_ body: @Sendable (ServerStore, any TestClientProtocol, String) async throws -> Void) async throws {
+    func withServerAndPlayer(_ body: @Sendable (ServerPlayersDatabase, any TestClientProtocol, String) async throws -> Void) async throws {
         try await api.withServer { store, client in
             let player = try store.insert(name: "Existing", score: 1)
             try await body(store, client, player.uuid.uuidString)

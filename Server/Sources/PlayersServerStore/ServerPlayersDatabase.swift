@@ -1,16 +1,18 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
 
-/// The server's players: the source of truth that clients sync from.
+/// The server's players in a CipherDB database: the source of truth that
+/// clients sync from. Its calls block (SQLite waits for its lock): the
+/// HTTP layer reaches it through ``EmbeddedPlayersStore``, which runs them
+/// on threads of their own.
 ///
 /// Every change takes the next value of one server-wide counter, and the
 /// changed player carries it as its `version`; a deleted player leaves a
 /// tombstone with the version of its deletion. Each write is one
 /// transaction that bumps the counter with its changes, so that a
 /// snapshot or a delta never shows half of a change.
-public final class ServerStore: Sendable {
+public final class ServerPlayersDatabase: Sendable {
     private let writer: any DatabaseWriter
 
     /// Migrates the database, then serves it.
@@ -101,12 +103,18 @@ public final class ServerStore: Sendable {
 
     // MARK: - Writing
 
-    /// Inserts a player (a new uuid unless given); returns it with its version.
+    /// Inserts a player (a new uuid unless given); returns it with its
+    /// version. Throws if a live player has this uuid.
     public func insert(uuid: UUID = UUID(), name: String, score: Int) throws -> ServerPlayer {
+        try writer.write { db in try Self.insert(db, uuid: uuid, name: name, score: score) }
+    }
+
+    /// Inserts a player, unless a live player has this uuid (then nil), in
+    /// one transaction.
+    public func create(uuid: UUID, name: String, score: Int) throws -> ServerPlayer? {
         try writer.write { db in
-            let player = ServerPlayer(uuid: uuid, name: name, score: score, version: try Self.nextVersion(db))
-            try player.insert(db)
-            return player
+            guard try ServerPlayer.fetchOne(db, key: uuid.uuidString) == nil else { return nil }
+            return try Self.insert(db, uuid: uuid, name: name, score: score)
         }
     }
 
@@ -118,17 +126,9 @@ public final class ServerStore: Sendable {
         }
     }
 
-    /// The outcome of an update.
-    public enum UpdateOutcome: Sendable, Equatable {
-        case updated(ServerPlayer)
-        case notFound
-        /// The player's version is not the expected one: its current version.
-        case conflict(currentVersion: Int64)
-    }
-
     /// Changes a player, unless its version differs from `expectedVersion`
     /// (the version a client last saw), in one transaction.
-    public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) throws -> UpdateOutcome {
+    public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) throws -> PlayerUpdateOutcome {
         try writer.write { db in
             guard var player = try ServerPlayer.fetchOne(db, key: uuid.uuidString) else { return .notFound }
             if let expectedVersion, expectedVersion != player.version {
@@ -148,20 +148,20 @@ public final class ServerStore: Sendable {
         try writer.write { db in try Self.delete(db, uuid: uuid, at: date) }
     }
 
-    /// The seeds' demo refresh on the server, in one transaction: a random
-    /// insert, a random delete, random score changes (8 players when empty).
+    /// The demo's random changes (``RandomPlayerChanges``, the rule of
+    /// `players randomize`), in one transaction; each takes its version
+    /// and a deletion leaves a tombstone.
     public func refresh() throws {
         try writer.write { db in
-            if try ServerPlayer.fetchCount(db) == 0 {
-                try Self.insertRandomPlayers(db, count: 8)
-                return
+            let changes = RandomPlayerChanges(existing: try ServerPlayer.fetchAll(db))
+            for player in changes.insertions {
+                _ = try Self.insert(db, uuid: player.uuid, name: player.name, score: player.score)
             }
-            if Bool.random() { try Self.insertRandomPlayers(db, count: 1) }
-            if Bool.random(), let victim = try ServerPlayer.order(sql: "RANDOM()").fetchOne(db) {
-                _ = try Self.delete(db, uuid: victim.uuid, at: Date())
+            if let deleted = changes.deletion {
+                _ = try Self.delete(db, uuid: deleted.uuid, at: Date())
             }
-            for var player in try ServerPlayer.fetchAll(db) where Bool.random() {
-                player.score = Player.randomScore()
+            for (var player, score) in changes.scoreChanges {
+                player.score = score
                 player.version = try Self.nextVersion(db)
                 try player.update(db)
             }
@@ -222,70 +222,16 @@ public final class ServerStore: Sendable {
         return true
     }
 
+    private static func insert(_ db: Database, uuid: UUID, name: String, score: Int) throws -> ServerPlayer {
+        let player = ServerPlayer(uuid: uuid, name: name, score: score, version: try nextVersion(db))
+        try player.insert(db)
+        return player
+    }
+
     private static func insertRandomPlayers(_ db: Database, count: Int) throws {
         for _ in 0..<count {
             let random = Player.newRandom()
-            try ServerPlayer(uuid: UUID(), name: random.name, score: random.score, version: try nextVersion(db)).insert(db)
+            _ = try insert(db, uuid: random.uuid, name: random.name, score: random.score)
         }
     }
-}
-
-/// A live player on the server.
-public struct ServerPlayer: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "player"
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .uppercaseString
-    }
-
-    public var uuid: UUID
-    public var name: String
-    public var score: Int
-    public var version: Int64
-
-    public init(uuid: UUID, name: String, score: Int, version: Int64) {
-        self.uuid = uuid
-        self.name = name
-        self.score = score
-        self.version = version
-    }
-
-    /// The player as the sync protocol sends it.
-    public var entry: PlayersPayload.PlayerEntry {
-        PlayersPayload.PlayerEntry(uuid: uuid, name: name, score: score, version: version)
-    }
-}
-
-/// A deleted player on the server.
-public struct ServerTombstone: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "tombstone"
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .uppercaseString
-    }
-
-    public var uuid: UUID
-    public var version: Int64
-    public var deletedAt: Date
-}
-
-/// A page of a snapshot.
-public struct SnapshotPage: Sendable, Equatable {
-    /// The counter when the page was read: the cursor of the snapshot.
-    public var version: Int64
-    public var players: [ServerPlayer]
-    public var isLast: Bool
-}
-
-/// A page of a delta.
-public struct DeltaPage: Sendable, Equatable {
-    public enum Change: Sendable, Equatable {
-        case player(ServerPlayer)
-        case tombstone(ServerTombstone)
-    }
-
-    /// The cursor after this page.
-    public var version: Int64
-    /// The counter when the page was read, in the same transaction.
-    public var serverVersion: Int64
-    public var changes: [Change]
-    public var isLast: Bool
 }

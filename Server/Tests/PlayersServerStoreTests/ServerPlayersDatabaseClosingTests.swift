@@ -1,17 +1,17 @@
 import CipherDB
 import Foundation
-import PlayersServerCore
+import PlayersServerStore
 import Testing
 
-@Suite struct ServerStoreClosingTests {
+@Suite struct ServerPlayersDatabaseClosingTests {
     @Test func closingLeavesEveryPlayerInTheDatabaseFileAlone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerStoreClosingTests-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerPlayersDatabaseClosingTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
         let path = folder.appendingPathComponent("server.db").path
-        let store = try ServerStore(DatabasePool(path: path, configuration: configuration))
+        let store = try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration))
         try store.seed(20)
         let deleted = try #require(try store.snapshot(limit: 1).players.first)
         try store.delete(deleted.uuid)
@@ -26,7 +26,7 @@ import Testing
 
         let copy = folder.appendingPathComponent("copy.db").path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
-        let copied = try ServerStore(DatabaseQueue(path: copy, configuration: configuration))
+        let copied = try ServerPlayersDatabase(DatabaseQueue(path: copy, configuration: configuration))
         #expect(try copied.snapshot(limit: 100).players == players)
         #expect(try copied.integrityCheck() == ["ok"])
     }

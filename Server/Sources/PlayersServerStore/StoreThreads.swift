@@ -1,9 +1,10 @@
 import NIOCore
 import NIOPosix
 
-/// The threads that run the store's blocking calls, so that the event
-/// loops and Swift's cooperative threads never wait for SQLite: a write
-/// waiting for the lock (up to the busy timeout) stalls no other request.
+/// The threads that run the blocking calls of ``EmbeddedPlayersStore``,
+/// so that the event loops and Swift's cooperative threads never wait for
+/// SQLite: a write waiting for the lock (up to the busy timeout) stalls no
+/// other request.
 enum StoreThreads {
     /// One thread: SQLite runs one write at a time anyway, so writes that
     /// wait for each other hold no more than this thread.
@@ -11,7 +12,7 @@ enum StoreThreads {
     /// Reads run side by side (WAL), a few at a time.
     static let reads = startedPool(threads: max(4, System.coreCount))
 
-    /// A write (or a read that may purge), off the cooperative threads.
+    /// A write, off the cooperative threads.
     static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await writes.runIfActive(body)
     }

@@ -1,19 +1,19 @@
 import CipherDB
 import Foundation
 import Synchronization
-import PlayersServerCore
+import PlayersServerStore
 import Testing
 
-@Suite struct ServerStoreTests {
+@Suite struct ServerPlayersDatabaseTests {
     /// Runs `body` with a store on an encrypted file in its own folder,
     /// removed afterwards.
-    func withStore(_ body: (ServerStore) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerStoreTests-\(UUID().uuidString)")
+    func withStore(_ body: (ServerPlayersDatabase) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerPlayersDatabaseTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        try body(ServerStore(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: configuration)))
+        try body(ServerPlayersDatabase(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: configuration)))
     }
 
     @Test func everyChangeTakesTheNextVersion() throws {

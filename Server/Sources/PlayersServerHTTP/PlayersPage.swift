@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import PlayersProtocol
+import PlayersServerStore
+
+/// A page of `GET /v1/players` as the sync protocol sends it, with its
+/// strong ETag: a request whose `If-None-Match` is that tag gets
+/// `304 Not Modified` with no body.
+struct PlayersPage: ResponseGenerator {
+    var message: PlayersPayload
+    var etag: String
+
+    /// A page of the snapshot; `cursor` is the one of its first page, if
+    /// this is a later one: all pages of one snapshot carry it.
+    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: String?) {
+        let cursor = cursor ?? String(page.version)
+        let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
+        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor, next: next,
+                                 players: page.players.map(\.entry))
+        etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
+    }
+
+    /// A page of the delta after `since`.
+    init(_ page: DeltaPage, since: Int64, limit: Int) {
+        var players: [PlayersPayload.PlayerEntry] = []
+        var tombstones: [PlayersPayload.Tombstone] = []
+        for change in page.changes {
+            switch change {
+            case .player(let player): players.append(player.entry)
+            case .tombstone(let tombstone): tombstones.append(.init(uuid: tombstone.uuid, version: tombstone.version))
+            }
+        }
+        let cursor = String(page.version)
+        message = PlayersPayload(
+            kind: .delta, complete: page.isLast, cursor: cursor,
+            next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
+            players: players, tombstones: tombstones)
+        // Later changes can move players out of an older page: the
+        // server's counter is part of the tag.
+        etag = "\"delta-\(since)-\(limit)-\(page.version)-\(page.serverVersion)\""
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        if request.headers[.ifNoneMatch] == etag {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        var response = try context.responseEncoder.encode(message, from: request, context: context)
+        response.headers[.eTag] = etag
+        return response
+    }
+}

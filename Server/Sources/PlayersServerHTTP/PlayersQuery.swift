@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// The query of `GET /v1/players`, checked: a page of the snapshot, or,
+/// with `since`, a page of the delta after that cursor.
+enum PlayersQuery: Equatable {
+    /// `after`: the last uuid of the previous page; `cursor` (`at`): the
+    /// cursor of the snapshot's first page, carried by all of its pages.
+    case snapshot(limit: Int, after: UUID?, cursor: String?)
+    case delta(since: Int64, limit: Int)
+
+    /// Checks `limit`, then `since`, or `after` and `at`: the first bad one
+    /// is a 400 that says what it must be.
+    init(_ query: Parameters, configuration: ServerConfiguration) throws {
+        let limit = try Self.pageSize(query.get("limit"), configuration: configuration)
+        if let sinceText = query.get("since") {
+            guard let since = Int64(sinceText), since >= 0 else {
+                throw APIError.badRequest("'since' must be a cursor returned by this server")
+            }
+            self = .delta(since: since, limit: limit)
+            return
+        }
+        let after = try query.get("after").map { text -> UUID in
+            guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
+            return uuid
+        }
+        let cursor = try query.get("at").map { text -> String in
+            guard Int64(text) != nil else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
+            return text
+        }
+        self = .snapshot(limit: limit, after: after, cursor: cursor)
+    }
+
+    private static func pageSize(_ text: String?, configuration: ServerConfiguration) throws -> Int {
+        guard let text else { return configuration.defaultPageSize }
+        guard let limit = Int(text), (1...configuration.maximumPageSize).contains(limit) else {
+            throw APIError.badRequest("'limit' must be an integer from 1 to \(configuration.maximumPageSize)")
+        }
+        return limit
+    }
+}

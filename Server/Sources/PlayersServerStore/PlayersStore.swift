@@ -1,0 +1,51 @@
+import Foundation
+
+/// The server's players as its HTTP layer reaches them: the embedded
+/// CipherDB database today (``EmbeddedPlayersStore``), another database
+/// later.
+///
+/// Every change takes the next value of one server-wide counter, which the
+/// changed player carries as its `version`; a deleted player leaves a
+/// tombstone with the version of its deletion; each call is one
+/// transaction. A conforming type never blocks its caller's thread: the
+/// HTTP layer calls it from the event loops and Swift's cooperative
+/// threads, which must stay free for other requests while it waits for a
+/// lock, a disk or a network.
+public protocol PlayersStore: Sendable {
+    /// A page of the snapshot: live players in uuid order, after `after`,
+    /// at most `limit`, with the counter when the page was read.
+    func snapshot(limit: Int, after: UUID?) async throws -> SnapshotPage
+
+    /// The changes after `since`, in version order, at most `limit`; or nil
+    /// when `since` is older than the tombstone retention or later than the
+    /// counter (the client must take a snapshot).
+    func delta(since: Int64, limit: Int) async throws -> DeltaPage?
+
+    /// The player with this uuid, if it is alive.
+    func player(_ uuid: UUID) async throws -> ServerPlayer?
+
+    /// Inserts a player; returns it with its version, or nil when a live
+    /// player already has this uuid.
+    func create(uuid: UUID, name: String, score: Int) async throws -> ServerPlayer?
+
+    /// Changes a player's name or score, unless its version differs from
+    /// `expectedVersion` (the version a client last saw).
+    func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome
+
+    /// Deletes a player, leaving a tombstone; returns whether it existed.
+    func delete(_ uuid: UUID) async throws -> Bool
+
+    /// Deletes the tombstones older than `retention` at `now`: cursors
+    /// older than them get nil deltas from then on.
+    func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws
+
+    /// Inserts `count` random players if there is none.
+    func seed(_ count: Int) async throws
+
+    /// The demo's random changes (`POST /demo/refresh`); returns the
+    /// counter after them.
+    func refresh() async throws -> Int64
+
+    /// Writes everything out and closes the store: later calls throw.
+    func close() async throws
+}

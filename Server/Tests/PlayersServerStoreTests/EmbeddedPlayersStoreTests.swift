@@ -1,0 +1,61 @@
+import CipherDB
+import Foundation
+import PlayersServerStore
+import Testing
+
+@Suite struct EmbeddedPlayersStoreTests {
+    /// Runs `body` with a store on an encrypted file in its own folder
+    /// (removed afterwards), and the configuration that opens the file.
+    func withStore(_ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("EmbeddedPlayersStoreTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
+        let path = folder.appendingPathComponent("server.db").path
+        let store = EmbeddedPlayersStore(try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration)))
+        try await body(store, path, configuration)
+        try await store.close()
+    }
+
+    @Test func createRefusesAUUIDInUse() async throws {
+        try await withStore { store, _, _ in
+            let uuid = UUID()
+            let created = try #require(try await store.create(uuid: uuid, name: "Arthur", score: 1))
+            #expect(created.version == 1)
+            #expect(try await store.create(uuid: uuid, name: "Copy", score: 2) == nil)
+            #expect(try await store.player(uuid) == created)
+            #expect(try await store.snapshot(limit: 10, after: nil).version == 1)
+        }
+    }
+
+    /// More writes than Swift has cooperative threads wait for a lock held
+    /// by another connection; a read answers meanwhile, and only then is
+    /// the lock released. Run on the caller's threads, the writes would
+    /// hold every cooperative thread: the read could not start until they
+    /// gave up (the busy timeout), and they would fail.
+    @Test func writesWaitingForTheLockHoldNoCooperativeThread() async throws {
+        try await withStore { store, path, configuration in
+            var holderConfiguration = configuration
+            holderConfiguration.allowsUnsafeTransactions = true
+            let holder = try DatabaseQueue(path: path, configuration: holderConfiguration)
+            try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            let writes = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<(ProcessInfo.processInfo.activeProcessorCount + 4) {
+                        group.addTask { _ = try await store.create(uuid: UUID(), name: "P\(index)", score: index) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            let page = try await store.snapshot(limit: 100, after: nil)
+            try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            try holder.close()
+            try await writes.value
+            #expect(page.players.isEmpty)
+            #expect(try await store.snapshot(limit: 100, after: nil).players.count == ProcessInfo.processInfo.activeProcessorCount + 4)
+        }
+    }
+}

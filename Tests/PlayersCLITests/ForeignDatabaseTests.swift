@@ -52,14 +52,18 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
     }
 
-    @Test func aPlaintextDatabaseWithATriggerIsNotEncrypted() throws {
+    /// Runs `players encrypt` on a plaintext database made of the players
+    /// table of a GRDB app and `sql`, expects it refused with exit 1, and
+    /// checks that nothing was created and the source is unchanged;
+    /// returns the error output.
+    func refusedEncryption(of sql: String) throws -> (error: String, source: String) {
         let sandbox = try CLISandbox()
         let source = sandbox.root.appendingPathComponent("app.sqlite").path
         let queue = try DatabaseQueue(path: source)
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "score" INTEGER NOT NULL);
-                CREATE TRIGGER wipe AFTER INSERT ON player BEGIN DELETE FROM player; END;
+                \(sql)
                 """)
         }
         try queue.close()
@@ -67,10 +71,15 @@ import Testing
 
         let result = try sandbox.run(["encrypt", source])
         #expect(result.status == 1)
-        #expect(result.error.contains("is not a players database: it holds trigger wipe"), "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
         #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
         #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == sourceBytes)
+        return (result.error, source)
+    }
+
+    @Test func aPlaintextDatabaseWithATriggerIsNotEncrypted() throws {
+        let (error, _) = try refusedEncryption(of: "CREATE TRIGGER wipe AFTER INSERT ON player BEGIN DELETE FROM player; END;")
+        #expect(error.contains("is not a players database: it holds trigger wipe"), "\(error)")
     }
 
     /// Rows that a GRDB app (or any SQLite client) could have stored, and
@@ -88,25 +97,11 @@ import Testing
 
     @Test(arguments: badPlayers)
     func aPlaintextDatabaseWithAnInvalidPlayerIsNotEncrypted(_ bad: (values: String, problem: String)) throws {
-        let sandbox = try CLISandbox()
-        let source = sandbox.root.appendingPathComponent("app.sqlite").path
-        let queue = try DatabaseQueue(path: source)
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "score" INTEGER NOT NULL);
-                INSERT INTO player (name, score) VALUES ('Alice', 1);
-                INSERT INTO player (name, score) VALUES (\(bad.values));
-                """)
-        }
-        try queue.close()
-        let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: source))
-
-        let result = try sandbox.run(["encrypt", source])
-        #expect(result.status == 1)
-        #expect(result.error.contains("player 2 of \(source) cannot be imported: \(bad.problem)"), "\(result.error)")
-        #expect(result.error.contains("correct it in \(source) and try again (nothing was created)"))
-        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
-        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == sourceBytes)
+        let (error, source) = try refusedEncryption(of: """
+            INSERT INTO player (name, score) VALUES ('Alice', 1);
+            INSERT INTO player (name, score) VALUES (\(bad.values));
+            """)
+        #expect(error.contains("player 2 of \(source) cannot be imported: \(bad.problem)"), "\(error)")
+        #expect(error.contains("correct it in \(source) and try again (nothing was created)"))
     }
 }

@@ -134,7 +134,9 @@ let package = Package(
         .testTarget(
             name: "CipherDBTests",
             dependencies: ["CipherDB", "CSQLCipher", "CCurl", "TestSupport"]),
-        // Loopback servers, sandboxes and helpers shared by the test targets.
+        // Shared by every test target: temporary folders, the built
+        // executables and their runners, loopback and TLS test servers.
+        // It imports no module of ours, so that any test target may use it.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport"),
@@ -158,10 +160,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "PlayersServerStoreTests",
-            dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB"],
+            dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport"],
             path: "Server/Tests/PlayersServerStoreTests"),
         .testTarget(
             name: "PlayersServerHTTPTests",
@@ -171,6 +173,7 @@ let package = Package(
                 "Players",
                 "PlayersProtocol",
                 "CipherDB",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

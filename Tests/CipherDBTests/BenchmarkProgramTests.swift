@@ -5,12 +5,8 @@ import Testing
 /// `players-bench` runs every workload and reports a ratio for each: a
 /// check that the benchmarks still work, not a measure of speed.
 @Suite struct BenchmarkProgramTests {
-    static let executable = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/players-bench").path
-
     @Test func everyWorkloadReportsARatioForEveryMode() throws {
-        let result = try run(Self.executable, ["--quick", "--runs", "1", "--json"])
+        let result = try run(BuiltProducts.path("players-bench"), ["--quick", "--runs", "1", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
@@ -25,7 +21,7 @@ import Testing
     }
 
     @Test func anUnknownModeIsAUsageError() throws {
-        let result = try run(Self.executable, ["--mode", "rot13"])
+        let result = try run(BuiltProducts.path("players-bench"), ["--mode", "rot13"])
         #expect(result.status == 64)
         #expect(result.error.contains("Unknown mode 'rot13'"))
     }

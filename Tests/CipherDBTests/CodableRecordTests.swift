@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CodableRecordTests {

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct ConcurrencyTests {

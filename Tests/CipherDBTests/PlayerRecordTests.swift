@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 // The seeds' Player record and requests, as the tutorials write them, with

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's example, so that it stays true to the code.

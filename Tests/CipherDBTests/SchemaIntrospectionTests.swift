@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 /// Primary keys, schemas, views with a schema source, and foreign key

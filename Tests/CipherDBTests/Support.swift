@@ -1,26 +1,7 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
-
-/// A folder in the temporary directory, deleted with its content when the
-/// value is released.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CipherDBTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-}
 
 /// The two kinds of database connections: every behaviour that both share
 /// is tested on both.

@@ -30,7 +30,7 @@ import Testing
         } check: { sandbox in
             let players = try sandbox.players()
             guard players == currentPlayers || players == backupPlayers else {
-                throw CrashCheckFailure("the database holds neither the old nor the restored players")
+                throw TestFailure("the database holds neither the old nor the restored players")
             }
             try sandbox.verifyLeavesNoTemporaries()
         }.run()
@@ -45,11 +45,11 @@ import Testing
         try await CrashTrials(template: template) { sandbox in
             ["backup", "--quiet", sandbox.root.appendingPathComponent("copy.db").path]
         } check: { sandbox in
-            guard try sandbox.players() == players else { throw CrashCheckFailure("the database changed") }
+            guard try sandbox.players() == players else { throw TestFailure("the database changed") }
             let copy = sandbox.root.appendingPathComponent("copy.db").path
             try sandbox.expectPrivateCopies(of: copy)
             if FileManager.default.fileExists(atPath: copy), try sandbox.players(at: copy) != players {
-                throw CrashCheckFailure("the backup exists but does not hold the players")
+                throw TestFailure("the backup exists but does not hold the players")
             }
             try sandbox.runChecked(["backup", "--quiet", "--force", copy])
             try sandbox.expectNoTemporaries(next: copy)
@@ -66,7 +66,7 @@ import Testing
         try await CrashTrials(template: template) { sandbox in
             ["export", "--format", "json", sandbox.root.appendingPathComponent("players.json").path]
         } check: { sandbox in
-            guard try sandbox.players() == players else { throw CrashCheckFailure("the database changed") }
+            guard try sandbox.players() == players else { throw TestFailure("the database changed") }
             let export = sandbox.root.appendingPathComponent("players.json").path
             try sandbox.expectPrivateCopies(of: export)
             if FileManager.default.fileExists(atPath: export) {
@@ -91,7 +91,7 @@ import Testing
             let oldOpens = (try? sandbox.players()) == players
             let newOpens = (try? sandbox.players(keyFile: newKey)) == players
             guard oldOpens != newOpens else {
-                throw CrashCheckFailure("the old key opens it: \(oldOpens), the new key: \(newOpens)")
+                throw TestFailure("the old key opens it: \(oldOpens), the new key: \(newOpens)")
             }
             try sandbox.verifyLeavesNoTemporaries(arguments: newOpens ? ["--key-file", newKey] : [])
         }.run()
@@ -119,7 +119,7 @@ import Testing
         } check: { sandbox in
             let players = try sandbox.players()
             guard players == before || players == after else {
-                throw CrashCheckFailure("the database holds \(players.count) players, neither the \(before.count) of before nor the \(after.count) of after")
+                throw TestFailure("the database holds \(players.count) players, neither the \(before.count) of before nor the \(after.count) of after")
             }
             try sandbox.verifyLeavesNoTemporaries()
         }.run()
@@ -158,7 +158,7 @@ struct CrashTrials: Sendable {
         for (index, call) in calls.enumerated() {
             for after in [false, true] {
                 let sandbox = try CLISandbox(copying: template)
-                let process = sandbox.makeProcess(arguments(sandbox), environment: [
+                let process = try sandbox.makeProcess(arguments(sandbox), environment: [
                     "LD_PRELOAD": library,
                     "CRASH_INJECTION_KILL_AT": "\(index + 1)",
                     "CRASH_INJECTION_KILL_AFTER": after ? "1" : "0",
@@ -184,15 +184,10 @@ struct CrashTrials: Sendable {
     }
 }
 
-struct CrashCheckFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// The LD_PRELOAD library of Tests/CrashInjection, compiled once per test
 /// run with the toolchain's clang (or the system's cc).
 enum CrashInjection {
-    private static let compiled: Result<String, CrashCheckFailure> = {
+    private static let compiled: Result<String, TestFailure> = {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("CrashInjection/crash_injection.c").path
         let output = FileManager.default.temporaryDirectory
@@ -200,11 +195,11 @@ enum CrashInjection {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let compilers = path.split(separator: ":").flatMap { folder in ["clang", "cc"].map { "\(folder)/\($0)" } }
         guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return .failure(CrashCheckFailure("no clang or cc in PATH (\(path)): the crash tests need a C compiler (the Swift toolchain has clang)"))
+            return .failure(TestFailure("no clang or cc in PATH (\(path)): the crash tests need a C compiler (the Swift toolchain has clang)"))
         }
         guard let result = try? TestSupport.run(compiler, ["-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]),
               result.status == 0 else {
-            return .failure(CrashCheckFailure("\(compiler) could not compile \(source)"))
+            return .failure(TestFailure("\(compiler) could not compile \(source)"))
         }
         return .success(output)
     }()
@@ -227,7 +222,7 @@ extension CLISandbox {
     func runChecked(_ arguments: [String]) throws {
         let result = try run(arguments)
         guard result.status == 0 else {
-            throw CrashCheckFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
+            throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
         }
     }
 
@@ -239,7 +234,7 @@ extension CLISandbox {
         defer { try? queue.close() }
         return try queue.read { db in
             guard try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] else {
-                throw CrashCheckFailure("the database fails its integrity check")
+                throw TestFailure("the database fails its integrity check")
             }
             return try String.fetchAll(db, sql: "SELECT uuid || ' ' || name || ' ' || score FROM player ORDER BY uuid")
         }
@@ -267,6 +262,6 @@ extension CLISandbox {
         let prefix = ".\(url.lastPathComponent)."
         let left = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(prefix) }
-        guard left.isEmpty else { throw CrashCheckFailure("temporary files left: \(left)") }
+        guard left.isEmpty else { throw TestFailure("temporary files left: \(left)") }
     }
 }

@@ -209,11 +209,9 @@ import Testing
 @Suite struct FullDiskTests {
     /// Whether this process may mount a small tmpfs (root in the sandbox).
     static let canMountTmpfs: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], input: ""))?.status == 0 else { return false }
-        _ = try? run("/bin/umount", [probe], input: "")
+        guard let probe = try? TemporaryFolder(),
+              (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path], input: ""))?.status == 0 else { return false }
+        _ = try? run("/bin/umount", [probe.path], input: "")
         return true
     }()
 
@@ -287,7 +285,7 @@ import Testing
         for (name, bytes) in malformed {
             let path = sandbox.root.appendingPathComponent("\(name).json").path
             try bytes.write(to: URL(fileURLWithPath: path))
-            let process = sandbox.makeProcess(["decrypt", "--passphrase-file", passphrase, path])
+            let process = try sandbox.makeProcess(["decrypt", "--passphrase-file", passphrase, path])
             // A reader that trusted 0xFFFFFFFF rounds would run for hours.
             let watchdog = DispatchWorkItem { process.terminate() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)

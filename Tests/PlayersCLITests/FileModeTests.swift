@@ -10,7 +10,7 @@ import Testing
 @Suite struct FileModeTests {
     /// `players` run under `umask 022`, which lets others read new files.
     func runWithOpenUmask(_ sandbox: CLISandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        let process = sandbox.makeProcess(arguments, environment: environment)
+        let process = try sandbox.makeProcess(arguments, environment: environment)
         process.runUnderOpenUmask()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -52,7 +52,7 @@ extension CLISandbox {
         where name.hasPrefix(url.lastPathComponent) || name.hasPrefix(".\(url.lastPathComponent).") {
             let mode = try mode(of: folder.appendingPathComponent(name).path)
             guard mode & 0o077 == 0 else {
-                throw CrashCheckFailure("\(name) has mode \(String(mode, radix: 8)): others can read it")
+                throw TestFailure("\(name) has mode \(String(mode, radix: 8)): others can read it")
             }
         }
     }

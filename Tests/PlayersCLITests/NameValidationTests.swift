@@ -64,9 +64,9 @@ import Testing
         let sandbox = try sandboxWithAPlayer()
         let before = sandbox.databaseSnapshot()
         // Process takes Swift strings: the shell makes the invalid byte.
-        let process = sandbox.makeProcess([])
+        let process = try sandbox.makeProcess([])
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" add --name "$(printf 'Arthur\377')" --score 5"#, CLISandbox.executable.path]
+        process.arguments = ["-c", #"exec "$0" add --name "$(printf 'Arthur\377')" --score 5"#, try CLISandbox.executable().path]
         let result = try TestSupport.run(process)
         #expect(result.status == 2)
         #expect(result.error == "players: argument 3 ('Arthur\u{FFFD}') is not valid UTF-8: give names and paths as UTF-8 text\n")

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 @Suite struct PlayersCLITests {
-    @Test func executableIsBuilt() {
-        #expect(FileManager.default.isExecutableFile(atPath: CLISandbox.executable.path), "build the package first")
+    @Test func executableIsBuilt() throws {
+        let executable = try CLISandbox.executable()
+        #expect(FileManager.default.isExecutableFile(atPath: executable.path), "build the package first")
     }
 
     @Test func initCreatesAnEncryptedDatabaseAndAPrivateKey() throws {

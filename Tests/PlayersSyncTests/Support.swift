@@ -39,20 +39,16 @@ func withLiveServer(
 
 /// An encrypted players database in its own folder, removed at the end.
 final class ClientDatabase: Sendable {
-    let folder: URL
+    let folder: TemporaryFolder
     let appDatabase: AppDatabase
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersSyncTests-\(UUID().uuidString)")
+        folder = try TemporaryFolder()
         let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
-        appDatabase = try AppDatabase.open(at: folder.appendingPathComponent("players.db"), key: .rawKey { key })
+        appDatabase = try AppDatabase.open(at: folder.url("players.db"), key: .rawKey { key })
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    var path: String { folder.appendingPathComponent("players.db").path }
+    var path: String { folder.path("players.db") }
 
     /// Every row of the players and of the sync state: equal before and
     /// after means the content did not change.

@@ -160,7 +160,7 @@ import Testing
             _ = try store.insert(name: "Zaphod", score: 42)
 
             let marker = sandbox.root.appendingPathComponent("paused").path
-            let process = sandbox.makeProcess(["sync", "--url", url.absoluteString],
+            let process = try sandbox.makeProcess(["sync", "--url", url.absoluteString],
                                               environment: ["PLAYERS_TEST_PAUSE_IN_SYNC_MERGE": marker])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import TestSupport
 import Testing
 
 /// The seeds' PlayersGRDBTests, on an in-memory and an encrypted database.
@@ -8,7 +9,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func insert(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
 
         var insertedPlayer = Player(name: "Arthur", score: 1000)
@@ -22,7 +22,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func update(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         var insertedPlayer = Player(name: "Arthur", score: 1000)
         try appDatabase.savePlayer(&insertedPlayer)
@@ -39,7 +38,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func deleteAll(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         var player = Player(name: "Arthur", score: 1000)
         try appDatabase.savePlayer(&player)
@@ -53,7 +51,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func deletePlayersByID(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         var players = [Player(name: "a", score: 1), Player(name: "b", score: 2), Player(name: "c", score: 3)]
         for index in players.indices { try appDatabase.savePlayer(&players[index]) }
@@ -66,7 +63,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func orderedByName(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         for name in ["Barbara", "Arthur", "anita"] {
             var player = Player(name: name, score: 0)
@@ -79,7 +75,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func orderedByScore(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         for (name, score) in [("Arthur", 100), ("barbara", 1000), ("Anita", 1000), ("Craig", 10)] {
             var player = Player(name: name, score: score)
@@ -92,7 +87,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func refreshPlayersFillsAnEmptyDatabase(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
 
         try appDatabase.refreshPlayers()
@@ -105,7 +99,6 @@ import Testing
     @Test(arguments: Storage.allCases)
     func refreshPlayersChangesANonEmptyDatabase(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         try appDatabase.createRandomPlayersIfEmpty()
         try appDatabase.createRandomPlayersIfEmpty() // no-op: not empty
@@ -122,8 +115,9 @@ import Testing
     }
 
     @Test func encryptedDatabaseFileHasNoPlaintextAndRefusesAWrongPassphrase() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporaryFolder = try TemporaryFolder()
+        // A folder that the database creates.
+        let folder = temporaryFolder.url("players")
         let url = folder.appendingPathComponent("players.db")
         do {
             let appDatabase = try AppDatabase.open(at: url, passphrase: { "right" })
@@ -148,10 +142,9 @@ import Testing
     }
 
     @Test func rawKeysOpenTheDatabaseToo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         let key = Data((0..<32).map { UInt8($0) })
-        let url = folder.appendingPathComponent("players.db")
+        let url = folder.url("players.db")
         do {
             let appDatabase = try AppDatabase.open(at: url, key: .rawKey { key })
             try appDatabase.createRandomPlayersIfEmpty()

@@ -8,7 +8,6 @@ import Testing
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
     func observationGrabsCurrentDatabaseState(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         var player = Player(name: "Arthur", score: 1000)
         try appDatabase.savePlayer(&player)
@@ -22,7 +21,6 @@ import Testing
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
     func observationGrabsDatabaseChanges(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         let model = PlayerList(appDatabase: appDatabase)
         model.observePlayers()
@@ -38,7 +36,6 @@ import Testing
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
     func changingTheOrderingResortsThePlayers(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         var arthur = Player(name: "Arthur", score: 100)
         var barbara = Player(name: "Barbara", score: 1000)
@@ -56,7 +53,6 @@ import Testing
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
     func updatesAreAnAsyncSequence(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
-        defer { database.removeFiles() }
         let appDatabase = database.appDatabase
         let model = PlayerList(appDatabase: appDatabase, ordering: .byName)
         let updates = model.updates

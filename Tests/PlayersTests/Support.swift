@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import TestSupport
 import Testing
 
 /// Where a test database lives: every test runs on both.
@@ -11,10 +12,11 @@ enum Storage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// An empty players database, and the folder that holds its file.
+/// An empty players database, and the folder that holds its file,
+/// removed with the value.
 struct TestDatabase {
     let appDatabase: AppDatabase
-    let folder: URL?
+    let folder: TemporaryFolder?
 
     init(_ storage: Storage) throws {
         switch storage {
@@ -22,14 +24,10 @@ struct TestDatabase {
             appDatabase = try AppDatabase.empty()
             folder = nil
         case .encryptedFile:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersTests-\(UUID().uuidString)")
+            let folder = try TemporaryFolder()
             self.folder = folder
-            appDatabase = try AppDatabase.open(at: folder.appendingPathComponent("players.db"), passphrase: { "test passphrase" })
+            appDatabase = try AppDatabase.open(at: folder.url("players.db"), passphrase: { "test passphrase" })
         }
-    }
-
-    func removeFiles() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 }
 

@@ -3,25 +3,22 @@ import Foundation
 /// A temporary home for one test: XDG folders inside it, so that the real
 /// ones are never touched.
 public final class CLISandbox: Sendable {
-    public let root: URL
+    private let folder: TemporaryFolder
 
     public init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersCLITests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        folder = try TemporaryFolder()
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: root)
-    }
+    /// The sandbox's home, removed with the sandbox.
+    public var root: URL { folder.url }
 
     public var databasePath: String { root.appendingPathComponent("data/players/players.db").path }
     public var keyPath: String { root.appendingPathComponent("config/players/key").path }
 
-    /// The built `players` executable, next to the test bundle.
-    public static let executable: URL = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/players")
-    }()
+    /// The built `players` executable.
+    public static func executable() throws -> URL {
+        try BuiltProducts.url("players")
+    }
 
     /// Runs `players` with a clean environment (no PLAYERS_* variables
     /// unless given), standard input from `input` (not a terminal).
@@ -33,18 +30,14 @@ public final class CLISandbox: Sendable {
     /// command from its own process keeps Swift's cooperative threads
     /// free for the server.
     public func runInBackground(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") async throws -> (status: Int32, output: String, error: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.run(arguments, environment: extra, input: input) })
-            }
-        }
+        try await onThread { try self.run(arguments, environment: extra, input: input) }
     }
 
     /// A `players` process with a clean environment (no PLAYERS_*
     /// variables unless given), not started.
-    public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+    public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = try Self.executable()
         process.arguments = arguments
         var environment = ["HOME": root.path,
                            "XDG_DATA_HOME": root.appendingPathComponent("data").path,

@@ -7,28 +7,27 @@ public final class OpenSSLServer: Sendable {
     public let port: Int
     /// The server's certificate, to trust as a certificate authority.
     public let certificatePath: String
-    private let folder: URL
+    private let folder: TemporaryFolder
     private let process: Process
 
     /// Serves `responses[name]`, a whole HTTP response, at `/name`.
     public init(responses: [String: String]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpenSSLServer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        certificatePath = folder.appendingPathComponent("cert.pem").path
+        folder = try TemporaryFolder()
+        certificatePath = folder.path("cert.pem")
         try Self.openssl(in: folder, [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
             "-keyout", "key.pem", "-out", "cert.pem",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
         ])
         for (name, response) in responses {
-            let file = folder.appendingPathComponent(name)
+            let file = folder.url(name)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(response.utf8).write(to: file)
         }
         port = try freeLoopbackPort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = folder.url
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -38,18 +37,18 @@ public final class OpenSSLServer: Sendable {
 
     public var baseURL: String { "https://127.0.0.1:\(port)" }
 
+    /// Stops the server; its folder goes with the value.
     public func stop() {
         // SIGKILL: s_server started from a test process inherits a signal
         // mask that blocks SIGTERM.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: folder)
     }
 
-    private static func openssl(in folder: URL, _ arguments: [String]) throws {
+    private static func openssl(in folder: TemporaryFolder, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = folder.url
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

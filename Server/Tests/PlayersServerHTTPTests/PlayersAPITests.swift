@@ -6,18 +6,17 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
+import TestSupport
 import Testing
 
 @Suite struct PlayersAPITests {
     /// Runs `body` against a live server on loopback, backed by an
     /// encrypted database file in its own folder.
     func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, demo: Bool = false, _ body: @Sendable (ServerPlayersDatabase, any TestClientProtocol) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersAPITests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var databaseConfiguration = Configuration()
         databaseConfiguration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        let store = try ServerPlayersDatabase(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: databaseConfiguration))
+        let store = try ServerPlayersDatabase(DatabasePool(path: folder.path("server.db"), configuration: databaseConfiguration))
         var configuration = ServerConfiguration()
         configuration.token = token
         configuration.tombstoneRetention = tombstoneRetention

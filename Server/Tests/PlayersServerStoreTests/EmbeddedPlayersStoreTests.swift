@@ -1,19 +1,18 @@
 import CipherDB
 import Foundation
 import PlayersServerStore
+import TestSupport
 import Testing
 
 @Suite struct EmbeddedPlayersStoreTests {
     /// Runs `body` with a store on an encrypted file in its own folder
     /// (removed afterwards), and the configuration that opens the file.
     func withStore(_ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("EmbeddedPlayersStoreTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        let path = folder.appendingPathComponent("server.db").path
+        let path = folder.path("server.db")
         let store = EmbeddedPlayersStore(try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration)))
         try await body(store, path, configuration)
         try await store.close()

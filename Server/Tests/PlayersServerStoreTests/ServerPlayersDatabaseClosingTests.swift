@@ -1,16 +1,15 @@
 import CipherDB
 import Foundation
 import PlayersServerStore
+import TestSupport
 import Testing
 
 @Suite struct ServerPlayersDatabaseClosingTests {
     @Test func closingLeavesEveryPlayerInTheDatabaseFileAlone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerPlayersDatabaseClosingTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        let path = folder.appendingPathComponent("server.db").path
+        let path = folder.path("server.db")
         let store = try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration))
         try store.seed(20)
         let deleted = try #require(try store.snapshot(limit: 1).players.first)
@@ -24,7 +23,7 @@ import Testing
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0)
 
-        let copy = folder.appendingPathComponent("copy.db").path
+        let copy = folder.path("copy.db")
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         let copied = try ServerPlayersDatabase(DatabaseQueue(path: copy, configuration: configuration))
         #expect(try copied.snapshot(limit: 100).players == players)

@@ -2,18 +2,17 @@ import CipherDB
 import Foundation
 import Synchronization
 import PlayersServerStore
+import TestSupport
 import Testing
 
 @Suite struct ServerPlayersDatabaseTests {
     /// Runs `body` with a store on an encrypted file in its own folder,
     /// removed afterwards.
     func withStore(_ body: (ServerPlayersDatabase) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ServerPlayersDatabaseTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        try body(ServerPlayersDatabase(DatabasePool(path: folder.appendingPathComponent("server.db").path, configuration: configuration)))
+        try body(ServerPlayersDatabase(DatabasePool(path: folder.path("server.db"), configuration: configuration)))
     }
 
     @Test func everyChangeTakesTheNextVersion() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Connections that hold the server: idle ones, slow ones, too many, and

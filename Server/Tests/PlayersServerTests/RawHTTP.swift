@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ final class RawHTTP {
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds.
     init(port: Int, timeout: TimeInterval = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ServerProcessError("socket: \(errno)") }
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -30,7 +31,7 @@ final class RawHTTP {
         }
         guard result == 0 else {
             close(descriptor)
-            throw ServerProcessError("connect: \(errno)")
+            throw TestFailure("connect: \(errno)")
         }
     }
 
@@ -41,7 +42,7 @@ final class RawHTTP {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw ServerProcessError("send: \(errno)") }
+            guard count > 0 else { throw TestFailure("send: \(errno)") }
             sent += count
         }
     }
@@ -71,15 +72,15 @@ final class RawHTTP {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         try connection.send(head + body)
-        guard let text = connection.readToEnd() else { throw ServerProcessError("no answer to \(method) \(path) in \(timeout) s") }
+        guard let text = connection.readToEnd() else { throw TestFailure("no answer to \(method) \(path) in \(timeout) s") }
         return try parse(text)
     }
 
     static func parse(_ text: String) throws -> Response {
-        guard let separator = text.range(of: "\r\n\r\n") else { throw ServerProcessError("not an HTTP response: \(text.prefix(100))") }
+        guard let separator = text.range(of: "\r\n\r\n") else { throw TestFailure("not an HTTP response: \(text.prefix(100))") }
         let head = String(text[..<separator.lowerBound])
         let statusLine = head.prefix { $0 != "\r" }.split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw ServerProcessError("no status in \(head.prefix(100))") }
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestFailure("no status in \(head.prefix(100))") }
         return Response(status: status, head: head, body: String(text[separator.upperBound...]))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Requests that a page of another site can make a browser send: to a
@@ -44,8 +45,8 @@ import Testing
     }
 
     @Test func withATokenChangesNeedTheToken() throws {
-        let folder = try ServerProcess.makeFolder()
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("token").path,
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.path("token"),
                                        contents: Data("s3cret-token".utf8), attributes: [.posixPermissions: 0o600])
         let server = try ServerProcess(["--token-file", "token", "--demo"], folder: folder)
         let bearer = ["Authorization": "Bearer s3cret-token"]

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct ServerBackupTests {
@@ -97,9 +98,9 @@ import Testing
         #expect(snapshot.body.contains(#""cursor":"5""#))
     }
 
-    static func folderWithPassphraseFile() throws -> URL {
-        let folder = try ServerProcess.makeFolder()
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("passphrase").path,
+    static func folderWithPassphraseFile() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.path("passphrase"),
                                        contents: Data(ServerDatabase.passphrase.utf8), attributes: [.posixPermissions: 0o600])
         return folder
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ServerOptionTests {
@@ -16,8 +17,7 @@ import Testing
         ["--host", ""], ["--allowed-host", ""],
     ])
     func outOfRangeValuesAreUsageErrors(_ arguments: [String]) throws {
-        let folder = try ServerProcess.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         let result = try ServerProcess.run(arguments, in: folder)
         #expect(result.status == 64, "\(arguments): \(result.error)")
         #expect(result.error.contains(arguments[0]), "\(arguments): \(result.error)")

@@ -2,21 +2,19 @@ import Foundation
 import TestSupport
 
 /// The built `players-server` running as a subprocess on a free loopback
-/// port, in a temporary folder (its working directory), killed and
-/// removed when released.
+/// port, in a temporary folder (its working directory), killed when
+/// released (the folder goes with the last server that uses it).
 final class ServerProcess: @unchecked Sendable {
     // @unchecked: `process` is set once in init; Process itself is
     // thread-safe for the calls made here (signals, waiting, status).
-    let folder: URL
+    let folder: TemporaryFolder
     let process = Process()
     private(set) var port = 0
 
-    /// The built executable, next to the test bundle.
-    static let executable: URL = {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent(".build/debug/players-server")
-    }()
+    /// The built executable.
+    static func executable() throws -> URL {
+        try BuiltProducts.url("players-server")
+    }
 
     /// The environment of every run: no PLAYERS_* variable unless given.
     static func environment(_ extra: [String: String]) -> [String: String] {
@@ -25,17 +23,17 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the server with `arguments` (and `--port 0`), in `folder` if
     /// given, and waits for its "listening" line.
-    init(_ arguments: [String], environment: [String: String] = [:], folder: URL? = nil) throws {
-        self.folder = try folder ?? Self.makeFolder()
-        process.executableURL = Self.executable
+    init(_ arguments: [String], environment: [String: String] = [:], folder: TemporaryFolder? = nil) throws {
+        self.folder = try folder ?? TemporaryFolder()
+        process.executableURL = try Self.executable()
         process.arguments = arguments + ["--port", "0"]
         process.environment = Self.environment(environment)
-        process.currentDirectoryURL = self.folder
-        let output = self.folder.appendingPathComponent("server.out")
+        process.currentDirectoryURL = self.folder.url
+        let output = self.folder.url("server.out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: self.folder.appendingPathComponent("server.err").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: self.folder.path("server.err"), contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: self.folder.appendingPathComponent("server.err"))
+        process.standardError = try FileHandle(forWritingTo: self.folder.url("server.err"))
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline && process.isRunning {
@@ -47,26 +45,19 @@ final class ServerProcess: @unchecked Sendable {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw ServerProcessError("players-server did not start: \(errorOutput)")
+        throw TestFailure("players-server did not start: \(errorOutput)")
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlayersServerTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 
     var errorOutput: String {
-        (try? String(contentsOf: folder.appendingPathComponent("server.err"), encoding: .utf8)) ?? ""
+        (try? String(contentsOf: folder.url("server.err"), encoding: .utf8)) ?? ""
     }
 
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { folder.path(name) }
 
     /// Sends `signal` and waits for the exit: the status, or nil if the
     /// server is still running after `timeout` seconds.
@@ -80,12 +71,12 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Runs `players-server` to its end (not a server: a usage error or
     /// `backup`), in `folder`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = try executable()
         process.arguments = arguments
         process.environment = Self.environment(environment)
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = folder.url
         return try TestSupport.run(process)
     }
 
@@ -94,18 +85,4 @@ final class ServerProcess: @unchecked Sendable {
                  timeout: TimeInterval = 10) throws -> RawHTTP.Response {
         try RawHTTP.request(port: port, method, path, host: host ?? "127.0.0.1:\(port)", headers: headers, body: body, timeout: timeout)
     }
-}
-
-/// Runs blocking work (sockets, waits) on a Dispatch thread, so that it
-/// holds none of Swift's few cooperative threads, which the other tests
-/// running at the same time need.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
-struct ServerProcessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

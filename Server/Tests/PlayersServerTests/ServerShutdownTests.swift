@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct ServerShutdownTests {
@@ -15,9 +16,8 @@ import Testing
         let walSize = (try? FileManager.default.attributesOfItem(atPath: server.path("server.db-wal"))[.size] as? Int) ?? 0
         #expect(walSize == 0)
         // The documented cold backup: a copy of the file alone.
-        let copyFolder = try ServerProcess.makeFolder()
-        defer { try? FileManager.default.removeItem(at: copyFolder) }
-        let copy = copyFolder.appendingPathComponent("copy.db").path
+        let copyFolder = try TemporaryFolder()
+        let copy = copyFolder.path("copy.db")
         try FileManager.default.copyItem(atPath: server.path("server.db"), toPath: copy)
         #expect(try ServerDatabase.playerCount(copy) == 30)
     }

@@ -1,0 +1,45 @@
+import CipherSync
+import Foundation
+
+/// A store of ``TestPage`` items in memory, as a real store behaves: a
+/// merge applies the whole fetch and stores its position, or, in a dry
+/// run or when it fails, changes nothing.
+actor MemorySyncStore: SyncStore {
+    private(set) var items: [String: Int]
+    private(set) var position: SyncPosition
+    /// Every fetch handed to `merge`, dry runs and failed merges included.
+    private(set) var merges: [(fetch: SyncFetch<TestPage>, dryRun: Bool)] = []
+    /// What `merge` throws, if anything: before it changes anything.
+    private let mergeError: (any Error)?
+
+    init(items: [String: Int] = [:], position: SyncPosition = SyncPosition(), mergeError: (any Error)? = nil) {
+        self.items = items
+        self.position = position
+        self.mergeError = mergeError
+    }
+
+    func syncPosition() -> SyncPosition {
+        position
+    }
+
+    func merge(_ fetch: SyncFetch<TestPage>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
+        merges.append((fetch, dryRun))
+        if let mergeError { throw mergeError }
+        var merged = items
+        var counts = SyncCounts()
+        for page in fetch.pages + fetch.catchUp {
+            for (name, value) in page.items {
+                switch merged[name] {
+                case nil: counts.inserted += 1
+                case value: counts.unchanged += 1
+                default: counts.updated += 1
+                }
+                merged[name] = value
+            }
+        }
+        guard !dryRun else { return counts }
+        items = merged
+        position = SyncPosition(endpoint: endpoint.absoluteString, cursor: fetch.cursor, etag: fetch.etag)
+        return counts
+    }
+}

@@ -1,0 +1,33 @@
+import CipherSync
+import Foundation
+
+/// A page of a tiny sync protocol, for the client's tests: items by name,
+/// each with a value. CipherSync knows no protocol of its own; this one
+/// has only what the client reads, and items to merge.
+struct TestPage: SyncMessage, Codable, Equatable {
+    /// `snapshot` or `delta`.
+    var kind: String
+    var cursor: String?
+    var complete: Bool
+    var next: String?
+    var items: [String: Int]
+
+    static func snapshot(cursor: String?, next: String? = nil, _ items: [String: Int] = [:]) -> TestPage {
+        TestPage(kind: "snapshot", cursor: cursor, complete: next == nil, next: next, items: items)
+    }
+
+    static func delta(cursor: String?, next: String? = nil, _ items: [String: Int] = [:]) -> TestPage {
+        TestPage(kind: "delta", cursor: cursor, complete: next == nil, next: next, items: items)
+    }
+
+    static func decodePage(_ data: Data) throws -> TestPage {
+        do {
+            return try JSONDecoder().decode(TestPage.self, from: data)
+        } catch {
+            throw SyncPayloadError(path: "$", "not a page")
+        }
+    }
+
+    var isSnapshot: Bool { kind == "snapshot" }
+    var isComplete: Bool { complete }
+}

@@ -1,29 +1,6 @@
 import CipherDB
 import Foundation
 
-/// The errors of opening the players database. Their descriptions never
-/// show a passphrase or key.
-public struct AppDatabaseError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-
-    /// Whether the passphrase or key does not open the file.
-    public let isWrongKey: Bool
-
-    /// The passphrase or key does not open the file.
-    static func wrongKey(path: String) -> AppDatabaseError {
-        AppDatabaseError(
-            description: "cannot open the players database at \(path): the passphrase or key is wrong, or the file is not an encrypted players database",
-            isWrongKey: true)
-    }
-
-    /// Some players do not exist.
-    static func missingPlayers(_ ids: [Int64]) -> AppDatabaseError {
-        AppDatabaseError(
-            description: "no player with id \(ids.map(String.init).joined(separator: ", ")): nothing was changed",
-            isWrongKey: false)
-    }
-}
-
 extension AppDatabase {
     /// The default database path: `$XDG_DATA_HOME/players/players.db`, or
     /// `~/.local/share/players/players.db` when `XDG_DATA_HOME` is not set

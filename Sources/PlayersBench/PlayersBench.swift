@@ -34,12 +34,20 @@ struct PlayersBench: AsyncParsableCommand {
         valueName: "folder"))
     var directory: String?
 
+    @Option(help: ArgumentHelp(
+        "Players in the snapshot of the memory workload, repeatable to see how memory grows with the data (default: 1000000; 10000 with --quick).",
+        valueName: "count"))
+    var memoryPlayers: [Int] = []
+
     /// The child process of the memory workload: merges this payload file.
     @Option(help: .hidden)
     var mergeMemory: String?
 
     func validate() throws {
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
+        for count in memoryPlayers where !(1...10_000_000).contains(count) {
+            throw ValidationError("--memory-players must be from 1 to 10000000, not \(count).")
+        }
         for name in mode where Self.mode(named: name) == nil {
             throw ValidationError("Unknown mode '\(name)': use plaintext, raw-key or passphrase.")
         }
@@ -63,7 +71,8 @@ struct PlayersBench: AsyncParsableCommand {
         var quick: Bool
         var sqlcipherVersion = "3.4.1"
         var results: [Result]
-        var memory: MemoryWorkload.Result?
+        /// One result per `--memory-players` count, in the order given.
+        var memory: [MemoryWorkload.Result]
     }
 
     func run() async throws {
@@ -92,9 +101,11 @@ struct PlayersBench: AsyncParsableCommand {
             try await sync.run(&harness, mode: mode)
             try await observation.run(&harness, mode: mode)
         }
-        var memory: MemoryWorkload.Result?
+        var memory: [MemoryWorkload.Result] = []
         if harness.includes(MemoryWorkload.name) {
-            memory = try MemoryWorkload(folder: folder, playerCount: quick ? 10_000 : 1_000_000).run()
+            for count in memoryPlayers.isEmpty ? [quick ? 10_000 : 1_000_000] : memoryPlayers {
+                memory.append(try MemoryWorkload(folder: folder, playerCount: count).run())
+            }
         }
         if json {
             let encoder = JSONEncoder()
@@ -102,8 +113,9 @@ struct PlayersBench: AsyncParsableCommand {
             let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(harness.table)
-            if let memory { print("\nmemory: " + memory.summary) }
+            if !harness.results.isEmpty { print(harness.table) }
+            if !harness.results.isEmpty && !memory.isEmpty { print("") }
+            for result in memory { print("memory: " + result.summary) }
         }
     }
 }

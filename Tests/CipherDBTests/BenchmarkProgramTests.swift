@@ -15,9 +15,27 @@ import Testing
         #expect(results.count == 46)
         #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
-        let memory = report?["memory"] as? [String: Any]
-        #expect(memory?["players"] as? Int == 10_000)
-        #expect((memory?["peakResidentBytes"] as? Int ?? 0) > (memory?["payloadBytes"] as? Int ?? .max))
+        let memory = report?["memory"] as? [[String: Any]] ?? []
+        #expect(memory.count == 1)
+        #expect(memory.first?["players"] as? Int == 10_000)
+        #expect((memory.first?["peakResidentBytes"] as? Int ?? 0) > (memory.first?["payloadBytes"] as? Int ?? .max))
+    }
+
+    @Test func theMemoryWorkloadRunsOncePerPlayerCount() throws {
+        let result = try run(BuiltProducts.path("players-bench"), [
+            "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "2000", "--memory-players", "4000",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let memory = report?["memory"] as? [[String: Any]] ?? []
+        #expect(memory.compactMap { $0["players"] as? Int } == [2000, 4000])
+        #expect((report?["results"] as? [[String: Any]])?.isEmpty == true)
+    }
+
+    @Test func aMemoryPlayerCountOutOfRangeIsAUsageError() throws {
+        let result = try run(BuiltProducts.path("players-bench"), ["--memory-players", "0"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("--memory-players must be from 1 to 10000000, not 0."))
     }
 
     @Test func anUnknownModeIsAUsageError() throws {

@@ -7,13 +7,6 @@ import Testing
 /// key file. Refused with exit 1 before anything is written, even with
 /// `--force`.
 @Suite struct CopyDestinationTests {
-    func makeSandbox() throws -> CLISandbox {
-        let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["add", "--name", "Arthur", "--score", "42"]).status == 0)
-        return sandbox
-    }
-
     /// Runs the command, and expects it refused with the database's files
     /// unchanged.
     func expectRefused(_ sandbox: CLISandbox, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -29,12 +22,12 @@ import Testing
     }
 
     @Test func aJSONExportOntoTheDatabaseIsRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         try expectRefused(sandbox, ["export", "--format", "json", "--force", sandbox.databasePath])
     }
 
     @Test func copiesOntoTheFilesNextToTheDatabaseAreRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         for suffix in ["-wal", "-shm", "-journal"] {
             try expectRefused(sandbox, ["backup", "--force", sandbox.databasePath + suffix])
             try expectRefused(sandbox, ["export", "--force", sandbox.databasePath + suffix])
@@ -42,7 +35,7 @@ import Testing
     }
 
     @Test func anotherSpellingOfTheDatabaseIsRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         let folder = URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent()
         // A path through "..", and through a symbolic link to the folder.
         try expectRefused(sandbox, ["backup", "--force", folder.path + "/../players/players.db"])
@@ -52,21 +45,21 @@ import Testing
     }
 
     @Test func aHardLinkOfTheDatabaseIsRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         let hardLink = sandbox.root.appendingPathComponent("same-inode.db").path
         #expect(link(sandbox.databasePath, hardLink) == 0)
         try expectRefused(sandbox, ["backup", "--force", hardLink])
     }
 
     @Test func aKeyFileIsRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         try expectRefused(sandbox, ["export", "--format", "json", "--force", sandbox.keyPath])
         let other = try sandbox.writeSecret("other.key", String(repeating: "cd", count: 32) + "\n")
         try expectRefused(sandbox, ["backup", "--force", "--to-key-file", other, other])
     }
 
     @Test func restoringTheDatabaseOntoItselfIsRefused() throws {
-        let sandbox = try makeSandbox()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 42)
         let before = sandbox.databaseSnapshot()
         let result = try sandbox.run(["restore", sandbox.databasePath])
         #expect(result.status == 1)

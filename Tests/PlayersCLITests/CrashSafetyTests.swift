@@ -15,9 +15,7 @@ import Testing
 /// its end.
 @Suite struct CrashSafetyTests {
     @Test func restoreKilledAnywhereLeavesTheOldOrTheRestoredDatabase() async throws {
-        let template = try CLISandbox()
-        try template.runChecked(["init"])
-        try template.runChecked(["randomize"])
+        let template = try CLISandbox.withRandomPlayers()
         let backup = template.root.appendingPathComponent("backup.db").path
         try template.runChecked(["backup", "--quiet", backup])
         let backupPlayers = try template.players()
@@ -37,9 +35,7 @@ import Testing
     }
 
     @Test func backupKilledAnywhereLeavesNoCopyOrAWholeOne() async throws {
-        let template = try CLISandbox()
-        try template.runChecked(["init"])
-        try template.runChecked(["randomize"])
+        let template = try CLISandbox.withRandomPlayers()
         let players = try template.players()
 
         try await CrashTrials(template: template) { sandbox in
@@ -58,9 +54,7 @@ import Testing
     }
 
     @Test func jsonExportKilledAnywhereLeavesNoExportOrAWholeOne() async throws {
-        let template = try CLISandbox()
-        try template.runChecked(["init"])
-        try template.runChecked(["randomize"])
+        let template = try CLISandbox.withRandomPlayers()
         let players = try template.players()
 
         try await CrashTrials(template: template) { sandbox in
@@ -78,9 +72,7 @@ import Testing
     }
 
     @Test func rekeyKilledAnywhereLeavesTheOldOrTheNewKey() async throws {
-        let template = try CLISandbox()
-        try template.runChecked(["init"])
-        try template.runChecked(["randomize"])
+        let template = try CLISandbox.withRandomPlayers()
         let players = try template.players()
         _ = try template.writeSecret("new.key", String(repeating: "ab", count: 32) + "\n")
 
@@ -105,9 +97,7 @@ import Testing
         let server = try ScriptedHTTPServer { _, _ in .json(page) }
         defer { server.stop() }
         let url = server.baseURL
-        let template = try CLISandbox()
-        try template.runChecked(["init"])
-        try template.runChecked(["randomize"])
+        let template = try CLISandbox.withRandomPlayers()
         let before = try template.players()
         let reference = try CLISandbox(copying: template)
         try reference.runChecked(["sync", "--quiet", "--url", url])
@@ -205,63 +195,4 @@ enum CrashInjection {
     }()
 
     static func library() throws -> String { try compiled.get() }
-}
-
-// MARK: - Sandbox helpers
-
-extension CLISandbox {
-    /// A new sandbox holding a copy of another one's files.
-    convenience init(copying template: CLISandbox) throws {
-        try self.init()
-        for name in try FileManager.default.contentsOfDirectory(atPath: template.root.path) {
-            try FileManager.default.copyItem(at: template.root.appendingPathComponent(name), to: root.appendingPathComponent(name))
-        }
-    }
-
-    /// Runs `players`, and throws unless it succeeds.
-    func runChecked(_ arguments: [String]) throws {
-        let result = try run(arguments)
-        guard result.status == 0 else {
-            throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
-        }
-    }
-
-    /// The players of a database, as "uuid name score" lines in uuid
-    /// order, read with the default key file (or `keyFile`) without
-    /// migrating it; throws if it does not open or is damaged.
-    func players(at path: String? = nil, keyFile: String? = nil) throws -> [String] {
-        let queue = try keyedQueue(at: path ?? databasePath, keyFile: keyFile)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            guard try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] else {
-                throw TestFailure("the database fails its integrity check")
-            }
-            return try String.fetchAll(db, sql: "SELECT uuid || ' ' || name || ' ' || score FROM player ORDER BY uuid")
-        }
-    }
-
-    /// A queue on a database of the sandbox, keyed with the default key
-    /// file (or `keyFile`), without migrating it.
-    func keyedQueue(at path: String, keyFile: String? = nil) throws -> DatabaseQueue {
-        let key = try SecretFiles.readKey(keyFile ?? keyPath)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(key) }
-        return try DatabaseQueue(path: path, configuration: configuration)
-    }
-
-    /// `players verify` passes, and no temporary file is left next to the
-    /// database.
-    func verifyLeavesNoTemporaries(arguments: [String] = []) throws {
-        try runChecked(["verify"] + arguments)
-        try expectNoTemporaries(next: databasePath)
-    }
-
-    /// No temporary file (`.NAME.*.tmp*`) is left next to `path`.
-    func expectNoTemporaries(next path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let prefix = ".\(url.lastPathComponent)."
-        let left = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-            .filter { $0.hasPrefix(prefix) }
-        guard left.isEmpty else { throw TestFailure("temporary files left: \(left)") }
-    }
 }

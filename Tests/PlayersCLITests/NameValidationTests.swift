@@ -8,14 +8,6 @@ import Testing
 /// ``PlayerValidator``: exit code 2, one sentence, and the database files
 /// byte-identical.
 @Suite struct NameValidationTests {
-    /// A sandbox with a database holding one player (id 1).
-    func sandboxWithAPlayer() throws -> CLISandbox {
-        let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["add", "--name", "Arthur", "--score", "1"]).status == 0)
-        return sandbox
-    }
-
     /// Runs `arguments`, expecting a usage error whose first line is
     /// `message`, and no change to the database files.
     func expectRefused(_ arguments: [String], _ message: String, in sandbox: CLISandbox,
@@ -33,20 +25,20 @@ import Testing
     @Test(arguments: [("\u{1B}[31mred", "U+001B"), ("Arthur\nDent", "U+000A"), ("tab\there", "U+0009"),
                       ("csi\u{9B}2J", "U+009B"), ("del\u{7F}", "U+007F"), ("Arthur\n ", "U+000A")])
     func controlCharactersInANameAreRefused(_ name: String, _ code: String) throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         let message = "The name contains a control character (\(code)): \(Self.nameRule)"
         try expectRefused(["add", "--name", name, "--score", "5"], message, in: sandbox)
         try expectRefused(["edit", "1", "--name", name], message, in: sandbox)
     }
 
     @Test func aNameOfAHundredThousandSpacesIsTooLong() throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         try expectRefused(["add", "--name", String(repeating: " ", count: 100_000) + "A", "--score", "5"],
                           "The name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
     }
 
     @Test func oneLetterWithFiveThousandCombiningMarksIsTooLong() throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         let name = "a" + String(repeating: "\u{301}", count: 5000)
         try expectRefused(["add", "--name", name, "--score", "5"],
                           "The name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
@@ -55,13 +47,13 @@ import Testing
     }
 
     @Test func aScoreOutOfRangeIsRefused() throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         try expectRefused(["add", "--name", "Zaphod", "--score=-5"],
                           "The score is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000.", in: sandbox)
     }
 
     @Test func aNameThatIsNotUTF8IsRefusedNotRepaired() throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         let before = sandbox.databaseSnapshot()
         // Process takes Swift strings: the shell makes the invalid byte.
         let process = try sandbox.makeProcess([])
@@ -75,7 +67,7 @@ import Testing
     }
 
     @Test func surroundingSpacesAreTrimmedAndAccentsKept() throws {
-        let sandbox = try sandboxWithAPlayer()
+        let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         #expect(try sandbox.run(["add", "--name", "  Zoé ", "--score", "5"]).output == "Added player 2: Zoé, 5.\n")
     }
 }

@@ -22,9 +22,7 @@ import Testing
     /// `rekey` and `export` hand the passphrase to `ATTACH … KEY ?`: its
     /// bytes, too.
     @Test func aDatabaseRekeyedToABinaryPassphraseOpensWithThatFileOnly() throws {
-        let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["add", "--name", "A", "--score", "1"]).status == 0)
+        let sandbox = try CLISandbox.withPlayer("A", score: 1)
         let binary = try sandbox.writeSecret("binary", bytes: Data([0x00, 0xFF, 0x80, 0x0A, 0xC3]))
         let replaced = try sandbox.writeSecret("replaced", bytes: Data([0x00, 0xFE, 0x81, 0x0A, 0xC3]))
         let rekey = try sandbox.run(["rekey", "--quiet", "--to-passphrase-file", binary])

@@ -8,9 +8,11 @@ extension DatabaseFileOperations {
     /// `SQLITE_NOTADB` when it is not a plaintext SQLite database. Run it
     /// before anything is created for the import.
     public static func checkPlaintextImport(_ source: URL) throws {
-        try checkForeignSchema(of: source, key: .plaintext)
         try withDatabase(at: source, key: .plaintext) { queue in
-            try queue.read { db in try AppDatabase.checkImportedPlayers(db, source: source.relativePath) }
+            try queue.read { db in
+                try checkForeignSchema(db, of: source)
+                try AppDatabase.checkImportedPlayers(db, source: source.relativePath)
+            }
         }
     }
 

@@ -73,9 +73,15 @@ extension DatabaseFileOperations {
     /// (trigger, view, virtual table) is ever run, and SQLite 3.15.2's
     /// known bugs in FTS3 and R-Tree cannot be reached.
     public static func checkForeignSchema(of url: URL, key: DatabaseKeySource?) throws {
-        let unknown = try withDatabase(at: url, key: key) { queue in
-            try queue.read(AppDatabase.unknownSchemaEntries)
+        try withDatabase(at: url, key: key) { queue in
+            try queue.read { db in try checkForeignSchema(db, of: url) }
         }
+    }
+
+    /// The check of ``checkForeignSchema(of:key:)``, on the connection of
+    /// an open database from `url`.
+    static func checkForeignSchema(_ db: Database, of url: URL) throws {
+        let unknown = try AppDatabase.unknownSchemaEntries(db)
         guard unknown.isEmpty else {
             let list = unknown.prefix(3).map(\.description).joined(separator: ", ")
             throw DatabaseFileError(

@@ -59,7 +59,7 @@ extension Database {
 
     private func useKeyMaterial(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the passphrase is empty: give a non-empty passphrase or a 32-byte key")
+            throw SQLSecrets.emptyPassphrase(isNew: false)
         }
         let code = sqlite3_key(handle, bytes.baseAddress, CInt(bytes.count))
         guard code == SQLITE_OK else {
@@ -112,7 +112,7 @@ extension Database {
 
     private func rekey(with bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the new passphrase is empty: give a non-empty passphrase or a 32-byte key")
+            throw SQLSecrets.emptyPassphrase(isNew: true)
         }
         guard try isEncrypted else {
             throw DatabaseError(
@@ -186,7 +186,7 @@ extension Database {
         }
         try key.withKeyMaterial { material in
             guard material.count > 0 else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the passphrase is empty: give a non-empty passphrase or a 32-byte key")
+                throw SQLSecrets.emptyPassphrase(isNew: false)
             }
             try statement.prepareExecution(arguments: nil)
             let sqliteStatement = statement.sqliteStatement
@@ -247,6 +247,13 @@ extension Database {
 
 /// Helpers that keep keys out of memory, errors and logs.
 enum SQLSecrets {
+    /// The error of an empty passphrase: SQLCipher would take it as no
+    /// key at all, and read or write plaintext.
+    static func emptyPassphrase(isNew: Bool) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISUSE,
+                      message: "the \(isNew ? "new " : "")passphrase is empty: give a non-empty passphrase or a 32-byte key")
+    }
+
     /// Overwrites a buffer in a way the optimizer cannot remove.
     static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { buffer in

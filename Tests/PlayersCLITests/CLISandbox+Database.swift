@@ -1,0 +1,80 @@
+import CipherDB
+import Foundation
+import Players
+import TestSupport
+
+/// What the command-line tests do with a sandbox: make its database, run
+/// commands that must succeed, and read or check its files.
+extension CLISandbox {
+    /// A new sandbox holding a copy of another one's files.
+    convenience init(copying template: CLISandbox) throws {
+        try self.init()
+        for name in try FileManager.default.contentsOfDirectory(atPath: template.root.path) {
+            try FileManager.default.copyItem(at: template.root.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+    }
+
+    /// A new sandbox whose database holds random players: the template
+    /// of crash trials.
+    static func withRandomPlayers() throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        try sandbox.runChecked(["init"])
+        try sandbox.runChecked(["randomize"])
+        return sandbox
+    }
+
+    /// A new sandbox whose database holds one player (id 1).
+    static func withPlayer(_ name: String, score: Int) throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        try sandbox.runChecked(["init"])
+        try sandbox.runChecked(["add", "--name", name, "--score", "\(score)"])
+        return sandbox
+    }
+
+    /// Runs `players`, and throws unless it succeeds.
+    func runChecked(_ arguments: [String]) throws {
+        let result = try run(arguments)
+        guard result.status == 0 else {
+            throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
+        }
+    }
+
+    /// The players of a database, as "uuid name score" lines in uuid
+    /// order, read with the default key file (or `keyFile`) without
+    /// migrating it; throws if it does not open or is damaged.
+    func players(at path: String? = nil, keyFile: String? = nil) throws -> [String] {
+        let queue = try keyedQueue(at: path ?? databasePath, keyFile: keyFile)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"] else {
+                throw TestFailure("the database fails its integrity check")
+            }
+            return try String.fetchAll(db, sql: "SELECT uuid || ' ' || name || ' ' || score FROM player ORDER BY uuid")
+        }
+    }
+
+    /// A queue on a database of the sandbox, keyed with the default key
+    /// file (or `keyFile`), without migrating it.
+    func keyedQueue(at path: String, keyFile: String? = nil) throws -> DatabaseQueue {
+        let key = try SecretFiles.readKey(keyFile ?? keyPath)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.useRawKey(key) }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// `players verify` passes, and no temporary file is left next to the
+    /// database.
+    func verifyLeavesNoTemporaries(arguments: [String] = []) throws {
+        try runChecked(["verify"] + arguments)
+        try expectNoTemporaries(next: databasePath)
+    }
+
+    /// No temporary file (`.NAME.*.tmp*`) is left next to `path`.
+    func expectNoTemporaries(next path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let prefix = ".\(url.lastPathComponent)."
+        let left = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(prefix) }
+        guard left.isEmpty else { throw TestFailure("temporary files left: \(left)") }
+    }
+}

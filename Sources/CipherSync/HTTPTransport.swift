@@ -22,12 +22,19 @@ public struct HTTPRequest: Sendable, Equatable {
     /// and `Authorization` itself.
     public var headers: [String: String]
     public var body: Data?
+    /// Whether sending the request twice does what sending it once does,
+    /// so that a transport may retry it after a failure that leaves its
+    /// fate unknown: true for GET, HEAD, PUT, DELETE and OPTIONS, and for a
+    /// POST whose body the server deduplicates (the mutation ids of a
+    /// push).
+    public var isIdempotent: Bool
 
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
     }
 }
 

@@ -52,8 +52,9 @@ public struct RetryEvent: Sendable, CustomStringConvertible {
 }
 
 /// Wraps a transport with a ``RetryPolicy``. A `Retry-After` header on a
-/// `429` or `503` sets the delay. Requests that are not idempotent (POST)
-/// are retried only on `429` and `503`, which say the server did nothing.
+/// `429` or `503` sets the delay. Requests that are not idempotent
+/// (``HTTPRequest/isIdempotent``: most POSTs) are retried only on `429` and
+/// `503`, which say the server did nothing.
 public struct RetryingTransport: HTTPTransport {
     public let base: any HTTPTransport
     public let policy: RetryPolicy
@@ -67,7 +68,7 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let isIdempotent = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(request.method)
+        let isIdempotent = request.isIdempotent
         var attempt = 1
         while true {
             let delay: TimeInterval

@@ -230,7 +230,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// The error for a status other than 200, 304 and 410.
-    static func error(for response: HTTPResponse) -> SyncError {
+    public static func error(for response: HTTPResponse) -> SyncError {
         let status = response.status
         let message = serverMessage(response.body)
         switch status {

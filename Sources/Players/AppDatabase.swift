@@ -3,7 +3,8 @@ import Foundation
 
 /// The database of the players: the only way the application reads and
 /// writes it. Each service method is one write transaction, so each is
-/// atomic.
+/// atomic, and each records its changes in the outbox that `players sync`
+/// pushes (``PendingChange``) in that same transaction.
 ///
 /// ```swift
 /// let appDatabase = try AppDatabase.open(passphrase: { try loadPassphrase() })
@@ -73,6 +74,17 @@ public final class AppDatabase: Sendable {
             // Where a sync left off: remote URL, cursor, ETag.
             try SyncState.createTable(db)
         }
+        migrator.registerMigration("v4-outbox") { db in
+            // The local changes to push, and the local values that lost to
+            // the server's (Docs/Sync.md).
+            try PendingChange.createTable(db)
+            try PlayerConflict.createTable(db)
+            // Players created before the outbox existed and never synced
+            // are pushed like new ones.
+            for player in try Player.filter(Player.Columns.version == nil).order(Player.Columns.id).fetchAll(db) {
+                try PendingChange.recordSave(db, of: player)
+            }
+        }
         return migrator
     }
 
@@ -106,7 +118,9 @@ extension AppDatabase {
     /// Inserts the player if it has no id, or else updates it.
     public func savePlayer(_ player: inout Player) throws {
         player = try dbWriter.write { [player] db in
-            try player.saved(db)
+            let saved = try player.saved(db)
+            try PendingChange.recordSave(db, of: saved)
+            return saved
         }
     }
 
@@ -114,7 +128,8 @@ extension AppDatabase {
     @discardableResult
     public func deletePlayers(ids: [Int64]) throws -> Int {
         try dbWriter.write { db in
-            try Player.deleteAll(db, ids: ids)
+            try PendingChange.recordDeletes(db, of: Player.filter(ids: ids))
+            return try Player.deleteAll(db, ids: ids)
         }
     }
 
@@ -128,6 +143,7 @@ extension AppDatabase {
             guard missing.isEmpty else {
                 throw AppDatabaseError.missingPlayers(missing.sorted())
             }
+            try PendingChange.recordDeletes(db, of: Player.filter(ids: ids))
             try Player.deleteAll(db, ids: ids)
         }
     }
@@ -137,7 +153,9 @@ extension AppDatabase {
     public func updatePlayer(id: Int64, _ modify: @escaping @Sendable (inout Player) -> Void) throws -> Player? {
         try dbWriter.write { db in
             guard var player = try Player.fetchOne(db, id: id) else { return nil }
-            try player.updateChanges(db, modify: modify)
+            if try player.updateChanges(db, modify: modify) {
+                try PendingChange.recordSave(db, of: player)
+            }
             return player
         }
     }
@@ -145,6 +163,7 @@ extension AppDatabase {
     /// Deletes all players.
     public func deleteAllPlayers() throws {
         try dbWriter.write { db in
+            try PendingChange.recordDeletes(db, of: Player.all())
             _ = try Player.deleteAll(db)
         }
     }
@@ -166,12 +185,16 @@ extension AppDatabase {
             let changes = RandomPlayerChanges(existing: try Player.fetchAll(db))
             for var player in changes.insertions {
                 try player.insert(db)
+                try PendingChange.recordSave(db, of: player)
             }
             if let deleted = changes.deletion {
                 try deleted.delete(db)
+                try PendingChange.recordDelete(db, uuid: deleted.uuid, version: deleted.version)
             }
             for (var player, score) in changes.scoreChanges {
-                try player.updateChanges(db) { $0.score = score }
+                if try player.updateChanges(db, modify: { $0.score = score }) {
+                    try PendingChange.recordSave(db, of: player)
+                }
             }
         }
     }
@@ -180,6 +203,7 @@ extension AppDatabase {
         for _ in 0..<RandomPlayerChanges<Player>.emptyTablePlayerCount {
             var player = Player.newRandom()
             try player.insert(db)
+            try PendingChange.recordSave(db, of: player)
         }
     }
 }

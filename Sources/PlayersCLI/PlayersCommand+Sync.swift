@@ -8,13 +8,15 @@ import PlayersSync
 extension PlayersCommand {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Merge the players of a server into the database, all of them or none.",
+            abstract: "Push the local changes to a server, then merge the server's players into the database.",
             discussion: """
-                Fetches the changes since the last sync (or a snapshot the first time, with --full, \
+                First pushes the changes made here since the last sync (URL/v1/changes), in order \
+                and exactly once: a change to a player that changed on the server since loses, \
+                the server's value is kept, and the local value goes to 'players conflicts'. Then \
+                fetches the changes since the last sync (or a snapshot the first time, with --full, \
                 or when the server no longer knows the last cursor) from URL/v1/players, checks the \
-                whole answer, then merges it in one transaction: players new here are inserted, \
-                newer versions update, deleted players go, players created here and never synced \
-                stay. Any failure leaves the database unchanged (exit code 5 for a network or \
+                whole answer, and merges it in one transaction. Any failure leaves the database \
+                consistent, and the next sync finishes the job (exit code 5 for a network or \
                 server failure). The token comes from --token-file or PLAYERS_TOKEN. See Docs/Sync.md.
                 """)
 
@@ -42,7 +44,7 @@ extension PlayersCommand {
         @Flag(help: "Take a snapshot even if the database has a cursor.")
         var full = false
 
-        @Flag(help: "Report what the merge would do, without writing.")
+        @Flag(help: "Report what would be pushed and merged, sending no change and writing nothing.")
         var dryRun = false
 
         @Flag(help: "Print the report as a JSON object.")
@@ -101,18 +103,18 @@ extension PlayersCommand {
             client.onPage = { pages, bytes in
                 progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")
             }
-            let report: SyncReport
+            let report: PlayersSyncReport
             do {
-                report = try await progress.whileRunning { try await client.sync(full: full, dryRun: dryRun) }
+                report = try await progress.whileRunning { try await client.pushThenPull(full: full, dryRun: dryRun) }
             } catch {
                 throw CLIError.from(error).redacting(token)
             }
             if json {
                 print(try JSONOutput.string(report))
             } else if dryRun {
-                Terminal.printLine("Checked \(client.endpoint.absoluteString): \(report).")
+                Terminal.printLine("Checked \(baseURL.absoluteString): \(report).")
             } else {
-                Terminal.printLine("Synced from \(client.endpoint.absoluteString): \(report).")
+                Terminal.printLine("Synced with \(baseURL.absoluteString): \(report).")
             }
         }
 

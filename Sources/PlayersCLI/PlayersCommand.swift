@@ -20,7 +20,7 @@ struct PlayersCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
             Backup.self, Restore.self, Export.self, Decrypt.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
-            Sync.self, Remote.self,
+            Sync.self, Conflicts.self, Remote.self,
         ])
 
     /// Runs the command, and maps every error to one line on standard

@@ -7,9 +7,19 @@ extension AppDatabase {
     /// The players endpoint of a server: its base URL followed by
     /// `/v1/players`.
     public static func playersEndpoint(baseURL: URL) -> URL {
+        endpoint(baseURL: baseURL, path: "v1/players")
+    }
+
+    /// The changes endpoint of a server: its base URL followed by
+    /// `/v1/changes`.
+    public static func changesEndpoint(baseURL: URL) -> URL {
+        endpoint(baseURL: baseURL, path: "v1/changes")
+    }
+
+    private static func endpoint(baseURL: URL, path: String) -> URL {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        return URL(string: text + "/v1/players") ?? baseURL.appendingPathComponent("v1/players")
+        return URL(string: text + "/" + path) ?? baseURL.appendingPathComponent(path)
     }
 
     /// A client that syncs this database from the server at `baseURL`.

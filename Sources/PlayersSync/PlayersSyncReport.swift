@@ -1,0 +1,60 @@
+import CipherSync
+import Foundation
+
+/// What one `players sync` did: the push of the local changes, then the
+/// pull.
+public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringConvertible {
+    public var push: PushReport
+    public var pull: SyncReport
+
+    public init(push: PushReport, pull: SyncReport) {
+        self.push = push
+        self.pull = pull
+    }
+
+    /// One line: `pushed 2, +12 ~3 -1, conflicts 1, cursor 4815`; in a
+    /// dry run, `would push 2, …`.
+    public var description: String {
+        let pushed = pull.dryRun ? "would push \(push.pending)" : "pushed \(push.counts.applied)"
+        let pulled = pull.upToDate ? "up to date" : "+\(pull.inserted) ~\(pull.updated) -\(pull.deleted)"
+        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(pull.cursorAfter ?? "none")"
+            + (pull.dryRun ? " (dry run: nothing written)" : "")
+    }
+
+    /// The pull's fields (``SyncReport``), then `pushed`, `conflicts` and,
+    /// in a dry run, `pending`: one flat JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        try pull.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(push.counts.applied, forKey: .pushed)
+        try container.encode(push.counts.conflicts, forKey: .conflicts)
+        try container.encode(push.pending, forKey: .pending)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case pushed, conflicts, pending
+    }
+}
+
+extension SyncClient where Store == PlayersSyncStore {
+    /// Pushes the local changes (``ChangePusher``), then pulls the server's
+    /// (``sync(full:dryRun:)``): after it, the database holds the server's
+    /// state, its own changes included, and the changes that lost are in
+    /// its conflicts. A dry run sends no change and writes nothing.
+    ///
+    /// ```swift
+    /// let report = try await appDatabase.syncClient(baseURL: url, transport: CurlTransport()).pushThenPull()
+    /// print(report) // pushed 2, +12 ~3 -1, conflicts 0, cursor 4815
+    /// ```
+    public func pushThenPull(full: Bool = false, dryRun: Bool = false) async throws -> PlayersSyncReport {
+        let pusher = ChangePusher(store.appDatabase, changesEndpoint: changesEndpoint, transport: transport)
+        let push = try await pusher.push(dryRun: dryRun)
+        let pull = try await sync(full: full, dryRun: dryRun)
+        return PlayersSyncReport(push: push, pull: pull)
+    }
+
+    /// `/v1/changes`, next to the endpoint's `/v1/players`.
+    var changesEndpoint: URL {
+        endpoint.deletingLastPathComponent().appendingPathComponent("changes")
+    }
+}

@@ -31,7 +31,7 @@ extension PlayersCommand {
                 } catch {
                     throw CLIError.from(error)
                 }
-                print("The remote is \(url.absoluteString): 'players sync' syncs from \(AppDatabase.playersEndpoint(baseURL: url).absoluteString).")
+                print("The remote is \(url.absoluteString): 'players sync' pushes to \(AppDatabase.changesEndpoint(baseURL: url).absoluteString) and pulls from \(AppDatabase.playersEndpoint(baseURL: url).absoluteString).")
             }
         }
 

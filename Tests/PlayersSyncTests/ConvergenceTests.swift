@@ -1,0 +1,231 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import PlayersProtocol
+import PlayersServerStore
+import PlayersSync
+import Synchronization
+import TestSupport
+import Testing
+
+/// The convergence property of two-way sync (Docs/Sync.md): three clients
+/// and one server, random adds, edits, deletes and syncs in a random
+/// order, with a failure injected at a random step of some syncs (before
+/// the push is sent; after the server applied it, the answer lost; during
+/// the pull's fetch; inside the pull's transaction). After every client
+/// syncs twice more, every client holds the server's players, and every
+/// client's last change of each player is on the server or in that
+/// client's conflicts.
+///
+/// `CONVERGENCE_RUNS` sets the number of seeded runs (200 by default);
+/// `CONVERGENCE_SEED` replays one. A failing run names its seed.
+@Suite struct ConvergenceTests {
+    static let runs = ProcessInfo.processInfo.environment["CONVERGENCE_RUNS"].flatMap(Int.init) ?? 200
+    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] }
+        ?? (1...UInt64(runs)).map { $0 }
+
+    @Test func everyClientConvergesToTheServerAndNoChangeIsLost() async throws {
+        for seed in Self.seeds {
+            let failures = try await ConvergenceRun(seed: seed).run()
+            for failure in failures {
+                Issue.record("seed \(seed) (replay with CONVERGENCE_SEED=\(seed)): \(failure)")
+            }
+            if !failures.isEmpty { return }
+        }
+    }
+}
+
+/// One seeded run of the property.
+struct ConvergenceRun {
+    let seed: UInt64
+
+    /// What a client last did to a player, that must end up on the server
+    /// or in its conflicts.
+    enum Intent: Equatable, CustomStringConvertible {
+        case value(name: String, score: Int)
+        case deleted
+
+        var description: String {
+            switch self {
+            case .value(let name, let score): return "\(name), \(score)"
+            case .deleted: return "deleted"
+            }
+        }
+    }
+
+    /// Where a sync fails on purpose.
+    enum Fault: CaseIterable {
+        case beforePush, answerLost, duringFetch, insidePullTransaction
+    }
+
+    func run() async throws -> [String] {
+        let collected = Mutex<[String]>([])
+        try await withLiveServer { [seed] store, url in
+            var random = SeededRandom(seed: seed)
+            var failures: [String] = []
+            let clients = try (0..<3).map { _ in try ClientDatabase() }
+            let logs = (0..<3).map { _ in PushLog() }
+            var intents: [[UUID: Intent]] = [[:], [:], [:]]
+            var steps: [String] = []
+
+            func sync(_ index: Int, fault: Fault?) async throws {
+                let transport = FaultyTransport(base: fastTransport(), log: logs[index], fault: fault)
+                var hook: (@Sendable (Database) throws -> Void)?
+                if fault == .insidePullTransaction {
+                    hook = { _ in throw InjectedFault() }
+                }
+                let client = clients[index].appDatabase.syncClient(baseURL: url, transport: transport, beforeCommit: hook)
+                do {
+                    _ = try await client.pushThenPull()
+                } catch is InjectedFault {
+                    // The failure this step asked for.
+                }
+            }
+
+            for _ in 0..<30 {
+                let index = random.next(below: 3)
+                let appDatabase = clients[index].appDatabase
+                let players = try await appDatabase.reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
+                switch random.next(below: 10) {
+                case 0, 1, 2:
+                    var player = Player(name: Player.randomName(), score: 10 * random.next(below: 101))
+                    try appDatabase.savePlayer(&player)
+                    intents[index][player.uuid] = .value(name: player.name, score: player.score)
+                    steps.append("client \(index) adds \(player.uuid.uuidString.prefix(8)) \(player.score)")
+                case 3, 4, 5 where !players.isEmpty:
+                    let player = players[random.next(below: players.count)]
+                    let score = 10 * random.next(below: 101)
+                    let edited = try #require(try appDatabase.updatePlayer(id: player.id!) { $0.score = score })
+                    intents[index][player.uuid] = .value(name: edited.name, score: edited.score)
+                    steps.append("client \(index) edits \(player.uuid.uuidString.prefix(8)) \(score)")
+                case 6 where !players.isEmpty:
+                    let player = players[random.next(below: players.count)]
+                    try appDatabase.deletePlayers(exactly: [player.id!])
+                    intents[index][player.uuid] = .deleted
+                    steps.append("client \(index) deletes \(player.uuid.uuidString.prefix(8))")
+                case 7:
+                    let fault = Fault.allCases[random.next(below: Fault.allCases.count)]
+                    try await sync(index, fault: fault)
+                    steps.append("client \(index) syncs, failing \(fault)")
+                default:
+                    try await sync(index, fault: nil)
+                    steps.append("client \(index) syncs")
+                }
+            }
+            for _ in 0..<2 {
+                for index in clients.indices { try await sync(index, fault: nil) }
+            }
+
+            // Every client holds the server's players.
+            let server = try serverPlayers(store).map { Intent.value(name: $0.name, score: $0.score) }
+            let serverUUIDs = try serverPlayers(store).map(\.uuid)
+            for (index, client) in clients.enumerated() {
+                let players = try client.players()
+                if players.map(\.uuid) != serverUUIDs || players.map({ Intent.value(name: $0.name, score: $0.score) }) != server {
+                    failures.append("client \(index) differs from the server after \(steps)")
+                }
+                if try client.appDatabase.pendingChangeCount() != 0 {
+                    failures.append("client \(index) still has changes to push")
+                }
+            }
+            // Every client's last change of each player is on the server
+            // (applied, or answered by an equal server value) or in its
+            // conflicts, or is the deletion of a player it never sent.
+            for (index, client) in clients.enumerated() {
+                let conflicts = try client.appDatabase.conflicts()
+                for (uuid, intent) in intents[index] {
+                    let pushed = logs[index].outcomes(of: uuid)
+                    if pushed.contains(where: { $0.intent == intent && $0.reachedServer }) { continue }
+                    if conflicts.contains(where: { $0.playerUUID == uuid && Self.localIntent($0) == intent }) { continue }
+                    if intent == .deleted && pushed.isEmpty { continue }
+                    failures.append("client \(index)'s last change of \(uuid.uuidString.prefix(8)) (\(intent)) is neither on the server nor in its conflicts; pushed: \(pushed); steps: \(steps)")
+                }
+            }
+            collected.withLock { $0 = failures }
+        }
+        return collected.withLock { $0 }
+    }
+
+    static func localIntent(_ conflict: PlayerConflict) -> Intent {
+        guard let name = conflict.localName, let score = conflict.localScore else { return .deleted }
+        return .value(name: name, score: score)
+    }
+}
+
+// MARK: - Test parts
+
+/// The failure a step injects.
+struct InjectedFault: Error {}
+
+/// What a client's pushes carried and what the server answered, read from
+/// the wire: each change with its outcome.
+final class PushLog: Sendable {
+    struct Outcome: CustomStringConvertible {
+        var intent: ConvergenceRun.Intent
+        /// Applied, or a conflict whose server value equals the change.
+        var reachedServer: Bool
+
+        var description: String { "\(intent) \(reachedServer ? "reached the server" : "lost")" }
+    }
+
+    private let outcomes = Mutex<[UUID: [Outcome]]>([:])
+
+    func record(_ batch: PlayersChangeBatch, _ results: PlayersChangeResults) {
+        outcomes.withLock { outcomes in
+            for (change, result) in zip(batch.changes, results.results) {
+                let intent: ConvergenceRun.Intent = change.kind == .delete
+                    ? .deleted : .value(name: change.name ?? "", score: change.score ?? 0)
+                let server: ConvergenceRun.Intent = result.player.map { .value(name: $0.name, score: $0.score) } ?? .deleted
+                outcomes[change.uuid, default: []].append(
+                    Outcome(intent: intent, reachedServer: result.status == .applied || server == intent))
+            }
+        }
+    }
+
+    func outcomes(of uuid: UUID) -> [Outcome] {
+        outcomes.withLock { $0[uuid] ?? [] }
+    }
+}
+
+/// A transport that logs the pushes it carries, and fails where its fault
+/// says: before a push is sent, after it was answered (the answer lost),
+/// or on the pull's first request.
+struct FaultyTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let log: PushLog
+    let fault: ConvergenceRun.Fault?
+
+    func send(_ request: CipherSync.HTTPRequest) async throws -> CipherSync.HTTPResponse {
+        let isPush = request.method == "POST"
+        if isPush && fault == .beforePush { throw InjectedFault() }
+        if !isPush && fault == .duringFetch { throw InjectedFault() }
+        let response = try await base.send(request)
+        if isPush, response.status == 200, let body = request.body,
+           let batch = try? PlayersChangeBatch.decode(body),
+           let results = try? PlayersChangeResults.decode(response.body, answering: batch) {
+            log.record(batch, results)
+        }
+        if isPush && fault == .answerLost { throw InjectedFault() }
+        return response
+    }
+}
+
+/// SplitMix64: the same sequence for the same seed, on every platform.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}

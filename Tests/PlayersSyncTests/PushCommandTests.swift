@@ -1,0 +1,177 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import PlayersProtocol
+import PlayersServerStore
+import PlayersSync
+import Synchronization
+import TestSupport
+import Testing
+
+/// The push half of `players sync`, with the built `players` against the
+/// real server on loopback: local changes reach the server and the other
+/// clients, conflicts are kept and resolved.
+@Suite struct PushCommandTests {
+    /// A sandbox with a database synced from the server.
+    func syncedSandbox(_ url: URL) async throws -> CLISandbox {
+        let sandbox = try CLISandbox()
+        #expect(try await sandbox.runInBackground(["init"]).status == 0)
+        #expect(try await sandbox.runInBackground(["remote", "set", url.absoluteString]).status == 0)
+        let sync = try await sandbox.runInBackground(["sync"])
+        #expect(sync.status == 0, "\(sync.error)")
+        return sandbox
+    }
+
+    func listJSON(_ sandbox: CLISandbox) async throws -> [[String: AnyHashable]] {
+        let list = try await sandbox.runInBackground(["list", "--json", "--order", "name"])
+        let players = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+        return players.map { ["uuid": $0["uuid"] as? String, "name": $0["name"] as? String, "score": $0["score"] as? Int] }
+    }
+
+    @Test func aPlayerAddedOfflineReachesTheServerAndAnotherClient() async throws {
+        try await withLiveServer(seed: 2) { store, url in
+            let alice = try await syncedSandbox(url)
+            let bob = try await syncedSandbox(url)
+            #expect(try await alice.runInBackground(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
+
+            let push = try await alice.runInBackground(["sync"])
+            #expect(push.output == "Synced with \(url.absoluteString): pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n", "\(push.error)")
+            #expect(try serverPlayers(store).contains { $0.name == "Zaphod" && $0.score == 42 })
+
+            let pull = try await bob.runInBackground(["sync"])
+            #expect(pull.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -0, conflicts 0, cursor 3.\n")
+            #expect(try await listJSON(alice) == listJSON(bob))
+        }
+    }
+
+    @Test func twoOfflineEditsOfOnePlayerConvergeAndTheLoserKeepsAConflictUntilResolved() async throws {
+        try await withLiveServer(seed: 1) { store, url in
+            let alice = try await syncedSandbox(url)
+            let bob = try await syncedSandbox(url)
+            let uuid = try serverPlayers(store)[0].uuid.uuidString
+            // Both edit player 1 (the same server player) offline.
+            #expect(try await alice.runInBackground(["edit", "1", "--score", "111"]).status == 0)
+            #expect(try await bob.runInBackground(["edit", "1", "--score", "222"]).status == 0)
+
+            let first = try await alice.runInBackground(["sync"])
+            #expect(first.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 2.\n"), "\(first.output)\(first.error)")
+            let second = try await bob.runInBackground(["sync"])
+            #expect(second.status == 0)
+            #expect(second.output.hasSuffix(": pushed 0, +0 ~0 -0, conflicts 1, cursor 2.\n"), "\(second.output)\(second.error)")
+            // The server's value won everywhere.
+            #expect(try serverPlayers(store)[0].score == 111)
+            #expect(try await listJSON(bob) == listJSON(alice))
+            #expect(try await listJSON(bob).first?["score"] == AnyHashable(111))
+
+            let conflicts = try await bob.runInBackground(["conflicts"])
+            #expect(conflicts.output.hasPrefix("\(uuid)  "), "\(conflicts.output)")
+            #expect(conflicts.output.contains(": local "), "\(conflicts.output)")
+            #expect(conflicts.output.contains(", 222 (changed "))
+            #expect(conflicts.output.contains("server ") && conflicts.output.contains(", 111 (version 2)"))
+            let json = try await bob.runInBackground(["conflicts", "--json"])
+            let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+            #expect(listed?.count == 1)
+            #expect((listed?.first?["local"] as? [String: Any])?["score"] as? Int == 222)
+            #expect((listed?.first?["server"] as? [String: Any])?["score"] as? Int == 111)
+            #expect(try await alice.runInBackground(["conflicts"]).output == "No conflicts.\n")
+
+            let resolve = try await bob.runInBackground(["conflicts", "resolve", uuid, "--keep-local"])
+            #expect(resolve.output == "Kept the local value of \(uuid): the next sync pushes it.\n", "\(resolve.error)")
+            let third = try await bob.runInBackground(["sync"])
+            #expect(third.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n"), "\(third.output)\(third.error)")
+            _ = try await alice.runInBackground(["sync"])
+            #expect(try serverPlayers(store)[0].score == 222)
+            #expect(try await listJSON(alice) == listJSON(bob))
+            #expect(try await listJSON(alice).first?["score"] == AnyHashable(222))
+            #expect(try await bob.runInBackground(["conflicts"]).output == "No conflicts.\n")
+        }
+    }
+
+    @Test func resolvingAPlayerWithoutConflictFailsAndChangesNothing() async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let before = sandbox.databaseSnapshot()
+        let uuid = UUID().uuidString
+        let result = try await sandbox.runInBackground(["conflicts", "resolve", uuid, "--keep-server"])
+        #expect(result.status == 1)
+        #expect(result.error == "players: no conflict for the player \(uuid): nothing was changed\n")
+        #expect(sandbox.databaseSnapshot() == before)
+        let both = try await sandbox.runInBackground(["conflicts", "resolve", uuid, "--keep-local", "--keep-server"])
+        #expect(both.status == 2)
+        let notUUID = try await sandbox.runInBackground(["conflicts", "resolve", "7", "--keep-local"])
+        #expect(notUUID.status == 2)
+    }
+
+    @Test func aDryRunCountsWhatWouldBePushedAndSendsNothing() async throws {
+        try await withLiveServer(seed: 1) { store, url in
+            let sandbox = try await syncedSandbox(url)
+            #expect(try await sandbox.runInBackground(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
+            let before = sandbox.databaseSnapshot()
+            let counter = try store.currentVersion()
+
+            let dryRun = try await sandbox.runInBackground(["sync", "--dry-run"])
+            #expect(dryRun.output == "Checked \(url.absoluteString): would push 1, up to date, conflicts 0, cursor 1 (dry run: nothing written).\n"
+                    || dryRun.output == "Checked \(url.absoluteString): would push 1, +0 ~0 -0, conflicts 0, cursor 1 (dry run: nothing written).\n",
+                    "\(dryRun.output)\(dryRun.error)")
+            #expect(try store.currentVersion() == counter)
+            #expect(sandbox.databaseSnapshot() == before)
+        }
+    }
+}
+
+/// A push whose answer is lost: the retry carries the same mutation ids,
+/// and the server applies nothing twice.
+@Suite struct PushRetryTests {
+    @Test func aBatchAppliedWhoseAnswerWasLostIsSentAgainWithTheSameMutationIDsAndAppliedOnce() async throws {
+        try await withLiveServer(seed: 1) { store, url in
+            let client = try ClientDatabase()
+            _ = try await client.client(url).pushThenPull()
+            var player = try #require(try client.players().first)
+            player.score = 555
+            try client.appDatabase.savePlayer(&player)
+            var added = Player(name: "Zaphod", score: 42)
+            try client.appDatabase.savePlayer(&added)
+
+            let sent = Sent()
+            let dropsAnswer = FaultyTransport(base: RecordingTransport(base: fastTransport(), sent: sent), log: PushLog(), fault: .answerLost)
+            await #expect(throws: InjectedFault.self) { try await client.client(url, transport: dropsAnswer).pushThenPull() }
+            let counterAfterFirst = try store.currentVersion()
+            #expect(counterAfterFirst == 3)
+            #expect(try client.appDatabase.pendingChangeCount() == 2)
+
+            let report = try await client.client(url, transport: RecordingTransport(base: fastTransport(), sent: sent)).pushThenPull()
+
+            let batches = sent.pushes()
+            #expect(batches.count == 2)
+            #expect(batches[0].changes.map(\.mutationID) == batches[1].changes.map(\.mutationID))
+            #expect(batches[0] == batches[1])
+            // Nothing applied twice: the counter did not move on the retry.
+            #expect(try store.currentVersion() == counterAfterFirst)
+            #expect(report.push.counts.applied == 2)
+            #expect(try client.appDatabase.pendingChangeCount() == 0)
+            #expect(try entries(client.players()) == serverPlayers(store))
+        }
+    }
+}
+
+/// The batches a transport carried.
+final class Sent: Sendable {
+    private let batches = Mutex<[PlayersChangeBatch]>([])
+
+    func append(_ batch: PlayersChangeBatch) { batches.withLock { $0.append(batch) } }
+    func pushes() -> [PlayersChangeBatch] { batches.withLock { $0 } }
+}
+
+/// Records each push's batch, then sends it.
+struct RecordingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let sent: Sent
+
+    func send(_ request: CipherSync.HTTPRequest) async throws -> CipherSync.HTTPResponse {
+        if request.method == "POST", let body = request.body, let batch = try? PlayersChangeBatch.decode(body) {
+            sent.append(batch)
+        }
+        return try await base.send(request)
+    }
+}

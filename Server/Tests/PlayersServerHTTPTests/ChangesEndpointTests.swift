@@ -5,6 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 import PlayersProtocol
 import PlayersServerStore
+import TestSupport
 import Testing
 
 /// `POST /v1/changes` over HTTP: the answer, the batches refused whole,
@@ -47,6 +48,29 @@ import Testing
             #expect(answer.results[1].version == 3)
             // The API's encoder: sorted keys, as Docs/SyncProtocol.md shows.
             #expect(String(buffer: response.body).hasPrefix(#"{"protocolVersion":1,"results":[{"mutationID":"#))
+        }
+    }
+
+    /// Docs/SyncProtocol.md's example batch and its answer, the first two
+    /// JSON blocks of "Pushing changes".
+    static func documentedExample() throws -> (batch: String, answer: String) {
+        let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/SyncProtocol.md"), encoding: .utf8)
+        let section = try #require(text.range(of: "## Pushing changes").map { text[$0.upperBound...] })
+        let blocks = section.components(separatedBy: "```json\n").dropFirst().prefix(2).map { $0.components(separatedBy: "\n```")[0] }
+        try #require(blocks.count == 2)
+        return (blocks[0], blocks[1])
+    }
+
+    @Test func theDocumentedExampleIsTheServersAnswer() async throws {
+        let (batch, answer) = try Self.documentedExample()
+        try await api.withServer { store, client in
+            // The state the example implies: Arthur changed since version 3
+            // (he is at 7, with 150), and Zoé is new.
+            for index in 0..<6 { _ = try store.insert(name: "P\(index)", score: index) }
+            _ = try store.insert(uuid: try #require(UUID(uuidString: "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")), name: "Arthur", score: 150)
+            let response = try await post(client, batch)
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body) == answer)
         }
     }
 

@@ -8,9 +8,7 @@ import Testing
 @Suite struct DocumentedChangesRequestTests {
     /// The documented command (without its prompt) and the line it prints.
     static func documentedCommand() throws -> (command: String, output: String) {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lines = try String(contentsOf: root.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
+        let lines = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         guard let index = lines.firstIndex(where: { $0.hasPrefix("$ curl") && $0.contains("/v1/changes") }), index + 1 < lines.count else {
             throw TestFailure("Docs/Server.md has no curl command for /v1/changes")

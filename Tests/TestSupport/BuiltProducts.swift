@@ -17,8 +17,9 @@ public enum BuiltProducts {
         try url(name).path
     }
 
-    /// The package's root: three levels above this file.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The package's root: three levels above this file (where the tests
+    /// read Docs/ from).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     #if DEBUG

@@ -4,16 +4,16 @@ import NIOCore
 import NIOFoundationCompat
 
 extension PlayersAPI {
-    /// The JSON body of a request, at most `maximumBodySize` bytes.
-    func body(_ request: Request) async throws -> Data {
+    /// The JSON body of a request, at most `limit` bytes (larger: 413).
+    func body(_ request: Request, upTo limit: Int) async throws -> Data {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw APIError(.unsupportedMediaType, "send the body as application/json")
         }
         do {
             var request = request
-            return Data(buffer: try await request.collectBody(upTo: configuration.maximumBodySize))
+            return Data(buffer: try await request.collectBody(upTo: limit))
         } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "the body is larger than \(configuration.maximumBodySize) bytes")
+            throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes")
         }
     }
 

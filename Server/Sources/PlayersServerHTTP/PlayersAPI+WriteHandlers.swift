@@ -7,7 +7,7 @@ extension PlayersAPI {
     /// `POST /v1/players`: creates a player (with the client's uuid, if
     /// given); 201 with the player, or 409 when the uuid is taken.
     @Sendable func createPlayer(_ request: Request, _ context: PlayersRequestContext) async throws -> EditedResponse<PlayersPayload.PlayerEntry> {
-        let input = try PlayerInput.parse(try await body(request), requireAll: true)
+        let input = try PlayerInput.parse(try await body(request, upTo: configuration.maximumBodySize), requireAll: true)
         guard let player = try await store.create(uuid: input.uuid ?? UUID(), name: input.name!, score: input.score!) else {
             throw APIError(.conflict, "a player already has the uuid \(input.uuid?.uuidString ?? "")")
         }
@@ -18,7 +18,7 @@ extension PlayersAPI {
     /// `version`, refuses (409) if the player changed since that version.
     @Sendable func updatePlayer(_ request: Request, _ context: PlayersRequestContext) async throws -> PlayersPayload.PlayerEntry {
         let uuid = try pathUUID(context)
-        let input = try PlayerInput.parse(try await body(request), requireAll: false)
+        let input = try PlayerInput.parse(try await body(request, upTo: configuration.maximumBodySize), requireAll: false)
         if input.uuid != nil && input.uuid != uuid {
             throw APIError.badRequest("the body's uuid differs from the path's")
         }

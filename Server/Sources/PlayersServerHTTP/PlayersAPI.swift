@@ -26,7 +26,7 @@ public struct PlayersAPI: Sendable {
         router.get("/healthz") { _, _ in ["status": "ok"] }
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
         // A known path with another method: 405, with the methods it accepts.
-        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE")] {
+        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE"), ("/changes", "POST")] {
             let allowedMethods = Set(allowed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !allowedMethods.contains(method.rawValue) {
                 v1.on(RouterPath(path), method: method) { _, _ -> Response in
@@ -40,6 +40,7 @@ public struct PlayersAPI: Sendable {
         v1Changes.post("/players", use: createPlayer)
         v1Changes.put("/players/:uuid", use: updatePlayer)
         v1Changes.delete("/players/:uuid", use: deletePlayer)
+        v1Changes.post("/changes", use: applyChanges)
         if configuration.servesDemoRefresh {
             // Outside the versioned API: random changes are for the demo only.
             router.group("/demo")

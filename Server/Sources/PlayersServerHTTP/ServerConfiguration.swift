@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumPageSize: Int = 5000
     /// The largest request body accepted; larger ones get 413.
     public var maximumBodySize: Int = 16 * 1024
+    /// The largest body of `POST /v1/changes`: 1 MiB holds 500 changes
+    /// with the longest names, even written with `\u` escapes.
+    public var maximumChangesBodySize: Int = 1024 * 1024
     /// How long a connection may stay open with no request in progress
     /// (or with request headers that do not end) before it is closed.
     public var idleTimeout: TimeInterval = 60

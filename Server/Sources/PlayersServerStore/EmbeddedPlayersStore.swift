@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 
 /// The players store of a server with its own CipherDB database
 /// (`players-server --database`, or in memory): a
@@ -42,6 +43,10 @@ public struct EmbeddedPlayersStore: PlayersStore {
 
     public func delete(_ uuid: UUID) async throws -> Bool {
         try await StoreThreads.write { [database] in try database.delete(uuid) }
+    }
+
+    public func applyChanges(_ batch: PlayersChangeBatch) async throws -> PlayersChangeResults {
+        try await StoreThreads.write { [database] in try database.applyChanges(batch) }
     }
 
     public func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 
 /// The server's players as its HTTP layer reaches them: the embedded
 /// CipherDB database today (``EmbeddedPlayersStore``), another database
@@ -35,8 +36,17 @@ public protocol PlayersStore: Sendable {
     /// Deletes a player, leaving a tombstone; returns whether it existed.
     func delete(_ uuid: UUID) async throws -> Bool
 
-    /// Deletes the tombstones older than `retention` at `now`: cursors
-    /// older than them get nil deltas from then on.
+    /// Applies the changes that a client pushes (`POST /v1/changes`), in
+    /// one transaction, and answers one result per change, in order: a
+    /// change whose base version is the player's current one is applied,
+    /// any other is a conflict that leaves the server's state; a change
+    /// whose mutation id was answered before gets that answer again and
+    /// changes nothing (Docs/SyncProtocol.md).
+    func applyChanges(_ batch: PlayersChangeBatch) async throws -> PlayersChangeResults
+
+    /// Deletes the tombstones older than `retention` at `now`, and the
+    /// mutation ids answered before that: cursors older than them get nil
+    /// deltas from then on.
     func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws
 
     /// Inserts `count` random players if there is none.

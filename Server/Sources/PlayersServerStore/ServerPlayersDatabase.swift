@@ -13,7 +13,7 @@ import Players
 /// transaction that bumps the counter with its changes, so that a
 /// snapshot or a delta never shows half of a change.
 public final class ServerPlayersDatabase: Sendable {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     /// Migrates the database, then serves it.
     public init(_ writer: any DatabaseWriter) throws {
@@ -43,6 +43,15 @@ public final class ServerPlayersDatabase: Sendable {
                 t.column("floor", .integer).notNull()
             }
             try db.execute(sql: "INSERT INTO changeCounter (id, value, floor) VALUES (1, 0, 0)")
+        }
+        // The mutation ids of `POST /v1/changes`, with their answers
+        // (``applyChanges(_:at:)``), purged with the tombstones.
+        migrator.registerMigration("server-v2-applied-mutations") { db in
+            try db.create(table: "appliedMutation") { t in
+                t.primaryKey("mutationID", .text)
+                t.column("result", .text).notNull()
+                t.column("appliedAt", .datetime).notNull().indexed()
+            }
         }
         return migrator
     }
@@ -136,16 +145,14 @@ public final class ServerPlayersDatabase: Sendable {
             }
             if let name { player.name = name }
             if let score { player.score = score }
-            player.version = try Self.nextVersion(db)
-            try player.update(db)
-            return .updated(player)
+            return .updated(try Self.update(db, player))
         }
     }
 
     /// Deletes a player, leaving a tombstone; returns whether it existed.
     @discardableResult
     public func delete(_ uuid: UUID, at date: Date = Date()) throws -> Bool {
-        try writer.write { db in try Self.delete(db, uuid: uuid, at: date) }
+        try writer.write { db in try Self.delete(db, uuid: uuid, at: date) != nil }
     }
 
     /// The demo's random changes (``RandomPlayerChanges``, the rule of
@@ -162,8 +169,7 @@ public final class ServerPlayersDatabase: Sendable {
             }
             for (var player, score) in changes.scoreChanges {
                 player.score = score
-                player.version = try Self.nextVersion(db)
-                try player.update(db)
+                _ = try Self.update(db, player)
             }
         }
     }
@@ -178,7 +184,10 @@ public final class ServerPlayersDatabase: Sendable {
     }
 
     /// Deletes the tombstones older than `retention`, and moves the oldest
-    /// accepted cursor past them: older cursors get a "gone" answer.
+    /// accepted cursor past them: older cursors get a "gone" answer. Forgets
+    /// the mutation ids of ``applyChanges(_:at:)`` older than `retention`
+    /// too, in the same transaction: a change is applied once as long as a
+    /// client can sync from a cursor it had when it sent the change.
     public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) throws {
         try writer.write { db in
             let limit = now.addingTimeInterval(-retention)
@@ -187,6 +196,7 @@ public final class ServerPlayersDatabase: Sendable {
                 try db.execute(sql: "UPDATE changeCounter SET floor = max(floor, ?)", arguments: [newFloor])
                 try expired.deleteAll(db)
             }
+            try AppliedMutation.filter(Column("appliedAt") < limit).deleteAll(db)
         }
     }
 
@@ -215,14 +225,27 @@ public final class ServerPlayersDatabase: Sendable {
         return try counter(db).value
     }
 
-    private static func delete(_ db: Database, uuid: UUID, at date: Date) throws -> Bool {
-        guard try ServerPlayer.deleteOne(db, key: uuid.uuidString) else { return false }
-        let tombstone = ServerTombstone(uuid: uuid, version: try nextVersion(db), deletedAt: date)
-        try tombstone.save(db)
-        return true
+    /// Stores a live player's new name and score with the next version;
+    /// returns it with that version.
+    static func update(_ db: Database, _ player: ServerPlayer) throws -> ServerPlayer {
+        var player = player
+        player.version = try nextVersion(db)
+        try player.update(db)
+        return player
     }
 
-    private static func insert(_ db: Database, uuid: UUID, name: String, score: Int) throws -> ServerPlayer {
+    /// Deletes a player and returns its tombstone, or nil when there is no
+    /// live player with this uuid.
+    static func delete(_ db: Database, uuid: UUID, at date: Date) throws -> ServerTombstone? {
+        guard try ServerPlayer.deleteOne(db, key: uuid.uuidString) else { return nil }
+        let tombstone = ServerTombstone(uuid: uuid, version: try nextVersion(db), deletedAt: date)
+        try tombstone.save(db)
+        return tombstone
+    }
+
+    /// Inserts a player with the next version, inside the caller's
+    /// transaction.
+    static func insert(_ db: Database, uuid: UUID, name: String, score: Int) throws -> ServerPlayer {
         let player = ServerPlayer(uuid: uuid, name: name, score: score, version: try nextVersion(db))
         try player.insert(db)
         return player

@@ -32,7 +32,8 @@ import Testing
         let uuid = try #require(created.body.split(separator: "\"").first { UUID(uuidString: String($0)) != nil })
         let forms = ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"]
         for contentType in forms {
-            for (method, path) in [("POST", "/v1/players"), ("POST", "/demo/refresh"), ("PUT", "/v1/players/\(uuid)"), ("DELETE", "/v1/players/\(uuid)")] {
+            for (method, path) in [("POST", "/v1/players"), ("POST", "/demo/refresh"), ("POST", "/v1/changes"),
+                                   ("PUT", "/v1/players/\(uuid)"), ("DELETE", "/v1/players/\(uuid)")] {
                 let response = try server.request(method, path, headers: ["Content-Type": contentType], body: "name=A&score=1")
                 #expect(response.status == 415, "\(method) \(path) \(contentType)")
             }
@@ -53,6 +54,7 @@ import Testing
         #expect(try server.request("POST", "/demo/refresh", headers: ["Content-Type": "text/plain"]).status == 401)
         #expect(try server.request("POST", "/demo/refresh", headers: jsonHeaders).status == 401)
         #expect(try server.request("POST", "/demo/refresh", headers: bearer).status == 200)
+        #expect(try server.request("POST", "/v1/changes", headers: jsonHeaders, body: #"{"changes":[],"protocolVersion":1}"#).status == 401)
         let uuid = try #require(try server.request("GET", "/v1/players?limit=1", headers: bearer).body
             .split(separator: "\"").first { UUID(uuidString: String($0)) != nil })
         #expect(try server.request("DELETE", "/v1/players/\(uuid)", headers: bearer).status == 204)

@@ -1,0 +1,20 @@
+import Foundation
+import Hummingbird
+import PlayersProtocol
+
+extension PlayersAPI {
+    /// `POST /v1/changes`: applies a client's batch of changes in one
+    /// transaction; 200 with one result per change, or 400 for a batch
+    /// that breaks a rule of Docs/SyncProtocol.md (then nothing of it is
+    /// applied).
+    @Sendable func applyChanges(_ request: Request, _ context: PlayersRequestContext) async throws -> PlayersChangeResults {
+        let data = try await body(request, upTo: configuration.maximumChangesBodySize)
+        let batch: PlayersChangeBatch
+        do {
+            batch = try PlayersChangeBatch.decode(data)
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+        return try await store.applyChanges(batch)
+    }
+}

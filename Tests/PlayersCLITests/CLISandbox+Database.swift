@@ -53,6 +53,13 @@ extension CLISandbox {
         }
     }
 
+    /// The changes waiting to be pushed.
+    func pendingChangeCount() throws -> Int {
+        let queue = try keyedQueue(at: databasePath, keyFile: nil)
+        defer { try? queue.close() }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pendingChange") ?? 0 }
+    }
+
     /// A queue on a database of the sandbox, keyed with the default key
     /// file (or `keyFile`), without migrating it.
     func keyedQueue(at path: String, keyFile: String? = nil) throws -> DatabaseQueue {

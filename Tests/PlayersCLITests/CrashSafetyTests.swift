@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 import TestSupport
 import Testing
 
@@ -90,14 +91,32 @@ import Testing
     }
 
     @Test func syncKilledAnywhereLeavesTheStateOfBeforeOrAfter() async throws {
-        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"30","players":["#
-            + (1...20).map { #"{"uuid":"\#(UUID().uuidString)","name":"Player \#($0)","score":\#($0 * 10),"version":\#($0)}"# }
-                .joined(separator: ",")
-            + #"],"tombstones":[]}"#
-        let server = try ScriptedHTTPServer { _, _ in .json(page) }
+        let template = try CLISandbox.withRandomPlayers()
+        // The server: it applies the push of the random players (whatever
+        // its retries), then lists them with 20 players of its own; a delta
+        // after that is empty.
+        let exported = template.root.appendingPathComponent("local.json")
+        try template.runChecked(["export", "--format", "json", "--plaintext", exported.path])
+        let local = try PlayersPayload.decode(Data(contentsOf: exported)).players
+        try FileManager.default.removeItem(at: exported)
+        let entries = local.enumerated().map { index, player in
+            #"{"uuid":"\#(player.uuid.uuidString)","name":"\#(player.name)","score":\#(player.score),"version":\#(100 + index)}"#
+        } + (1...20).map { #"{"uuid":"\#(UUID().uuidString)","name":"Player \#($0)","score":\#($0 * 10),"version":\#($0)}"# }
+        let snapshot = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"200","players":["#
+            + entries.joined(separator: ",") + #"],"tombstones":[]}"#
+        let delta = #"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"200","players":[],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { request, _ in
+            guard request.method == "POST" else { return .json(request.path.contains("since=") ? delta : snapshot) }
+            guard let batch = try? PlayersChangeBatch.decode(request.body) else { return .json("{}", status: 400) }
+            let results = batch.changes.map { change in
+                PlayersChangeResults.Result(
+                    mutationID: change.mutationID, status: .applied,
+                    version: Int64(100 + (local.firstIndex { $0.uuid == change.uuid } ?? 0)))
+            }
+            return .json(String(decoding: (try? PlayersChangeResults(results: results).jsonData()) ?? Data(), as: UTF8.self))
+        }
         defer { server.stop() }
         let url = server.baseURL
-        let template = try CLISandbox.withRandomPlayers()
         let before = try template.players()
         let reference = try CLISandbox(copying: template)
         try reference.runChecked(["sync", "--quiet", "--url", url])
@@ -112,6 +131,12 @@ import Testing
                 throw TestFailure("the database holds \(players.count) players, neither the \(before.count) of before nor the \(after.count) of after")
             }
             try sandbox.verifyLeavesNoTemporaries()
+            // The next sync finishes the job: every change pushed, every
+            // player of the server merged.
+            try sandbox.runChecked(["sync", "--quiet", "--url", url])
+            guard try sandbox.players() == after, try sandbox.pendingChangeCount() == 0 else {
+                throw TestFailure("the sync after the kill did not finish the job")
+            }
         }.run()
     }
 }

@@ -99,7 +99,7 @@ import Testing
         #expect(try sandbox.run(["export", "--to-passphrase-file", passphrase, exported]).status == 0)
         let info = try sandbox.run(["info", "--json", "--database", exported, "--passphrase-file", passphrase])
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
-        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state", "v4-outbox"])
         #expect(report?["playerCount"] as? Int == 3)
         // The database's own key does not open the export.
         #expect(try sandbox.run(["list", "--database", exported]).status == 3)

@@ -82,7 +82,7 @@ import Testing
         let sandbox = try CLISandbox()
         _ = try await sandbox.runInBackground(["init"])
         let sync = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--quiet"])
-        #expect(sync.output == #"Synced from \#(server.baseURL)/v1/players: +0 ~0 -0, cursor 7\u001B[2J."# + "\n")
+        #expect(sync.output == #"Synced with \#(server.baseURL): pushed 0, +0 ~0 -0, conflicts 0, cursor 7\u001B[2J."# + "\n")
         let info = try await sandbox.runInBackground(["info"])
         #expect(info.output.contains(#"Last sync:       cursor 7\u001B[2J from"#))
         #expect(!info.output.contains("\u{1B}"))

@@ -87,19 +87,26 @@ struct ConvergenceRun {
                 let index = random.next(below: 3)
                 let appDatabase = clients[index].appDatabase
                 let players = try await appDatabase.reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
-                switch random.next(below: 10) {
+                // A `where` clause binds to the last pattern of a case only:
+                // the draw is mapped to an action first.
+                let draw = random.next(below: 10)
+                let action = players.isEmpty && (3...6).contains(draw) ? 0 : draw
+                switch action {
                 case 0, 1, 2:
                     var player = Player(name: Player.randomName(), score: 10 * random.next(below: 101))
                     try appDatabase.savePlayer(&player)
                     intents[index][player.uuid] = .value(name: player.name, score: player.score)
                     steps.append("client \(index) adds \(player.uuid.uuidString.prefix(8)) \(player.score)")
-                case 3, 4, 5 where !players.isEmpty:
+                case 3, 4, 5:
                     let player = players[random.next(below: players.count)]
                     let score = 10 * random.next(below: 101)
                     let edited = try #require(try appDatabase.updatePlayer(id: player.id!) { $0.score = score })
-                    intents[index][player.uuid] = .value(name: edited.name, score: edited.score)
+                    // The same score is no change: nothing to push.
+                    if score != player.score {
+                        intents[index][player.uuid] = .value(name: edited.name, score: edited.score)
+                    }
                     steps.append("client \(index) edits \(player.uuid.uuidString.prefix(8)) \(score)")
-                case 6 where !players.isEmpty:
+                case 6:
                     let player = players[random.next(below: players.count)]
                     try appDatabase.deletePlayers(exactly: [player.id!])
                     intents[index][player.uuid] = .deleted

@@ -12,6 +12,8 @@ public final class ScriptedHTTPServer: Sendable {
         public var path: String
         /// Lowercased names.
         public var headers: [String: String]
+        /// The body, as long as its `Content-Length` says.
+        public var body: Data
     }
 
     /// What to do on a connection.
@@ -109,7 +111,8 @@ public final class ScriptedHTTPServer: Sendable {
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<count])
         }
-        let head = String(decoding: buffer[..<buffer.range(of: Data("\r\n\r\n".utf8))!.lowerBound], as: UTF8.self)
+        let headEnd = buffer.range(of: Data("\r\n\r\n".utf8))!
+        let head = String(decoding: buffer[..<headEnd.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count >= 2 else { return nil }
@@ -118,7 +121,14 @@ public final class ScriptedHTTPServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        var body = Data(buffer[headEnd.upperBound...])
+        let length = headers["content-length"].flatMap(Int.init) ?? 0
+        while body.count < length {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            body.append(contentsOf: chunk[0..<count])
+        }
+        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: body)
     }
 }
 

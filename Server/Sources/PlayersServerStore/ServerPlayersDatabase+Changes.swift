@@ -8,8 +8,10 @@ extension ServerPlayersDatabase {
     ///
     /// A change whose mutation id is recorded gets the recorded result and
     /// changes nothing. Otherwise, a save whose base version is the
-    /// player's version updates it, and a save without base version creates
-    /// a player that the server never had (no row, no tombstone); a delete
+    /// player's version updates it, a save without base version creates
+    /// a player that the server never had (no row, no tombstone), and a
+    /// save whose base version is the version of the player's tombstone
+    /// brings the player back; a delete
     /// whose base version is the player's version deletes it, and the
     /// delete of a player the server does not have is applied (with the
     /// version of its tombstone, if any). Anything else is a conflict,
@@ -57,6 +59,12 @@ extension ServerPlayersDatabase {
         let tombstone = try ServerTombstone.fetchOne(db, key: change.uuid.uuidString)
         switch change.kind {
         case .save where change.baseVersion == nil && tombstone == nil:
+            let (name, score) = try savedValues(change)
+            return .init(mutationID: mutationID, status: .applied, version: try insert(db, uuid: change.uuid, name: name, score: score).version)
+        case .save where tombstone != nil && change.baseVersion == tombstone?.version:
+            // Made on the deletion itself (a client kept its value after a
+            // conflict with it): the player comes back.
+            try tombstone?.delete(db)
             let (name, score) = try savedValues(change)
             return .init(mutationID: mutationID, status: .applied, version: try insert(db, uuid: change.uuid, name: name, score: score).version)
         case .save:

@@ -118,6 +118,19 @@ import Testing
         }
     }
 
+    @Test func saveOnTheVersionOfTheTombstoneBringsThePlayerBack() throws {
+        try stores.withStore { store in
+            let player = try store.insert(name: "Arthur", score: 1)
+            try store.delete(player.uuid)
+            let result = try apply(store, save(player.uuid, "Arthur", 3, base: 2))
+            #expect(result == .init(mutationID: result.mutationID, status: .applied, version: 3))
+            #expect(try store.player(player.uuid)?.score == 3)
+            // The player is alive again: its tombstone is gone.
+            let delta = try #require(try store.delta(since: 0, limit: 100))
+            #expect(delta.changes.count == 1)
+        }
+    }
+
     @Test func deleteOfAnEditedPlayerIsAConflictAndThePlayerStays() throws {
         try stores.withStore { store in
             let player = try store.insert(name: "Arthur", score: 1)

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 
 /// The database of the players: the only way the application reads and
 /// writes it. Each service method is one write transaction, so each is
@@ -115,10 +116,15 @@ public final class AppDatabase: Sendable {
 // MARK: - Writes
 
 extension AppDatabase {
-    /// Inserts the player if it has no id, or else updates it.
+    /// Inserts the player if it has no id, or else updates it. Throws
+    /// ``PlayerValidationError`` for a name or score that breaks the rule
+    /// of the command line, the server and the sync (``PlayerValidator``),
+    /// and stores the name without surrounding white space, as the server
+    /// does.
     public func savePlayer(_ player: inout Player) throws {
-        player = try dbWriter.write { [player] db in
-            let saved = try player.saved(db)
+        let valid = try Self.validated(player)
+        player = try dbWriter.write { db in
+            let saved = try valid.saved(db)
             try PendingChange.recordSave(db, of: saved)
             return saved
         }
@@ -149,15 +155,28 @@ extension AppDatabase {
     }
 
     /// Changes the player with this id, writing only what changed; returns
-    /// the player, or nil if there is none with this id.
+    /// the player, or nil if there is none with this id. Throws
+    /// ``PlayerValidationError`` as ``savePlayer(_:)`` does.
     public func updatePlayer(id: Int64, _ modify: @escaping @Sendable (inout Player) -> Void) throws -> Player? {
         try dbWriter.write { db in
-            guard var player = try Player.fetchOne(db, id: id) else { return nil }
-            if try player.updateChanges(db, modify: modify) {
+            guard let stored = try Player.fetchOne(db, id: id) else { return nil }
+            var modified = stored
+            modify(&modified)
+            let player = try Self.validated(modified)
+            if try player.updateChanges(db, from: stored) {
                 try PendingChange.recordSave(db, of: player)
             }
             return player
         }
+    }
+
+    /// The player with its name as stored, or the rule it breaks: every
+    /// player the outbox holds is one the server accepts.
+    private static func validated(_ player: Player) throws(PlayerValidationError) -> Player {
+        var player = player
+        player.name = try PlayerValidator.validName(player.name)
+        try PlayerValidator.validateScore(player.score)
+        return player
     }
 
     /// Deletes all players.

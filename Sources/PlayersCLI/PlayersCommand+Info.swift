@@ -29,6 +29,10 @@ extension PlayersCommand {
             /// Where the last sync left off, and from which endpoint.
             var syncCursor: String?
             var syncEndpoint: String?
+            /// Local changes the next sync pushes.
+            var pendingChanges: Int
+            /// Local values that lost to the server's (`players conflicts`).
+            var conflicts: Int
         }
 
         func run() async throws {
@@ -54,7 +58,9 @@ extension PlayersCommand {
                     playerCount: try Player.fetchCount(db),
                     remoteURL: syncState.remoteURL,
                     syncCursor: syncState.cursor,
-                    syncEndpoint: syncState.cursorEndpoint)
+                    syncEndpoint: syncState.cursorEndpoint,
+                    pendingChanges: try PendingChange.fetchCount(db),
+                    conflicts: try PlayerConflict.fetchCount(db))
             }
             if json {
                 print(try JSONOutput.string(report))
@@ -70,6 +76,8 @@ extension PlayersCommand {
                     "Players:         \(report.playerCount)",
                     "Remote:          \(report.remoteURL ?? "none ('players remote set URL')")",
                     "Last sync:       \(report.syncCursor.map { "cursor \($0) from \(report.syncEndpoint ?? "?")" } ?? "never")",
+                    "To push:         \(report.pendingChanges) change\(report.pendingChanges == 1 ? "" : "s")",
+                    "Conflicts:       \(report.conflicts)\(report.conflicts > 0 ? " ('players conflicts')" : "")",
                 ].forEach(Terminal.printLine)
             }
         }

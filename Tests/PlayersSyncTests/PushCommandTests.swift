@@ -29,6 +29,13 @@ import Testing
         return players.map { ["uuid": $0["uuid"] as? String, "name": $0["name"] as? String, "score": $0["score"] as? Int] }
     }
 
+    /// The counts of `players info --json`.
+    func info(_ sandbox: CLISandbox) async throws -> [String: Int] {
+        let info = try await sandbox.runInBackground(["info", "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any] ?? [:]
+        return report.compactMapValues { $0 as? Int }
+    }
+
     @Test func aPlayerAddedOfflineReachesTheServerAndAnotherClient() async throws {
         try await withLiveServer(seed: 2) { store, url in
             let alice = try await syncedSandbox(url)
@@ -76,8 +83,12 @@ import Testing
             #expect((listed?.first?["server"] as? [String: Any])?["score"] as? Int == 111)
             #expect(try await alice.runInBackground(["conflicts"]).output == "No conflicts.\n")
 
+            #expect(try await info(bob)["conflicts"] == 1)
+            #expect(try await info(bob)["pendingChanges"] == 0)
             let resolve = try await bob.runInBackground(["conflicts", "resolve", uuid, "--keep-local"])
             #expect(resolve.output == "Kept the local value of \(uuid): the next sync pushes it.\n", "\(resolve.error)")
+            #expect(try await info(bob)["conflicts"] == 0)
+            #expect(try await info(bob)["pendingChanges"] == 1)
             let third = try await bob.runInBackground(["sync"])
             #expect(third.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n"), "\(third.output)\(third.error)")
             _ = try await alice.runInBackground(["sync"])

@@ -144,6 +144,21 @@ import Testing
         }
     }
 
+    @Test(arguments: Storage.allCases)
+    func aPlayerTheServerWouldRefuseIsRefusedAndNothingIsRecorded(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        var bad = Player(name: "Bad\u{1B}[2J", score: 1)
+        #expect(throws: PlayerValidationError.self) { try database.appDatabase.savePlayer(&bad) }
+        var player = Player(name: "  Arthur  ", score: 1)
+        try database.appDatabase.savePlayer(&player)
+        #expect(player.name == "Arthur")
+        #expect(throws: PlayerValidationError.self) { _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.score = -1 } }
+
+        #expect(try database.appDatabase.reader.read(Player.fetchAll) == [player])
+        #expect(try entries(database.appDatabase).map(\.name) == ["Arthur"])
+        #expect(try entries(database.appDatabase).map(\.score) == [1])
+    }
+
     @Test func aDatabaseFromBeforeTheOutboxQueuesItsNeverSyncedPlayers() throws {
         let folder = try TemporaryFolder()
         let queue = try DatabaseQueue(path: folder.url("old.db").path)

@@ -10,8 +10,8 @@ import TestSupport
 import Testing
 
 /// The convergence property of two-way sync (Docs/Sync.md): three clients
-/// and one server, random adds, edits, deletes and syncs in a random
-/// order, with a failure injected at a random step of some syncs (before
+/// and one server, random adds, edits, deletes, syncs and resolutions of
+/// conflicts in a random order, with a failure injected at a random step of some syncs (before
 /// the push is sent; after the server applied it, the answer lost; during
 /// the pull's fetch; inside the pull's transaction). After every client
 /// syncs twice more, every client holds the server's players, and every
@@ -89,8 +89,9 @@ struct ConvergenceRun {
                 let players = try await appDatabase.reader.read { db in try Player.order(Player.Columns.id).fetchAll(db) }
                 // A `where` clause binds to the last pattern of a case only:
                 // the draw is mapped to an action first.
-                let draw = random.next(below: 10)
-                let action = players.isEmpty && (3...6).contains(draw) ? 0 : draw
+                let draw = random.next(below: 12)
+                let conflicts = try appDatabase.conflicts()
+                let action = players.isEmpty && (3...6).contains(draw) ? 0 : conflicts.isEmpty && draw >= 10 ? 9 : draw
                 switch action {
                 case 0, 1, 2:
                     var player = Player(name: Player.randomName(), score: 10 * random.next(below: 101))
@@ -115,6 +116,15 @@ struct ConvergenceRun {
                     let fault = Fault.allCases[random.next(below: Fault.allCases.count)]
                     try await sync(index, fault: fault)
                     steps.append("client \(index) syncs, failing \(fault)")
+                case 10, 11:
+                    // Keep the local value (pushed by the next sync) or
+                    // the server's (the local change is dropped, by choice).
+                    let conflict = conflicts[random.next(below: conflicts.count)]
+                    let keepLocal = draw == 10
+                    let latest = try #require(conflicts.last { $0.playerUUID == conflict.playerUUID })
+                    try appDatabase.resolveConflicts(of: conflict.playerUUID, keepLocal: keepLocal)
+                    intents[index][conflict.playerUUID] = keepLocal ? Self.localIntent(latest) : nil
+                    steps.append("client \(index) keeps the \(keepLocal ? "local" : "server's") value of \(conflict.playerUUID.uuidString.prefix(8))")
                 default:
                     try await sync(index, fault: nil)
                     steps.append("client \(index) syncs")

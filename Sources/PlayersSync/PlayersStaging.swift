@@ -64,6 +64,7 @@ public final class PlayersStaging: SyncStaging {
                 try db.execute(sql: """
                     PRAGMA journal_mode = OFF;
                     PRAGMA synchronous = OFF;
+                    PRAGMA cache_size = -16384;
                     CREATE TABLE playerChange (
                         seq INTEGER PRIMARY KEY, -- order of first appearance
                         uuid TEXT NOT NULL UNIQUE,
@@ -118,6 +119,9 @@ public final class PlayersStaging: SyncStaging {
             // The merge's statements are finalized by now: nothing holds
             // the staging database.
             defer { try? db.detachDatabase(named: Self.schema) }
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA main.cache_size = -16384")
+            defer { try? db.execute(sql: "PRAGMA main.cache_size = \(cacheSize)") }
             var counts = SyncCounts()
             try db.inTransaction(dryRun ? .deferred : .immediate) {
                 counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun).apply()

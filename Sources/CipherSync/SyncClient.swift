@@ -36,9 +36,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// after decompression (each page is also bounded by its transport).
     /// Default: 256 MiB.
     public var maximumBytes = 256 * 1024 * 1024
-    /// The longest the fetching of one sync may last, retries included,
-    /// in seconds; the local merge that follows is not counted. Default:
-    /// 600.
+    /// The longest the fetching of one sync may last, retries and the
+    /// staging of each page included, in seconds; the local merge that
+    /// follows is not counted. Default: 600.
     public var maximumDuration: TimeInterval = 600
     /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
     /// that is not stored (it only saves a request). Default: 1024.

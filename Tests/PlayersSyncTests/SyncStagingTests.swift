@@ -112,7 +112,10 @@ import Testing
     @Test func aSnapshotThatListsAUUIDOnTwoPagesIsRefusedAsBefore() async throws {
         let uuid = SyncFailureTests.BadServer.uuid
         let server = try ScriptedHTTPServer { request, _ in
-            request.path.contains("page=2")
+            if request.path.contains("since=") {
+                return .json(#"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"30","players":[],"tombstones":[]}"#)
+            }
+            return request.path.contains("page=2")
                 ? .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: SyncFailureTests.BadServer.otherUUID) + "," + SyncFailureTests.BadServer.player(uuid: uuid)))
                 : .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: uuid), extra: #""cursor":"30","next":"/v1/players?page=2","#, complete: false))
         }

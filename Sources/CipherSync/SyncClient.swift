@@ -6,15 +6,18 @@ import Foundation
 /// With a stored cursor, it asks for the delta since it (with the stored
 /// `ETag`: `304` means up to date); `410 Gone`, a cursor from another
 /// endpoint or longer than ``maximumCursorLength``, or `full` take a
-/// snapshot. Every page is fetched, decoded and
-/// checked before the store's one write transaction begins.
+/// snapshot. Each page is fetched, decoded, checked and handed to the
+/// store's staging (``SyncStaging``) before the next is fetched, and not
+/// kept: what a sync holds in memory does not grow with its pages. Once
+/// every page is staged, the store merges them in one write transaction.
 ///
 /// What a hostile server can make one sync hold is bounded: pages
 /// (``maximumPages``), their bytes together (``maximumBytes``), the time
 /// to fetch them (``maximumDuration``) and the cursor to store
 /// (``maximumCursorLength``). Past any of them the sync fails with
 /// ``SyncError/tooLarge`` or ``SyncError/deadlineExceeded`` (or
-/// ``SyncPayloadError`` for the cursor), and nothing is written.
+/// ``SyncPayloadError`` for the cursor), and nothing is written: the
+/// staged pages are discarded, as after any failure.
 ///
 /// ```swift
 /// let client = SyncClient(transport: CurlTransport(), endpoint: URL(string: "http://127.0.0.1:8080/v1/players")!, store: store)
@@ -33,9 +36,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// after decompression (each page is also bounded by its transport).
     /// Default: 256 MiB.
     public var maximumBytes = 256 * 1024 * 1024
-    /// The longest the fetching of one sync may last, retries included,
-    /// in seconds; the local merge that follows is not counted. Default:
-    /// 600.
+    /// The longest the fetching of one sync may last, retries and the
+    /// staging of each page included, in seconds; the local merge that
+    /// follows is not counted. Default: 600.
     public var maximumDuration: TimeInterval = 600
     /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
     /// that is not stored (it only saves a request). Default: 1024.
@@ -57,26 +60,36 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         // A cursor longer than the limit (stored by an older version) is
         // not sent: the sync takes a snapshot, as for an unknown cursor.
         let cursorBefore = position.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
-        let fetched: SyncFetch<Store.Message>
-        switch try await withinDeadline({ try await fetch(cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
-        case .upToDate(let bytes):
+        return try await store.withStaging { staging in
+            let fetched: Staged
+            switch try await withinDeadline({ try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
+            case .upToDate(let bytes):
+                return SyncReport(
+                    kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
+                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
+            case .fetched(let staged):
+                fetched = staged
+            }
+            let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
             return SyncReport(
-                kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
-                cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
-        case .fetched(let fetch):
-            fetched = fetch
+                kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
+                cursorAfter: dryRun ? cursorBefore : fetched.fetch.cursor, pages: fetched.pages,
+                bytesReceived: fetched.bytes, durationSeconds: Self.seconds(since: start))
         }
-        let counts = try await store.merge(fetched, from: endpoint, dryRun: dryRun)
-        return SyncReport(
-            kind: fetched.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
-            cursorAfter: dryRun ? cursorBefore : fetched.cursor, pages: fetched.pages.count + fetched.catchUp.count,
-            bytesReceived: fetched.bytesReceived, durationSeconds: Self.seconds(since: start))
     }
 
-    /// The result of fetching: nothing new, or pages to merge.
+    /// The result of fetching: nothing new, or staged pages to merge.
     private enum Fetched: Sendable {
         case upToDate(bytes: Int)
-        case fetched(SyncFetch<Store.Message>)
+        case fetched(Staged)
+    }
+
+    /// Every page of a sync, staged: the kind and position to merge, and
+    /// what the report counts.
+    private struct Staged: Sendable {
+        var fetch: StagedFetch
+        var pages: Int
+        var bytes: Int
     }
 
     /// Runs `fetch`, or throws ``SyncError/deadlineExceeded`` once
@@ -102,38 +115,37 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     // MARK: - Fetching
 
     /// The delta since the stored cursor, or a snapshot.
-    private func fetch(cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
-        guard !full, let cursorBefore else { return .fetched(try await snapshot()) }
-        switch try await pages(from: deltaURL(since: cursorBefore), etag: etag, expectsSnapshot: false) {
+    private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
+        guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging)) }
+        switch try await pages(from: deltaURL(since: cursorBefore), etag: etag, expectsSnapshot: false, into: staging) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
         case .gone:
-            return .fetched(try await snapshot())
-        case .pages(let pages, let etag, let bytes, _):
-            let cursor = pages.last!.cursor!
+            return .fetched(try await snapshot(into: staging))
+        case .pages(let run):
             // The tag answers `since=cursorBefore`: it is worth keeping
             // only when the cursor did not move.
-            return .fetched(SyncFetch(kind: .delta, pages: pages, cursor: cursor,
-                                      etag: cursor == cursorBefore ? etag : nil, bytesReceived: bytes))
+            let fetch = StagedFetch(kind: .delta, cursor: run.cursor, etag: run.cursor == cursorBefore ? run.etag : nil)
+            return .fetched(Staged(fetch: fetch, pages: run.count, bytes: run.bytes))
         }
     }
 
     /// A snapshot, and for one of several pages the delta since its cursor.
-    private func snapshot() async throws -> SyncFetch<Store.Message> {
-        guard case .pages(let pages, _, let bytes, let held) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true) else {
+    private func snapshot(into staging: Store.Staging) async throws -> Staged {
+        guard case .pages(let run) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true, into: staging) else {
             throw SyncError.unexpectedStatus.with(status: 410, detail: "for a snapshot")
         }
-        let cursor = pages[0].cursor!
-        guard pages.count > 1 else {
-            return SyncFetch(kind: .snapshot, pages: pages, cursor: cursor, etag: nil, bytesReceived: bytes)
+        // Every page of a snapshot carries the same cursor (checked).
+        let cursor = run.cursor
+        guard run.count > 1 else {
+            return Staged(fetch: StagedFetch(kind: .snapshot, cursor: cursor, etag: nil), pages: 1, bytes: run.bytes)
         }
         // Changes made while the pages were read.
-        switch try await self.pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false,
-                                    firstPage: pages.count + 1, heldBefore: held) {
-        case .pages(let catchUp, let catchUpTag, let catchUpBytes, _):
-            let last = catchUp.last!.cursor!
-            return SyncFetch(kind: .snapshot, pages: pages, catchUp: catchUp, cursor: last,
-                             etag: last == cursor ? catchUpTag : nil, bytesReceived: bytes + catchUpBytes)
+        switch try await pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false, into: staging,
+                               isCatchUp: true, firstPage: run.count + 1, heldBefore: run.held) {
+        case .pages(let catchUp):
+            let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil)
+            return Staged(fetch: fetch, pages: run.count + catchUp.count, bytes: run.bytes + catchUp.bytes)
         case .gone:
             throw SyncError.cursorForgotten.with(status: 410, detail: nil)
         case .notModified:
@@ -141,52 +153,69 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         }
     }
 
+    /// Pages staged from one URL on: how many, the last one's cursor, the
+    /// first one's `ETag`, `bytes` received on the wire and `held` by the
+    /// sync so far after decompression.
+    private struct PageRun {
+        var count: Int
+        var cursor: String
+        var etag: String?
+        var bytes: Int
+        var held: Int
+    }
+
     private enum Pages {
-        /// `bytes` received on the wire, `held` after decompression.
-        case pages([Store.Message], etag: String?, bytes: Int, held: Int)
+        case pages(PageRun)
         case notModified(bytes: Int)
         case gone
     }
 
-    /// Every page from `url` on, following `next` until a complete page.
-    /// `firstPage` and `heldBefore` count what the sync already holds.
-    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
-        var pages: [Store.Message] = []
+    /// Every page from `url` on, following `next` until a complete page,
+    /// each staged as soon as it is checked. `firstPage` and `heldBefore`
+    /// count what the sync already holds.
+    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: Store.Staging,
+                       isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
+        var count = 0
+        var firstCursor: String?
         var bytes = 0
         var held = heldBefore
         var firstTag: String?
         var url = url
         var seen: Set<URL> = []
         while true {
-            let pageNumber = firstPage + pages.count
+            let pageNumber = firstPage + count
             guard pageNumber <= maximumPages else {
                 throw SyncError.tooLarge.with(detail: "more than \(Self.number(maximumPages)) pages")
             }
             var headers = ["Accept": "application/json"]
-            if pages.isEmpty, let etag { headers["If-None-Match"] = etag }
+            if count == 0, let etag { headers["If-None-Match"] = etag }
             let response = try await transport.send(HTTPRequest(url: url, headers: headers))
             bytes += response.bytesReceived
             switch response.status {
             case 200: break
-            case 304 where pages.isEmpty && etag != nil: return .notModified(bytes: bytes)
-            case 410 where pages.isEmpty: return .gone
+            case 304 where count == 0 && etag != nil: return .notModified(bytes: bytes)
+            case 410 where count == 0: return .gone
             default: throw Self.error(for: response)
             }
             held += response.body.count
             guard held <= maximumBytes else {
                 throw SyncError.tooLarge.with(detail: "more than \(Self.size(maximumBytes)) at page \(pageNumber)")
             }
-            if pages.isEmpty, let tag = response.headers["etag"], tag.utf8.count <= maximumCursorLength { firstTag = tag }
+            if count == 0, let tag = response.headers["etag"], tag.utf8.count <= maximumCursorLength { firstTag = tag }
             let page: Store.Message
             do {
                 page = try Store.Message.decodePage(response.body)
             } catch let error as SyncPayloadError {
                 throw error.on(page: pageNumber)
             }
-            try check(page, expectsSnapshot: expectsSnapshot, first: pages.first, pageNumber: pageNumber)
-            pages.append(page)
-            onPage?(pages.count, bytes)
-            if page.isComplete { return .pages(pages, etag: firstTag, bytes: bytes, held: held) }
+            let cursor = try check(page, expectsSnapshot: expectsSnapshot, firstCursor: firstCursor, pageNumber: pageNumber)
+            try await staging.stage(page, number: pageNumber, isCatchUp: isCatchUp)
+            count += 1
+            firstCursor = firstCursor ?? cursor
+            onPage?(count, bytes)
+            if page.isComplete {
+                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held))
+            }
             let next = try nextURL(page.next, pageNumber: pageNumber)
             guard seen.insert(next).inserted else {
                 throw SyncPayloadError(page: pageNumber, path: "$.next", "leads back to an earlier page")
@@ -195,8 +224,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         }
     }
 
-    /// The protocol's rules that hold across pages.
-    private func check(_ page: Store.Message, expectsSnapshot: Bool, first: Store.Message?, pageNumber: Int) throws {
+    /// The protocol's rules that hold across pages; returns the page's
+    /// cursor.
+    private func check(_ page: Store.Message, expectsSnapshot: Bool, firstCursor: String?, pageNumber: Int) throws -> String {
         guard page.isSnapshot == expectsSnapshot else {
             throw SyncPayloadError(page: pageNumber, path: "$.kind", "expected \(expectsSnapshot ? "snapshot" : "delta")")
         }
@@ -206,9 +236,10 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         guard cursor.utf8.count <= maximumCursorLength else {
             throw SyncPayloadError(page: pageNumber, path: "$.cursor", "longer than \(maximumCursorLength) bytes")
         }
-        if page.isSnapshot, let first, first.cursor != cursor {
+        if page.isSnapshot, let firstCursor, firstCursor != cursor {
             throw SyncPayloadError(page: pageNumber, path: "$.cursor", "differs from the first page's")
         }
+        return cursor
     }
 
     /// The URL of a `next` link: on the endpoint's server, never elsewhere.

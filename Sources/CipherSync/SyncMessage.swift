@@ -22,8 +22,10 @@ public enum SyncKind: String, Codable, Sendable {
     case snapshot, delta
 }
 
-/// Everything fetched for one sync, decoded and checked page by page,
-/// before anything is written.
+/// Every page of one sync, held in memory: what
+/// ``SyncStore/merge(_:from:dryRun:)`` takes from a caller that has the
+/// pages already. ``SyncClient`` keeps no page: it stages each one as it
+/// arrives (``SyncStaging``).
 public struct SyncFetch<Message: SyncMessage>: Sendable {
     public var kind: SyncKind
     /// The pages of the snapshot or of the delta, in order.
@@ -61,19 +63,4 @@ public struct SyncCounts: Codable, Equatable, Sendable {
         self.deleted = deleted
         self.unchanged = unchanged
     }
-}
-
-/// Where synced data goes: reads the stored position, and merges a fetch
-/// in one write transaction that also stores the new position.
-public protocol SyncStore: Sendable {
-    associatedtype Message: SyncMessage
-
-    /// Where the last merged sync left off.
-    func syncPosition() async throws -> SyncPosition
-
-    /// Checks the whole fetch, then applies it and stores `fetch.cursor`,
-    /// `fetch.etag` and `endpoint` in one transaction (nothing at all in
-    /// a dry run). Throws ``SyncPayloadError`` before writing anything
-    /// when the fetch is invalid.
-    func merge(_ fetch: SyncFetch<Message>, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts
 }

@@ -48,7 +48,10 @@ extension AppDatabase {
             var players = Set<UUID>()
             let cursor = try PendingChange.inPushOrder().fetchCursor(db)
             while entries.count < maximumChanges, let entry = try cursor.next() {
-                if players.insert(entry.playerUUID).inserted { entries.append(entry) }
+                if players.insert(entry.playerUUID).inserted {
+                    try Self.checkPushable(db, entry)
+                    entries.append(entry)
+                }
             }
             return entries
         }
@@ -73,6 +76,24 @@ extension AppDatabase {
                 kind: entry.kind == .save ? .save : .delete,
                 name: entry.name, score: entry.score, baseVersion: entry.baseVersion)
         })
+    }
+
+    /// Throws for a save whose name or score the server would refuse (a
+    /// player written by an older version or another program, queued when
+    /// the outbox was created), saying how to fix it: the batch would be
+    /// refused whole.
+    private static func checkPushable(_ db: Database, _ entry: PendingChange) throws {
+        guard entry.kind == .save else { return }
+        do throws(PlayerValidationError) {
+            _ = try PlayerValidator.validName(entry.name ?? "")
+            try PlayerValidator.validateScore(entry.score ?? -1)
+        } catch {
+            let id = try Player.filter(Player.Columns.uuid == entry.playerUUID.uuidString).fetchOne(db)?.id
+            let player = id.map { "player \($0)" } ?? "the player \(entry.playerUUID.uuidString)"
+            throw AppDatabaseError(
+                description: "\(player) cannot be pushed: its \(error.field) \(error.problem), and it must be \(error.rule); correct it with 'players edit' and sync again (nothing was sent)",
+                isWrongKey: false)
+        }
     }
 
     /// Records the server's answers to a pushed batch, in one transaction

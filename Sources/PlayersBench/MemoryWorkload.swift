@@ -1,44 +1,48 @@
 import CipherDB
+import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersSync
 
-/// The peak resident memory of a sync merging a large snapshot into an
-/// empty database, raw key. It runs in a child process (this executable
-/// with `--merge-memory`), so that the peak is the merge's alone and not
-/// that of the benchmarks before it or of writing the payload.
+/// The peak resident memory of a sync of a large snapshot into an empty
+/// database, raw key: the real client (`SyncClient` and the players'
+/// store, staging included) against a server in memory that makes each
+/// page of 500 players when asked (``GeneratedSnapshotTransport``). It
+/// runs in a child process (this executable with `--sync-memory`), so that
+/// the peak is the sync's alone and not that of the benchmarks before it.
 struct MemoryWorkload {
     let folder: URL
     let playerCount: Int
 
     /// The name `--workload` filters on.
-    static let name = "memory: merge a snapshot"
+    static let name = "memory: sync a snapshot"
+    /// Players per page: the server's default.
+    static let pageSize = 500
 
     /// What the child reports.
     struct Result: Codable, Sendable {
         var players: Int
+        var pages: Int
+        /// The bodies of every page together.
         var payloadBytes: Int
-        /// The peak before decoding: the process with the payload read.
-        var residentBeforeDecodeBytes: Int
+        /// The peak before the sync: the process with the database open.
+        var residentBeforeSyncBytes: Int
         var peakResidentBytes: Int
         var seconds: Double
 
         var summary: String {
             let megabytes = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1e6) }
-            return "merge a \(players)-player snapshot [raw key]: peak resident memory \(megabytes(peakResidentBytes)), "
-                + String(format: "%.1fx", Double(peakResidentBytes) / Double(payloadBytes))
-                + " the \(megabytes(payloadBytes)) payload (\(megabytes(residentBeforeDecodeBytes)) with the payload read,"
-                + " before decoding); \(Harness.format(seconds)) with decoding"
+            return "sync a \(players)-player snapshot in \(pages) pages [raw key]: peak resident memory \(megabytes(peakResidentBytes)),"
+                + " for a \(megabytes(payloadBytes)) payload (\(megabytes(residentBeforeSyncBytes)) before the sync);"
+                + " \(Harness.format(seconds))"
         }
     }
 
-    /// Writes the payload, runs the child, returns what it measured.
+    /// Runs the child, returns what it measured.
     func run() throws -> Result {
-        let payloadURL = folder.appendingPathComponent("memory-snapshot.json")
-        try Self.writeSnapshot(count: playerCount, to: payloadURL)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--merge-memory", payloadURL.path]
+        process.arguments = ["--sync-memory", folder.path, "--memory-players", "\(playerCount)"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -50,19 +54,25 @@ struct MemoryWorkload {
         return try JSONDecoder().decode(Result.self, from: data)
     }
 
-    /// The child: reads the payload as a sync receives it, decodes and
-    /// merges it into a new database, and prints its peak memory as JSON.
-    static func measureChild(payloadPath: String) async throws {
-        let start = ContinuousClock.now
-        let data = try Data(contentsOf: URL(fileURLWithPath: payloadPath))
-        let residentBeforeDecode = try peakResidentBytes()
-        let folder = URL(fileURLWithPath: payloadPath).deletingLastPathComponent()
+    /// The child: syncs `playerCount` players into a new database in
+    /// `folder` (its staging database there too), and prints its peak
+    /// memory as JSON.
+    static func measureChild(folder: URL, playerCount: Int) async throws {
         let fixtures = try PlayersFixtures(folder: folder, mode: .rawKey, name: "memory")
-        let counts = try await SyncWorkloads(folder: folder, playerCount: 0).merge(data, into: fixtures.empty, fixtures)
+        let appDatabase = try AppDatabase(DatabaseQueue(path: fixtures.empty, configuration: fixtures.configuration))
+        let residentBeforeSync = try peakResidentBytes()
+        let start = ContinuousClock.now
+        let transport = GeneratedSnapshotTransport(playerCount: playerCount, pageSize: pageSize)
+        var client = appDatabase.syncClient(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport, stagingDirectory: folder)
+        // The bench's sizes, not a hostile server's.
+        client.maximumPages = playerCount / pageSize + 2
+        client.maximumBytes = Int.max
+        let report = try await client.sync()
         let duration = ContinuousClock.now - start
+        try SyncWorkloads.check(report.counts, SyncCounts(inserted: playerCount))
         let result = Result(
-            players: counts.inserted, payloadBytes: data.count, residentBeforeDecodeBytes: residentBeforeDecode,
-            peakResidentBytes: try peakResidentBytes(),
+            players: report.inserted, pages: report.pages, payloadBytes: report.bytesReceived,
+            residentBeforeSyncBytes: residentBeforeSync, peakResidentBytes: try peakResidentBytes(),
             seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
@@ -74,35 +84,5 @@ struct MemoryWorkload {
               let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { throw BenchError("/proc/self/status has no VmHWM line") }
         return kilobytes * 1024
-    }
-
-    /// A snapshot of `count` players, written in slices so that writing
-    /// it does not itself need the memory being measured.
-    static func writeSnapshot(count: Int, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw BenchError("cannot create \(url.path)")
-        }
-        let file = try FileHandle(forWritingTo: url)
-        defer { try? file.close() }
-        // The encoder's own output for an empty snapshot, split where the
-        // players go: the rest of the message stays the encoder's.
-        let empty = String(decoding: try PlayersPayload(kind: .snapshot, cursor: "\(count)", players: []).jsonData(), as: UTF8.self)
-        let parts = empty.components(separatedBy: "\"players\":[]")
-        guard parts.count == 2 else { throw BenchError("unexpected snapshot JSON: \(empty)") }
-        try file.write(contentsOf: Data((parts[0] + "\"players\":[").utf8))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let slice = 50_000
-        for start in stride(from: 0, to: count, by: slice) {
-            let entries = (start..<min(start + slice, count)).map { index in
-                PlayersPayload.PlayerEntry(uuid: UUID(), name: "Player \(index)", score: index % 1_000_000, version: Int64(index + 1))
-            }
-            var json = try encoder.encode(entries)
-            json.removeFirst()
-            json.removeLast()
-            if start > 0 { try file.write(contentsOf: Data(",".utf8)) }
-            try file.write(contentsOf: json)
-        }
-        try file.write(contentsOf: Data(("]" + parts[1]).utf8))
     }
 }

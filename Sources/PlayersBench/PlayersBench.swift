@@ -35,13 +35,14 @@ struct PlayersBench: AsyncParsableCommand {
     var directory: String?
 
     @Option(help: ArgumentHelp(
-        "Players in the snapshot of the memory workload, repeatable to see how memory grows with the data (default: 1000000; 10000 with --quick).",
+        "Players in the snapshot that the memory workload syncs, repeatable to see how memory grows with the data (default: 1000000; 10000 with --quick).",
         valueName: "count"))
     var memoryPlayers: [Int] = []
 
-    /// The child process of the memory workload: merges this payload file.
+    /// The child process of the memory workload: syncs the first
+    /// `--memory-players` players into a database in this folder.
     @Option(help: .hidden)
-    var mergeMemory: String?
+    var syncMemory: String?
 
     func validate() throws {
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
@@ -76,8 +77,8 @@ struct PlayersBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let mergeMemory {
-            return try await MemoryWorkload.measureChild(payloadPath: mergeMemory)
+        if let syncMemory {
+            return try await MemoryWorkload.measureChild(folder: URL(fileURLWithPath: syncMemory), playerCount: memoryPlayers.first ?? 0)
         }
         let folder = Self.parentFolder(directory).appendingPathComponent("players-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

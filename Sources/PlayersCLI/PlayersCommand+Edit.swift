@@ -1,6 +1,7 @@
 import ArgumentParser
 import CipherDB
 import Players
+import PlayersProtocol
 
 extension PlayersCommand {
     struct Edit: AsyncParsableCommand {
@@ -35,6 +36,12 @@ extension PlayersCommand {
                     if let name { player.name = name }
                     if let score { player.score = score }
                 }
+            } catch let error as PlayerValidationError where name == nil {
+                // The stored name breaks the rule (written by an older
+                // version or another program): the change could not be
+                // pushed with it.
+                throw CLIError.failure(
+                    "the stored name of player \(id) \(error.problem), and a name must be \(error.rule): give a new --name too; nothing was changed")
             } catch {
                 throw CLIError.from(error)
             }

@@ -22,13 +22,16 @@ extension AppDatabase {
         return URL(string: text + "/" + path) ?? baseURL.appendingPathComponent(path)
     }
 
-    /// A client that syncs this database from the server at `baseURL`.
+    /// A client that syncs this database from the server at `baseURL`,
+    /// staging its pages in a private folder made inside
+    /// `stagingDirectory` (default: the system's temporary folder).
     public func syncClient(
         baseURL: URL,
         transport: any HTTPTransport,
+        stagingDirectory: URL? = nil,
         beforeCommit: (@Sendable (Database) throws -> Void)? = nil) -> SyncClient<PlayersSyncStore>
     {
         SyncClient(transport: transport, endpoint: Self.playersEndpoint(baseURL: baseURL),
-                   store: PlayersSyncStore(self, beforeCommit: beforeCommit))
+                   store: PlayersSyncStore(self, stagingDirectory: stagingDirectory, beforeCommit: beforeCommit))
     }
 }

@@ -1,18 +1,16 @@
 import CipherDB
 import CipherSync
 import Foundation
-import PlayersProtocol
 
-/// One merge, inside a transaction: prepared statements reused for every
-/// row (SQLite 3.15.2 has no UPSERT).
+/// One merge of the changes staged by a sync (``PlayersStaging``) into the
+/// players, inside a transaction. It walks the staged changes in order of
+/// first appearance, each with the local player of its uuid, and runs
+/// prepared statements reused for every row (SQLite 3.15.2 has no
+/// UPSERT); then, after a snapshot, one `DELETE` of the synced players it
+/// no longer lists. Nothing is held in memory but the row at hand, and
+/// every query follows an index: no temporary table, which SQLCipher
+/// keeps in memory.
 struct PlayersMerge {
-    struct LocalPlayer {
-        var id: Int64
-        var name: String
-        var score: Int
-        var version: Int64?
-    }
-
     let db: Database
     let isSnapshot: Bool
     let dryRun: Bool
@@ -23,66 +21,97 @@ struct PlayersMerge {
         self.dryRun = dryRun
     }
 
-    func apply(_ changes: [PlayerChange]) throws -> SyncCounts {
-        // Keyed by UUID, not its text: 16 bytes a key, no string to hash.
-        var local: [UUID: LocalPlayer] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, uuid, name, score, version FROM player")
-        while let row = try rows.next() {
-            local[row[1]] = LocalPlayer(id: row[0], name: row[2], score: row[3], version: row[4])
-        }
+    /// The condition on a uuid (an SQL expression) that a local player
+    /// must meet for the merge to touch it: insert, update or delete it.
+    /// A player with local changes waiting in the outbox (made while the
+    /// sync ran) is left alone: its next push settles it against the
+    /// server, and a conflict is kept rather than overwritten. The one
+    /// place that says so: both statements that choose players use it.
+    static func mayTouch(uuid: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM main.pendingChange WHERE pendingChange.playerUUID = \(uuid))"
+    }
 
+    /// Each staged change, with the local player of its uuid if any.
+    static let changesSQL = """
+        SELECT change.uuid, change.name, change.score, change.version, player.id, player.name, player.score, player.version
+        FROM \(PlayersStaging.schema).playerChange AS change
+        LEFT JOIN player ON player.uuid = change.uuid
+        WHERE \(mayTouch(uuid: "change.uuid"))
+        ORDER BY change.seq
+        """
+
+    /// The synced players that a snapshot does not mention.
+    static let unlistedCondition = """
+        player.version IS NOT NULL AND \(mayTouch(uuid: "player.uuid"))
+        AND NOT EXISTS (SELECT 1 FROM \(PlayersStaging.schema).playerChange AS change WHERE change.uuid = player.uuid)
+        """
+
+    func apply() throws -> SyncCounts {
         var counts = SyncCounts()
-        // What a snapshot lists matters only for the local players it does
-        // not list: none in a first sync.
-        let tracksListed = isSnapshot && !local.isEmpty
-        var listed = Set<UUID>()
-        if tracksListed { listed.reserveCapacity(changes.count) }
-        for change in changes {
-            let existing = local[change.uuid]
-            switch change {
-            case .player(let player):
-                if tracksListed { listed.insert(player.uuid) }
-                guard let existing else {
-                    try write("INSERT INTO player (uuid, name, score, version) VALUES (?, ?, ?, ?)",
-                              [player.uuid.uuidString, player.name, player.score, player.version])
-                    counts.inserted += 1
-                    continue
-                }
-                let version = player.version ?? 0
-                guard existing.version.map({ version > $0 }) ?? true else {
-                    counts.unchanged += 1
-                    continue
-                }
-                try update(existing, to: player)
-                counts.updated += 1
-            case .tombstone(let tombstone):
-                guard let existing, existing.version.map({ tombstone.version > $0 }) ?? true else { continue }
-                try write("DELETE FROM player WHERE id = ?", [existing.id])
+        // Not cached: the statement is finalized with its cursor, so that
+        // the staging database can be detached after the merge.
+        let rows = try Row.fetchCursor(db.makeStatement(sql: Self.changesSQL))
+        while let row = try rows.next() {
+            let version: Int64 = row[3]
+            let localID: Int64? = row[4]
+            let localVersion: Int64? = row[7]
+            let isNewer = localVersion.map { version > $0 } ?? true
+            guard let name = row[1] as String? else {
+                // A tombstone. After a snapshot, a synced player that it
+                // does not list is deleted anyway (below).
+                guard let localID, isNewer || isSnapshot else { continue }
+                try write("DELETE FROM player WHERE id = ?", [localID])
                 counts.deleted += 1
+                continue
             }
+            let score: Int = row[2]
+            guard let localID else {
+                try write("INSERT INTO player (uuid, name, score, version) VALUES (?, ?, ?, ?)", [row[0] as String, name, score, version])
+                counts.inserted += 1
+                continue
+            }
+            guard isNewer else {
+                counts.unchanged += 1
+                continue
+            }
+            try update(localID, name: (row[5] as String) == name ? nil : name, score: (row[6] as Int) == score ? nil : score, version: version)
+            counts.updated += 1
         }
-        if tracksListed {
+        if isSnapshot {
             // Synced players the snapshot no longer lists were deleted on
             // the server; players never synced stay.
-            for (uuid, player) in local where player.version != nil && !listed.contains(uuid) {
-                try write("DELETE FROM player WHERE id = ?", [player.id])
-                counts.deleted += 1
-            }
+            counts.deleted += try deleteUnlisted()
         }
         return counts
     }
 
-    /// Writes the columns that changed, and the version.
-    private func update(_ existing: LocalPlayer, to player: PlayersPayload.PlayerEntry) throws {
-        switch (existing.name != player.name, existing.score != player.score) {
-        case (true, true):
-            try write("UPDATE player SET name = ?, score = ?, version = ? WHERE id = ?", [player.name, player.score, player.version, existing.id])
-        case (true, false):
-            try write("UPDATE player SET name = ?, version = ? WHERE id = ?", [player.name, player.version, existing.id])
-        case (false, true):
-            try write("UPDATE player SET score = ?, version = ? WHERE id = ?", [player.score, player.version, existing.id])
-        case (false, false):
-            try write("UPDATE player SET version = ? WHERE id = ?", [player.version, existing.id])
+    /// Deletes the synced players that the snapshot does not list, and
+    /// returns how many: a thousand ids at a time, because one `DELETE …
+    /// WHERE` would first gather every id in memory.
+    private func deleteUnlisted() throws -> Int {
+        let select = try db.cachedStatement(sql: "SELECT id FROM player WHERE id > ? AND \(Self.unlistedCondition) ORDER BY id LIMIT 1000")
+        var deleted = 0
+        var lastID: Int64 = 0
+        while true {
+            let ids = try Int64.fetchAll(select, arguments: [lastID])
+            guard let last = ids.last else { return deleted }
+            for id in ids { try write("DELETE FROM player WHERE id = ?", [id]) }
+            deleted += ids.count
+            lastID = last
+        }
+    }
+
+    /// Writes the columns that changed (nil: unchanged), and the version.
+    private func update(_ id: Int64, name: String?, score: Int?, version: Int64) throws {
+        switch (name, score) {
+        case let (name?, score?):
+            try write("UPDATE player SET name = ?, score = ?, version = ? WHERE id = ?", [name, score, version, id])
+        case let (name?, nil):
+            try write("UPDATE player SET name = ?, version = ? WHERE id = ?", [name, version, id])
+        case let (nil, score?):
+            try write("UPDATE player SET score = ?, version = ? WHERE id = ?", [score, version, id])
+        case (nil, nil):
+            try write("UPDATE player SET version = ? WHERE id = ?", [version, id])
         }
     }
 

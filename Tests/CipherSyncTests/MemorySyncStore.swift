@@ -1,14 +1,21 @@
 import CipherSync
 import Foundation
 
-/// A store of ``TestPage`` items in memory, as a real store behaves: a
-/// merge applies the whole fetch and stores its position, or, in a dry
-/// run or when it fails, changes nothing.
+/// A store of ``TestPage`` items in memory, as a real store behaves: its
+/// staging keeps the pages of a sync (``MemorySyncStaging``), and a merge
+/// applies them all and stores the position, or, in a dry run or when it
+/// fails, changes nothing.
 actor MemorySyncStore: SyncStore {
     private(set) var items: [String: Int]
     private(set) var position: SyncPosition
     /// Every fetch handed to `merge`, dry runs and failed merges included.
     private(set) var merges: [(fetch: SyncFetch<TestPage>, dryRun: Bool)] = []
+    /// Every page staged, by its number and whether it was of a catch-up
+    /// delta, in the order staged.
+    private(set) var staged: [(number: Int, isCatchUp: Bool)] = []
+    /// The stagings begun, and those discarded.
+    private(set) var stagingsBegun = 0
+    private(set) var stagingsDiscarded = 0
     /// What `merge` throws, if anything: before it changes anything.
     private let mergeError: (any Error)?
 
@@ -22,7 +29,21 @@ actor MemorySyncStore: SyncStore {
         position
     }
 
-    func merge(_ fetch: SyncFetch<TestPage>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
+    func beginStaging() -> MemorySyncStaging {
+        stagingsBegun += 1
+        return MemorySyncStaging(store: self)
+    }
+
+    func recordStaged(number: Int, isCatchUp: Bool) {
+        staged.append((number, isCatchUp))
+    }
+
+    func recordDiscarded() {
+        stagingsDiscarded += 1
+    }
+
+    /// Applies every page of the fetch, as one change.
+    func apply(_ fetch: SyncFetch<TestPage>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
         merges.append((fetch, dryRun))
         if let mergeError { throw mergeError }
         var merged = items

@@ -1,5 +1,7 @@
+import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 import TestSupport
 import Testing
 
@@ -11,14 +13,15 @@ import Testing
     static let escapedName = #"Evil\u001B[2J\u001B]0;pwned\u0007\u000Aline\u009B1m\u007F\u202E"#
 
     /// A sandbox whose database holds a name that this version refuses,
-    /// written straight through the library as an older version could.
+    /// written with SQL as an older version or another program could.
     func sandboxWithAHostileName() throws -> CLISandbox {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["init"]).status == 0)
-        let key = try SecretFiles.readKey(sandbox.keyPath)
-        let appDatabase = try AppDatabase.open(at: URL(fileURLWithPath: sandbox.databasePath), key: .rawKey { key })
-        var player = Player(name: Self.hostileName, score: 7)
-        try appDatabase.savePlayer(&player)
+        let queue = try sandbox.keyedQueue(at: sandbox.databasePath)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, ?, 7)", arguments: [UUID().uuidString, Self.hostileName])
+        }
         return sandbox
     }
 
@@ -55,10 +58,16 @@ import Testing
         #expect(players?.first?["name"] as? String == "Arthur\u{202E}txt.exe")
     }
 
-    @Test func editPrintsAStoredNameEscaped() throws {
+    @Test func editingAPlayerWhoseStoredNameBreaksTheRuleAsksForANewName() throws {
         let sandbox = try sandboxWithAHostileName()
+        let before = sandbox.databaseSnapshot()
         let result = try sandbox.run(["edit", "1", "--score", "8"])
-        #expect(result.output == "Player 1: \(Self.escapedName), 8.\n")
+        #expect(result.status == 1)
+        #expect(result.error == "players: the stored name of player 1 contains a control character (U+001B), and a name must be \(PlayerValidationError.nameRule): give a new --name too; nothing was changed\n")
+        #expect(sandbox.databaseSnapshot() == before)
+
+        let renamed = try sandbox.run(["edit", "1", "--name", "Fixed", "--score", "8"])
+        #expect(renamed.output == "Player 1: Fixed, 8.\n")
     }
 
     @Test func aServersErrorMessageIsPrintedEscapedOnOneLine() async throws {

@@ -186,3 +186,27 @@ struct RecordingTransport: HTTPTransport {
         return try await base.send(request)
     }
 }
+
+/// A pull that finds a player with local changes waiting to be pushed.
+@Suite struct PendingPlayerPullTests {
+    @Test func aPullLeavesAPlayerWithQueuedChangesAloneAndTheNextPushKeepsTheConflict() async throws {
+        try await withLiveServer(seed: 1) { store, url in
+            let client = try ClientDatabase()
+            _ = try await client.client(url).pushThenPull()
+            var player = try #require(try client.players().first)
+            _ = try store.update(player.uuid, name: nil, score: 777)
+            player.score = 5
+            try client.appDatabase.savePlayer(&player)
+
+            // A pull alone (as when the change was made while a sync ran).
+            let pull = try await client.client(url).sync()
+            #expect(pull.updated == 0)
+            #expect(try client.players().first?.score == 5)
+
+            let report = try await client.client(url).pushThenPull()
+            #expect(report.push.counts.conflicts == 1)
+            #expect(try client.players().first?.score == 777)
+            #expect(try client.appDatabase.conflicts().first?.localScore == 5)
+        }
+    }
+}

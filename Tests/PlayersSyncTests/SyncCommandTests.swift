@@ -180,6 +180,8 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
+            // The killed process leaves its staging folder, in the sandbox.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path).count == 1)
 
             let reopened = try open(sandbox)
             #expect(try await reopened.reader.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])

@@ -181,6 +181,29 @@ import Testing
         #expect(entries.first?.name == "Local" && entries.first?.baseVersion == nil)
     }
 
+    @Test func aQueuedPlayerTheServerWouldRefuseStopsThePushWithAFixAndNothingIsMarkedSent() throws {
+        let folder = try TemporaryFolder()
+        let queue = try DatabaseQueue(path: folder.url("old.db").path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1'), ('v2-sync-identity'), ('v3-sync-state');
+                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, score INTEGER NOT NULL, version INTEGER);
+                CREATE TABLE syncState (name TEXT PRIMARY KEY, remoteURL TEXT, cursorEndpoint TEXT, cursor TEXT, etag TEXT);
+                """)
+            try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Good', 1), (?, ?, 2)",
+                           arguments: [UUID().uuidString, UUID().uuidString, "Bad\u{7}"])
+        }
+        let appDatabase = try AppDatabase(queue)
+
+        #expect {
+            try appDatabase.nextPushBatch()
+        } throws: { error in
+            "\(error)" == "player 2 cannot be pushed: its name contains a control character (U+0007), and it must be \(PlayerValidationError.nameRule); correct it with 'players edit' and sync again (nothing was sent)"
+        }
+        #expect(try entries(appDatabase).allSatisfy { $0.sentAt == nil })
+    }
+
     // MARK: - Recording the server's answers
 
     @Test(arguments: Storage.allCases)

@@ -1,12 +1,14 @@
 import Foundation
 
-/// A temporary home for one test: XDG folders inside it, so that the real
-/// ones are never touched.
+/// A temporary home for one test: XDG folders and the temporary folder
+/// (`TMPDIR`) inside it, so that the real ones are never touched and what
+/// a killed process leaves there goes with the sandbox.
 public final class CLISandbox: Sendable {
     private let folder: TemporaryFolder
 
     public init() throws {
         folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
     }
 
     /// The sandbox's home, removed with the sandbox.
@@ -14,6 +16,8 @@ public final class CLISandbox: Sendable {
 
     public var databasePath: String { root.appendingPathComponent("data/players/players.db").path }
     public var keyPath: String { root.appendingPathComponent("config/players/key").path }
+    /// The processes' `TMPDIR`, where a sync stages its pages.
+    public var temporaryFolder: URL { root.appendingPathComponent("tmp") }
 
     /// The built `players` executable.
     public static func executable() throws -> URL {
@@ -42,6 +46,7 @@ public final class CLISandbox: Sendable {
         var environment = ["HOME": root.path,
                            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
                            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "TMPDIR": temporaryFolder.path,
                            "PATH": "/usr/bin:/bin"]
         environment.merge(extra) { _, new in new }
         process.environment = environment

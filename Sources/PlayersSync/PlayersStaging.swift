@@ -1,0 +1,146 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Players
+import PlayersProtocol
+
+/// The pages of one sync, staged in an encrypted database of their own
+/// until the merge: a new file in a private folder (0700, the file 0600),
+/// encrypted with a random raw key that is never written anywhere. Pages
+/// are staged through a connection of its own, so that the players
+/// database is neither written nor locked while pages arrive; the merge
+/// attaches the file to the writer connection as `syncStaging` for its one
+/// transaction, and detaches it. The folder is deleted when the sync
+/// ends, whatever happens.
+///
+/// Staging consolidates the pages as they come
+/// (``stage(_:number:isCatchUp:)``): one row per uuid, in order of first
+/// appearance, holding the change of the highest version; a snapshot that
+/// lists a uuid on two pages is refused.
+public final class PlayersStaging: SyncStaging {
+    /// The name the staging database is attached as, for the merge.
+    static let schema = "syncStaging"
+
+    let appDatabase: AppDatabase
+    /// The private folder that holds the staging database.
+    let folder: URL
+    let path: String
+    let key: DatabaseKeySource
+    /// The staging connection.
+    let queue: DatabaseQueue
+    let beforeCommit: (@Sendable (Database) throws -> Void)?
+
+    private init(_ appDatabase: AppDatabase, folder: URL, path: String, key: DatabaseKeySource, queue: DatabaseQueue,
+                 beforeCommit: (@Sendable (Database) throws -> Void)?) {
+        self.appDatabase = appDatabase
+        self.folder = folder
+        self.path = path
+        self.key = key
+        self.queue = queue
+        self.beforeCommit = beforeCommit
+    }
+
+    /// Creates the staging database in a new private folder inside
+    /// `directory`.
+    static func begin(_ appDatabase: AppDatabase, in directory: URL,
+                      beforeCommit: (@Sendable (Database) throws -> Void)?) async throws -> PlayersStaging {
+        var template = Array(directory.appendingPathComponent("players-sync-XXXXXX").path.utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw DatabaseFileError("cannot create a folder for the sync in \(directory.path): \(String(cString: strerror(errno)))")
+        }
+        let folder = URL(fileURLWithPath: String(cString: created))
+        do {
+            let url = folder.appendingPathComponent("staging.db")
+            try PrivateFile.createDatabaseFileIfMissing(at: url)
+            // Made here, held in memory for this sync only.
+            let keyBytes = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
+            let key = DatabaseKeySource.rawKey { keyBytes }
+            var configuration = Configuration()
+            key.configure(&configuration)
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            try await queue.writeWithoutTransaction { db in
+                // A sync that fails discards the whole file: no journal
+                // and no flush are needed to undo a page.
+                try db.execute(sql: """
+                    PRAGMA journal_mode = OFF;
+                    PRAGMA synchronous = OFF;
+                    PRAGMA cache_size = -16384;
+                    CREATE TABLE playerChange (
+                        seq INTEGER PRIMARY KEY, -- order of first appearance
+                        uuid TEXT NOT NULL UNIQUE,
+                        name TEXT, -- NULL for a tombstone
+                        score INTEGER,
+                        version INTEGER NOT NULL);
+                    """)
+            }
+            return PlayersStaging(appDatabase, folder: folder, path: url.path, key: key, queue: queue, beforeCommit: beforeCommit)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// Stages the players and tombstones of one page, in one transaction
+    /// of the staging database.
+    public func stage(_ page: PlayersPayload, number: Int, isCatchUp: Bool) async throws {
+        let refusesRepeats = page.isSnapshot && !isCatchUp
+        try await queue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO playerChange (uuid, name, score, version) VALUES (?, ?, ?, ?)")
+            let replace = try db.cachedStatement(sql: "UPDATE playerChange SET name = ?, score = ?, version = ? WHERE uuid = ? AND version < ?")
+            for (index, player) in page.players.enumerated() {
+                let uuid = player.uuid.uuidString
+                // Validated: a server's player always has a version.
+                let version = player.version ?? 0
+                try insert.execute(arguments: [uuid, player.name, player.score, version])
+                guard db.changesCount == 0 else { continue }
+                if refusesRepeats {
+                    throw SyncPayloadError(page: number, path: "$.players[\(index)].uuid",
+                                           "\(uuid) appears on an earlier page of the snapshot")
+                }
+                try replace.execute(arguments: [player.name, player.score, version, uuid, version])
+            }
+            for tombstone in page.tombstones {
+                let uuid = tombstone.uuid.uuidString
+                try insert.execute(arguments: [uuid, nil, nil, tombstone.version])
+                guard db.changesCount == 0 else { continue }
+                try replace.execute(arguments: [nil, nil, tombstone.version, uuid, tombstone.version])
+            }
+        }
+    }
+
+    /// Merges the staged changes and stores the position, in one write
+    /// transaction of the players database; a dry run counts in a read
+    /// transaction and writes nothing.
+    public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
+        let isSnapshot = fetch.kind == .snapshot
+        let (path, key, beforeCommit) = (path, key, beforeCommit)
+        return try await appDatabase.dbWriter.writeWithoutTransaction { db in
+            try db.attachDatabase(atPath: path, as: Self.schema, key: key)
+            // The merge's statements are finalized by now: nothing holds
+            // the staging database.
+            defer { try? db.detachDatabase(named: Self.schema) }
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA main.cache_size = -16384")
+            defer { try? db.execute(sql: "PRAGMA main.cache_size = \(cacheSize)") }
+            var counts = SyncCounts()
+            try db.inTransaction(dryRun ? .deferred : .immediate) {
+                counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun).apply()
+                guard !dryRun else { return .commit }
+                try SyncState.update(db, name: SyncState.playersStream) { state in
+                    state.cursorEndpoint = endpoint.absoluteString
+                    state.cursor = fetch.cursor
+                    state.etag = fetch.etag
+                }
+                try beforeCommit?(db)
+                return .commit
+            }
+            return counts
+        }
+    }
+
+    /// Closes the staging connection and deletes the folder.
+    public func discard() async {
+        try? queue.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

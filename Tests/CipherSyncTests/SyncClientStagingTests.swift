@@ -1,0 +1,69 @@
+import CipherSync
+import Foundation
+import Testing
+
+/// How the sync client hands pages to its store: each page staged as it
+/// arrives, with its number, and the staging discarded however the sync
+/// ends.
+@Suite struct SyncClientStagingTests {
+    func client(_ transport: ScriptedTransport, _ store: MemorySyncStore) -> SyncClient<MemorySyncStore> {
+        SyncClient(transport: transport, endpoint: SyncClientPagingTests.endpoint, store: store)
+    }
+
+    @Test func eachPageIsStagedWithItsNumberAndTheCatchUpDeltaIsMarked() async throws {
+        let transport = ScriptedTransport([
+            .page(.snapshot(cursor: "7", next: "?after=a", ["a": 1])),
+            .page(.snapshot(cursor: "7", ["b": 2])),
+            .page(.delta(cursor: "8", ["a": 10])),
+        ])
+        let store = MemorySyncStore()
+        _ = try await client(transport, store).sync()
+        #expect(await store.staged.map(\.number) == [1, 2, 3])
+        #expect(await store.staged.map(\.isCatchUp) == [false, false, true])
+    }
+
+    @Test func thePagesBeforeABadPageAreStagedThenDiscarded() async throws {
+        let transport = ScriptedTransport([
+            .page(.snapshot(cursor: "7", next: "?after=a", ["a": 1])),
+            .page(.snapshot(cursor: "7", next: "?after=b", ["b": 2])),
+            .body(Data("[".utf8)),
+        ])
+        let store = MemorySyncStore()
+        await #expect(throws: SyncPayloadError(page: 3, path: "$", "not a page")) {
+            try await client(transport, store).sync()
+        }
+        #expect(await store.staged.map(\.number) == [1, 2])
+        #expect(await store.merges.isEmpty)
+        #expect(await store.stagingsDiscarded == 1)
+    }
+
+    /// How a sync ends.
+    enum Ending: String, CaseIterable, Sendable {
+        case merged, upToDate, failedPage, failedMerge, deadline
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Ending.allCases)
+    func theStagingIsDiscardedOnceHoweverTheSyncEnds(_ ending: Ending) async throws {
+        struct MergeFailure: Error {}
+        let answers: [ScriptedTransport.Answer] = switch ending {
+        case .merged, .failedMerge: [.page(.delta(cursor: "6", ["a": 2]))]
+        case .upToDate: [.status(304)]
+        case .failedPage: [.page(.delta(cursor: "6", next: "?page=2", ["a": 2])), .page(.delta(cursor: nil))]
+        case .deadline: [.page(.delta(cursor: "6", next: "?page=2", ["a": 2])), .stall]
+        }
+        let store = MemorySyncStore(items: ["a": 1], position: SyncClientPagingTests.stored(cursor: "5", etag: #""v5""#),
+                                    mergeError: ending == .failedMerge ? MergeFailure() : nil)
+        var client = client(ScriptedTransport(answers), store)
+        client.maximumDuration = 0.5
+        let succeeded: Bool
+        do {
+            _ = try await client.sync()
+            succeeded = true
+        } catch {
+            succeeded = false
+        }
+        #expect(succeeded == [.merged, .upToDate].contains(ending))
+        #expect(await store.stagingsBegun == 1)
+        #expect(await store.stagingsDiscarded == 1)
+    }
+}

@@ -16,7 +16,7 @@ import PlayersProtocol
 /// ```swift
 /// let pusher = ChangePusher(appDatabase, baseURL: URL(string: "http://127.0.0.1:8080")!, transport: CurlTransport())
 /// let report = try await pusher.push()
-/// print(report.applied, report.conflicts)
+/// print(report.counts.applied, report.counts.conflicts)
 /// ```
 public struct ChangePusher: Sendable {
     public let appDatabase: AppDatabase

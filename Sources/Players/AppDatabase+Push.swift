@@ -85,8 +85,7 @@ extension AppDatabase {
     private static func checkPushable(_ db: Database, _ entry: PendingChange) throws {
         guard entry.kind == .save else { return }
         do throws(PlayerValidationError) {
-            _ = try PlayerValidator.validName(entry.name ?? "")
-            try PlayerValidator.validateScore(entry.score ?? -1)
+            _ = try PlayerValidator.validPlayer(name: entry.name ?? "", score: entry.score ?? -1)
         } catch {
             let id = try Player.filter(Player.Columns.uuid == entry.playerUUID.uuidString).fetchOne(db)?.id
             let player = id.map { "player \($0)" } ?? "the player \(entry.playerUUID.uuidString)"

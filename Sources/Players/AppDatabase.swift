@@ -174,8 +174,7 @@ extension AppDatabase {
     /// player the outbox holds is one the server accepts.
     private static func validated(_ player: Player) throws(PlayerValidationError) -> Player {
         var player = player
-        player.name = try PlayerValidator.validName(player.name)
-        try PlayerValidator.validateScore(player.score)
+        player.name = try PlayerValidator.validPlayer(name: player.name, score: player.score)
         return player
     }
 

@@ -45,6 +45,13 @@ public enum PlayerValidator {
         guard scoreRange.contains(score) else { throw .scoreOutOfRange(score) }
     }
 
+    /// Checks a name and a score; returns the name as stored.
+    public static func validPlayer(name: String, score: Int) throws(PlayerValidationError) -> String {
+        let name = try validName(name)
+        try validateScore(score)
+        return name
+    }
+
     /// A name without surrounding white space.
     static func normalizedName(_ name: String) -> String {
         // Most names need no trimming: checking both ends is much cheaper

@@ -69,15 +69,7 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
     /// version that is positive, no mutation id and no player twice.
     /// Throws for the first bad element, by its JSON path.
     public static func decode(_ data: Data) throws(PlayersPayloadError) -> PlayersChangeBatch {
-        let batch: PlayersChangeBatch
-        do {
-            batch = try JSONDecoder().decode(PlayersChangeBatch.self, from: data)
-        } catch let error as DecodingError {
-            if String(validating: data, as: UTF8.self) == nil { throw PlayersPayloadError(path: "$", "not valid UTF-8") }
-            throw PlayersPayloadError(error)
-        } catch {
-            throw PlayersPayloadError(path: "$", "invalid")
-        }
+        let batch = try PlayersPayloadError.decoding(PlayersChangeBatch.self, from: data)
         try batch.validate()
         return batch
     }
@@ -85,9 +77,7 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
     /// The rules of ``decode(_:)`` that the JSON decoder does not check.
     public func validate() throws(PlayersPayloadError) {
         guard protocolVersion == PlayersPayload.currentProtocolVersion else {
-            throw PlayersPayloadError(
-                path: "$.protocolVersion",
-                "version \(protocolVersion), and this program reads version \(PlayersPayload.currentProtocolVersion) only")
+            throw PlayersPayloadError.unsupportedVersion(protocolVersion)
         }
         guard changes.count <= Self.maximumChanges else {
             throw PlayersPayloadError(path: "$.changes", "more than \(Self.maximumChanges) changes")
@@ -101,8 +91,7 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
                 guard let name = change.name else { throw PlayersPayloadError(path: "\(path).name", "missing") }
                 guard let score = change.score else { throw PlayersPayloadError(path: "\(path).score", "missing") }
                 do {
-                    _ = try PlayerValidator.validName(name)
-                    try PlayerValidator.validateScore(score)
+                    _ = try PlayerValidator.validPlayer(name: name, score: score)
                 } catch {
                     throw PlayersPayloadError(path: "\(path).\(error.field)", "\(error.problem): it must be \(error.rule)")
                 }

@@ -53,19 +53,9 @@ public struct PlayersChangeResults: Codable, Equatable, Sendable {
     /// ``PlayerValidator``. Throws for the first bad element, by its JSON
     /// path.
     public static func decode(_ data: Data, answering batch: PlayersChangeBatch) throws(PlayersPayloadError) -> PlayersChangeResults {
-        let answer: PlayersChangeResults
-        do {
-            answer = try JSONDecoder().decode(PlayersChangeResults.self, from: data)
-        } catch let error as DecodingError {
-            if String(validating: data, as: UTF8.self) == nil { throw PlayersPayloadError(path: "$", "not valid UTF-8") }
-            throw PlayersPayloadError(error)
-        } catch {
-            throw PlayersPayloadError(path: "$", "invalid")
-        }
+        let answer = try PlayersPayloadError.decoding(PlayersChangeResults.self, from: data)
         guard answer.protocolVersion == PlayersPayload.currentProtocolVersion else {
-            throw PlayersPayloadError(
-                path: "$.protocolVersion",
-                "version \(answer.protocolVersion), and this program reads version \(PlayersPayload.currentProtocolVersion) only")
+            throw PlayersPayloadError.unsupportedVersion(answer.protocolVersion)
         }
         guard answer.results.count == batch.changes.count else {
             throw PlayersPayloadError(path: "$.results", "\(answer.results.count) results for \(batch.changes.count) changes")
@@ -92,8 +82,7 @@ public struct PlayersChangeResults: Codable, Equatable, Sendable {
                     throw PlayersPayloadError(path: "\(path).player.version", "missing or not positive")
                 }
                 do {
-                    _ = try PlayerValidator.validName(player.name)
-                    try PlayerValidator.validateScore(player.score)
+                    _ = try PlayerValidator.validPlayer(name: player.name, score: player.score)
                 } catch {
                     throw PlayersPayloadError(path: "\(path).player.\(error.field)", error.problem)
                 }

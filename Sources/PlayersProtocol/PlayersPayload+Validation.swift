@@ -21,8 +21,7 @@ extension PlayersPayload {
             // was a good part of checking a snapshot.
             var path: String { "$.players[\(index)]" }
             do {
-                _ = try PlayerValidator.validName(player.name)
-                try PlayerValidator.validateScore(player.score)
+                _ = try PlayerValidator.validPlayer(name: player.name, score: player.score)
             } catch {
                 throw PlayersPayloadError(path: "\(path).\(error.field)", error.problem)
             }

@@ -60,19 +60,13 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         case protocolVersion, kind, complete, cursor, next, players, tombstones
     }
 
-    /// A payload of another protocol version: refused before the rest of
-    /// it is decoded.
-    private struct UnsupportedProtocolVersion: Error {
-        var version: Int
-    }
-
     /// Decodes the protocol version first, and the rest only if this
     /// program reads that version: one pass over the JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
         guard protocolVersion == Self.currentProtocolVersion else {
-            throw UnsupportedProtocolVersion(version: protocolVersion)
+            throw PlayersPayloadError.UnsupportedProtocolVersion(version: protocolVersion)
         }
         kind = try container.decode(Kind.self, forKey: .kind)
         complete = try container.decode(Bool.self, forKey: .complete)
@@ -109,16 +103,6 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     /// let payload = try PlayersPayload.decode(Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"players":[],"tombstones":[]}"#.utf8))
     /// ```
     public static func decode(_ data: Data) throws(PlayersPayloadError) -> PlayersPayload {
-        do {
-            return try JSONDecoder().decode(PlayersPayload.self, from: data)
-        } catch let error as DecodingError {
-            // The decoder refuses invalid UTF-8 as invalid JSON: say which.
-            if String(validating: data, as: UTF8.self) == nil { throw PlayersPayloadError(path: "$", "not valid UTF-8") }
-            throw PlayersPayloadError(error)
-        } catch let error as UnsupportedProtocolVersion {
-            throw PlayersPayloadError(path: "$.protocolVersion", "version \(error.version), and this program reads version \(currentProtocolVersion) only")
-        } catch {
-            throw PlayersPayloadError(path: "$", "invalid")
-        }
+        try PlayersPayloadError.decoding(PlayersPayload.self, from: data)
     }
 }

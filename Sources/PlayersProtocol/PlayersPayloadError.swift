@@ -49,6 +49,35 @@ public struct PlayersPayloadError: Error, Equatable, Sendable, CustomStringConve
 
     public var description: String { "\(path): \(message)" }
 
+    /// A message of another protocol version than this program reads.
+    static func unsupportedVersion(_ version: Int) -> PlayersPayloadError {
+        PlayersPayloadError(
+            path: "$.protocolVersion",
+            "version \(version), and this program reads version \(PlayersPayload.currentProtocolVersion) only")
+    }
+
+    /// Thrown by a message's decoder that reads its protocol version first
+    /// and refuses another one before decoding the rest.
+    struct UnsupportedProtocolVersion: Error {
+        var version: Int
+    }
+
+    /// Decodes a message of the players protocol, with the error naming the
+    /// first bad element by its JSON path; invalid UTF-8 is said as such,
+    /// since the decoder refuses it as invalid JSON.
+    static func decoding<Message: Decodable>(_ type: Message.Type, from data: Data) throws(PlayersPayloadError) -> Message {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            if String(validating: data, as: UTF8.self) == nil { throw PlayersPayloadError(path: "$", "not valid UTF-8") }
+            throw PlayersPayloadError(error)
+        } catch let error as UnsupportedProtocolVersion {
+            throw unsupportedVersion(error.version)
+        } catch {
+            throw PlayersPayloadError(path: "$", "invalid")
+        }
+    }
+
     /// `$.players[3].uuid` for a coding path.
     static func path(_ codingPath: [any CodingKey]) -> String {
         codingPath.reduce("$") { path, key in

@@ -161,15 +161,8 @@ import Testing
 
     @Test func aDatabaseFromBeforeTheOutboxQueuesItsNeverSyncedPlayers() throws {
         let folder = try TemporaryFolder()
-        let queue = try DatabaseQueue(path: folder.url("old.db").path)
         let synced = UUID(), local = UUID()
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1'), ('v2-sync-identity'), ('v3-sync-state');
-                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, score INTEGER NOT NULL, version INTEGER);
-                CREATE TABLE syncState (name TEXT PRIMARY KEY, remoteURL TEXT, cursorEndpoint TEXT, cursor TEXT, etag TEXT);
-                """)
+        let queue = try databaseFromBeforeTheOutbox(folder) { db in
             try db.execute(sql: "INSERT INTO player (uuid, name, score, version) VALUES (?, 'Synced', 1, 4), (?, 'Local', 2, NULL)",
                            arguments: [synced.uuidString, local.uuidString])
         }
@@ -183,14 +176,7 @@ import Testing
 
     @Test func aQueuedPlayerTheServerWouldRefuseStopsThePushWithAFixAndNothingIsMarkedSent() throws {
         let folder = try TemporaryFolder()
-        let queue = try DatabaseQueue(path: folder.url("old.db").path)
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1'), ('v2-sync-identity'), ('v3-sync-state');
-                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, score INTEGER NOT NULL, version INTEGER);
-                CREATE TABLE syncState (name TEXT PRIMARY KEY, remoteURL TEXT, cursorEndpoint TEXT, cursor TEXT, etag TEXT);
-                """)
+        let queue = try databaseFromBeforeTheOutbox(folder) { db in
             try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Good', 1), (?, ?, 2)",
                            arguments: [UUID().uuidString, UUID().uuidString, "Bad\u{7}"])
         }
@@ -215,8 +201,7 @@ import Testing
         let batch = try #require(try appDatabase.nextPushBatch())
         _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 200 }
 
-        let counts = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .applied, version: 12)]), for: batch)
+        let counts = try answer(appDatabase, batch, status: .applied, version: 12)
 
         #expect(counts == PushCounts(applied: 1))
         #expect(try appDatabase.reader.read(Player.fetchOne)?.version == 12)
@@ -251,8 +236,7 @@ import Testing
         let batch = try #require(try appDatabase.nextPushBatch())
         let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
 
-        let counts = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, player: server)]), for: batch)
+        let counts = try answer(appDatabase, batch, status: .conflict, player: server)
 
         #expect(counts == PushCounts(conflicts: 1))
         let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
@@ -273,8 +257,7 @@ import Testing
         _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
         let batch = try #require(try appDatabase.nextPushBatch())
 
-        _ = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, version: 8)]), for: batch)
+        try answer(appDatabase, batch, status: .conflict, version: 8)
 
         #expect(try appDatabase.reader.read(Player.fetchCount(_:)) == 0)
         let conflict = try #require(try appDatabase.conflicts().first)
@@ -290,8 +273,7 @@ import Testing
         let batch = try #require(try appDatabase.nextPushBatch())
         let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
 
-        _ = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, player: server)]), for: batch)
+        try answer(appDatabase, batch, status: .conflict, player: server)
 
         let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
         #expect(stored.uuid == player.uuid && stored.score == 150 && stored.version == 9)
@@ -307,8 +289,7 @@ import Testing
         let batch = try #require(try appDatabase.nextPushBatch())
         let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 300, version: 9)
 
-        let counts = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, player: server)]), for: batch)
+        let counts = try answer(appDatabase, batch, status: .conflict, player: server)
 
         #expect(counts == PushCounts(converged: 1))
         #expect(try appDatabase.conflicts().isEmpty)
@@ -353,8 +334,7 @@ import Testing
         let player = try syncedPlayer(appDatabase, version: 7)
         _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
         let batch = try #require(try appDatabase.nextPushBatch())
-        _ = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, version: 8)]), for: batch)
+        try answer(appDatabase, batch, status: .conflict, version: 8)
 
         try appDatabase.resolveConflicts(of: player.uuid, keepLocal: true)
 
@@ -370,9 +350,33 @@ import Testing
         var player = Player(name: "Arthur", score: 100)
         try appDatabase.savePlayer(&player)
         let batch = try #require(try appDatabase.nextPushBatch())
-        _ = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .applied, version: version)]), for: batch)
+        try answer(appDatabase, batch, status: .applied, version: version)
         return try #require(try appDatabase.reader.read(Player.fetchOne))
+    }
+
+    /// A database with the schema of migration v3, before the outbox, and
+    /// the players that `insertPlayers` writes.
+    private func databaseFromBeforeTheOutbox(_ folder: TemporaryFolder, insertPlayers: (Database) throws -> Void) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: folder.url("old.db").path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1'), ('v2-sync-identity'), ('v3-sync-state');
+                CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, name TEXT NOT NULL, score INTEGER NOT NULL, version INTEGER);
+                CREATE TABLE syncState (name TEXT PRIMARY KEY, remoteURL TEXT, cursorEndpoint TEXT, cursor TEXT, etag TEXT);
+                """)
+            try insertPlayers(db)
+        }
+        return queue
+    }
+
+    /// Records the server's answer to the one change of `batch`.
+    @discardableResult
+    private func answer(_ appDatabase: AppDatabase, _ batch: PlayersChangeBatch, status: PlayersChangeResults.Result.Status,
+                        version: Int64? = nil, player: PlayersPayload.PlayerEntry? = nil) throws -> PushCounts {
+        try #require(batch.changes.count == 1)
+        let result = PlayersChangeResults.Result(mutationID: batch.changes[0].mutationID, status: status, version: version, player: player)
+        return try appDatabase.recordPushResults(PlayersChangeResults(results: [result]), for: batch)
     }
 
     /// Pushes every entry and records them as applied.
@@ -394,8 +398,7 @@ import Testing
         _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
         let batch = try #require(try appDatabase.nextPushBatch())
         let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
-        _ = try appDatabase.recordPushResults(
-            PlayersChangeResults(results: [.init(mutationID: batch.changes[0].mutationID, status: .conflict, player: server)]), for: batch)
+        try answer(appDatabase, batch, status: .conflict, player: server)
         return player.uuid
     }
 }

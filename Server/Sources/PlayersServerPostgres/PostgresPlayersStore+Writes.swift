@@ -32,11 +32,12 @@ extension PostgresPlayersStore {
     public func seed(_ count: Int) async throws {
         try await write { transaction in
             let rows = try await transaction.connection.query("SELECT EXISTS (SELECT 1 FROM player)", logger: transaction.logger)
-            for try await hasPlayers in rows.decode(Bool.self) where !hasPlayers {
-                for _ in 0..<count {
-                    let random = Player.newRandom()
-                    _ = try await transaction.insert(uuid: random.uuid, name: random.name, score: random.score)
-                }
+            var hasPlayers = true
+            for try await exists in rows.decode(Bool.self) { hasPlayers = exists }
+            guard !hasPlayers else { return }
+            for _ in 0..<count {
+                let random = Player.newRandom()
+                _ = try await transaction.insert(uuid: random.uuid, name: random.name, score: random.score)
             }
         }
     }

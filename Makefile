@@ -2,7 +2,9 @@
 #   make demo   installs the dependencies, builds, and runs the end-to-end demo
 #               (scripts/demo: the toolkit demo, then a `players` session)
 #   make test   installs the dependencies, builds (failing on any compiler
-#               warning in the project's code) and runs the test suite
+#               warning in the project's code) and runs the test suite, with
+#               a throwaway PostgreSQL cluster for the PostgreSQL store
+#               (scripts/postgres-cluster)
 #   make bench  builds players-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 
@@ -17,11 +19,14 @@ build: deps
 demo: build
 	./scripts/demo
 
-# The command-line tests run the built executables: build them first.
+# The command-line tests run the built executables: build them first. The
+# cluster is stopped whether the tests pass or not.
 test: deps
 	./scripts/build-without-warnings swift build
 	./scripts/build-without-warnings swift build --build-tests
-	swift test --skip-build
+	./scripts/postgres-cluster start
+	export $$(./scripts/postgres-cluster env) && swift test --skip-build; \
+	status=$$?; ./scripts/postgres-cluster stop; exit $$status
 
 bench: deps
 	swift build -c release --product players-bench

@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
@@ -89,6 +90,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Server/Sources/PlayersServerStore"),
+        // The server's players in PostgreSQL, for several server instances
+        // on one database: only the server depends on it, so that no
+        // library of Sources/ links PostgresNIO.
+        .target(
+            name: "PlayersServerPostgres",
+            dependencies: [
+                "PlayersServerStore",
+                "PlayersProtocol",
+                "Players",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Server/Sources/PlayersServerPostgres"),
         .target(
             name: "PlayersServerHTTP",
             dependencies: [
@@ -165,6 +179,20 @@ let package = Package(
             name: "PlayersServerStoreTests",
             dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport"],
             path: "Server/Tests/PlayersServerStoreTests"),
+        // The PostgreSQL store against a real cluster
+        // (scripts/postgres-cluster), and the same cases on the embedded
+        // store.
+        .testTarget(
+            name: "PlayersServerPostgresTests",
+            dependencies: [
+                "PlayersServerPostgres",
+                "PlayersServerStore",
+                "PlayersProtocol",
+                "CipherDB",
+                "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Server/Tests/PlayersServerPostgresTests"),
         .testTarget(
             name: "PlayersServerHTTPTests",
             dependencies: [

@@ -12,20 +12,18 @@ struct AppliedMutation: Codable, FetchableRecord, PersistableRecord {
     }
 
     var mutationID: UUID
-    /// The JSON of the answer (`PlayersChangeResults.Result`), sorted keys.
+    /// The answer, as `PlayersChangeResults.Result.recordedJSON()` writes it.
     var result: String
     var appliedAt: Date
 
     init(_ result: PlayersChangeResults.Result, at date: Date) throws {
         mutationID = result.mutationID
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        self.result = String(decoding: try encoder.encode(result), as: UTF8.self)
+        self.result = try result.recordedJSON()
         appliedAt = date
     }
 
     /// The recorded answer.
     func decodedResult() throws -> PlayersChangeResults.Result {
-        try JSONDecoder().decode(PlayersChangeResults.Result.self, from: Data(result.utf8))
+        try PlayersChangeResults.Result(recordedJSON: result)
     }
 }

@@ -11,4 +11,11 @@ public struct DeltaPage: Sendable, Equatable {
     public var serverVersion: Int64
     public var changes: [Change]
     public var isLast: Bool
+
+    public init(version: Int64, serverVersion: Int64, changes: [Change], isLast: Bool) {
+        self.version = version
+        self.serverVersion = serverVersion
+        self.changes = changes
+        self.isLast = isLast
+    }
 }

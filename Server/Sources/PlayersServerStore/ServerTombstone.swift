@@ -11,4 +11,10 @@ public struct ServerTombstone: Codable, Equatable, Sendable, FetchableRecord, Pe
     public var uuid: UUID
     public var version: Int64
     public var deletedAt: Date
+
+    public init(uuid: UUID, version: Int64, deletedAt: Date) {
+        self.uuid = uuid
+        self.version = version
+        self.deletedAt = deletedAt
+    }
 }

@@ -4,4 +4,10 @@ public struct SnapshotPage: Sendable, Equatable {
     public var version: Int64
     public var players: [ServerPlayer]
     public var isLast: Bool
+
+    public init(version: Int64, players: [ServerPlayer], isLast: Bool) {
+        self.version = version
+        self.players = players
+        self.isLast = isLast
+    }
 }

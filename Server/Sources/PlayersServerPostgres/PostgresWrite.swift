@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PlayersServerStore
+import PostgresNIO
+
+/// A writing transaction of ``PostgresPlayersStore``, which holds the
+/// change counter: the steps of a write, as `ServerPlayersDatabase` takes
+/// them in SQLite.
+struct PostgresWrite {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// Takes the next value of the counter.
+    func nextVersion() async throws -> Int64 {
+        let rows = try await connection.query(
+            "UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING value", logger: logger)
+        for try await value in rows.decode(Int64.self) { return value }
+        throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
+    }
+
+    /// The live player with this uuid.
+    func player(_ uuid: UUID) async throws -> ServerPlayer? {
+        try await Self.player(uuid, connection, logger)
+    }
+
+    static func player(_ uuid: UUID, _ connection: PostgresConnection, _ logger: Logger) async throws -> ServerPlayer? {
+        let rows = try await connection.query(
+            "SELECT uuid, name, score, version FROM player WHERE uuid = \(uuid)", logger: logger)
+        for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+            return ServerPlayer(uuid: uuid, name: name, score: score, version: version)
+        }
+        return nil
+    }
+
+    /// Every live player.
+    func players() async throws -> [ServerPlayer] {
+        let rows = try await connection.query("SELECT uuid, name, score, version FROM player", logger: logger)
+        var players: [ServerPlayer] = []
+        for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+            players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
+        }
+        return players
+    }
+
+    /// The tombstone of the player with this uuid.
+    func tombstone(_ uuid: UUID) async throws -> ServerTombstone? {
+        let rows = try await connection.query(
+            "SELECT uuid, version, deleted_at FROM tombstone WHERE uuid = \(uuid)", logger: logger)
+        for try await (uuid, version, deletedAt) in rows.decode((UUID, Int64, Date).self) {
+            return ServerTombstone(uuid: uuid, version: version, deletedAt: deletedAt)
+        }
+        return nil
+    }
+
+    /// Inserts a player with the next version.
+    func insert(uuid: UUID, name: String, score: Int) async throws -> ServerPlayer {
+        let player = ServerPlayer(uuid: uuid, name: name, score: score, version: try await nextVersion())
+        try await connection.query(
+            "INSERT INTO player (uuid, name, score, version) VALUES (\(uuid), \(name), \(score), \(player.version))",
+            logger: logger)
+        return player
+    }
+
+    /// Stores a live player's new name and score with the next version;
+    /// returns it with that version.
+    func update(_ player: ServerPlayer) async throws -> ServerPlayer {
+        var player = player
+        player.version = try await nextVersion()
+        try await connection.query(
+            "UPDATE player SET name = \(player.name), score = \(player.score), version = \(player.version) WHERE uuid = \(player.uuid)",
+            logger: logger)
+        return player
+    }
+
+    /// Deletes a player and returns its tombstone, or nil when there is no
+    /// live player with this uuid.
+    func delete(_ uuid: UUID, at date: Date) async throws -> ServerTombstone? {
+        let rows = try await connection.query("DELETE FROM player WHERE uuid = \(uuid) RETURNING uuid", logger: logger)
+        var deleted = false
+        for try await _ in rows.decode(UUID.self) { deleted = true }
+        guard deleted else { return nil }
+        let tombstone = ServerTombstone(uuid: uuid, version: try await nextVersion(), deletedAt: date)
+        try await connection.query(
+            """
+            INSERT INTO tombstone (uuid, version, deleted_at) VALUES (\(uuid), \(tombstone.version), \(date))
+            ON CONFLICT (uuid) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
+            """,
+            logger: logger)
+        return tombstone
+    }
+
+    /// Removes the tombstone of a player that comes back.
+    func removeTombstone(_ uuid: UUID) async throws {
+        try await connection.query("DELETE FROM tombstone WHERE uuid = \(uuid)", logger: logger)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PlayersProtocol
+import PlayersServerStore
+import Testing
+
+/// The rules of `POST /v1/changes` on every store (Docs/SyncProtocol.md),
+/// run on the embedded store and on PostgreSQL; a retry may reach another
+/// instance than the first try.
+@Suite struct StoreChangeBatchTests {
+    func save(_ uuid: UUID, _ name: String, _ score: Int, base: Int64?) -> PlayersChangeBatch.Change {
+        .init(mutationID: UUID(), uuid: uuid, kind: .save, name: name, score: score, baseVersion: base)
+    }
+
+    func delete(_ uuid: UUID, base: Int64?) -> PlayersChangeBatch.Change {
+        .init(mutationID: UUID(), uuid: uuid, kind: .delete, baseVersion: base)
+    }
+
+    /// The one result of a batch of one change.
+    func apply(_ store: any PlayersStore, _ change: PlayersChangeBatch.Change) async throws -> PlayersChangeResults.Result {
+        let results = try await store.applyChanges(PlayersChangeBatch(changes: [change])).results
+        try #require(results.count == 1)
+        return results[0]
+    }
+
+    /// Everything a change can touch: the counter, the players, the
+    /// tombstones.
+    func state(_ store: any PlayersStore) async throws -> String {
+        let delta = try #require(try await store.delta(since: 0, limit: 10_000))
+        return "\(delta.serverVersion) \(delta.changes)"
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func savesAreAppliedOnTheCurrentVersionOrAsNewPlayers(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let edit = save(player.uuid, " Arthur Dent ", 42, base: 1)
+            #expect(try await apply(store, edit) == .init(mutationID: edit.mutationID, status: .applied, version: 2))
+            #expect(try await store.player(player.uuid) == ServerPlayer(uuid: player.uuid, name: "Arthur Dent", score: 42, version: 2))
+            let uuid = UUID()
+            let creation = save(uuid, "Zoé", 30, base: nil)
+            #expect(try await apply(store, creation) == .init(mutationID: creation.mutationID, status: .applied, version: 3))
+            #expect(try await store.player(uuid) == ServerPlayer(uuid: uuid, name: "Zoé", score: 30, version: 3))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func savesOnAnotherVersionAreConflictsThatChangeNothing(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            guard case .updated(let current) = try await store.update(player.uuid, name: nil, score: 150, expectedVersion: 1) else {
+                Issue.record("not updated")
+                return
+            }
+            let before = try await state(store)
+            let old = try await apply(store, save(player.uuid, "Arthur", 120, base: 1))
+            #expect(old.status == .conflict && old.version == nil && old.player == current.entry)
+            let copy = try await apply(store, save(player.uuid, "Copy", 2, base: nil))
+            #expect(copy.status == .conflict && copy.player == current.entry)
+            let deletion = try await apply(store, delete(player.uuid, base: 1))
+            #expect(deletion.status == .conflict && deletion.player == current.entry)
+            #expect(try await state(store) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletedPlayersAnswerWithTheirTombstoneAndComeBackOnItsVersion(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let deletion = try await apply(store, delete(player.uuid, base: 1))
+            #expect(deletion.status == .applied && deletion.version == 2)
+            let before = try await state(store)
+            let again = try await apply(store, delete(player.uuid, base: 1))
+            #expect(again.status == .applied && again.version == 2)
+            let unknown = try await apply(store, delete(UUID(), base: 7))
+            #expect(unknown.status == .applied && unknown.version == nil)
+            let edit = try await apply(store, save(player.uuid, "Arthur", 2, base: 1))
+            #expect(edit == .init(mutationID: edit.mutationID, status: .conflict, version: 2))
+            let creation = try await apply(store, save(player.uuid, "Arthur", 2, base: nil))
+            #expect(creation == .init(mutationID: creation.mutationID, status: .conflict, version: 2))
+            let forgotten = try await apply(store, save(UUID(), "Ghost", 2, base: 5))
+            #expect(forgotten == .init(mutationID: forgotten.mutationID, status: .conflict))
+            #expect(try await state(store) == before)
+            let revival = try await apply(store, save(player.uuid, "Arthur", 3, base: 2))
+            #expect(revival == .init(mutationID: revival.mutationID, status: .applied, version: 3))
+            #expect(try await store.player(player.uuid)?.score == 3)
+            #expect(try #require(try await store.delta(since: 0, limit: 100)).changes.count == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRetriedBatchThroughAnotherInstanceGetsTheSameResultsAndAppliesNothingTwice(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let first = try await sandbox.makeStore()
+            let second = try await sandbox.makeStore()
+            let arthur = try #require(try await first.create(uuid: UUID(), name: "Arthur", score: 1))
+            let barbara = try #require(try await first.create(uuid: UUID(), name: "Barbara", score: 2))
+            let craig = try #require(try await first.create(uuid: UUID(), name: "Craig", score: 3))
+            _ = try await first.update(craig.uuid, name: nil, score: 30, expectedVersion: nil)
+            let batch = PlayersChangeBatch(changes: [
+                save(arthur.uuid, "Arthur", 10, base: 1),
+                delete(barbara.uuid, base: 2),
+                save(craig.uuid, "Craig", 300, base: 3),
+                save(UUID(), "Zoé", 5, base: nil),
+            ])
+            let answer = try await first.applyChanges(batch)
+            #expect(answer.results.map(\.status) == [.applied, .applied, .conflict, .applied])
+            #expect(answer.results.map(\.version) == [5, 6, nil, 7])
+            let after = try await state(first)
+            #expect(try await second.applyChanges(batch) == answer)
+            #expect(try await state(second) == after)
+            // The conflict is answered as it was, even once Craig is back
+            // at the base version's state.
+            _ = try await second.update(craig.uuid, name: nil, score: 3, expectedVersion: nil)
+            #expect(try await first.applyChanges(batch) == answer)
+            try await first.close()
+            try await second.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchThatBreaksARuleChangesNothing(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let before = try await state(store)
+            let batch = PlayersChangeBatch(changes: [save(UUID(), "Zoé", 5, base: nil), save(player.uuid, "Arthur", 2, base: 1),
+                                                     delete(player.uuid, base: 1)])
+            await #expect(throws: PlayersPayloadError.self) { try await store.applyChanges(batch) }
+            #expect(try await state(store) == before)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func mutationIDsAreForgottenWithThePurgedTombstones(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let creation = PlayersChangeBatch(changes: [save(UUID(), "Old", 1, base: nil)])
+            let answer = try await store.applyChanges(creation)
+            try await store.purgeTombstones(olderThan: 3600, now: Date())
+            // Remembered: the same answer, nothing applied.
+            #expect(try await store.applyChanges(creation) == answer)
+            try await store.purgeTombstones(olderThan: 60, now: Date().addingTimeInterval(120))
+            // Forgotten: the change is judged again, and the player it
+            // created makes it a conflict.
+            #expect(try await store.applyChanges(creation).results.first?.status == .conflict)
+            #expect(try await store.snapshot(limit: 10, after: nil).version == 1)
+        }
+    }
+}

@@ -66,6 +66,6 @@ public enum ChangeDecision: Equatable, Sendable {
         guard let name = change.name, let score = change.score else {
             throw PlayersPayloadError(path: "$.changes", "a save without a name or a score")
         }
-        return (try PlayerValidator.validName(name), score)
+        return (try PlayerValidator.validPlayer(name: name, score: score), score)
     }
 }

@@ -73,11 +73,17 @@ struct StoreSandbox {
     }
 
     static func postgresURL() throws -> PostgresURL {
+        try PostgresURL(try postgresURLString())
+    }
+
+    /// The test cluster's URL. Throws when it is not set: a skipped
+    /// backend is not a tested one.
+    static func postgresURLString() throws -> String {
         guard let string = ProcessInfo.processInfo.environment[urlVariable], !string.isEmpty else {
             throw TestFailure(
                 "\(urlVariable) is not set: run 'scripts/postgres-cluster start' and 'export $(scripts/postgres-cluster env)' first (make test does both).")
         }
-        return try PostgresURL(string)
+        return string
     }
 
     private func remove() async throws {

@@ -1,0 +1,40 @@
+import Foundation
+import PlayersServerPostgres
+import Testing
+
+/// The URL's `sslmode`, with libpq's meanings, against the test cluster,
+/// which offers no TLS.
+@Suite struct PostgresURLTests {
+    /// The test cluster's URL with `sslmode` set to `mode`.
+    func clusterURL(sslMode mode: String) throws -> PostgresURL {
+        try PostgresURL(try StoreSandbox.postgresURLString() + "?sslmode=\(mode)")
+    }
+
+    @Test(arguments: ["disable", "allow", "prefer"])
+    func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
+        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode))
+        _ = try await store.snapshot(limit: 1, after: nil)
+        try await store.close()
+    }
+
+    @Test(arguments: ["require", "verify-ca", "verify-full"])
+    func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
+        await #expect(throws: (any Error).self) {
+            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode))
+            try await store.close()
+        }
+    }
+
+    @Test func anUnknownModeIsRefusedWithoutRepeatingTheURL() throws {
+        let error = #expect(throws: PostgresStoreError.self) {
+            try PostgresURL("postgres://players:hunter2@localhost/players?sslmode=verify_full")
+        }
+        #expect(error?.description.contains("sslmode") == true)
+        #expect(error?.description.contains("hunter2") == false)
+    }
+
+    @Test(arguments: ["mysql://players@localhost/players", "postgres:///players", "postgres://localhost/players"])
+    func aURLWithoutSchemeHostOrUserIsRefused(_ url: String) {
+        #expect(throws: PostgresStoreError.self) { try PostgresURL(url) }
+    }
+}

@@ -6,6 +6,7 @@ import NIOFoundationCompat
 import PlayersProtocol
 import PlayersServerStore
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// `POST /v1/changes` over HTTP: the answer, the batches refused whole,
@@ -26,15 +27,12 @@ import Testing
         .init(mutationID: id, uuid: uuid, kind: .save, name: name, score: 5, baseVersion: nil)
     }
 
-    /// The counter, the players and the tombstones.
-    func state(_ store: ServerPlayersDatabase) throws -> String {
-        "\(try store.currentVersion()) \(try #require(try store.delta(since: 0, limit: 10_000)).changes)"
-    }
-
-    @Test func aBatchIsAnsweredWithOneResultPerChangeInOrder() async throws {
-        try await api.withServer { store, client in
-            let player = try store.insert(name: "Arthur", score: 1)
-            _ = try store.update(player.uuid, name: nil, score: 150)
+    @Test(arguments: StoreKind.allCases)
+    func aBatchIsAnsweredWithOneResultPerChangeInOrder(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "Arthur", score: 1)
+            try await store.update(player.uuid, score: 150)
             let batch = PlayersChangeBatch(changes: [
                 .init(mutationID: UUID(), uuid: player.uuid, kind: .save, name: "Arthur", score: 120, baseVersion: 1),
                 create(),
@@ -61,50 +59,58 @@ import Testing
         return (blocks[0], blocks[1])
     }
 
-    @Test func theDocumentedExampleIsTheServersAnswer() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func theDocumentedExampleIsTheServersAnswer(_ kind: StoreKind) async throws {
         let (batch, answer) = try Self.documentedExample()
-        try await api.withServer { store, client in
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             // The state the example implies: Arthur changed since version 3
             // (he is at 7, with 150), and Zoé is new.
-            for index in 0..<6 { _ = try store.insert(name: "P\(index)", score: index) }
-            _ = try store.insert(uuid: try #require(UUID(uuidString: "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")), name: "Arthur", score: 150)
+            for index in 0..<6 { _ = try await store.insert(name: "P\(index)", score: index) }
+            _ = try await store.insert(uuid: try #require(UUID(uuidString: "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")), name: "Arthur", score: 150)
             let response = try await post(client, batch)
             #expect(response.status == .ok)
             #expect(String(buffer: response.body) == answer)
         }
     }
 
-    @Test func anEmptyBatchIsAnsweredWithNoResults() async throws {
-        try await api.withServer { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func anEmptyBatchIsAnsweredWithNoResults(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             let response = try await post(client, #"{"changes":[],"protocolVersion":1}"#)
             #expect(response.status == .ok)
             #expect(String(buffer: response.body) == #"{"protocolVersion":1,"results":[]}"#)
-            #expect(try store.currentVersion() == 0)
+            #expect(try await store.currentVersion() == 0)
         }
     }
 
-    @Test func aBatchSentAgainGetsTheSameAnswerAndAppliesNothingTwice() async throws {
-        try await api.withServer { store, client in
-            let player = try store.insert(name: "Arthur", score: 1)
+    @Test(arguments: StoreKind.allCases)
+    func aBatchSentAgainGetsTheSameAnswerAndAppliesNothingTwice(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "Arthur", score: 1)
             let batch = PlayersChangeBatch(changes: [
                 create(),
                 .init(mutationID: UUID(), uuid: player.uuid, kind: .delete, baseVersion: 1),
             ])
             let first = try await post(client, batch)
             #expect(first.status == .ok)
-            let after = try state(store)
+            let after = try await store.state()
             let again = try await post(client, batch)
             #expect(again.status == .ok)
             #expect(String(buffer: again.body) == String(buffer: first.body))
-            #expect(try state(store) == after)
+            #expect(try await store.state() == after)
         }
     }
 
-    @Test func aBatchThatBreaksARuleIsRefusedWholeAndChangesNothing() async throws {
-        try await api.withServer { store, client in
-            let player = try store.insert(name: "Arthur", score: 1)
+    @Test(arguments: StoreKind.allCases)
+    func aBatchThatBreaksARuleIsRefusedWholeAndChangesNothing(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "Arthur", score: 1)
             let valid = create("Valid")
-            let before = try state(store)
+            let before = try await store.state()
             let sameID = UUID()
             let sameUUID = UUID()
             func batch(_ changes: [PlayersChangeBatch.Change], version: Int = 1) throws -> String {
@@ -126,7 +132,7 @@ import Testing
                 let response = try await post(client, body)
                 #expect(response.status == .badRequest, "\(message)")
                 #expect(try api.errorMessage(response)?.hasPrefix(message) == true, "\(message): \(String(buffer: response.body))")
-                #expect(try state(store) == before, "\(message)")
+                #expect(try await store.state() == before, "\(message)")
             }
             // The valid change was not recorded either: alone, it is applied now.
             let alone = try await post(client, PlayersChangeBatch(changes: [valid]))
@@ -134,8 +140,10 @@ import Testing
         }
     }
 
-    @Test func requestsThatDoNotReachTheStoreGetTheirStatuses() async throws {
-        try await api.withServer { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func requestsThatDoNotReachTheStoreGetTheirStatuses(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             let valid = String(decoding: try PlayersChangeBatch(changes: [create()]).jsonData(), as: UTF8.self)
             #expect(try await post(client, valid, headers: [:]).status == .unsupportedMediaType)
             #expect(try await post(client, valid, headers: [.contentType: "text/plain"]).status == .unsupportedMediaType)
@@ -146,31 +154,35 @@ import Testing
                 #expect(response.status == .methodNotAllowed, "\(method)")
                 #expect(response.headers[.allow] == "POST", "\(method)")
             }
-            #expect(try store.currentVersion() == 0)
+            #expect(try await store.currentVersion() == 0)
         }
     }
 
-    @Test func fullBatchesPassTheBodyLimitOfOnePlayer() async throws {
-        try await api.withServer { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func fullBatchesPassTheBodyLimitOfOnePlayer(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             // 500 changes with the longest names: about 300 KB, far over 16 KiB.
             let name = String(repeating: "\u{1F600}", count: 100)
             let batch = PlayersChangeBatch(changes: (0..<500).map { _ in create(name) })
             #expect(try batch.jsonData().count > 200_000)
             let response = try await post(client, batch)
             #expect(response.status == .ok)
-            #expect(try store.currentVersion() == 500)
+            #expect(try await store.currentVersion() == 500)
         }
     }
 
-    @Test func theTokenIsRequiredWhenConfigured() async throws {
-        try await api.withServer(token: "s3cret-token") { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func theTokenIsRequiredWhenConfigured(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, token: "s3cret-token") { server in
+            let (store, client) = (server.store, server.client)
             let valid = String(decoding: try PlayersChangeBatch(changes: [create()]).jsonData(), as: UTF8.self)
             #expect(try await post(client, valid).status == .unauthorized)
             #expect(try await post(client, valid, headers: [.contentType: "application/json", .authorization: "Bearer nope"]).status == .unauthorized)
-            #expect(try store.currentVersion() == 0)
+            #expect(try await store.currentVersion() == 0)
             let right = try await post(client, valid, headers: [.contentType: "application/json", .authorization: "Bearer s3cret-token"])
             #expect(right.status == .ok)
-            #expect(try store.currentVersion() == 1)
+            #expect(try await store.currentVersion() == 1)
         }
     }
 }

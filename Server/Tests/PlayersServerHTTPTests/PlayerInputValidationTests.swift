@@ -5,6 +5,7 @@ import NIOCore
 import Players
 import PlayersProtocol
 import PlayersServerStore
+import ServerTestSupport
 import Testing
 
 /// The server's input follows ``PlayerValidator``, the rule of the command
@@ -17,18 +18,23 @@ import Testing
     /// Sends `body` to create a player and to update the existing one,
     /// expecting a 400 with `message` both times and no change.
     func expectRefused(_ body: Data, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await api.withServer { store, client in
-            let existing = try store.insert(name: "Existing", score: 1)
-            let before = try store.snapshot(limit: 100)
-            let version = try store.currentVersion()
+        for kind in StoreKind.allCases {
+            try await expectRefused(body, message, kind, sourceLocation: sourceLocation)
+        }
+    }
+
+    func expectRefused(_ body: Data, _ message: String, _ kind: StoreKind, sourceLocation: SourceLocation) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let existing = try await store.insert(name: "Existing", score: 1)
+            let before = try await store.state()
             for (method, uri) in [(HTTPRequest.Method.post, "/v1/players"), (.put, "/v1/players/\(existing.uuid.uuidString)")] {
                 let response = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
                                                         body: ByteBuffer(bytes: body))
                 #expect(response.status == .badRequest, sourceLocation: sourceLocation)
                 #expect(try api.errorMessage(response) == message, sourceLocation: sourceLocation)
             }
-            #expect(try store.snapshot(limit: 100).players.map(\.entry) == before.players.map(\.entry), sourceLocation: sourceLocation)
-            #expect(try store.currentVersion() == version, sourceLocation: sourceLocation)
+            #expect(try await store.state() == before, sourceLocation: sourceLocation)
         }
     }
 

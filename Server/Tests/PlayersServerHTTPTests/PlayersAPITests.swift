@@ -6,28 +6,12 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
+import ServerTestSupport
 import TestSupport
 import Testing
 
+/// The read endpoints, tokens and errors, on both stores.
 @Suite struct PlayersAPITests {
-    /// Runs `body` against a live server on loopback, backed by an
-    /// encrypted database file in its own folder.
-    func withServer(token: String? = nil, tombstoneRetention: TimeInterval = 30 * 86_400, demo: Bool = false, _ body: @Sendable (ServerPlayersDatabase, any TestClientProtocol) async throws -> Void) async throws {
-        let folder = try TemporaryFolder()
-        var databaseConfiguration = Configuration()
-        databaseConfiguration.prepareDatabase { db in try db.usePassphrase("server secret") }
-        let store = try ServerPlayersDatabase(DatabasePool(path: folder.path("server.db"), configuration: databaseConfiguration))
-        var configuration = ServerConfiguration()
-        configuration.token = token
-        configuration.tombstoneRetention = tombstoneRetention
-        configuration.defaultPageSize = 100
-        configuration.servesDemoRefresh = demo
-        let app = Application(router: PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter())
-        try await app.test(.live) { client in
-            try await body(store, client)
-        }
-    }
-
     func payload(_ response: TestResponse) throws -> PlayersPayload {
         try PlayersPayload.decode(Data(buffer: response.body))
     }
@@ -37,10 +21,13 @@ import Testing
         return object?["error"]?["message"]
     }
 
-    @Test func snapshotHoldsEveryLivePlayerAndTheCursor() async throws {
-        try await withServer { store, client in
-            let players = try (0..<3).map { try store.insert(name: "P\($0)", score: $0) }
-            try store.delete(players[1].uuid)
+    @Test(arguments: StoreKind.allCases)
+    func snapshotHoldsEveryLivePlayerAndTheCursor(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            var players: [ServerPlayer] = []
+            for index in 0..<3 { players.append(try await store.insert(name: "P\(index)", score: index)) }
+            _ = try await store.delete(players[1].uuid)
             let response = try await client.execute(uri: "/v1/players", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json; charset=utf-8")
@@ -53,13 +40,15 @@ import Testing
         }
     }
 
-    @Test func deltaHoldsUpdatesAndTombstonesAfterTheCursor() async throws {
-        try await withServer { store, client in
-            let arthur = try store.insert(name: "Arthur", score: 1)
-            let barbara = try store.insert(name: "Barbara", score: 2)
+    @Test(arguments: StoreKind.allCases)
+    func deltaHoldsUpdatesAndTombstonesAfterTheCursor(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let arthur = try await store.insert(name: "Arthur", score: 1)
+            let barbara = try await store.insert(name: "Barbara", score: 2)
             let cursor = try payload(try await client.execute(uri: "/v1/players", method: .get)).cursor!
-            _ = try store.update(arthur.uuid, name: nil, score: 100)
-            try store.delete(barbara.uuid)
+            try await store.update(arthur.uuid, score: 100)
+            _ = try await store.delete(barbara.uuid)
             let delta = try payload(try await client.execute(uri: "/v1/players?since=\(cursor)", method: .get))
             #expect(delta.kind == .delta)
             #expect(delta.players.map(\.uuid) == [arthur.uuid])
@@ -69,24 +58,29 @@ import Testing
         }
     }
 
-    @Test func etagsAnswerNotModified() async throws {
-        try await withServer { store, client in
-            _ = try store.insert(name: "A", score: 1)
+    @Test(arguments: StoreKind.allCases)
+    func etagsAnswerNotModified(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            _ = try await store.insert(name: "A", score: 1)
             let first = try await client.execute(uri: "/v1/players", method: .get)
             let etag = try #require(first.headers[.eTag])
             let again = try await client.execute(uri: "/v1/players", method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
             #expect(again.body.readableBytes == 0)
-            _ = try store.insert(name: "B", score: 2)
+            _ = try await store.insert(name: "B", score: 2)
             let changed = try await client.execute(uri: "/v1/players", method: .get, headers: [.ifNoneMatch: etag])
             #expect(changed.status == .ok)
             #expect(changed.headers[.eTag] != etag)
         }
     }
 
-    @Test func pagesFollowNextLinksAndCarryTheFirstCursor() async throws {
-        try await withServer { store, client in
-            let players = try (0..<7).map { try store.insert(name: "P\($0)", score: $0) }
+    @Test(arguments: StoreKind.allCases)
+    func pagesFollowNextLinksAndCarryTheFirstCursor(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            var players: [ServerPlayer] = []
+            for index in 0..<7 { players.append(try await store.insert(name: "P\(index)", score: index)) }
             var uri: String? = "/v1/players?limit=3"
             var seen: [UUID] = []
             var cursors: Set<String> = []
@@ -95,7 +89,7 @@ import Testing
                 seen += page.players.map(\.uuid)
                 cursors.insert(page.cursor ?? "")
                 // A write between pages does not move the snapshot's cursor.
-                _ = try store.update(players[0].uuid, name: nil, score: Int.random(in: 0...1000))
+                try await store.update(players[0].uuid, score: Int.random(in: 0...1000))
                 #expect(page.complete == (page.next == nil))
                 uri = page.next
             }
@@ -105,37 +99,47 @@ import Testing
         }
     }
 
-    @Test func oldCursorsAreGone() async throws {
-        try await withServer { store, client in
-            let player = try store.insert(name: "A", score: 1)
-            try store.delete(player.uuid, at: Date(timeIntervalSinceNow: -7200))
-            try store.purgeTombstones(olderThan: 3600)
+    @Test(arguments: StoreKind.allCases)
+    func oldCursorsAreGone(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "A", score: 1)
+            _ = try await store.delete(player.uuid)
+            try await server.sandbox.ageTombstones(by: 7200)
+            try await store.purgeTombstones(olderThan: 3600, now: Date())
             let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
             #expect(response.status == .gone)
             #expect(try errorMessage(response)?.contains("take a snapshot") == true)
         }
     }
 
-    @Test func expiredTombstonesArePurgedWhileTheServerRuns() async throws {
-        try await withServer(tombstoneRetention: 3600) { store, client in
-            let player = try store.insert(name: "A", score: 1)
-            try store.delete(player.uuid, at: Date(timeIntervalSinceNow: -7200))
+    @Test(arguments: StoreKind.allCases)
+    func expiredTombstonesArePurgedWhileTheServerRuns(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, tombstoneRetention: 3600) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "A", score: 1)
+            _ = try await store.delete(player.uuid)
+            try await server.sandbox.ageTombstones(by: 7200)
             // No purge was asked for: the server purges before answering.
             let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
             #expect(response.status == .gone)
         }
     }
 
-    @Test func refreshChangesThePlayers() async throws {
-        try await withServer(demo: true) { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func refreshChangesThePlayers(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, demo: true) { server in
+            let (store, client) = (server.store, server.client)
             let response = try await client.execute(uri: "/demo/refresh", method: .post, headers: [.contentType: "application/json"])
             #expect(response.status == .ok)
-            #expect(try store.snapshot(limit: 100).players.count == 8)
+            #expect(try await store.allPlayers().count == 8)
         }
     }
 
-    @Test func tokensAreRequiredWhenConfigured() async throws {
-        try await withServer(token: "s3cret-token") { _, client in
+    @Test(arguments: StoreKind.allCases)
+    func tokensAreRequiredWhenConfigured(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, token: "s3cret-token") { server in
+            let client = server.client
             let missing = try await client.execute(uri: "/v1/players", method: .get)
             #expect(missing.status == .unauthorized)
             let wrong = try await client.execute(uri: "/v1/players", method: .get, headers: [.authorization: "Bearer nope"])
@@ -148,9 +152,11 @@ import Testing
         }
     }
 
-    @Test func badRequestsGetJSONErrors() async throws {
-        try await withServer { store, client in
-            let player = try store.insert(name: "A", score: 1)
+    @Test(arguments: StoreKind.allCases)
+    func badRequestsGetJSONErrors(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let player = try await store.insert(name: "A", score: 1)
             for uri in ["/v1/players?since=abc", "/v1/players?limit=0", "/v1/players?limit=999999", "/v1/players?after=nope", "/v1/players/nope"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .badRequest, "\(uri)")

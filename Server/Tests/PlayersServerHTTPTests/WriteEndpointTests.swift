@@ -8,6 +8,7 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
+import ServerTestSupport
 import Testing
 
 @Suite struct WriteEndpointTests {
@@ -18,8 +19,10 @@ import Testing
         try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body))
     }
 
-    @Test func createUpdateDeleteAndTheirTraces() async throws {
-        try await api.withServer { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func createUpdateDeleteAndTheirTraces(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             let created = try await post(client, "/v1/players", #"{"name":" Arthur ","score":42}"#)
             #expect(created.status == .created)
             let player = try JSONDecoder().decode(PlayersPayload.PlayerEntry.self, from: Data(buffer: created.body))
@@ -35,7 +38,7 @@ import Testing
             #expect(updated.status == .ok)
             let stale = try await post(client, "/v1/players/\(player.uuid.uuidString)", #"{"score":5,"version":1}"#, method: .put)
             #expect(stale.status == .conflict)
-            #expect(try store.player(player.uuid)?.score == 100)
+            #expect(try await store.player(player.uuid)?.score == 100)
 
             let deleted = try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete, headers: Self.json)
             #expect(deleted.status == .noContent)
@@ -48,8 +51,10 @@ import Testing
         }
     }
 
-    @Test func everyErrorStatusFromACraftedRequest() async throws {
-        try await withServerAndPlayer { store, client, uuid in
+    @Test(arguments: StoreKind.allCases)
+    func everyErrorStatusFromACraftedRequest(_ kind: StoreKind) async throws {
+        try await withServerAndPlayer(kind) { server, uuid in
+            let (store, client) = (server.store, server.client)
             let cases: [(HTTPRequest.Method, String, String, HTTPFields, HTTPResponse.Status)] = [
                 (.post, "/v1/players", "{not json", Self.json, .badRequest),
                 (.post, "/v1/players", #"{"name":"","score":1}"#, Self.json, .badRequest),
@@ -78,12 +83,14 @@ import Testing
                     #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(method) \(uri)")
                 }
             }
-            #expect(try store.snapshot(limit: 100).players.count == 1)
+            #expect(try await store.allPlayers().count == 1)
         }
     }
 
-    @Test func randomAndMalformedRequestsLeaveTheServerAnsweringAndTheDatabaseIntact() async throws {
-        try await withServerAndPlayer { store, client, uuid in
+    @Test(arguments: StoreKind.allCases)
+    func randomAndMalformedRequestsLeaveTheServerAnsweringAndTheDatabaseIntact(_ kind: StoreKind) async throws {
+        try await withServerAndPlayer(kind) { server, uuid in
+            let client = server.client
             var generator = SystemRandomNumberGenerator()
             let fragments = [#"{"name":"#, #""A""#, #","score":"#, "1", "99999999999999999999999", "-0", "null", "true", "[", "]", "{", "}",
                              "\u{0}", "\u{FEFF}", "é", "\u{1F600}", #"\ud800"#, "\"", ",", ":", "1.0e5", String(repeating: "z", count: 200)]
@@ -98,16 +105,18 @@ import Testing
                 #expect(response.status.code < 500, "\(method) \(path) \(body)")
             }
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
-            #expect(try store.integrityCheck() == ["ok"])
+            #expect(try await server.sandbox.storeProblems() == [])
         }
     }
 
-    @Test func concurrentReadersSeeConsistentSnapshots() async throws {
-        try await api.withServer { store, client in
+    @Test(arguments: StoreKind.allCases)
+    func concurrentReadersSeeConsistentSnapshots(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Only inserts: the player count always equals the cursor.
-                    for index in 0..<100 { _ = try store.insert(name: "P\(index)", score: index) }
+                    for index in 0..<100 { _ = try await store.insert(name: "P\(index)", score: index) }
                 }
                 for _ in 0..<50 {
                     group.addTask {
@@ -124,10 +133,10 @@ import Testing
     }
 
     /// A server with one player, and its uuid.
-    func withServerAndPlayer(_ body: @Sendable (ServerPlayersDatabase, any TestClientProtocol, String) async throws -> Void) async throws {
-        try await api.withServer { store, client in
-            let player = try store.insert(name: "Existing", score: 1)
-            try await body(store, client, player.uuid.uuidString)
+    func withServerAndPlayer(_ kind: StoreKind, _ body: @Sendable (APITestServer, String) async throws -> Void) async throws {
+        try await APITestServer.with(kind) { server in
+            let player = try await server.store.insert(name: "Existing", score: 1)
+            try await body(server, player.uuid.uuidString)
         }
     }
 }

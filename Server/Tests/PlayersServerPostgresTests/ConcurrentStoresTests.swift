@@ -1,6 +1,7 @@
 import Foundation
 import PlayersServerStore
-import Synchronization
+import ServerTestSupport
+import TestSupport
 import Testing
 
 /// Several instances on one database, as servers behind a load balancer:
@@ -18,7 +19,7 @@ import Testing
         try await StoreSandbox.with(kind) { sandbox in
             let stores = [try await sandbox.makeStore(), try await sandbox.makeStore()]
             let total = Self.writers * Self.creationsPerWriter
-            let writersDone = Flag()
+            let writersDone = TestFlag()
             let reader = Task { [reader = stores[1]] in
                 var versions: [Int64] = []
                 var cursor: Int64 = 0
@@ -58,13 +59,6 @@ import Testing
             #expect(seen == Array(1...Int64(total)))
             for store in stores { try await store.close() }
         }
-    }
-
-    /// Set once, read from other tasks.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        var isSet: Bool { value.withLock { $0 } }
-        func set() { value.withLock { $0 = true } }
     }
 
     struct DeltaGone: Error {

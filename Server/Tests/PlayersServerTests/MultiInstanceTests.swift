@@ -1,0 +1,127 @@
+import Foundation
+import PlayersProtocol
+import ServerTestSupport
+import Synchronization
+import TestSupport
+import Testing
+
+/// Several `players-server` processes on one PostgreSQL database, as
+/// behind a load balancer: one set of players, one numbering of changes,
+/// nothing acknowledged lost when an instance dies.
+@Suite struct MultiInstanceTests {
+    /// Starts `count` instances on the sandbox's store at once, each with
+    /// `arguments`.
+    func startInstances(_ count: Int, on sandbox: StoreSandbox, _ arguments: [String] = []) async throws -> [ServerProcess] {
+        let environment = try sandbox.serverEnvironment
+        return try await withThrowingTaskGroup(of: ServerProcess.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await onThread { try ServerProcess(sandbox.serverArguments + arguments, environment: environment) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Creates a player through `server`; its entry if the server
+    /// acknowledged it (201), else nil.
+    static func create(_ name: String, through server: ServerProcess) -> PlayersPayload.PlayerEntry? {
+        guard let response = try? server.request("POST", "/v1/players", headers: ["Content-Type": "application/json"],
+                                                 body: #"{"name":"\#(name)","score":1}"#),
+              response.status == 201
+        else { return nil }
+        return try? JSONDecoder().decode(PlayersPayload.PlayerEntry.self, from: Data(response.body.utf8))
+    }
+
+    /// Every page of a full snapshot through `server`.
+    static func snapshot(through server: ServerProcess) throws -> PlayersPayload {
+        let response = try server.request("GET", "/v1/players?limit=5000")
+        return try PlayersPayload.decode(Data(response.body.utf8))
+    }
+
+    @Test func instancesStartingTogetherSeedOnceAndAWriteThroughOneIsReadThroughTheOtherAtOnce() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let servers = try await startInstances(2, on: sandbox, ["--seed", "40"])
+            let snapshots = try servers.map { try Self.snapshot(through: $0) }
+            #expect(snapshots.map(\.players.count) == [40, 40])
+            #expect(snapshots.map(\.cursor) == ["40", "40"])
+
+            let created = try #require(Self.create("Arthur", through: servers[0]))
+            let read = try servers[1].request("GET", "/v1/players/\(created.uuid.uuidString)")
+            #expect(read.status == 200)
+            #expect(read.body.contains("Arthur"))
+            let delta = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=40").body.utf8))
+            #expect(delta.players.map(\.uuid) == [created.uuid])
+        }
+    }
+
+    /// Eight writers spread over two instances, and a reader paging the
+    /// delta through one of them meanwhile, by pages of 7: the versions
+    /// are unique, and the reader, following its cursor, sees every
+    /// creation exactly once.
+    @Test func concurrentWritersOnTwoInstancesGetUniqueVersionsAndTheDeltaMissesNone() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let servers = try await startInstances(2, on: sandbox)
+            let writers = 8, creations = 25
+            let done = TestFlag()
+            let reader = Task {
+                try await onThread {
+                    var versions: [Int64] = []
+                    var cursor = "0"
+                    while true {
+                        let finished = done.isSet
+                        let page = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=\(cursor)&limit=7").body.utf8))
+                        versions += page.players.compactMap(\.version)
+                        cursor = try #require(page.cursor)
+                        if page.complete, finished { return versions }
+                        if page.players.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
+                    }
+                }
+            }
+            let acknowledged = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        try await onThread {
+                            (0..<creations).compactMap { Self.create("W\(writer)-\($0)", through: servers[writer % 2])?.version }
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            done.set()
+            let seen = try await reader.value
+            let total = Int64(writers * creations)
+            #expect(acknowledged.sorted() == Array(1...total))
+            #expect(seen == Array(1...total))
+            #expect(try await sandbox.storeProblems() == [])
+        }
+    }
+
+    /// An instance killed with SIGKILL while it writes: every creation it
+    /// acknowledged is served by the other one.
+    @Test func anInstanceKilledWhileWritingLosesNothingItAcknowledged() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let servers = try await startInstances(2, on: sandbox)
+            let acknowledged = Mutex<[UUID]>([])
+            let writing = Task {
+                try await onThread {
+                    for index in 0..<100_000 {
+                        guard let entry = Self.create("K\(index)", through: servers[0]) else { return }
+                        acknowledged.withLock { $0.append(entry.uuid) }
+                    }
+                }
+            }
+            // Killed in the middle of its writes, whatever the machine's load.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while acknowledged.withLock({ $0.count }) < 30 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(servers[0].stop(SIGKILL) == 128 + SIGKILL)
+            try await writing.value
+            let written = acknowledged.withLock { $0 }
+            #expect(written.count >= 30)
+            let served = Set(try Self.snapshot(through: servers[1]).players.map(\.uuid))
+            #expect(Set(written).isSubset(of: served))
+            // At most the creation in flight at the kill, unacknowledged.
+            #expect(served.count <= written.count + 1)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// `--postgres`, `PLAYERS_SERVER_POSTGRES_URL` and `PGPASSWORD`: the
+/// password never in argv nor in a message, and a database that cannot be
+/// used refused at start in one sentence.
+@Suite struct PostgresOptionTests {
+    /// The test cluster's URL, and the same without its password.
+    func clusterURLs() throws -> (withPassword: String, password: String, withoutPassword: String) {
+        let url = try StoreSandbox.postgresURLString()
+        let components = try #require(URLComponents(string: url))
+        let password = try #require(components.password)
+        var bare = components
+        bare.password = nil
+        return (url, password, try #require(bare.string))
+    }
+
+    @Test func aPasswordInTheArgumentIsAUsageErrorThatDoesNotRepeatIt() throws {
+        let (url, password, _) = try clusterURLs()
+        let result = try ServerProcess.run(["--postgres", url], in: try TemporaryFolder())
+        #expect(result.status == 64)
+        #expect(result.error.contains("--postgres must not hold a password"))
+        #expect(result.error.contains("PLAYERS_SERVER_POSTGRES_URL"))
+        #expect(!(result.error + result.output).contains(password))
+    }
+
+    @Test(arguments: [
+        (["--postgres", "postgres://players@127.0.0.1/players", "--database", "server.db"], "Give --database or --postgres, not both."),
+        (["--postgres", "postgres://players@127.0.0.1/players", "--key-file", "key"], "--key-file and --passphrase-file are for an encrypted --database"),
+        (["--postgres", "mysql://players@127.0.0.1/players"], "--postgres: the PostgreSQL URL is not of the form"),
+        (["--postgres", "postgres://players@127.0.0.1/players?sslmode=verify_full"], "sslmode is not one of"),
+    ])
+    func contradictoryOrMalformedOptionsAreUsageErrors(_ arguments: [String], _ message: String) throws {
+        let folder = try TemporaryFolder()
+        let result = try ServerProcess.run(arguments, in: folder)
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains(message), "\(result.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func theURLAndThePasswordFromTheEnvironmentServe() throws {
+        let (url, password, bare) = try clusterURLs()
+        for environment in [["PLAYERS_SERVER_POSTGRES_URL": url], ["PLAYERS_SERVER_POSTGRES_URL": bare, "PGPASSWORD": password]] {
+            let server = try ServerProcess(["--seed", "3"], environment: environment)
+            #expect(try server.request("GET", "/v1/players").status == 200)
+            #expect(server.stop() == 0)
+        }
+        let server = try ServerProcess(["--postgres", bare], environment: ["PGPASSWORD": password])
+        #expect(try server.request("GET", "/v1/players").body.contains(#""kind":"snapshot""#))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func anUnreachableServerIsReportedAtOnce() throws {
+        let started = Date()
+        let result = try ServerProcess.run(["--postgres", "postgres://players@127.0.0.1:1/players"], in: try TemporaryFolder())
+        #expect(result.status == 1)
+        #expect(result.error.contains("cannot connect to PostgreSQL at 127.0.0.1:1: connection refused."), "\(result.error)")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func aWrongPasswordOrNoneIsReportedWithoutThePassword() throws {
+        let (_, _, bare) = try clusterURLs()
+        let wrong = try ServerProcess.run(["--postgres", bare], environment: ["PGPASSWORD": "not-the-password"], in: try TemporaryFolder())
+        #expect(wrong.status == 1)
+        #expect(wrong.error.contains(#"refused the connection: password authentication failed for user "players""#), "\(wrong.error)")
+        #expect(!wrong.error.contains("not-the-password"))
+        let none = try ServerProcess.run(["--postgres", bare], in: try TemporaryFolder())
+        #expect(none.status == 1)
+        #expect(none.error.contains("asks for a password and none is given: put it in PLAYERS_SERVER_POSTGRES_URL or PGPASSWORD."), "\(none.error)")
+    }
+}

@@ -6,6 +6,7 @@ import Logging
 import Players
 import PlayersServerStore
 import PlayersServerHTTP
+import ServiceLifecycle
 
 /// `players-server serve` (the default): the JSON endpoint that clients
 /// sync from.
@@ -19,7 +20,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
             database shared by several instances (--postgres or PLAYERS_SERVER_POSTGRES_URL), \
             or in memory when neither is given. \
             Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
-            SIGINT and SIGTERM stop it after the requests in progress, with its database closed.
+            SIGINT and SIGTERM stop it after the requests in progress (and --drain-time), with its database closed.
             """)
 
     @Option(help: "The address to listen on.")
@@ -59,6 +60,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: "The most connections open at once; more wait to be accepted (1 to 10000; default: 256).")
     var maxConnections = 256
 
+    @Option(help: "After SIGTERM or SIGINT, how long to go on serving with GET /ready answering 503, so that load balancers stop sending, before the server stops accepting connections (0s to 5m; default: 0s).")
+    var drainTime = "0s"
+
     @Flag(help: "Serve POST /demo/refresh, random changes for the demo.")
     var demo = false
 
@@ -77,6 +81,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try Self.checkDuration(tombstoneRetention, option: "--tombstone-retention", in: 1...36_500 * 86_400, "1s to 36500d, such as 30d")
         try Self.checkDuration(idleTimeout, option: "--idle-timeout", in: 1...3600, "1s to 1h, such as 60s")
         try Self.checkDuration(readTimeout, option: "--read-timeout", in: 1...3600, "1s to 1h, such as 30s")
+        try Self.checkDuration(drainTime, option: "--drain-time", in: 0...300, "0s to 5m, such as 10s")
         if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
         if !(1...10_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 10000.") }
@@ -145,9 +150,15 @@ struct PlayersServerCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
-        // On SIGINT and SIGTERM: stops accepting, finishes the requests in
-        // progress, then returns.
-        try await app.runService()
+        // On SIGINT and SIGTERM: /ready answers 503 for --drain-time (the
+        // group shuts its services down in reverse order: the drain
+        // first), then the server stops accepting, finishes the requests
+        // in progress, and the group returns.
+        let services = ServiceGroup(configuration: .init(
+            services: [app, DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!))],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await services.run()
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
         try await store.close()

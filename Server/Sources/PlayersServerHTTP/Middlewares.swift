@@ -1,6 +1,4 @@
-import Foundation
 import Hummingbird
-import Logging
 
 /// Requires `Authorization: Bearer TOKEN` when a token is configured. The
 /// comparison takes the same time whatever the token sent.
@@ -28,29 +26,4 @@ func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         difference |= left ^ right
     }
     return difference == 0
-}
-
-/// One log line per request: method, path, status, duration. Never the
-/// headers (the token) nor the query (cursors are harmless, but paths
-/// suffice).
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        func log(_ status: HTTPResponse.Status) {
-            let duration = ContinuousClock.now - start
-            let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
-            context.logger.info("\(request.method) \(request.uri.path) \(status.code) \(String(format: "%.1f", milliseconds)) ms")
-        }
-        do {
-            let response = try await next(request, context)
-            log(response.status)
-            return response
-        } catch let error as any HTTPResponseError {
-            log(error.status)
-            throw error
-        } catch {
-            log(.internalServerError)
-            throw error
-        }
-    }
 }

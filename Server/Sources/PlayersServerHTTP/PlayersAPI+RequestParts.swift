@@ -4,7 +4,8 @@ import NIOCore
 import NIOFoundationCompat
 
 extension PlayersAPI {
-    /// The JSON body of a request, at most `limit` bytes (larger: 413).
+    /// The JSON body of a request, at most `limit` bytes (larger: 413); 400
+    /// when it does not arrive whole (the client's failure, not the store's).
     func body(_ request: Request, upTo limit: Int) async throws -> Data {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw APIError(.unsupportedMediaType, "send the body as application/json")
@@ -14,6 +15,8 @@ extension PlayersAPI {
             return Data(buffer: try await request.collectBody(upTo: limit))
         } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "the body is larger than \(limit) bytes")
+        } catch {
+            throw APIError.badRequest("the body did not arrive whole")
         }
     }
 

@@ -10,20 +10,33 @@ public struct PlayersAPI: Sendable {
     let configuration: ServerConfiguration
     /// When tombstones were last purged.
     let lastPurge = PurgeClock()
+    /// What `GET /metrics` shows.
+    public let metrics = ServerMetrics()
+    /// Whether the graceful shutdown has begun (`GET /ready` answers 503).
+    public let readiness = ServerReadiness()
 
     public init(store: any PlayersStore, configuration: ServerConfiguration) {
         self.store = store
         self.configuration = configuration
     }
 
-    /// The router, with request logging, the `Host` check, authentication
-    /// and the cross-site check of changes.
+    /// The router, with request ids, logging and metrics, the `Host` check,
+    /// authentication and the cross-site check of changes.
     public func makeRouter() -> Router<PlayersRequestContext> {
         let router = Router(context: PlayersRequestContext.self)
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(metrics: metrics))
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: AllowedHostMiddleware(configuration: configuration))
-        router.get("/healthz") { _, _ in ["status": "ok"] }
+        // For load balancers and probes, without the token; HEAD answers
+        // as GET, without the body.
+        for path in ["/health", "/healthz"] {
+            router.get(RouterPath(path), use: health)
+            router.head(RouterPath(path)) { request, context in try await Self.head(request, context, health) }
+        }
+        router.get("/ready", use: ready)
+        router.head("/ready") { request, context in try await Self.head(request, context, ready) }
+        // It reveals the traffic: with a token, only to its holders.
+        router.group("/metrics").add(middleware: BearerTokenMiddleware(token: configuration.token)).get(use: metricsText)
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
         // A known path with another method: 405, with the methods it accepts.
         for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE"), ("/changes", "POST")] {

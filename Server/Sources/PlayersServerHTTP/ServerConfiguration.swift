@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var readTimeout: TimeInterval = 30
     /// The most connections open at once; more wait to be accepted.
     public var maximumConnections: Int = 256
+    /// How long `GET /ready` waits for the store's check before it
+    /// answers 503.
+    public var readinessTimeout: TimeInterval = 2
     /// Whether `POST /demo/refresh` (random changes, for the demo) is served.
     public var servesDemoRefresh = false
 

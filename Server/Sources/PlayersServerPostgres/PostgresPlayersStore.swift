@@ -124,6 +124,13 @@ public final class PostgresPlayersStore: PlayersStore {
         }
     }
 
+    /// One statement outside a transaction, a lookup by primary key: a
+    /// round trip that proves the connection and the schema.
+    public func checkReachable() async throws {
+        try checkOpen()
+        _ = try await client.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` in a read-only `REPEATABLE READ` transaction: every

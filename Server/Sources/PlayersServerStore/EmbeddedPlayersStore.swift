@@ -64,6 +64,10 @@ public struct EmbeddedPlayersStore: PlayersStore {
         }
     }
 
+    public func checkReachable() async throws {
+        _ = try await StoreThreads.read { [database] in try database.currentVersion() }
+    }
+
     public func close() async throws {
         try await StoreThreads.write { [database] in try database.close() }
     }

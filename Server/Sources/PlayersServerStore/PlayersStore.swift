@@ -56,6 +56,10 @@ public protocol PlayersStore: Sendable {
     /// counter after them.
     func refresh() async throws -> Int64
 
+    /// Throws unless the store answers a cheap read (the change counter):
+    /// whether this server can serve (`GET /ready`).
+    func checkReachable() async throws
+
     /// Writes everything out and closes the store: later calls throw.
     func close() async throws
 }

@@ -1,0 +1,89 @@
+import Hummingbird
+import Prometheus
+
+/// The server's Prometheus metrics (`GET /metrics`): requests by route and
+/// status, their latency by route, the long-polls open, the store errors.
+///
+/// Label values are bounded: a route is the template the router matched
+/// (`/v1/players/{uuid}`, never the path a client sent; `unmatched` when
+/// none did), a method one of a fixed list (else `other`), a status a
+/// number. One registry per ``PlayersAPI``, not a global one, so that
+/// servers in one process (tests) count apart.
+///
+/// ```swift
+/// metrics.longPollStarted()
+/// defer { metrics.longPollEnded() }
+/// ```
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let longPolls: Gauge
+    private let storeErrors: Counter
+
+    /// The latency buckets: from 1 ms to a minute, the longest long-poll.
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        .seconds(30), .seconds(60),
+    ]
+
+    /// The methods counted by name; any other is `other`.
+    static let countedMethods: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .patch, .options]
+
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "requests", unitName: "total",
+            helpText: "Requests answered, by route template, method and status.")
+    }
+    static var requestDuration: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "request_duration", unitName: "seconds",
+            helpText: "How long requests took to answer, by route template and method.")
+    }
+    static var openLongPolls: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "long_polls", unitName: "open",
+            helpText: "Long-polls (GET /v1/players?wait=...) waiting for a change now.")
+    }
+    static var storeErrorCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "store_errors", unitName: "total",
+            helpText: "Store calls that failed other than by a client's mistake (database unreachable, closed, broken).")
+    }
+
+    public init() {
+        longPolls = registry.makeGauge(descriptor: Self.openLongPolls)
+        storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
+    }
+
+    /// Counts a request answered with `status`, and its duration.
+    func requestAnswered(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
+        let method = Self.countedMethods.contains(method) ? method.rawValue : "other"
+        registry.makeCounter(
+            descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status.code))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.requestDuration, labels: [("route", route), ("method", method)], buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// A long-poll begins to wait: call ``longPollEnded()`` exactly once
+    /// when it answers, fails or is cancelled (a `defer` right after).
+    public func longPollStarted() {
+        longPolls.increment()
+    }
+
+    /// A long-poll counted by ``longPollStarted()`` has ended.
+    public func longPollEnded() {
+        longPolls.decrement()
+    }
+
+    /// A store call threw something other than a client's error.
+    public func storeCallFailed() {
+        storeErrors.increment()
+    }
+
+    /// Every metric, in Prometheus's text format (version 0.0.4).
+    public var text: String {
+        registry.emitToString()
+    }
+}

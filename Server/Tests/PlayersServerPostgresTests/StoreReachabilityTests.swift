@@ -1,0 +1,27 @@
+import Foundation
+import PlayersServerStore
+import ServerTestSupport
+import Testing
+
+/// `checkReachable()`, the check behind `GET /ready`, on both stores.
+@Suite struct StoreReachabilityTests {
+    @Test(arguments: StoreKind.allCases)
+    func anOpenStoreIsReachableAndAClosedOneIsNot(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let store = try await sandbox.makeStore()
+            try await store.checkReachable()
+            try await store.close()
+            await #expect(throws: (any Error).self) { try await store.checkReachable() }
+        }
+    }
+
+    @Test func aPostgreSQLDatabaseThatRefusesConnectionsIsUnreachable() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let store = try await sandbox.makeStore()
+            try await store.checkReachable()
+            try await sandbox.refuseConnections()
+            await #expect(throws: (any Error).self) { try await store.checkReachable() }
+            try await store.close()
+        }
+    }
+}

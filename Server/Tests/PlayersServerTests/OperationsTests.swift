@@ -1,0 +1,112 @@
+import Foundation
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// The built `players-server` as operators run it: its log lines, the drain
+/// at shutdown, `/ready` when the database goes away, and the commands of
+/// Docs/Server.md's "Operations".
+@Suite struct OperationsTests {
+    /// A folder with a token file of mode 0600.
+    func folderWithToken(_ token: String) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.path("token"), contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
+        return folder
+    }
+
+    @Test func eachRequestLogsOneLineWithItsIDAndNoSecret() throws {
+        let token = "t0ken-never-logged"
+        let server = try ServerProcess(["--token-file", "token"], environment: ["LOG_LEVEL": "info"], folder: try folderWithToken(token))
+        let bearer = ["Authorization": "Bearer \(token)"]
+        let listed = try server.request("GET", "/v1/players?limit=7", headers: bearer.merging(["X-Request-ID": "trace-7"]) { $1 })
+        #expect(listed.status == 200)
+        #expect(listed.head.contains("X-Request-ID: trace-7"))
+        let created = try server.request("POST", "/v1/players", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+                                         body: #"{"name":"Body-Name-Never-Logged","score":1}"#)
+        #expect(created.status == 201)
+        let generated = try #require(created.head.split(separator: "\r\n").first { $0.hasPrefix("X-Request-ID: ") }?.dropFirst(14))
+        #expect(server.stop() == 0)
+        let lines = server.errorOutput.split(separator: "\n")
+        let listLine = try #require(lines.first { $0.contains("request_id=trace-7") }, "\(server.errorOutput)")
+        for field in ["method=GET", "path=/v1/players ", "route=/v1/players ", "status=200", "duration_ms="] {
+            #expect(listLine.contains(field), "\(field) in \(listLine)")
+        }
+        let createLine = try #require(lines.first { $0.contains("request_id=\(generated)") }, "\(server.errorOutput)")
+        #expect(createLine.contains("method=POST") && createLine.contains("status=201"))
+        for secret in [token, "Bearer", "Body-Name-Never-Logged", "limit=7"] {
+            #expect(!server.errorOutput.contains(secret), "\(secret)")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func sigtermDrainsWithReady503ThenExits(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let server = try ServerProcess(sandbox.serverArguments + ["--drain-time", "3s"], environment: try sandbox.serverEnvironment)
+            #expect(try server.request("GET", "/ready").status == 200)
+            let (ready, players, status) = try await onThread {
+                kill(server.process.processIdentifier, SIGTERM)
+                Thread.sleep(forTimeInterval: 0.5)
+                let ready = try server.request("GET", "/ready")
+                let players = try server.request("GET", "/v1/players").status
+                return (ready, players, server.stop(SIGTERM, timeout: 10))
+            }
+            #expect(ready.status == 503)
+            #expect(ready.body == #"{"error":{"message":"the server is shutting down: send requests to another instance"}}"#)
+            #expect(players == 200)
+            #expect(status == 0, "\(server.errorOutput)")
+        }
+    }
+
+    @Test func readyIs503OnceThePostgreSQLDatabaseRefusesConnections() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
+            #expect(try server.request("GET", "/ready").status == 200)
+            try await sandbox.refuseConnections()
+            let started = Date()
+            let ready = try await onThread { try server.request("GET", "/ready") }
+            #expect(ready.status == 503)
+            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(ready.body.contains("the store"), "\(ready.body)")
+            let url = try sandbox.postgresURLString()
+            let password = try #require(URLComponents(string: url)?.password)
+            #expect(!ready.body.contains(password) && !ready.body.contains("postgres://") && !ready.body.contains("127.0.0.1"))
+            #expect(try server.request("GET", "/health").status == 200)
+            let metrics = try server.request("GET", "/metrics").body
+            #expect(metrics.contains("players_server_store_errors_total 1"), "\(metrics)")
+            #expect(server.stop() == 0)
+        }
+    }
+
+    /// The `curl` commands of "Operations", each followed by its output.
+    static func documentedCommands() throws -> [(command: String, output: String)] {
+        let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Operations").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let block = try #require(section.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        var commands: [(command: String, output: String)] = []
+        for line in block.split(separator: "\n") {
+            if line.hasPrefix("$ ") {
+                commands.append((String(line.dropFirst(2)), ""))
+            } else if !commands.isEmpty {
+                commands[commands.count - 1].output += line + "\n"
+            }
+        }
+        return commands
+    }
+
+    @Test func theDocumentedCommandsPrintWhatTheDocumentationShows() throws {
+        let commands = try Self.documentedCommands()
+        #expect(commands.count == 2)
+        let folder = try folderWithToken("operations-token")
+        let server = try ServerProcess(["--token-file", "token"], folder: folder)
+        for (command, output) in commands {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")]
+            process.environment = ServerProcess.environment([:])
+            process.currentDirectoryURL = folder.url
+            let result = try run(process)
+            #expect(result.status == 0, "\(command): \(result.error)")
+            #expect(result.output == output, "\(command)")
+        }
+    }
+}

@@ -7,8 +7,13 @@
 #               (scripts/postgres-cluster)
 #   make bench  builds players-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
+#   make demo-postgres  two players-server instances on PostgreSQL and a
+#               watching client (scripts/demo-postgres)
+#   make load   players-server under load (release, wrk, loopback): the
+#               embedded store and PostgreSQL with 1 and 2 instances, and
+#               idle long-polls (scripts/load-test; Docs/Benchmarks.md)
 
-.PHONY: demo test deps build bench
+.PHONY: demo demo-postgres test deps build bench load
 
 deps:
 	@./scripts/install-deps
@@ -18,6 +23,11 @@ build: deps
 
 demo: build
 	./scripts/demo
+
+# Two players-server instances on a throwaway PostgreSQL cluster, and a
+# client watching one of them (scripts/demo-postgres).
+demo-postgres: build
+	./scripts/demo-postgres
 
 # The command-line tests run the built executables: build them first. The
 # cluster is stopped whether the tests pass or not.
@@ -31,3 +41,6 @@ test: deps
 bench: deps
 	swift build -c release --product players-bench
 	.build/release/players-bench $(BENCH_FLAGS)
+
+load: deps
+	./scripts/load-test

@@ -27,21 +27,30 @@ import Synchronization
 public final class PostgresPlayersStore: PlayersStore {
     let client: PostgresClient
     let logger: Logger
+    /// Woken by the notifications of every instance's commits
+    /// (``listenForChanges()``), and by this instance's own at once.
+    public let changes: StoreChangeNotifier
     private let running: Task<Void, Never>
+    private let listening = Mutex<Task<Void, Never>?>(nil)
     private let isClosed = Mutex(false)
 
-    /// Connects, and creates or migrates the schema (``migrate()``).
+    /// Connects, creates or migrates the schema (``migrate()``), and starts
+    /// listening for the changes of every instance.
     public init(url: PostgresURL, logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })) async throws {
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
         self.logger = logger
         running = Task { [client] in await client.run() }
+        changes = StoreChangeNotifier(latestVersion: 0)
         do {
             try await migrate()
+            let counter = try await client.withConnection { [logger] connection in try await Self.counter(connection, logger) }
+            changes.publish(counter.value)
         } catch {
             running.cancel()
             await running.value
             throw error
         }
+        listening.withLock { $0 = Task { [self] in await listenForChanges() } }
     }
 
     /// Closes the connections: later calls throw.
@@ -51,6 +60,11 @@ public final class PostgresPlayersStore: PlayersStore {
             return closed
         }
         guard !wasClosed else { return }
+        changes.releaseAll()
+        if let listening = listening.withLock({ $0 }) {
+            listening.cancel()
+            await listening.value
+        }
         running.cancel()
         await running.value
     }
@@ -126,13 +140,18 @@ public final class PostgresPlayersStore: PlayersStore {
 
     /// Runs `body` in a writing transaction that holds the change counter
     /// (the one writer of the database, across instances) until its
-    /// commit.
+    /// commit, which notifies every instance of the counter.
     func write<Result: Sendable>(_ body: (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
-        return try await client.withTransaction(logger: logger) { [logger] connection in
+        let (result, counter) = try await client.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
-            return try await body(PostgresWrite(connection: connection, logger: logger))
+            let result = try await body(PostgresWrite(connection: connection, logger: logger))
+            return (result, try await Self.notifyCounter(connection, logger))
         }
+        // Committed: this instance's waiters need not wait for the
+        // notification's round trip.
+        changes.publish(counter)
+        return result
     }
 
     private func checkOpen() throws {

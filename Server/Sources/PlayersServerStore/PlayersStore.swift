@@ -56,6 +56,11 @@ public protocol PlayersStore: Sendable {
     /// counter after them.
     func refresh() async throws -> Int64
 
+    /// Wakes the requests that wait for the counter to move past a version
+    /// (long-polls): after each commit through any instance on the same
+    /// players, once it is visible to this store's reads.
+    var changes: StoreChangeNotifier { get }
+
     /// Writes everything out and closes the store: later calls throw.
     func close() async throws
 }

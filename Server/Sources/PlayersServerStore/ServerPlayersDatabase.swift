@@ -14,11 +14,19 @@ import Players
 /// snapshot or a delta never shows half of a change.
 public final class ServerPlayersDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Wakes the long-polls after each commit that moves the counter,
+    /// whichever call (or store on this database) made it.
+    public let changes: StoreChangeNotifier
+    /// Held here: the database holds its observers weakly.
+    private let commitObserver: CounterCommitObserver
 
     /// Migrates the database, then serves it.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         try Self.migrator.migrate(writer)
+        changes = StoreChangeNotifier(latestVersion: try writer.read { db in try Self.counter(db).value })
+        commitObserver = CounterCommitObserver(notifier: changes)
+        writer.add(transactionObserver: commitObserver)
     }
 
     static var migrator: DatabaseMigrator {
@@ -206,13 +214,14 @@ public final class ServerPlayersDatabase: Sendable {
     /// empty), then closes the database: a copy of the file alone then
     /// holds every player. Later calls throw.
     public func close() throws {
+        changes.releaseAll()
         _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try writer.close()
     }
 
     // MARK: - Helpers
 
-    private static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
+    static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
         guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter") else {
             throw DatabaseError(message: "the change counter is missing")
         }

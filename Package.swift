@@ -122,6 +122,7 @@ let package = Package(
             dependencies: [
                 "PlayersServerHTTP",
                 "PlayersServerStore",
+                "PlayersServerPostgres",
                 "Players",
                 "PlayersFiles",
                 "CipherDB",
@@ -179,6 +180,22 @@ let package = Package(
             name: "PlayersServerStoreTests",
             dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport"],
             path: "Server/Tests/PlayersServerStoreTests"),
+        // The stores of the server's tests: the same case on the embedded
+        // store and on PostgreSQL (the cluster of scripts/postgres-cluster),
+        // in a sandbox each.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "PlayersServerPostgres",
+                "PlayersServerStore",
+                "PlayersServerHTTP",
+                "CipherDB",
+                "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Server/Tests/ServerTestSupport"),
         // The PostgreSQL store against a real cluster
         // (scripts/postgres-cluster), and the same cases on the embedded
         // store.
@@ -190,6 +207,7 @@ let package = Package(
                 "PlayersProtocol",
                 "CipherDB",
                 "TestSupport",
+                "ServerTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Server/Tests/PlayersServerPostgresTests"),
@@ -202,6 +220,7 @@ let package = Package(
                 "PlayersProtocol",
                 "CipherDB",
                 "TestSupport",
+                "ServerTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -211,7 +230,7 @@ let package = Package(
         // command line, connections and Host headers as a client sends them.
         .testTarget(
             name: "PlayersServerTests",
-            dependencies: ["PlayersServer", "CipherDB", "TestSupport"],
+            dependencies: ["PlayersServer", "CipherDB", "TestSupport", "ServerTestSupport"],
             path: "Server/Tests/PlayersServerTests"),
         .testTarget(
             name: "PlayersCLITests",

@@ -15,8 +15,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
         abstract: "Serve the players sync endpoint (the default command).",
         discussion: """
             The players are stored in an encrypted database (--database, with --key-file, \
-            --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), or in memory when \
-            --database is absent. \
+            --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), in a PostgreSQL \
+            database shared by several instances (--postgres or PLAYERS_SERVER_POSTGRES_URL), \
+            or in memory when neither is given. \
             Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
             SIGINT and SIGTERM stop it after the requests in progress, with its database closed.
             """)
@@ -34,6 +35,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
     var database: String?
 
     @OptionGroup var key: ServerKeyOptions
+
+    @Option(help: ArgumentHelp(
+        "A PostgreSQL database for the players, shared by several instances: postgres://user@host:port/database[?sslmode=…]. Without its password: that goes in PGPASSWORD, or the whole URL in PLAYERS_SERVER_POSTGRES_URL.",
+        valueName: "url"))
+    var postgres: String?
 
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
@@ -61,6 +67,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         if host.isEmpty || allowedHost.contains(where: \.isEmpty) { throw ValidationError("--host and --allowed-host need a name or an address.") }
+        try validateStoreOptions()
         if database != nil && !key.isGiven {
             throw ValidationError("An encrypted --database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
@@ -121,19 +128,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
             serverConfiguration.token = try Self.secret { try SecretFiles.readToken(tokenFile) }
         }
 
-        let writer: any DatabaseWriter
-        if let database {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            try key.keySource().configure(&configuration)
-            // A new database is private from its first byte, as its -wal
-            // and -shm files, which SQLite creates with its mode.
-            try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: database))
-            writer = try DatabasePool(path: database, configuration: configuration)
-        } else {
-            writer = try DatabaseQueue()
-        }
-        let store: any PlayersStore = EmbeddedPlayersStore(try ServerPlayersDatabase(writer))
+        let store = try await makeStore(logger: logger)
         if let seed { try await store.seed(seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 

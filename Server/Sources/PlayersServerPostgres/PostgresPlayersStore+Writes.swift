@@ -35,9 +35,11 @@ extension PostgresPlayersStore {
             var hasPlayers = true
             for try await exists in rows.decode(Bool.self) { hasPlayers = exists }
             guard !hasPlayers else { return }
-            for _ in 0..<count {
-                let random = Player.newRandom()
-                _ = try await transaction.insert(uuid: random.uuid, name: random.name, score: random.score)
+            var remaining = count
+            while remaining > 0 {
+                let batch = (0..<min(remaining, 1000)).map { _ in Player.newRandom() }
+                try await transaction.insert(batch)
+                remaining -= batch.count
             }
         }
     }

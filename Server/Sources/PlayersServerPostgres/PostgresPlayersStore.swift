@@ -36,10 +36,24 @@ public final class PostgresPlayersStore: PlayersStore {
 
     /// Connects, creates or migrates the schema (``migrate()``), and starts
     /// listening for the changes of every instance.
-    public init(url: PostgresURL, logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })) async throws {
-        client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+    /// Throws a ``PostgresStoreError`` within `connectTimeout` when the
+    /// database cannot be reached or refuses the connection.
+    public init(
+        url: PostgresURL,
+        connectTimeout: Duration = .seconds(10),
+        logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws {
+        try await Self.checkConnection(url, timeout: connectTimeout, logger: logger)
+        client = PostgresClient(configuration: try url.configuration, backgroundLogger: logger)
         self.logger = logger
-        running = Task { [client] in await client.run() }
+        // The first query waits until run() has begun: a lease before it
+        // works, but logs a warning.
+        let (started, start) = AsyncStream<Void>.makeStream()
+        running = Task { [client] in
+            start.finish()
+            await client.run()
+        }
+        for await _ in started {}
         changes = StoreChangeNotifier(latestVersion: 0)
         do {
             try await migrate()

@@ -18,7 +18,13 @@ import PostgresNIO
 ///
 /// See <https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-CONNSTRING>.
 public struct PostgresURL: Sendable {
-    public var configuration: PostgresClient.Configuration
+    public var host: String
+    public var port: Int
+    public var user: String
+    /// The password, if the URL has one; it is never printed.
+    public var password: String?
+    public var database: String?
+    public var sslMode: String
 
     /// Parses the URL; throws ``PostgresStoreError``, whose description
     /// never repeats the URL (it holds a password).
@@ -34,33 +40,66 @@ public struct PostgresURL: Sendable {
         guard let user = components.user, !user.isEmpty else {
             throw PostgresStoreError("the PostgreSQL URL has no user.")
         }
+        self.host = host
+        port = components.port ?? 5432
+        self.user = user
+        password = components.password
         let database = String(components.path.drop { $0 == "/" })
-        let sslMode = components.queryItems?.last { $0.name == "sslmode" }?.value ?? "prefer"
-        configuration = PostgresClient.Configuration(
-            host: host,
-            port: components.port ?? 5432,
-            username: user,
-            password: components.password,
-            database: database.isEmpty ? nil : database,
-            tls: try Self.tls(sslMode: sslMode))
+        self.database = database.isEmpty ? nil : database
+        sslMode = components.queryItems?.last { $0.name == "sslmode" }?.value ?? "prefer"
+        _ = try tlsConfiguration()
     }
 
-    private static func tls(sslMode: String) throws -> PostgresClient.Configuration.TLS {
+    /// Where the URL points, for messages: never the password.
+    public var endpointDescription: String {
+        "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// The configuration of a pool of connections.
+    public var configuration: PostgresClient.Configuration {
+        get throws {
+            let tls: PostgresClient.Configuration.TLS
+            switch try tlsConfiguration() {
+            case nil: tls = .disable
+            case (let configuration, true)?: tls = .require(configuration)
+            case (let configuration, false)?: tls = .prefer(configuration)
+            }
+            return PostgresClient.Configuration(
+                host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+    }
+
+    /// The configuration of one connection, with this connect timeout.
+    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch try tlsConfiguration() {
+        case nil: tls = .disable
+        case (let configuration, true)?: tls = .require(try NIOSSLContext(configuration: configuration))
+        case (let configuration, false)?: tls = .prefer(try NIOSSLContext(configuration: configuration))
+        }
+        var connection = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: tls)
+        connection.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
+        return connection
+    }
+
+    /// The TLS of `sslMode`, and whether it is required; nil without TLS.
+    private func tlsConfiguration() throws -> (TLSConfiguration, required: Bool)? {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch sslMode {
         case "disable":
-            return .disable
+            return nil
         case "allow", "prefer":
             tls.certificateVerification = .none
-            return .prefer(tls)
+            return (tls, false)
         case "require":
             tls.certificateVerification = .none
-            return .require(tls)
+            return (tls, true)
         case "verify-ca":
             tls.certificateVerification = .noHostnameVerification
-            return .require(tls)
+            return (tls, true)
         case "verify-full":
-            return .require(tls)
+            return (tls, true)
         default:
             throw PostgresStoreError(
                 "the PostgreSQL URL's sslmode is not one of disable, allow, prefer, require, verify-ca or verify-full.")

@@ -1,6 +1,7 @@
 import Foundation
 import PlayersServerStore
 import Synchronization
+import ServerTestSupport
 import Testing
 
 /// Several instances on one database, as servers behind a load balancer:

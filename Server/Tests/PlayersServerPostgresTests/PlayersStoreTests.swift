@@ -1,5 +1,6 @@
 import Foundation
 import PlayersServerStore
+import ServerTestSupport
 import Testing
 
 /// What every `PlayersStore` does, run on the embedded store and on

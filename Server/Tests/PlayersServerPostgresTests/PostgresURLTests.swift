@@ -1,5 +1,6 @@
 import Foundation
 import PlayersServerPostgres
+import ServerTestSupport
 import Testing
 
 /// The URL's `sslmode`, with libpq's meanings, against the test cluster,

@@ -1,6 +1,7 @@
 import Foundation
 import PlayersProtocol
 import PlayersServerStore
+import ServerTestSupport
 import Testing
 
 /// The rules of `POST /v1/changes` on every store (Docs/SyncProtocol.md),

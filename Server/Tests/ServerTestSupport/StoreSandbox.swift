@@ -1,0 +1,145 @@
+import CipherDB
+import Foundation
+import PlayersServerPostgres
+import PlayersServerStore
+import PostgresNIO
+import TestSupport
+
+/// A place where stores of one kind share their players: an encrypted
+/// file in a temporary folder, or a PostgreSQL database of its own in the
+/// cluster of `PLAYERS_TEST_POSTGRES_URL` (scripts/postgres-cluster).
+/// Each ``makeStore()`` is another instance on the same data (another
+/// connection pool), as several servers would be; ``serverArguments`` and
+/// ``serverEnvironment`` start a `players-server` process on it.
+public struct StoreSandbox: Sendable {
+    public static let urlVariable = "PLAYERS_TEST_POSTGRES_URL"
+    /// The passphrase of the embedded store's file.
+    public static let passphrase = "server secret"
+
+    public let kind: StoreKind
+    public let folder: TemporaryFolder
+    /// The PostgreSQL database of the sandbox.
+    let databaseName: String
+
+    /// Runs `body` with a new sandbox, and removes it afterwards. Throws
+    /// when the PostgreSQL cluster is not there: a skipped backend is not
+    /// a tested one.
+    public static func with(_ kind: StoreKind, _ body: (StoreSandbox) async throws -> Void) async throws {
+        let sandbox = StoreSandbox(kind: kind, folder: try TemporaryFolder(), databaseName: "test_\(UUID().uuidString.prefix(8).lowercased())")
+        if kind == .postgres {
+            try await administer("CREATE DATABASE \(unescaped: sandbox.databaseName)")
+        }
+        do {
+            try await body(sandbox)
+        } catch {
+            try? await sandbox.remove()
+            throw error
+        }
+        try await sandbox.remove()
+    }
+
+    /// Runs `body` with one store of a new sandbox, closed afterwards.
+    public static func withStore(_ kind: StoreKind, _ body: (any PlayersStore) async throws -> Void) async throws {
+        try await with(kind) { sandbox in
+            let store = try await sandbox.makeStore()
+            do {
+                try await body(store)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+        }
+    }
+
+    /// Another store on the sandbox's players.
+    public func makeStore() async throws -> any PlayersStore {
+        switch kind {
+        case .embedded:
+            return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
+        case .postgres:
+            return try await PostgresPlayersStore(url: try postgresURL())
+        }
+    }
+
+    /// The embedded store's file, as `players-server --database` opens it.
+    public var databasePath: String { folder.path("server.db") }
+
+    /// The options of a `players-server` process on the sandbox's store
+    /// (its secrets go in ``serverEnvironment``).
+    public var serverArguments: [String] {
+        switch kind {
+        case .embedded: ["--database", databasePath]
+        case .postgres: []
+        }
+    }
+
+    /// The environment of a `players-server` process on the sandbox's
+    /// store: the passphrase, or the PostgreSQL URL with its password.
+    public var serverEnvironment: [String: String] {
+        get throws {
+            switch kind {
+            case .embedded: ["PLAYERS_PASSPHRASE": Self.passphrase]
+            case .postgres: ["PLAYERS_SERVER_POSTGRES_URL": try postgresURLString()]
+            }
+        }
+    }
+
+    /// The URL of the sandbox's PostgreSQL database.
+    public func postgresURLString() throws -> String {
+        var components = try parsedURL(URLComponents(string: try Self.postgresURLString()))
+        components.path = "/" + databaseName
+        return try parsedURL(components.string)
+    }
+
+    func postgresURL() throws -> PostgresURL {
+        try PostgresURL(try postgresURLString())
+    }
+
+    /// A pool on the embedded store's file.
+    func embeddedPool() throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in try db.usePassphrase(Self.passphrase) }
+        return try DatabasePool(path: databasePath, configuration: configuration)
+    }
+
+    /// The test cluster's URL. Throws when it is not set: a skipped
+    /// backend is not a tested one.
+    public static func postgresURLString() throws -> String {
+        guard let string = ProcessInfo.processInfo.environment[urlVariable], !string.isEmpty else {
+            throw TestFailure(
+                "\(urlVariable) is not set: run 'scripts/postgres-cluster start' and 'export $(scripts/postgres-cluster env)' first (make test does both).")
+        }
+        return string
+    }
+
+    private func remove() async throws {
+        if kind == .postgres {
+            try await Self.administer("DROP DATABASE \(unescaped: databaseName) WITH (FORCE)")
+        }
+    }
+
+    /// Runs one statement on the cluster's own database.
+    static func administer(_ statement: PostgresQuery) async throws {
+        try await withClient(try PostgresURL(try postgresURLString())) { client in
+            try await client.query(statement)
+        }
+    }
+
+    /// Runs `body` with a client of `url`, running meanwhile.
+    static func withClient(_ url: PostgresURL, _ body: (PostgresClient) async throws -> Void) async throws {
+        let client = PostgresClient(configuration: try url.configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await body(client)
+        }
+    }
+}
+
+/// The value, or a test failure naming the URL's problem.
+private func parsedURL<T>(_ value: T?) throws -> T {
+    guard let value else { throw TestFailure("the test cluster's URL cannot be parsed.") }
+    return value
+}

@@ -6,6 +6,7 @@ import Logging
 import Players
 import PlayersServerStore
 import PlayersServerHTTP
+import ServiceLifecycle
 
 /// `players-server serve` (the default): the JSON endpoint that clients
 /// sync from.
@@ -145,9 +146,13 @@ struct PlayersServerCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
-        // On SIGINT and SIGTERM: stops accepting, finishes the requests in
-        // progress, then returns.
-        try await app.runService()
+        // On SIGINT and SIGTERM: releases the long-polls (the service
+        // listed last is shut down first), then stops accepting, finishes
+        // the requests in progress, and returns.
+        try await ServiceGroup(configuration: .init(
+            services: [app, LongPollRelease(store.changes)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)).run()
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
         try await store.close()

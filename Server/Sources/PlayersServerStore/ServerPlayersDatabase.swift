@@ -15,7 +15,8 @@ import Players
 public final class ServerPlayersDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Wakes the long-polls after each commit that moves the counter,
-    /// whichever call (or store on this database) made it.
+    /// whichever call made it, through this database or another on the
+    /// same file in this process (``FileChangeNotifiers``).
     public let changes: StoreChangeNotifier
     /// Held here: the database holds its observers weakly.
     private let commitObserver: CounterCommitObserver
@@ -24,7 +25,7 @@ public final class ServerPlayersDatabase: Sendable {
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         try Self.migrator.migrate(writer)
-        changes = StoreChangeNotifier(latestVersion: try writer.read { db in try Self.counter(db).value })
+        changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })
         commitObserver = CounterCommitObserver(notifier: changes)
         writer.add(transactionObserver: commitObserver)
     }
@@ -214,7 +215,6 @@ public final class ServerPlayersDatabase: Sendable {
     /// empty), then closes the database: a copy of the file alone then
     /// holds every player. Later calls throw.
     public func close() throws {
-        changes.releaseAll()
         _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try writer.close()
     }

@@ -25,11 +25,14 @@ extension PostgresPlayersStore {
     /// Holds one connection that listens to ``changesChannel`` and
     /// publishes each counter of this schema to ``changes``, until the task
     /// is cancelled. Once subscribed it reads the counter, so that a commit
-    /// notified before the subscription is not missed; when the connection
-    /// drops, it wakes every waiter to read again, and reconnects after a
-    /// back-off (0.1 s doubling up to 5 s).
+    /// notified before the subscription is not missed. When the connection
+    /// drops, it reconnects after a back-off (0.1 s doubling up to 5 s),
+    /// and once subscribed again wakes every waiter to read again: the
+    /// notifications sent meanwhile are lost, and waking them while the
+    /// database is unreachable would only turn their answers into errors.
     func listenForChanges() async {
         var backOff: Duration = .milliseconds(100)
+        var hasListened = false
         while !Task.isCancelled {
             do {
                 try await client.withConnection { [changes, logger] connection in
@@ -39,6 +42,8 @@ extension PostgresPlayersStore {
                     }
                     try await connection.listen(on: Self.changesChannel) { notifications in
                         changes.publish(try await Self.counter(connection, logger).value)
+                        if hasListened { changes.wakeAll() }
+                        hasListened = true
                         backOff = .milliseconds(100)
                         for try await notification in notifications {
                             let parts = notification.payload.split(separator: " ")
@@ -53,7 +58,6 @@ extension PostgresPlayersStore {
                     logger.warning("The connection listening for changes failed; reconnecting.", metadata: ["error": "\(String(reflecting: error))"])
                 }
             }
-            changes.wakeAll()
             try? await Task.sleep(for: backOff)
             backOff = min(backOff * 2, .seconds(5))
         }

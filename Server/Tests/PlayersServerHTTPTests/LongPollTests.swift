@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    /// The listening connection drops: the store reconnects and the
+    /// long-poll still wakes for a change committed afterwards.
+    @Test func aLongPollOutlivesTheLossOfTheListeningConnection() async throws {
+        try await APITestServer.with(.postgres) { server in
+            let cursor = try await server.store.currentVersion()
+            let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(cursor)&wait=30", method: .get) }
+            try await Task.sleep(for: .milliseconds(500))
+            try await server.sandbox.dropPostgresConnections()
+            try await Task.sleep(for: .milliseconds(500))
+            let otherInstance = try await server.sandbox.makeStore()
+            _ = try await otherInstance.insert(name: "Beatrix", score: 2)
+            let written = ContinuousClock.now
+            let response = try await poll.value
+            #expect(ContinuousClock.now - written < .seconds(2))
+            try await otherInstance.close()
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+            #expect(try api.payload(response).players.map(\.name) == ["Beatrix"])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in

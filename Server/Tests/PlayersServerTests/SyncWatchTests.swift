@@ -49,18 +49,31 @@ import Testing
         #expect(try client.run(["list"]).output.contains("Player 7"))
     }
 
-    @Test func ctrlCStopsWatchingWithItsLastLineAndExitCodeZero() async throws {
-        let server = try ServerProcess(["--seed", "3"])
+    /// Docs/Sync.md, "Watching": the documented command, run as written
+    /// (on the test server's port), prints the documented lines, and
+    /// Ctrl-C stops it with its last line and exit code 0.
+    @Test func theDocumentedWatchPrintsEachMergeAndStopsOnCtrlC() async throws {
+        let lines = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/Sync.md"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("$ players sync --watch") }), index + 5 < lines.count else {
+            throw TestFailure("Docs/Sync.md has no 'players sync --watch' example")
+        }
+        let server = try ServerProcess(["--seed", "25"])
+        let local = { (line: String) in line.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)") }
+        let arguments = local(lines[index]).split(separator: " ").dropFirst(2).map(String.init)
         let client = try CLISandbox()
         try client.runChecked(["init"])
-        let url = "http://127.0.0.1:\(server.port)"
-        let watcher = try WatchProcess(client, url: url)
+        let watcher = try WatchProcess(client, arguments: arguments)
         try watcher.waitForLines(1)
+        #expect(watcher.lines == [local(lines[index + 1])])
         try await Task.sleep(for: .milliseconds(500))
+        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(26)).status == 201)
+        try watcher.waitForLines(2, timeout: 5)
         let start = Date()
         #expect(watcher.stop(SIGINT) == 0)
         #expect(Date().timeIntervalSince(start) < 3)
-        #expect(watcher.lines.last == "Stopped watching \(url).")
+        #expect(lines[index + 3] == "^C")
+        #expect(watcher.lines == [lines[index + 1], lines[index + 2], lines[index + 4]].map(local))
     }
 
     @Test func watchWithDryRunIsAUsageError() throws {
@@ -81,8 +94,12 @@ final class WatchProcess: @unchecked Sendable {
     let output: URL
     let errors: URL
 
-    init(_ sandbox: CLISandbox, url: String) throws {
-        process = try sandbox.makeProcess(["sync", "--watch", "--url", url])
+    convenience init(_ sandbox: CLISandbox, url: String) throws {
+        try self.init(sandbox, arguments: ["sync", "--watch", "--url", url])
+    }
+
+    init(_ sandbox: CLISandbox, arguments: [String]) throws {
+        process = try sandbox.makeProcess(arguments)
         output = sandbox.root.appendingPathComponent("watch.out")
         errors = sandbox.root.appendingPathComponent("watch.err")
         for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }

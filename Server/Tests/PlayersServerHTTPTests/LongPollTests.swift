@@ -20,7 +20,8 @@ import Testing
             _ = try await server.store.insert(name: "Arthur", score: 1)
             let start = ContinuousClock.now
             let response = try await server.client.execute(uri: "/v1/players?since=0&wait=30", method: .get)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // Well before the wait's end, on a machine busy with other tests.
+            #expect(ContinuousClock.now - start < .seconds(15))
             #expect(response.status == .ok)
             #expect(try api.payload(response).players.map(\.name) == ["Arthur"])
         }
@@ -42,7 +43,7 @@ import Testing
             let written = try await writer.value
             try await otherInstance.close()
             #expect(answered - start >= .seconds(1), "held until the change")
-            #expect(answered - written < .seconds(1), "answered within a second of the commit")
+            #expect(answered - written < .seconds(10), "answered soon after the commit, well before the 30 s wait")
             let payload = try api.payload(response)
             #expect(payload.players.map(\.name) == ["Beatrix"])
             #expect(payload.cursor == String(cursor + 1))
@@ -55,14 +56,15 @@ import Testing
         try await APITestServer.with(.postgres) { server in
             let cursor = try await server.store.currentVersion()
             let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(cursor)&wait=30", method: .get) }
-            try await Task.sleep(for: .milliseconds(500))
+            // Dropped once the request waits (not while it reads).
+            while server.store.changes.waiterCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
             try await server.sandbox.dropPostgresConnections()
             try await Task.sleep(for: .milliseconds(500))
             let otherInstance = try await server.sandbox.makeStore()
             _ = try await otherInstance.insert(name: "Beatrix", score: 2)
             let written = ContinuousClock.now
             let response = try await poll.value
-            #expect(ContinuousClock.now - written < .seconds(2))
+            #expect(ContinuousClock.now - written < .seconds(10), "woken well before the 30 s wait")
             try await otherInstance.close()
             #expect(response.status == .ok, "\(String(buffer: response.body))")
             #expect(try api.payload(response).players.map(\.name) == ["Beatrix"])
@@ -95,7 +97,7 @@ import Testing
             let start = ContinuousClock.now
             let response = try await server.client.execute(uri: "/v1/players?since=0&wait=30", method: .get)
             #expect(response.status == .gone)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(ContinuousClock.now - start < .seconds(15))
         }
     }
 

@@ -29,7 +29,8 @@ import Testing
             let woken = ContinuousClock.now
             notifier.publish(8)
             let outcomes = try await group.reduce(into: [StoreChangeWait: Int]()) { $0[$1, default: 0] += 1 }
-            #expect(ContinuousClock.now - woken < .seconds(5))
+            // Well before their 60 s deadline, on a machine busy with other tests.
+            #expect(ContinuousClock.now - woken < .seconds(30))
             return outcomes
         }
         #expect(outcomes == [.changed: Self.waiters])

@@ -29,14 +29,18 @@ extension PlayersAPI {
     /// server shuts down; then reads the delta again, which is the answer
     /// (the empty one with the same cursor when nothing changed). A wake
     /// that brings nothing (the store rechecks after losing its
-    /// notifications) waits again until the same deadline.
+    /// notifications) waits again until the same deadline, for a version
+    /// past every one known: it never spins.
     func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: DeltaPage) async throws -> DeltaPage {
         let deadline = NIODeadline.now() + .seconds(Int64(seconds))
         var page = empty
+        var after = empty.serverVersion
         while page.changes.isEmpty {
-            let outcome = await store.changes.wait(after: page.serverVersion, until: deadline)
+            let outcome = await store.changes.wait(after: after, until: deadline)
+            after = max(after, store.changes.latestVersion)
             guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
             page = next
+            after = max(after, page.serverVersion)
             if outcome != .changed { break }
         }
         return page

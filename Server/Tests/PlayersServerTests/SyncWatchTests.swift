@@ -76,6 +76,24 @@ import Testing
         #expect(watcher.lines == [lines[index + 1], lines[index + 2], lines[index + 4]].map(local))
     }
 
+    @Test func watchWithJSONPrintsOneObjectPerLineAndMerge() async throws {
+        let server = try ServerProcess(["--seed", "3"])
+        let client = try CLISandbox()
+        try client.runChecked(["init"])
+        let watcher = try WatchProcess(client, arguments: ["sync", "--watch", "--json", "--url", "http://127.0.0.1:\(server.port)"])
+        try watcher.waitForLines(1)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(4)).status == 201)
+        try watcher.waitForLines(2, timeout: 10)
+        #expect(watcher.stop(SIGINT) == 0)
+        let objects = try watcher.lines.dropLast().map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["inserted"] as? Int } == [3, 1])
+        #expect(objects.map { $0["cursorAfter"] as? String } == ["3", "4"])
+        #expect(watcher.lines.last == "Stopped watching http://127.0.0.1:\(server.port).")
+    }
+
     @Test func watchWithDryRunIsAUsageError() throws {
         let client = try CLISandbox()
         try client.runChecked(["init"])

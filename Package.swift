@@ -185,7 +185,10 @@ let package = Package(
             dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "PlayersServerStoreTests",
-            dependencies: ["PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport"],
+            dependencies: [
+                "PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Server/Tests/PlayersServerStoreTests"),
         // The stores of the server's tests: the same case on the embedded
         // store and on PostgreSQL (the cluster of scripts/postgres-cluster),

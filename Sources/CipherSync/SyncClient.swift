@@ -43,6 +43,11 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
     /// that is not stored (it only saves a request). Default: 1024.
     public var maximumCursorLength = 1024
+    /// A long-poll (`players sync --watch`): the delta since the stored
+    /// cursor asks the server to hold it up to this many seconds while
+    /// there is nothing new (`wait=`, Docs/SyncProtocol.md). The
+    /// transport's timeout must be longer. Default: nil, answer at once.
+    public var waitSeconds: Int?
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
 
@@ -117,7 +122,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The delta since the stored cursor, or a snapshot.
     private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
         guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging)) }
-        switch try await pages(from: deltaURL(since: cursorBefore), etag: etag, expectsSnapshot: false, into: staging) {
+        switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
         case .gone:
@@ -254,9 +259,10 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         return url
     }
 
-    private func deltaURL(since cursor: String) -> URL {
+    private func deltaURL(since cursor: String, wait: Int? = nil) -> URL {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
         components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "since", value: cursor)]
+            + (wait.map { [URLQueryItem(name: "wait", value: String($0))] } ?? [])
         return components.url!
     }
 

@@ -45,8 +45,17 @@ extension PlayersCommand {
 /// here, as `\u009B`: the same text to a JSON reader).
 enum JSONOutput {
     static func string(_ value: some Encodable) throws -> String {
+        try encoded(value, formatting: [.prettyPrinted])
+    }
+
+    /// The JSON on one line, for JSON Lines (`players sync --watch --json`).
+    static func line(_ value: some Encodable) throws -> String {
+        try encoded(value, formatting: [])
+    }
+
+    private static func encoded(_ value: some Encodable, formatting: JSONEncoder.OutputFormatting) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting.union([.sortedKeys, .withoutEscapingSlashes])
         return printable(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 

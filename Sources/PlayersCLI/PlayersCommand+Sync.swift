@@ -17,7 +17,9 @@ extension PlayersCommand {
                 or when the server no longer knows the last cursor) from URL/v1/players, checks the \
                 whole answer, and merges it in one transaction. Any failure leaves the database \
                 consistent, and the next sync finishes the job (exit code 5 for a network or \
-                server failure). The token comes from --token-file or PLAYERS_TOKEN. See Docs/Sync.md.
+                server failure). The token comes from --token-file or PLAYERS_TOKEN. With --watch, \
+                it then keeps a long-poll open and pushes and merges each change as it comes, one \
+                line each, until Ctrl-C or SIGTERM (exit 0). See Docs/Sync.md.
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -47,8 +49,11 @@ extension PlayersCommand {
         @Flag(help: "Report what would be pushed and merged, sending no change and writing nothing.")
         var dryRun = false
 
-        @Flag(help: "Print the report as a JSON object.")
+        @Flag(help: "Print the report as a JSON object (with --watch, one line per merge: JSON Lines).")
         var json = false
+
+        @Flag(help: "After the sync, keep watching the server: push and merge each change as it comes, until Ctrl-C.")
+        var watch = false
 
         @Flag(help: "Print no progress and no retry notice.")
         var quiet = false
@@ -63,6 +68,9 @@ extension PlayersCommand {
             }
             guard (1...65_536).contains(maxSize) else {
                 throw ValidationError("--max-size must be a whole number of MiB from 1 to 65536.")
+            }
+            if watch && dryRun {
+                throw ValidationError("--watch merges every change it sees: it cannot be combined with --dry-run.")
             }
             if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
                 throw ValidationError("Cannot read the --cacert file \(cacert).")
@@ -85,7 +93,8 @@ extension PlayersCommand {
 
             let progress = ProgressReporter(label: "Sync", quiet: quiet || json)
             var configuration = TransportConfiguration()
-            configuration.timeout = timeout
+            // A long-poll lasts up to its wait: its transfer may take longer.
+            configuration.timeout = watch ? max(timeout, Double(Self.watchWait + 15)) : timeout
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
             configuration.bearerToken = token
@@ -94,9 +103,12 @@ extension PlayersCommand {
                 progress.setDetail("receiving a page, \(Self.bytes(received))")
             }
             let quiet = quiet
-            let transport = RetryingTransport(CurlTransport(configuration: configuration)) { event in
-                if !quiet { Terminal.printError("players: \(event)") }
-            }
+            // While watching, the loop retries, with its own back-off.
+            let transport: any HTTPTransport = watch
+                ? CurlTransport(configuration: configuration)
+                : RetryingTransport(CurlTransport(configuration: configuration)) { event in
+                    if !quiet { Terminal.printError("players: \(event)") }
+                }
             var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
             client.maximumDuration = deadline
             client.maximumBytes = maxSize * 1_048_576
@@ -109,7 +121,11 @@ extension PlayersCommand {
             } catch {
                 throw CLIError.from(error).redacting(token)
             }
-            if json {
+            if watch {
+                printWatched(report, baseURL: baseURL)
+                client.waitSeconds = Self.watchWait
+                await watchChanges(client, baseURL: baseURL, token: token)
+            } else if json {
                 print(try JSONOutput.string(report))
             } else if dryRun {
                 Terminal.printLine("Checked \(baseURL.absoluteString): \(report).")

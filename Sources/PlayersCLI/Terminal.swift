@@ -15,6 +15,13 @@ enum Terminal {
         print(PrintableText.escaping(line))
     }
 
+    /// Writes one line to standard output at once, unbuffered, control
+    /// characters escaped: for the lines of `players sync --watch`, which
+    /// a reader follows as they come.
+    static func printLineNow(_ line: String) {
+        FileHandle.standardOutput.write(Data((PrintableText.escaping(line) + "\n").utf8))
+    }
+
     /// Writes one line to standard error, control characters escaped.
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data((PrintableText.escaping(line) + "\n").utf8))

@@ -12,6 +12,14 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
         self.pull = pull
     }
 
+    /// Whether nothing was pushed and the pull brought no player nor
+    /// tombstone (up to date, or an empty delta): `players sync --watch`
+    /// prints nothing for it.
+    public var isEmpty: Bool {
+        push.counts.applied == 0 && push.counts.conflicts == 0
+            && (pull.upToDate || pull.inserted + pull.updated + pull.deleted + pull.unchanged == 0)
+    }
+
     /// One line: `pushed 2, +12 ~3 -1, conflicts 1, cursor 4815`; in a
     /// dry run, `would push 2, …`.
     public var description: String {

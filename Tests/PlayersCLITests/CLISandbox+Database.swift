@@ -31,14 +31,6 @@ extension CLISandbox {
         return sandbox
     }
 
-    /// Runs `players`, and throws unless it succeeds.
-    func runChecked(_ arguments: [String]) throws {
-        let result = try run(arguments)
-        guard result.status == 0 else {
-            throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
-        }
-    }
-
     /// The players of a database, as "uuid name score" lines in uuid
     /// order, read with the default key file (or `keyFile`) without
     /// migrating it; throws if it does not open or is damaged.

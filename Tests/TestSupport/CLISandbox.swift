@@ -30,6 +30,14 @@ public final class CLISandbox: Sendable {
         try TestSupport.run(makeProcess(arguments, environment: extra), input: input)
     }
 
+    /// Runs `players`, and throws unless it succeeds.
+    public func runChecked(_ arguments: [String]) throws {
+        let result = try run(arguments)
+        guard result.status == 0 else {
+            throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
+        }
+    }
+
     /// The same, waiting on a Dispatch thread: a test that serves the
     /// command from its own process keeps Swift's cooperative threads
     /// free for the server.

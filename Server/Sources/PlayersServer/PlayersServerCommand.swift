@@ -150,15 +150,19 @@ struct PlayersServerCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
-        // On SIGINT and SIGTERM: /ready answers 503 for --drain-time (the
-        // group shuts its services down in reverse order: the drain
-        // first), then the server stops accepting, finishes the requests
-        // in progress, and the group returns.
-        let services = ServiceGroup(configuration: .init(
-            services: [app, DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!))],
+        // On SIGINT and SIGTERM, the group shuts its services down in
+        // reverse order: first /ready answers 503 for --drain-time, then
+        // the long-polls are released (each answers at once), then the
+        // server stops accepting, finishes the requests in progress, and
+        // the group returns.
+        try await ServiceGroup(configuration: .init(
+            services: [
+                app,
+                LongPollRelease(store.changes),
+                DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
-        try await services.run()
+            logger: logger)).run()
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
         try await store.close()

@@ -1,21 +1,51 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PlayersProtocol
 import PlayersServerStore
 
 extension PlayersAPI {
     /// `GET /v1/players`: a page of the snapshot, or, with `since`, a page
-    /// of the delta after that cursor (410 when the cursor is too old).
+    /// of the delta after that cursor (410 when the cursor is too old);
+    /// with `wait`, an empty delta is held until a change is committed or
+    /// the wait ends (``waitForDelta(since:limit:seconds:)``).
     @Sendable func listPlayers(_ request: Request, _ context: PlayersRequestContext) async throws -> PlayersPage {
         switch try PlayersQuery(request.uri.queryParameters, configuration: configuration) {
         case let .snapshot(limit, after, cursor):
             let page = try await store.snapshot(limit: limit, after: after)
             return PlayersPage(page, limit: limit, after: after, cursor: cursor)
-        case let .delta(since, limit):
+        case let .delta(since, limit, wait):
             try await purgeTombstonesIfDue()
-            guard let page = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
+            guard var page = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
+            if page.changes.isEmpty, wait > 0 {
+                page = try await waitForDelta(since: since, limit: limit, seconds: wait, empty: page)
+            }
             return PlayersPage(page, since: since, limit: limit)
         }
+    }
+
+    /// Holds a long-poll whose delta was `empty` until a commit moves the
+    /// counter past it (through any instance), the wait ends, or the
+    /// server shuts down; then reads the delta again, which is the answer
+    /// (the empty one with the same cursor when nothing changed). A wake
+    /// that brings nothing (the store rechecks after losing its
+    /// notifications) waits again until the same deadline, for a version
+    /// past every one known: it never spins.
+    func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: DeltaPage) async throws -> DeltaPage {
+        let deadline = NIODeadline.now() + .seconds(Int64(seconds))
+        metrics.longPollStarted()
+        defer { metrics.longPollEnded() }
+        var page = empty
+        var after = empty.serverVersion
+        while page.changes.isEmpty {
+            let outcome = await store.changes.wait(after: after, until: deadline)
+            after = max(after, store.changes.latestVersion)
+            guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
+            page = next
+            after = max(after, page.serverVersion)
+            if outcome != .changed { break }
+        }
+        return page
     }
 
     /// `GET /v1/players/{uuid}`: one live player, or 404.

@@ -7,18 +7,32 @@ enum PlayersQuery: Equatable {
     /// `after`: the last uuid of the previous page; `cursor` (`at`): the
     /// cursor of the snapshot's first page, carried by all of its pages.
     case snapshot(limit: Int, after: UUID?, cursor: String?)
-    case delta(since: Int64, limit: Int)
+    /// `wait`: how long to hold the request when the delta is empty, in
+    /// seconds (a long-poll; 0 answers at once).
+    case delta(since: Int64, limit: Int, wait: Int)
 
-    /// Checks `limit`, then `since`, or `after` and `at`: the first bad one
-    /// is a 400 that says what it must be.
+    /// The longest `wait` of a long-poll, in seconds.
+    static let maximumWait = 60
+
+    /// Checks `limit`, then `since` and `wait`, or `after` and `at`: the
+    /// first bad one is a 400 that says what it must be.
     init(_ query: Parameters, configuration: ServerConfiguration) throws {
         let limit = try Self.pageSize(query.get("limit"), configuration: configuration)
+        let wait = try query.get("wait").map { text -> Int in
+            guard let wait = Int(text), (0...Self.maximumWait).contains(wait) else {
+                throw APIError.badRequest("'wait' must be an integer from 0 to \(Self.maximumWait)")
+            }
+            return wait
+        }
         if let sinceText = query.get("since") {
             guard let since = Int64(sinceText), since >= 0 else {
                 throw APIError.badRequest("'since' must be a cursor returned by this server")
             }
-            self = .delta(since: since, limit: limit)
+            self = .delta(since: since, limit: limit, wait: wait ?? 0)
             return
+        }
+        if wait != nil {
+            throw APIError.badRequest("'wait' needs 'since': only a delta can wait for changes")
         }
         let after = try query.get("after").map { text -> UUID in
             guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }

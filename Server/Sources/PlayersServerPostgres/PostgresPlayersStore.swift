@@ -27,10 +27,15 @@ import Synchronization
 public final class PostgresPlayersStore: PlayersStore {
     let client: PostgresClient
     let logger: Logger
+    /// Woken by the notifications of every instance's commits
+    /// (``listenForChanges()``), and by this instance's own at once.
+    public let changes: StoreChangeNotifier
     private let running: Task<Void, Never>
+    private let listening = Mutex<Task<Void, Never>?>(nil)
     private let isClosed = Mutex(false)
 
-    /// Connects, and creates or migrates the schema (``migrate()``).
+    /// Connects, creates or migrates the schema (``migrate()``), and starts
+    /// listening for the changes of every instance.
     /// Throws a ``PostgresStoreError`` within `connectTimeout` when the
     /// database cannot be reached or refuses the connection.
     public init(
@@ -49,13 +54,17 @@ public final class PostgresPlayersStore: PlayersStore {
             await client.run()
         }
         for await _ in started {}
+        changes = StoreChangeNotifier(latestVersion: 0)
         do {
             try await migrate()
+            let counter = try await client.withConnection { [logger] connection in try await Self.counter(connection, logger) }
+            changes.publish(counter.value)
         } catch {
             running.cancel()
             await running.value
             throw error
         }
+        listening.withLock { $0 = Task { [self] in await listenForChanges() } }
     }
 
     /// Closes the connections: later calls throw.
@@ -65,6 +74,11 @@ public final class PostgresPlayersStore: PlayersStore {
             return closed
         }
         guard !wasClosed else { return }
+        changes.releaseAll()
+        if let listening = listening.withLock({ $0 }) {
+            listening.cancel()
+            await listening.value
+        }
         running.cancel()
         await running.value
     }
@@ -147,13 +161,18 @@ public final class PostgresPlayersStore: PlayersStore {
 
     /// Runs `body` in a writing transaction that holds the change counter
     /// (the one writer of the database, across instances) until its
-    /// commit.
+    /// commit, which notifies every instance of the counter.
     func write<Result: Sendable>(_ body: (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
-        return try await client.withTransaction(logger: logger) { [logger] connection in
+        let (result, counter) = try await client.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
-            return try await body(PostgresWrite(connection: connection, logger: logger))
+            let result = try await body(PostgresWrite(connection: connection, logger: logger))
+            return (result, try await Self.notifyCounter(connection, logger))
         }
+        // Committed: this instance's waiters need not wait for the
+        // notification's round trip.
+        changes.publish(counter)
+        return result
     }
 
     private func checkOpen() throws {

@@ -19,6 +19,10 @@ public struct EmbeddedPlayersStore: PlayersStore {
         self.database = database
     }
 
+    /// The database's: every store on one ``ServerPlayersDatabase`` wakes
+    /// on the writes of the others.
+    public var changes: StoreChangeNotifier { database.changes }
+
     public func snapshot(limit: Int, after: UUID?) async throws -> SnapshotPage {
         try await StoreThreads.read { [database] in try database.snapshot(limit: limit, afterUUID: after) }
     }

@@ -60,6 +60,11 @@ public protocol PlayersStore: Sendable {
     /// whether this server can serve (`GET /ready`).
     func checkReachable() async throws
 
+    /// Wakes the requests that wait for the counter to move past a version
+    /// (long-polls): after each commit through any instance on the same
+    /// players, once it is visible to this store's reads.
+    var changes: StoreChangeNotifier { get }
+
     /// Writes everything out and closes the store: later calls throw.
     func close() async throws
 }

@@ -14,11 +14,20 @@ import Players
 /// snapshot or a delta never shows half of a change.
 public final class ServerPlayersDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Wakes the long-polls after each commit that moves the counter,
+    /// whichever call made it, through this database or another on the
+    /// same file in this process (``FileChangeNotifiers``).
+    public let changes: StoreChangeNotifier
+    /// Held here: the database holds its observers weakly.
+    private let commitObserver: CounterCommitObserver
 
     /// Migrates the database, then serves it.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         try Self.migrator.migrate(writer)
+        changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })
+        commitObserver = CounterCommitObserver(notifier: changes)
+        writer.add(transactionObserver: commitObserver)
     }
 
     static var migrator: DatabaseMigrator {
@@ -212,7 +221,7 @@ public final class ServerPlayersDatabase: Sendable {
 
     // MARK: - Helpers
 
-    private static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
+    static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
         guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter") else {
             throw DatabaseError(message: "the change counter is missing")
         }

@@ -21,12 +21,13 @@ final class ServerProcess: @unchecked Sendable {
         ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "warning"].merging(extra) { _, new in new }
     }
 
-    /// Starts the server with `arguments` (and `--port 0`), in `folder` if
-    /// given, and waits for its "listening" line.
-    init(_ arguments: [String], environment: [String: String] = [:], folder: TemporaryFolder? = nil) throws {
+    /// Starts the server with `arguments` (and `--port 0`, or `port` to
+    /// come back on the same one), in `folder` if given, and waits for its
+    /// "listening" line.
+    init(_ arguments: [String], environment: [String: String] = [:], folder: TemporaryFolder? = nil, port: Int = 0) throws {
         self.folder = try folder ?? TemporaryFolder()
         process.executableURL = try Self.executable()
-        process.arguments = arguments + ["--port", "0"]
+        process.arguments = arguments + ["--port", String(port)]
         process.environment = Self.environment(environment)
         process.currentDirectoryURL = self.folder.url
         let output = self.folder.url("server.out")

@@ -49,3 +49,32 @@ import Testing
         #expect(try ServerDatabase.playerCount(server.path("server.db")) == 1)
     }
 }
+
+/// Long-polls at shutdown: answered at once, not after their wait.
+@Suite struct LongPollShutdownTests {
+    @Test func sigtermReleasesALongPollAtOnceWithTheEmptyDelta() async throws {
+        let server = try ServerProcess(["--seed", "3"])
+        let (response, heldUntilSignal, released, exitStatus) = try await onThread {
+            let response = Mutex<RawHTTP.Response?>(nil)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                let answer = try? server.request("GET", "/v1/players?since=3&wait=60", timeout: 30)
+                response.withLock { $0 = answer }
+            }
+            // (Time for a busy machine to deliver the request.)
+            Thread.sleep(forTimeInterval: 1)
+            let heldUntilSignal = response.withLock { $0 == nil }
+            let start = Date()
+            kill(server.process.processIdentifier, SIGTERM)
+            group.wait()
+            let released = Date().timeIntervalSince(start)
+            return (response.withLock { $0 }, heldUntilSignal, released, server.stop(SIGTERM))
+        }
+        #expect(heldUntilSignal, "the long-poll was held until the signal")
+        #expect(released < 1, "released after \(released) s")
+        #expect(response?.status == 200)
+        #expect(response?.body.contains(#""cursor":"3""#) == true)
+        #expect(response?.body.contains(#""players":[]"#) == true)
+        #expect(exitStatus == 0)
+    }
+}

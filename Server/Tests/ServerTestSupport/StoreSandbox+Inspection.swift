@@ -27,6 +27,16 @@ extension StoreSandbox {
         }
     }
 
+    /// Closes, from the server's side, every connection of the stores to
+    /// the sandbox's PostgreSQL database (their listening ones included),
+    /// as a restart of PostgreSQL or a network failure would.
+    public func dropPostgresConnections() async throws {
+        try await Self.withClient(try postgresURL()) { client in
+            try await client.query(
+                "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        }
+    }
+
     /// What is wrong with the stored players, as sentences; empty when
     /// nothing is: on both stores, every version is unique among players
     /// and tombstones and none is above the counter; on the embedded

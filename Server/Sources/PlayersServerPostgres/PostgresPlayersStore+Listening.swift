@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import PlayersServerStore
+import PostgresNIO
+
+extension PostgresPlayersStore {
+    /// The channel of the notifications that writing transactions send at
+    /// their commit, whose payload is `schema counter`: instances on other
+    /// schemas of the same database ignore them.
+    static let changesChannel = "players_changes"
+
+    /// Sends the notification of the counter at the commit of the
+    /// transaction, and returns the counter.
+    static func notifyCounter(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            SELECT value, pg_notify(\(changesChannel), current_schema() || ' ' || value::text)::text
+            FROM change_counter WHERE id = 1
+            """,
+            logger: logger)
+        for try await (value, _) in rows.decode((Int64, String).self) { return value }
+        throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
+    }
+
+    /// Holds one connection that listens to ``changesChannel`` and
+    /// publishes each counter of this schema to ``changes``, until the task
+    /// is cancelled. Once subscribed it reads the counter, so that a commit
+    /// notified before the subscription is not missed. When the connection
+    /// drops, it reconnects after a back-off (0.1 s doubling up to 5 s),
+    /// and once subscribed again wakes every waiter to read again: the
+    /// notifications sent meanwhile are lost, and waking them while the
+    /// database is unreachable would only turn their answers into errors.
+    func listenForChanges() async {
+        var backOff: Duration = .milliseconds(100)
+        var hasListened = false
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { [changes, logger] connection in
+                    var schema = ""
+                    for try await name in try await connection.query("SELECT current_schema()::text", logger: logger).decode(String.self) {
+                        schema = name
+                    }
+                    try await connection.listen(on: Self.changesChannel) { notifications in
+                        changes.publish(try await Self.counter(connection, logger).value)
+                        if hasListened { changes.wakeAll() }
+                        hasListened = true
+                        backOff = .milliseconds(100)
+                        for try await notification in notifications {
+                            let parts = notification.payload.split(separator: " ")
+                            if parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
+                                changes.publish(version)
+                            }
+                        }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("The connection listening for changes failed; reconnecting.", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            try? await Task.sleep(for: backOff)
+            backOff = min(backOff * 2, .seconds(5))
+        }
+    }
+}

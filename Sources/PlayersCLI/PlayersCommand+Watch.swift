@@ -1,0 +1,44 @@
+import CipherSync
+import Dispatch
+import Foundation
+import PlayersSync
+
+extension PlayersCommand.Sync {
+    /// How long each long-poll of `--watch` asks the server to wait, in
+    /// seconds: under the server's limit of 60, and under the idle
+    /// timeouts of common proxies.
+    static let watchWait = 50
+
+    /// `--watch`: runs a ``SyncWatcher`` until SIGINT or SIGTERM, which
+    /// cancel the transfer under way (a merge under way finishes or rolls
+    /// back whole), then prints "Stopped watching URL.".
+    func watchChanges(_ client: SyncClient<PlayersSyncStore>, baseURL: URL, token: String?) async {
+        let quiet = quiet
+        let watcher = SyncWatcher(
+            syncOnce: { try await client.pushThenPull() },
+            onMerge: { [self] report in printWatched(report, baseURL: baseURL) },
+            onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
+            describe: { error in CLIError.from(error).redacting(token).description })
+        let watching = Task { await watcher.run() }
+        let signalSources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { watching.cancel() }
+            source.resume()
+            return source
+        }
+        await watching.value
+        for source in signalSources { source.cancel() }
+        Terminal.printLineNow("Stopped watching \(baseURL.absoluteString).")
+    }
+
+    /// The line of one merge while watching, at once: a sync's line, or
+    /// with --json one JSON object on one line (JSON Lines).
+    func printWatched(_ report: PlayersSyncReport, baseURL: URL) {
+        if json {
+            if let line = try? JSONOutput.line(report) { Terminal.printLineNow(line) }
+        } else {
+            Terminal.printLineNow("Synced with \(baseURL.absoluteString): \(report).")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CipherSync
+import Foundation
+import PlayersSync
+
+/// The loop of `players sync --watch`: pushes the queued local changes,
+/// then long-polls the delta (``SyncClient/waitSeconds``), merges each
+/// answer in its own transaction, and again, until its task is cancelled
+/// (Ctrl-C, SIGTERM). A failure is reported in one line and retried after
+/// a back-off that doubles from 1 s up to ``maximumBackOff``; a sleep of
+/// the computer (the wall clock jumps past the monotonic one) abandons
+/// the request under way, whose connection is likely dead, and resumes at
+/// once.
+struct SyncWatcher: Sendable {
+    /// One push and one long-poll, merged.
+    let syncOnce: @Sendable () async throws -> PlayersSyncReport
+    /// Called with each report that moved something.
+    let onMerge: @Sendable (PlayersSyncReport) -> Void
+    /// Called with one line for each failure and each sleep noticed.
+    let onNotice: @Sendable (String) -> Void
+    /// How one failure is told, secrets removed.
+    let describe: @Sendable (any Error) -> String
+    var maximumBackOff: Duration = .seconds(30)
+    /// A wall-clock jump longer than this over the monotonic clock is a
+    /// sleep of the computer.
+    var sleepThreshold: TimeInterval = 10
+
+    /// The computer slept while a request was under way.
+    private struct SleepNoticed: Error {}
+
+    /// Runs until the task is cancelled.
+    func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let report = try await untilSleepNoticed(syncOnce)
+                failures = 0
+                if !report.isEmpty { onMerge(report) }
+            } catch is SleepNoticed {
+                failures = 0
+                onNotice("the computer slept; resuming now.")
+            } catch {
+                if Task.isCancelled { return }
+                failures += 1
+                let backOff = min(.seconds(1) * (1 << min(failures - 1, 16)), maximumBackOff)
+                onNotice("\(describe(error)); retrying in \(backOff.components.seconds) s.")
+                do {
+                    _ = try await untilSleepNoticed {
+                        try await Task.sleep(for: backOff)
+                        return PlayersSyncReport?.none
+                    }
+                } catch is SleepNoticed {
+                    failures = 0
+                    onNotice("the computer slept; resuming now.")
+                } catch {
+                    return // cancelled
+                }
+            }
+        }
+    }
+
+    /// Runs `operation`, or throws ``SleepNoticed`` (cancelling it) when the
+    /// wall clock moves more than ``sleepThreshold`` past the monotonic
+    /// clock, which stops while the computer sleeps.
+    private func untilSleepNoticed<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let threshold = sleepThreshold
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                let clock = SuspendingClock()
+                var (wall, monotonic) = (Date(), clock.now)
+                while true {
+                    try await Task.sleep(for: .seconds(1))
+                    let (newWall, newMonotonic) = (Date(), clock.now)
+                    let elapsed = monotonic.duration(to: newMonotonic)
+                    let monotonicSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    if newWall.timeIntervalSince(wall) - monotonicSeconds > threshold { return nil }
+                    (wall, monotonic) = (newWall, newMonotonic)
+                }
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else { throw SleepNoticed() }
+            return result
+        }
+    }
+}

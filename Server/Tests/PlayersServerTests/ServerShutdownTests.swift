@@ -54,7 +54,7 @@ import Testing
 @Suite struct LongPollShutdownTests {
     @Test func sigtermReleasesALongPollAtOnceWithTheEmptyDelta() async throws {
         let server = try ServerProcess(["--seed", "3"])
-        let (response, heldUntilSignal, released, exitStatus) = try await onThread {
+        let (response, heldUntilSignal, gaugeWhileHeld, released, exitStatus) = try await onThread {
             let response = Mutex<RawHTTP.Response?>(nil)
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
@@ -64,13 +64,16 @@ import Testing
             // (Time for a busy machine to deliver the request.)
             Thread.sleep(forTimeInterval: 1)
             let heldUntilSignal = response.withLock { $0 == nil }
+            let metrics = try server.request("GET", "/metrics").body
+            let gauge = metrics.split(separator: "\n").first { $0.hasPrefix("players_server_long_polls_open ") }
             let start = Date()
             kill(server.process.processIdentifier, SIGTERM)
             group.wait()
             let released = Date().timeIntervalSince(start)
-            return (response.withLock { $0 }, heldUntilSignal, released, server.stop(SIGTERM))
+            return (response.withLock { $0 }, heldUntilSignal, gauge.map(String.init), released, server.stop(SIGTERM))
         }
         #expect(heldUntilSignal, "the long-poll was held until the signal")
+        #expect(gaugeWhileHeld == "players_server_long_polls_open 1.0")
         #expect(released < 1, "released after \(released) s")
         #expect(response?.status == 200)
         #expect(response?.body.contains(#""cursor":"3""#) == true)

@@ -53,13 +53,20 @@ import Testing
         }
     }
 
-    /// Eight writers spread over two instances, and a reader paging the
-    /// delta through one of them meanwhile, by pages of 7: the versions
-    /// are unique, and the reader, following its cursor, sees every
-    /// creation exactly once.
-    @Test func concurrentWritersOnTwoInstancesGetUniqueVersionsAndTheDeltaMissesNone() async throws {
+    /// Eight writers spread over two instances, a reader paging the delta
+    /// through one of them meanwhile, by pages of 7, and a client watching
+    /// each instance (`players sync --watch`): the versions are unique,
+    /// the reader, following its cursor, sees every creation exactly once,
+    /// and each watching client ends with the database's players.
+    @Test func concurrentWritersOnTwoInstancesGetUniqueVersionsAndTheDeltaAndWatchersMissNone() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let servers = try await startInstances(2, on: sandbox)
+            let clients = try servers.map { server in
+                let client = try CLISandbox()
+                try client.runChecked(["init"])
+                return (client, try WatchProcess(client, url: "http://127.0.0.1:\(server.port)"))
+            }
+            for (_, watcher) in clients { try watcher.waitForLines(1) }
             let writers = 8, creations = 25
             let done = TestFlag()
             let reader = Task {
@@ -92,6 +99,20 @@ import Testing
             #expect(acknowledged.sorted() == Array(1...total))
             #expect(seen == Array(1...total))
             #expect(try await sandbox.storeProblems() == [])
+
+            let database = Set(try Self.snapshot(through: servers[0]).players.map(\.uuid.uuidString))
+            #expect(database.count == writers * creations)
+            for (client, watcher) in clients {
+                // Merged up to the last change: its line ends with the cursor.
+                let deadline = Date().addingTimeInterval(30)
+                while watcher.lines.last?.hasSuffix("cursor \(total).") != true && Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(watcher.stop(SIGINT) == 0)
+                let listing = try client.run(["list", "--json"])
+                let listed = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]]
+                #expect(Set((listed ?? []).compactMap { $0["uuid"] as? String }) == database)
+            }
         }
     }
 

@@ -57,7 +57,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: "How long a request may take to arrive, headers to body, before its connection is closed (1s to 1h; default: 30s).")
     var readTimeout = "30s"
 
-    @Option(help: "The most connections open at once; more wait to be accepted (1 to 10000; default: 256).")
+    @Option(help: "The most connections open at once; more wait to be accepted (1 to 100000; default: 256); each long-poll holds one.")
     var maxConnections = 256
 
     @Option(help: "After SIGTERM or SIGINT, how long to go on serving with GET /ready answering 503, so that load balancers stop sending, before the server stops accepting connections (0s to 5m; default: 0s).")
@@ -84,7 +84,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try Self.checkDuration(drainTime, option: "--drain-time", in: 0...300, "0s to 5m, such as 10s")
         if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
-        if !(1...10_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 10000.") }
+        if !(1...100_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 100000.") }
     }
 
     /// Refuses a duration that does not parse or is out of `range` (NaN

@@ -27,6 +27,8 @@ import Synchronization
 public final class PostgresPlayersStore: PlayersStore {
     let client: PostgresClient
     let logger: Logger
+    /// How long a connection may take: at start, and for ``checkReachable()``.
+    let connectTimeout: Duration
     /// Woken by the notifications of every instance's commits
     /// (``listenForChanges()``), and by this instance's own at once.
     public let changes: StoreChangeNotifier
@@ -44,6 +46,7 @@ public final class PostgresPlayersStore: PlayersStore {
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
         try await Self.checkConnection(url, timeout: connectTimeout, logger: logger)
+        self.connectTimeout = connectTimeout
         client = PostgresClient(configuration: try url.configuration, backgroundLogger: logger)
         self.logger = logger
         // The first query waits until run() has begun: a lease before it
@@ -140,9 +143,13 @@ public final class PostgresPlayersStore: PlayersStore {
 
     /// One statement outside a transaction, a lookup by primary key: a
     /// round trip that proves the connection and the schema.
+    /// Bounded by the connect timeout: while the database refuses
+    /// connections, the pool would wait for one without end.
     public func checkReachable() async throws {
         try checkOpen()
-        _ = try await client.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
+        try await Self.withDeadline(connectTimeout, "PostgreSQL did not answer within \(connectTimeout.components.seconds) s.") { [client, logger] in
+            _ = try await client.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
+        }
     }
 
     // MARK: - Transactions

@@ -11,12 +11,12 @@ import Testing
     @Test func tenThousandWaitersAreHeldInLittleMemoryAndAllWokenByOneChange() async throws {
         let notifier = StoreChangeNotifier(latestVersion: 7)
         let residentBefore = Self.residentBytes()
-        let deadline = NIODeadline.now() + .seconds(60)
+        let deadline = NIODeadline.now() + .seconds(600)
         let outcomes = try await withThrowingTaskGroup(of: StoreChangeWait.self) { group in
             for _ in 0..<Self.waiters {
                 group.addTask { await notifier.wait(after: 7, until: deadline) }
             }
-            let held = ContinuousClock.now + .seconds(30)
+            let held = ContinuousClock.now + .seconds(300)
             while notifier.waiterCount < Self.waiters, ContinuousClock.now < held {
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -29,7 +29,7 @@ import Testing
             let woken = ContinuousClock.now
             notifier.publish(8)
             let outcomes = try await group.reduce(into: [StoreChangeWait: Int]()) { $0[$1, default: 0] += 1 }
-            // Well before their 60 s deadline, on a machine busy with other tests.
+            // Well before their deadline, on a machine busy with other tests.
             #expect(ContinuousClock.now - woken < .seconds(30))
             return outcomes
         }

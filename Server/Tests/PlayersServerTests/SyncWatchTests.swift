@@ -68,7 +68,7 @@ import Testing
         #expect(watcher.lines == [local(lines[index + 1])])
         try await Task.sleep(for: .milliseconds(500))
         #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(26)).status == 201)
-        try watcher.waitForLines(2, timeout: 5)
+        try watcher.waitForLines(2, timeout: 30)
         let start = Date()
         #expect(watcher.stop(SIGINT) == 0)
         #expect(Date().timeIntervalSince(start) < 3)
@@ -84,7 +84,7 @@ import Testing
         try watcher.waitForLines(1)
         try await Task.sleep(for: .milliseconds(500))
         #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(4)).status == 201)
-        try watcher.waitForLines(2, timeout: 10)
+        try watcher.waitForLines(2, timeout: 30)
         #expect(watcher.stop(SIGINT) == 0)
         let objects = try watcher.lines.dropLast().map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

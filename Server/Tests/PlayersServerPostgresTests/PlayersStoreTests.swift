@@ -118,7 +118,9 @@ import Testing
     func deleteLeavesATombstoneWithTheNextVersion(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
             let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let beforeDeletion = Date()
             #expect(try await store.delete(player.uuid))
+            let afterDeletion = Date()
             #expect(try await store.delete(player.uuid) == false)
             #expect(try await store.player(player.uuid) == nil)
             #expect(try await store.snapshot(limit: 10, after: nil).players.isEmpty)
@@ -128,7 +130,9 @@ import Testing
                 return
             }
             #expect(tombstone.uuid == player.uuid && tombstone.version == 2)
-            #expect(abs(tombstone.deletedAt.timeIntervalSinceNow) < 60)
+            // When it was deleted (to the millisecond the stores keep).
+            #expect(tombstone.deletedAt >= beforeDeletion.addingTimeInterval(-0.001))
+            #expect(tombstone.deletedAt <= afterDeletion.addingTimeInterval(0.001))
         }
     }
 

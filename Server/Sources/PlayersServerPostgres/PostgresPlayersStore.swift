@@ -125,13 +125,7 @@ public final class PostgresPlayersStore: PlayersStore {
                     changes.append((version, .tombstone(ServerTombstone(uuid: uuid, version: version, deletedAt: deletedAt))))
                 }
             }
-            let page = changes.prefix(limit)
-            let isLast = changes.count <= limit
-            return DeltaPage(
-                version: isLast ? counter.value : (page.last?.version ?? since),
-                serverVersion: counter.value,
-                changes: page.map(\.change),
-                isLast: isLast)
+            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value)
         }
     }
 

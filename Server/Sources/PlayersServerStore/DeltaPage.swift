@@ -12,6 +12,20 @@ public struct DeltaPage: Sendable, Equatable {
     public var changes: [Change]
     public var isLast: Bool
 
+    /// The page after `since` of `changes`, read in version order, at most
+    /// `limit + 1` of them (one more than a page, to know whether more
+    /// follow): at most `limit` changes; its cursor is its last change's
+    /// version, or the counter `serverVersion` when it is the last page.
+    public init(cutting changes: [(version: Int64, change: Change)], limit: Int, since: Int64, serverVersion: Int64) {
+        let page = changes.prefix(limit)
+        let isLast = changes.count <= limit
+        self.init(
+            version: isLast ? serverVersion : (page.last?.version ?? since),
+            serverVersion: serverVersion,
+            changes: page.map(\.change),
+            isLast: isLast)
+    }
+
     public init(version: Int64, serverVersion: Int64, changes: [Change], isLast: Bool) {
         self.version = version
         self.serverVersion = serverVersion

@@ -99,13 +99,7 @@ public final class ServerPlayersDatabase: Sendable {
             var changes: [(version: Int64, change: DeltaPage.Change)] =
                 players.map { ($0.version, .player($0)) } + tombstones.map { ($0.version, .tombstone($0)) }
             changes.sort { $0.version < $1.version }
-            let page = changes.prefix(limit)
-            let isLast = changes.count <= limit
-            return DeltaPage(
-                version: isLast ? counter.value : (page.last?.version ?? since),
-                serverVersion: counter.value,
-                changes: page.map(\.change),
-                isLast: isLast)
+            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value)
         }
     }
 

@@ -18,17 +18,6 @@ import Testing
         try await store.close()
     }
 
-    @Test func createRefusesAUUIDInUse() async throws {
-        try await withStore { store, _, _ in
-            let uuid = UUID()
-            let created = try #require(try await store.create(uuid: uuid, name: "Arthur", score: 1))
-            #expect(created.version == 1)
-            #expect(try await store.create(uuid: uuid, name: "Copy", score: 2) == nil)
-            #expect(try await store.player(uuid) == created)
-            #expect(try await store.snapshot(limit: 10, after: nil).version == 1)
-        }
-    }
-
     /// More writes than Swift has cooperative threads wait for a lock held
     /// by another connection; a read answers meanwhile, and only then is
     /// the lock released. Run on the caller's threads, the writes would

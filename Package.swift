@@ -68,9 +68,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
+        // What the two command lines share: progress on standard error
+        // and the version report of --version.
+        .target(
+            name: "PlayersCommandLine",
+            dependencies: ["CipherDB"]),
         .executableTarget(
             name: "PlayersCLI",
             dependencies: [
+                "PlayersCommandLine",
                 "Players",
                 "PlayersProtocol",
                 "PlayersSync",
@@ -126,6 +132,7 @@ let package = Package(
         .executableTarget(
             name: "PlayersServer",
             dependencies: [
+                "PlayersCommandLine",
                 "PlayersServerHTTP",
                 "PlayersServerStore",
                 "PlayersServerPostgres",

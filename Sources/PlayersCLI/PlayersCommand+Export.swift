@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Players
+import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Players
+import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {

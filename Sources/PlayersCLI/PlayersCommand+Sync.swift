@@ -3,6 +3,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import PlayersCommandLine
 import PlayersSync
 
 extension PlayersCommand {

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Runs a configured process (not started) on a pseudo-terminal, through
+/// util-linux's `script`: its standard input, output and error are a
+/// terminal, as when a person runs it, for prompts and progress bars.
+/// `input` is typed at the terminal (and echoed back into the output, as a
+/// terminal does). Returns the exit status and everything the terminal
+/// showed, standard output and error interleaved, with `\r\n` read as
+/// `\n` (a lone `\r`, which redraws a progress bar, is kept).
+public func runOnTerminal(_ process: Process, input: String = "") throws -> (status: Int32, output: String) {
+    guard let executable = process.executableURL?.path else {
+        throw TestFailure("runOnTerminal needs a process with an executable.")
+    }
+    let command = ([executable] + (process.arguments ?? [])).map(shellQuoted).joined(separator: " ")
+    let terminal = Process()
+    terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    // -q: no "Script started" lines; -e: script exits with the command's status.
+    terminal.arguments = ["-qec", command, "/dev/null"]
+    terminal.environment = process.environment
+    terminal.currentDirectoryURL = process.currentDirectoryURL
+    let result = try run(terminal, input: input)
+    return (result.status, result.output.replacingOccurrences(of: "\r\n", with: "\n"))
+}
+
+/// `text` quoted for a POSIX shell: one word, whatever it holds.
+public func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -17,7 +17,9 @@ extension AppDatabase {
     /// in `prepareDatabase`, when each connection opens, so that it stays
     /// in memory no longer than needed.
     ///
-    /// Throws ``AppDatabaseError`` when the key does not open the file.
+    /// Throws ``AppDatabaseError`` when the key does not open the file, and
+    /// when the file is not an encrypted players database (a plaintext
+    /// SQLite file, a players-server database, another application's).
     public static func open(
         at url: URL = defaultDatabaseURL(),
         key: DatabaseKeySource,
@@ -32,6 +34,7 @@ extension AppDatabase {
         let isNew = !FileManager.default.fileExists(atPath: url.path)
         if isNew { try PrivateFile.createDatabaseFileIfMissing(at: url) }
         do {
+            if !isNew { try checkKind(at: url, configuration: configuration) }
             return try AppDatabase(DatabasePool(path: url.path, configuration: configuration))
         } catch {
             // A new database that failed to open leaves no empty file.
@@ -41,6 +44,20 @@ extension AppDatabase {
             }
             throw error
         }
+    }
+
+    /// Refuses a file that is not a players database before the pool opens
+    /// it: opening a pool turns the file to WAL mode, which would change a
+    /// byte of another application's database.
+    private static func checkKind(at url: URL, configuration: Configuration) throws {
+        if DatabaseFileKind.isPlaintextSQLite(atPath: url.path) {
+            throw AppDatabaseError.plaintext(path: url.path)
+        }
+        var readOnly = configuration
+        readOnly.readonly = true
+        let dbQueue = try DatabaseQueue(path: url.path, configuration: readOnly)
+        defer { try? dbQueue.close() }
+        try checkKind(of: dbQueue)
     }
 
     /// Opens the players database with a text passphrase (its UTF-8 bytes).

@@ -19,10 +19,23 @@ public final class AppDatabase: Sendable {
     /// that no other code writes around them.
     package let dbWriter: any DatabaseWriter
 
-    /// Migrates the database, then gives access to it.
+    /// Migrates the database, then gives access to it. A database that
+    /// holds another schema (a players-server database, another
+    /// application's) is refused with ``AppDatabaseError`` before anything
+    /// is written to it.
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
+        try Self.checkKind(of: dbWriter)
         try Self.migrator.migrate(dbWriter)
+    }
+
+    /// Throws ``AppDatabaseError`` unless `reader` is new or holds the
+    /// players schema.
+    static func checkKind(of reader: any DatabaseReader) throws {
+        let kind = try reader.read(DatabaseFileKind.of)
+        guard kind == .empty || kind == .players else {
+            throw AppDatabaseError.notPlayers(path: reader.path, kind: kind)
+        }
     }
 
     /// Read-only access to the database.

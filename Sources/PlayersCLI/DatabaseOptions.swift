@@ -48,6 +48,11 @@ struct DatabaseOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CLIError.failure("there is no players database at \(url.path): run 'players init' to create one")
         }
+        // Before the key is looked for: a plaintext file needs none, and
+        // the advice is to import it.
+        if DatabaseFileKind.isPlaintextSQLite(atPath: url.path) {
+            throw CLIError.from(AppDatabaseError.plaintext(path: url.path))
+        }
         let key = try resolveKey()
         do {
             return (try AppDatabase.open(at: url, key: key.source), key)

@@ -1,0 +1,80 @@
+import CipherDB
+import Foundation
+import TestSupport
+import Testing
+
+/// A file that is not an encrypted players database is named for what it
+/// is, with what to run instead (exit 3), and is left byte for byte as it
+/// was: it is never migrated into a mixture of two schemas.
+@Suite struct DatabaseKindTests {
+    @Test func aPlaintextSQLiteFileIsNamedWithTheCommandThatImportsIt() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.root.appendingPathComponent("plain.db").path
+        let plaintext = try DatabaseQueue(path: path)
+        try plaintext.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)") }
+        try plaintext.close()
+        let before = databaseFileBytes(path)
+
+        // No key is needed to say so: there is none in this home.
+        let result = try sandbox.run(["list", "--database", path])
+        #expect(result.status == 3)
+        #expect(result.error == "players: \(path) is a plaintext SQLite database, not an encrypted players database: "
+            + "import its players into a new encrypted database with 'players encrypt \(path) --database NEW.db'\n")
+        #expect(databaseFileBytes(path) == before)
+    }
+
+    @Test func anotherApplicationsEncryptedDatabaseIsNamedWithItsTables() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.runChecked(["init"])
+        let path = sandbox.root.appendingPathComponent("notes.db").path
+        let other = try sandbox.keyedQueue(at: path)
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); CREATE TABLE tag (name TEXT)")
+        }
+        try other.close()
+        let before = databaseFileBytes(path)
+
+        let result = try sandbox.run(["add", "--database", path, "--name", "Arthur", "--score", "1"])
+        #expect(result.status == 3)
+        #expect(result.error.hasPrefix("players: \(path) is an encrypted SQLite database of another application (tables note, tag), not a players database:"),
+                "\(result.error)")
+        #expect(result.error.hasSuffix("the file was not changed\n"))
+        #expect(databaseFileBytes(path) == before)
+    }
+
+    @Test func aPlayersServerDatabaseIsNamedWithTheCommandThatReadsItsPlayers() throws {
+        let sandbox = try CLISandbox()
+        try sandbox.runChecked(["init"])
+        let path = sandbox.root.appendingPathComponent("server.db").path
+        try makeServerDatabase(at: path, keyFile: sandbox.keyPath)
+        let before = databaseFileBytes(path)
+
+        let result = try sandbox.run(["list", "--database", path])
+        #expect(result.status == 3)
+        #expect(result.error == "players: \(path) is a players-server database, not a players database: 'players' keeps its own "
+            + "(--database), and gets the server's players with 'players sync'; the file was not changed\n")
+        #expect(databaseFileBytes(path) == before)
+    }
+
+    /// Starts the built `players-server` on a new database until it
+    /// listens, then stops it: the database it leaves is a real one.
+    func makeServerDatabase(at path: String, keyFile: String) throws {
+        let server = Process()
+        server.executableURL = try BuiltProducts.url("players-server")
+        server.arguments = ["--database", path, "--key-file", keyFile, "--seed", "3", "--port", "0"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("listening on") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TestFailure("players-server exited before listening.") }
+            seen.append(chunk)
+        }
+    }
+}

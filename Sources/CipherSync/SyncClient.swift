@@ -36,9 +36,10 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// after decompression (each page is also bounded by its transport).
     /// Default: 256 MiB.
     public var maximumBytes = 256 * 1024 * 1024
-    /// The longest the fetching of one sync may last, retries and the
-    /// staging of each page included, in seconds; the local merge that
-    /// follows is not counted. Default: 600.
+    /// The longest the network part of one sync may last, in seconds:
+    /// connecting, every request, retries and their waits, the staging of
+    /// each page (and for `pushThenPull`, the push too); the local merge
+    /// that follows is not counted. Default: 600.
     public var maximumDuration: TimeInterval = 600
     /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
     /// that is not stored (it only saves a request). Default: 1024.
@@ -60,17 +61,21 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// Syncs once. `full` takes a snapshot even with a stored cursor;
     /// `dryRun` reports what the merge would do without writing.
     public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
-        let start = ContinuousClock.now
+        try await sync(full: full, dryRun: dryRun, startedAt: .now)
+    }
+
+    /// Syncs once, within ``maximumDuration`` of `start`.
+    package func sync(full: Bool, dryRun: Bool, startedAt start: ContinuousClock.Instant) async throws -> SyncReport {
         let position = try await store.syncPosition()
         // A cursor longer than the limit (stored by an older version) is
         // not sent: the sync takes a snapshot, as for an unknown cursor.
         let cursorBefore = position.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
         return try await store.withStaging { staging in
             let fetched: Staged
-            switch try await withinDeadline({ try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
+            switch try await withinDeadline(from: start, { try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
             case .upToDate(let bytes):
                 return SyncReport(
-                    kind: nil, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
+                    kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
                     cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
             case .fetched(let staged):
                 fetched = staged
@@ -78,7 +83,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
             return SyncReport(
                 kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
-                cursorAfter: dryRun ? cursorBefore : fetched.fetch.cursor, pages: fetched.pages,
+                cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
                 bytesReceived: fetched.bytes, durationSeconds: Self.seconds(since: start))
         }
     }
@@ -97,23 +102,26 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         var bytes: Int
     }
 
-    /// Runs `fetch`, or throws ``SyncError/deadlineExceeded`` once
-    /// ``maximumDuration`` has passed (the transfer under way is
-    /// cancelled). Only fetching is raced: a merge that has begun is never
-    /// interrupted, so that a late deadline cannot hide a commit.
-    private func withinDeadline(_ fetch: @escaping @Sendable () async throws -> Fetched) async throws -> Fetched {
+    /// Runs `body`, or throws ``SyncError/deadlineExceeded`` once
+    /// ``maximumDuration`` has passed since `start` (the transfer under way
+    /// is cancelled, and so is a retry's wait). Only network work is raced:
+    /// a merge that has begun is never interrupted, so that a late deadline
+    /// cannot hide a commit. `package`: `pushThenPull` bounds its push and
+    /// its pull with one deadline.
+    package func withinDeadline<T: Sendable>(from start: ContinuousClock.Instant,
+                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let seconds = maximumDuration
-        return try await withThrowingTaskGroup(of: Fetched?.self) { group in
-            group.addTask { try await fetch() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
+                try await Task.sleep(until: start + .seconds(seconds), clock: .continuous)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let fetched = first else {
+            guard let first = try await group.next(), let result = first else {
                 throw SyncError.deadlineExceeded.with(detail: seconds.rounded() == seconds ? "\(Self.number(Int(seconds))) s" : "\(seconds) s")
             }
-            return fetched
+            return result
         }
     }
 

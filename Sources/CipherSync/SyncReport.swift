@@ -1,10 +1,11 @@
 import Foundation
 
 /// What one sync did: the counts of its merge, the cursors, the bytes and
-/// the time.
+/// the time. Encoded with every field in every outcome (`null` for a
+/// cursor there is none of), so that a program reading it meets one shape.
 public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible {
-    /// `snapshot` or `delta`; nil when the server answered 304.
-    public var kind: SyncKind?
+    /// `snapshot` or `delta` (a `304` answers a delta request).
+    public var kind: SyncKind
     /// The server answered `304 Not Modified`: nothing to merge.
     public var upToDate: Bool
     /// Nothing was written (`--dry-run`).
@@ -14,13 +15,16 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var deleted: Int
     public var unchanged: Int
     public var cursorBefore: String?
+    /// The cursor stored after the merge; in a dry run, the one the merge
+    /// would store (the server's cursor of the answer), although nothing
+    /// is written.
     public var cursorAfter: String?
     /// The pages fetched, the catch-up delta of a snapshot included.
     public var pages: Int
     public var bytesReceived: Int
     public var durationSeconds: Double
 
-    public init(kind: SyncKind?, upToDate: Bool, dryRun: Bool, counts: SyncCounts,
+    public init(kind: SyncKind, upToDate: Bool, dryRun: Bool, counts: SyncCounts,
                 cursorBefore: String?, cursorAfter: String?, pages: Int, bytesReceived: Int, durationSeconds: Double) {
         self.kind = kind
         self.upToDate = upToDate
@@ -34,6 +38,23 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         self.pages = pages
         self.bytesReceived = bytesReceived
         self.durationSeconds = durationSeconds
+    }
+
+    /// Every field, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(upToDate, forKey: .upToDate)
+        try container.encode(dryRun, forKey: .dryRun)
+        try container.encode(inserted, forKey: .inserted)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(cursorBefore, forKey: .cursorBefore)
+        try container.encode(cursorAfter, forKey: .cursorAfter)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(bytesReceived, forKey: .bytesReceived)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
     }
 
     public var counts: SyncCounts {

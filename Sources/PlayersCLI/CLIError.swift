@@ -60,7 +60,7 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as SyncError where error == .tooLarge:
             return .remote("the server sent more than one sync may hold (\(error.detail ?? "")): check the URL, or give a larger --max-size; the database was left unchanged")
         case let error as SyncError where error == .deadlineExceeded:
-            return .remote("the sync did not finish within its deadline (\(error.detail ?? "")): try again later, or give a longer --deadline; the database was left unchanged")
+            return .remote("the sync did not finish within its --timeout (\(error.detail ?? "")): try again later, or give a longer --timeout; the database was left unchanged")
         case let error as SyncError:
             return .remote("\(error.description); the database was left unchanged")
         case let error as SyncPayloadError:

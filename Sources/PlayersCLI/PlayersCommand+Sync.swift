@@ -35,11 +35,12 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust for https.", valueName: "file"))
         var cacert: String?
 
-        @Option(help: ArgumentHelp("The longest a request may last, in seconds (up to 86400).", valueName: "seconds"))
-        var timeout: Double = 60
-
-        @Option(help: ArgumentHelp("The longest the whole sync may take to fetch its pages, retries included, in seconds (up to 86400).", valueName: "seconds"))
-        var deadline: Double = 600
+        // Like curl's --max-time: one bound for the whole command's network
+        // part. --deadline is its older name.
+        @Option(name: [.customLong("timeout"), .customLong("deadline")], help: ArgumentHelp(
+            "The longest the sync may spend on the network, in seconds (up to 86400): connecting, pushing, every page, "
+                + "retries and their waits; the local merge is not counted.", valueName: "seconds"))
+        var timeout: Double = 600
 
         @Option(help: ArgumentHelp("The most the pages of one sync may hold together, in MiB (1 to 65536).", valueName: "mib"))
         var maxSize: Int = 256
@@ -63,9 +64,6 @@ extension PlayersCommand {
             if let url { _ = try RemoteURL.parse(url) }
             guard timeout > 0, timeout <= 86_400 else {
                 throw ValidationError("--timeout must be a number of seconds, more than 0 and at most 86400.")
-            }
-            guard deadline > 0, deadline <= 86_400 else {
-                throw ValidationError("--deadline must be a number of seconds, more than 0 and at most 86400.")
             }
             guard (1...65_536).contains(maxSize) else {
                 throw ValidationError("--max-size must be a whole number of MiB from 1 to 65536.")
@@ -94,8 +92,10 @@ extension PlayersCommand {
 
             let progress = ProgressReporter(label: "Sync", quiet: quiet || json)
             var configuration = TransportConfiguration()
-            // A long-poll lasts up to its wait: its transfer may take longer.
-            configuration.timeout = watch ? max(timeout, Double(Self.watchWait + 15)) : timeout
+            // A long-poll lasts up to its wait: while watching, each round
+            // may take longer.
+            let timeout = watch ? max(timeout, Double(Self.watchWait + 15)) : timeout
+            configuration.timeout = timeout
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
             configuration.bearerToken = token
@@ -111,7 +111,7 @@ extension PlayersCommand {
                     if !quiet { Terminal.printError("players: \(event)") }
                 }
             var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
-            client.maximumDuration = deadline
+            client.maximumDuration = timeout
             client.maximumBytes = maxSize * 1_048_576
             client.onPage = { pages, bytes in
                 progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")

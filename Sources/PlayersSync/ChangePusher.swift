@@ -37,12 +37,14 @@ public struct ChangePusher: Sendable {
     }
 
     /// Pushes every pending change; in a dry run, counts them and sends
-    /// nothing.
+    /// nothing. Either way, the report counts the changes that were
+    /// waiting (``PushReport/pending``).
     public func push(dryRun: Bool = false) async throws -> PushReport {
-        if dryRun {
-            return PushReport(pending: try appDatabase.pendingChangeCount())
+        let pending = try appDatabase.pendingChangeCount()
+        if dryRun || pending == 0 {
+            return PushReport(pending: pending)
         }
-        var report = PushReport()
+        var report = PushReport(pending: pending)
         var previousBatch: PlayersChangeBatch?
         while let batch = try appDatabase.nextPushBatch(maximumChanges: maximumChanges) {
             // Each answered batch leaves the outbox: the same batch twice

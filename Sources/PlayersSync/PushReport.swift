@@ -1,11 +1,11 @@
 import Players
 
 /// What a push did: the changes the server applied, those that lost to
-/// the server's state, the requests; or, in a dry run, how many changes
-/// wait.
+/// the server's state, the requests, and how many changes were waiting
+/// (in a dry run, nothing else: nothing is sent).
 public struct PushReport: Equatable, Sendable {
     public var counts = PushCounts()
-    /// The changes waiting in a dry run (nothing was sent).
+    /// The local changes waiting when the push started.
     public var pending = 0
     public var batches = 0
     public var bytesReceived = 0

@@ -5,16 +5,18 @@ extension SyncClient where Store == PlayersSyncStore {
     /// Pushes the local changes (``ChangePusher``), then pulls the server's
     /// (``sync(full:dryRun:)``): after it, the database holds the server's
     /// state, its own changes included, and the changes that lost are in
-    /// its conflicts. A dry run sends no change and writes nothing.
+    /// its conflicts. A dry run sends no change and writes nothing. The
+    /// push and the pull's fetching share one ``maximumDuration``.
     ///
     /// ```swift
     /// let report = try await appDatabase.syncClient(baseURL: url, transport: CurlTransport()).pushThenPull()
     /// print(report) // pushed 2, +12 ~3 -1, conflicts 0, cursor 4815
     /// ```
     public func pushThenPull(full: Bool = false, dryRun: Bool = false) async throws -> PlayersSyncReport {
+        let start = ContinuousClock.now
         let pusher = ChangePusher(store.appDatabase, changesEndpoint: changesEndpoint, transport: transport)
-        let push = try await pusher.push(dryRun: dryRun)
-        let pull = try await sync(full: full, dryRun: dryRun)
+        let push = try await withinDeadline(from: start) { try await pusher.push(dryRun: dryRun) }
+        let pull = try await sync(full: full, dryRun: dryRun, startedAt: start)
         return PlayersSyncReport(push: push, pull: pull)
     }
 

@@ -159,6 +159,29 @@ import Testing
         }
     }
 
+    /// Every field of Docs/Sync.md's `--json` list, in every outcome: a
+    /// dry run, a snapshot, an answer with nothing new; and the cursor of
+    /// the dry run is the one the real sync stores.
+    @Test func theJSONReportHasOneShapeInEveryOutcome() async throws {
+        try await withLiveServer(seed: 3) { _, url in
+            let sandbox = try CLISandbox()
+            _ = try await sandbox.runInBackground(["init"])
+            var reports: [[String: Any]] = []
+            for flags in [["--dry-run"], [], []] {
+                let result = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--json"] + flags)
+                #expect(result.status == 0, "\(result.error)")
+                reports.append(try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
+            }
+            let fields: Set = ["pushed", "conflicts", "pending", "kind", "upToDate", "dryRun", "inserted", "updated", "deleted",
+                               "unchanged", "cursorBefore", "cursorAfter", "pages", "bytesReceived", "durationSeconds"]
+            for report in reports { #expect(Set(report.keys) == fields) }
+            #expect(reports.map { $0["kind"] as? String } == ["snapshot", "snapshot", "delta"])
+            #expect(reports[2]["inserted"] as? Int == 0 && reports[2]["cursorBefore"] as? String == "3")
+            #expect(reports[0]["cursorBefore"] is NSNull)
+            #expect(reports[0]["cursorAfter"] as? String == "3" && reports[1]["cursorAfter"] as? String == "3")
+        }
+    }
+
     @Test func aSyncKilledInsideItsTransactionLeavesTheOldState() async throws {
         try await withLiveServer(seed: 10) { store, url in
             let sandbox = try CLISandbox()

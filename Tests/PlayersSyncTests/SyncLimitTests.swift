@@ -125,16 +125,38 @@ import Testing
         _ = try await sandbox.runInBackground(["init"])
         let before = sandbox.databaseSnapshot()
 
+        // --deadline: the older name of --timeout.
         let late = try await sandbox.runInBackground(["sync", "--url", slow.baseURL, "--deadline", "1", "--quiet"])
         #expect(late.status == 5)
-        #expect(late.error == "players: the sync did not finish within its deadline (1 s): try again later, or give a longer --deadline; the database was left unchanged\n")
+        #expect(late.error == "players: the sync did not finish within its --timeout (1 s): try again later, or give a longer --timeout; the database was left unchanged\n")
         let large = try await sandbox.runInBackground(["sync", "--url", big.baseURL, "--max-size", "1", "--quiet"])
         #expect(large.status == 5)
         #expect(large.error == "players: the server sent more than one sync may hold (more than 1 MiB at page 4): check the URL, or give a larger --max-size; the database was left unchanged\n")
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    @Test(arguments: [["--deadline", "0"], ["--deadline", "86401"], ["--deadline", "nan"], ["--max-size", "0"], ["--max-size", "65537"]])
+    /// A server that never answers, and one that answers 503 with a
+    /// `Retry-After` each time: `--timeout 3` ends the command after 3 s,
+    /// connection, retries and their waits together.
+    @Test(arguments: [[ScriptedHTTPServer.Step.sleep(30)], .response(503, headers: ["Retry-After": "2"])])
+    func theTimeoutBoundsTheWholeCommand(_ answer: [ScriptedHTTPServer.Step]) async throws {
+        let server = try ScriptedHTTPServer { _, _ in answer }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let before = sandbox.databaseSnapshot()
+
+        let start = ContinuousClock.now
+        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--timeout", "3", "--quiet"])
+        let elapsed = ContinuousClock.now - start
+        #expect(result.status == 5)
+        #expect(result.error == "players: the sync did not finish within its --timeout (3 s): try again later, or give a longer --timeout; the database was left unchanged\n")
+        // 3 s, and the time to start a process and open the database.
+        #expect(elapsed >= .seconds(3) && elapsed < .seconds(5), "\(elapsed)")
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    @Test(arguments: [["--timeout", "0"], ["--timeout", "86401"], ["--timeout", "nan"], ["--max-size", "0"], ["--max-size", "65537"]])
     func outOfRangeLimitsAreUsageErrors(_ option: [String]) async throws {
         let sandbox = try CLISandbox()
         _ = try await sandbox.runInBackground(["init"])

@@ -1,61 +1,41 @@
-import CipherDB
 import Foundation
 import TestSupport
 import Testing
 
-/// The README's example, so that it stays true to the code.
+/// The README's "Using CipherDB in a package": a new package made of the
+/// README's `Package.swift` and its short example, as written there,
+/// depending on this checkout by path, built by SwiftPM and run.
 @Suite struct ReadmeExampleTests {
-    static func loadPassphrase() -> String { "readme passphrase" }
+    @Test func theReadmesPackageBuildsAndItsExampleRuns() throws {
+        let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] + "\n" }
+        let manifest = try #require(blocks.first { $0.hasPrefix("// swift-tools-version") })
+        let example = try #require(blocks.first { $0.hasPrefix("import CipherDB") })
 
-    struct Player: Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
-        var id: Int64?
-        var name: String
-        var score: Int
-
-        enum Columns {
-            static let name = Column(CodingKeys.name)
-            static let score = Column(CodingKeys.score)
-        }
-
-        mutating func didInsert(_ inserted: InsertionSuccess) {
-            id = inserted.rowID
-        }
-    }
-
-    @Test func readmeExampleRuns() async throws {
+        // ../CipherDB, as the manifest says: this checkout, under that name.
         let folder = try TemporaryFolder()
+        try FileManager.default.createSymbolicLink(at: folder.url("CipherDB"), withDestinationURL: BuiltProducts.packageRoot)
+        let sources = folder.url("MyApp/Sources/MyApp")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try manifest.write(to: folder.url("MyApp/Package.swift"), atomically: true, encoding: .utf8)
+        try example.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        // The one function the README leaves to the reader.
+        try "func loadPassphrase() throws -> String { \"readme passphrase\" }\n"
+            .write(to: sources.appendingPathComponent("Passphrase.swift"), atomically: true, encoding: .utf8)
 
-        var config = Configuration()
-        config.prepareDatabase { db in
-            try db.usePassphrase(Self.loadPassphrase())
-        }
-        let dbPool = try DatabasePool(path: folder.path("db.sqlite"), configuration: config)
+        let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
+        let build = try run("/usr/bin/env", ["swift", "build", "--package-path", folder.path("MyApp")], environment: environment)
+        #expect(build.status == 0, "\(build.output)\(build.error)")
+        guard build.status == 0 else { return }
 
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("score", .integer).notNull()
-            }
-        }
-        try migrator.migrate(dbPool)
-
-        try await dbPool.write { db in
-            var player = Player(id: nil, name: "Arthur", score: 100)
-            try player.insert(db)
-            try player.updateChanges(db) { $0.score = 1000 }
-            var other = Player(id: nil, name: "Barbara", score: 10)
-            try other.insert(db)
-        }
-
-        let best = try await dbPool.read { db in
-            try Player
-                .filter(Player.Columns.score > 500)
-                .order(Player.Columns.score.desc, Player.Columns.name)
-                .fetchAll(db)
-        }
-        #expect(best.map(\.name) == ["Arthur"])
-        #expect(best.first?.score == 1000)
+        let app = Process()
+        app.executableURL = folder.url("MyApp/.build/debug/MyApp")
+        app.currentDirectoryURL = folder.url
+        let result = try run(app)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "[\"Arthur\"]\n")
+        // The database it wrote is encrypted: no plaintext SQLite header.
+        let header = try Data(contentsOf: folder.url("players.sqlite")).prefix(16)
+        #expect(header.count == 16 && header != Data("SQLite format 3\u{0}".utf8))
     }
 }

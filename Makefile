@@ -9,11 +9,16 @@
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 #   make demo-postgres  two players-server instances on PostgreSQL and a
 #               watching client (scripts/demo-postgres)
+#   make install  builds players and players-server in release mode and
+#               installs them, with players' shell completions, under PREFIX
+#               (default ~/.local; scripts/install); make uninstall removes them
 #   make load   players-server under load (release, wrk, loopback): the
 #               embedded store and PostgreSQL with 1 and 2 instances, and
 #               idle long-polls (scripts/load-test; Docs/Benchmarks.md)
 
-.PHONY: demo demo-postgres test deps build bench load
+.PHONY: demo demo-postgres test deps build bench load install uninstall
+
+PREFIX ?= $(HOME)/.local
 
 deps:
 	@./scripts/install-deps
@@ -29,11 +34,14 @@ demo: build
 demo-postgres: build
 	./scripts/demo-postgres
 
-# The command-line tests run the built executables: build them first. The
-# cluster is stopped whether the tests pass or not.
+# The command-line tests run the built executables: build them first, and
+# the release ones too, which the README's `make install` installs (run by
+# DocumentationTests). The cluster is stopped whether the tests pass or not.
 test: deps
 	./scripts/build-without-warnings swift build
 	./scripts/build-without-warnings swift build --build-tests
+	swift build -c release --product players
+	swift build -c release --product players-server
 	./scripts/postgres-cluster start
 	export $$(./scripts/postgres-cluster env) && swift test --skip-build; \
 	status=$$?; ./scripts/postgres-cluster stop; exit $$status
@@ -44,3 +52,9 @@ bench: deps
 
 load: deps
 	./scripts/load-test
+
+install: deps
+	./scripts/install "$(PREFIX)"
+
+uninstall:
+	./scripts/install --uninstall "$(PREFIX)"

@@ -9,8 +9,8 @@ extension PlayersCommand {
             discussion: """
                 When a sync pushes a change to a player that changed on the server since, the \\
                 server's value wins on every client and the local value is kept here. Keep it \\
-                ('resolve UUID --keep-local': the next sync pushes it again) or drop it \\
-                ('resolve UUID --keep-server'). See Docs/Sync.md.
+                ('resolve ID --keep-local': the next sync pushes it again) or drop it \\
+                ('resolve ID --keep-server'); a player deleted here is named by its uuid. See Docs/Sync.md.
                 """,
             subcommands: [List.self, Resolve.self],
             defaultSubcommand: List.self)
@@ -48,8 +48,10 @@ extension PlayersCommand {
 
             @OptionGroup var options: DatabaseOptions
 
-            @Argument(help: "The uuid of the player, as 'players conflicts' lists it.")
-            var uuid: String
+            @Argument(help: ArgumentHelp(
+                "The player: its id here, or its uuid as 'players conflicts' lists it (the uuid for a player deleted here).",
+                valueName: "id-or-uuid"))
+            var player: String
 
             @Flag(help: "Make the local value the player's value again: the next sync pushes it.")
             var keepLocal = false
@@ -58,8 +60,8 @@ extension PlayersCommand {
             var keepServer = false
 
             func validate() throws {
-                guard UUID(uuidString: uuid) != nil else {
-                    throw ValidationError("The uuid must be a player's uuid, such as 0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34.")
+                guard UUID(uuidString: player) != nil || Int64(player) != nil else {
+                    throw ValidationError("Give the player's id or uuid, such as 27 or 0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34.")
                 }
                 guard keepLocal != keepServer else {
                     throw ValidationError("Give --keep-local or --keep-server.")
@@ -67,11 +69,12 @@ extension PlayersCommand {
             }
 
             func run() async throws {
-                let uuid = UUID(uuidString: uuid)!
                 let (appDatabase, _) = try options.openDatabase()
                 defer { try? appDatabase.close() }
+                let uuid: UUID
                 let resolved: Bool
                 do {
+                    uuid = try await playerUUID(in: appDatabase)
                     resolved = try appDatabase.resolveConflicts(of: uuid, keepLocal: keepLocal)
                 } catch {
                     throw CLIError.from(error)
@@ -82,6 +85,16 @@ extension PlayersCommand {
                 print(keepLocal
                       ? "Kept the local value of \(uuid.uuidString): the next sync pushes it."
                       : "Kept the server's value of \(uuid.uuidString).")
+            }
+
+            /// The uuid given, or the one of the player with the id given.
+            func playerUUID(in appDatabase: AppDatabase) async throws -> UUID {
+                if let uuid = UUID(uuidString: player) { return uuid }
+                let id = Int64(player)!
+                guard let uuid = try await appDatabase.reader.read({ db in try Player.fetchOne(db, id: id)?.uuid }) else {
+                    throw CLIError.failure("no player with id \(id): give the uuid that 'players conflicts' lists")
+                }
+                return uuid
             }
         }
     }

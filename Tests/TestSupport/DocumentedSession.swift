@@ -1,0 +1,235 @@
+import Foundation
+
+/// The `console` blocks of one page of the documentation, run as a reader
+/// would type them, and compared with what the page says they print.
+///
+/// The rules, for whoever writes a page (Docs/CLI.md repeats them):
+/// - every `$ ` line is a command, run by one bash for the whole page, in a
+///   temporary home, with the built executables first on `PATH` (then the
+///   tests' own `PATH`) and
+///   standard input at end of file (not a terminal); standard output and
+///   error are read together. The blocks of a page run in order, so that a
+///   page can be one session;
+/// - the lines after a command, up to the next one, are its output. The
+///   temporary home reads as `/home/me`; `…` inside a line matches any
+///   text; a line that is only `…` matches any number of lines;
+/// - a command that ends with ` &` runs in the background: its output is its
+///   first line of standard output (its standard error is not compared),
+///   and the next command starts once that line is out. Whatever runs in
+///   the background is killed when the page ends;
+/// - `8080` is replaced by a free port in the commands, and that port by
+///   `8080` in the output, so that a page can start a server on 8080;
+/// - `~/CipherDB` is this checkout (for `cd ~/CipherDB` and `make`);
+/// - a block after the line `<!-- illustration -->` is not run.
+public struct DocumentedSession: Sendable {
+    /// One `$ ` line and the output written under it.
+    public struct Command: Sendable, CustomStringConvertible {
+        public var text: String
+        public var expected: [String]
+        /// The line of the page (from 1).
+        public var line: Int
+        public var runsInBackground: Bool { text.hasSuffix(" &") }
+        public var description: String { "line \(line): $ \(text)" }
+    }
+
+    /// A command whose output is not what the page says.
+    public struct Mismatch: Sendable, CustomStringConvertible {
+        public var command: Command
+        public var status: Int32?
+        public var actual: [String]
+
+        public var description: String {
+            "\(command) (exit status \(status.map(String.init) ?? "none: the page stopped before it"))\n"
+                + "expected:\n" + command.expected.map { "  | \($0)" }.joined(separator: "\n")
+                + "\nactual:\n" + actual.map { "  | \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    /// The page, from the package root (`Docs/CLI.md`).
+    public let page: String
+    public let commands: [Command]
+    /// Blocks with no command that are not marked as illustrations: errors
+    /// of the page itself (their first lines).
+    public let blocksWithoutCommands: [Int]
+
+    /// The pages whose blocks are run: README.md and Docs/*.md.
+    public static func pages() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: BuiltProducts.packageRoot.appendingPathComponent("Docs").path)
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+    }
+
+    /// Reads the blocks of `page`.
+    public init(page: String) throws {
+        self.page = page
+        let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent(page), encoding: .utf8)
+        var commands: [Command] = []
+        var blocksWithoutCommands: [Int] = []
+        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0
+        var previous = ""
+        for (index, line) in text.components(separatedBy: "\n").enumerated() {
+            if !insideBlock {
+                if line == "```console" {
+                    insideBlock = true
+                    skipped = previous == "<!-- illustration -->"
+                    blockStart = index + 1
+                    blockCommands = 0
+                }
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty { previous = line }
+                continue
+            }
+            if line.hasPrefix("```") {
+                insideBlock = false
+                if !skipped && blockCommands == 0 { blocksWithoutCommands.append(blockStart) }
+                previous = line
+                continue
+            }
+            if skipped { continue }
+            if line.hasPrefix("$ ") {
+                commands.append(Command(text: String(line.dropFirst(2)), expected: [], line: index + 1))
+                blockCommands += 1
+            } else if !commands.isEmpty, blockCommands > 0 {
+                commands[commands.count - 1].expected.append(line)
+            }
+        }
+        self.commands = commands
+        self.blocksWithoutCommands = blocksWithoutCommands
+    }
+
+    /// Runs every command in a new temporary home, and returns those whose
+    /// output differs from the page's. Throws when the page cannot be run
+    /// at all, or outlasts `timeout` seconds.
+    public func mismatches(timeout: TimeInterval = 600) throws -> [Mismatch] {
+        guard !commands.isEmpty else { return [] }
+        let folder = try TemporaryFolder()
+        let home = folder.url("home")
+        let background = folder.url("background")
+        for url in [home, background, folder.url("tmp")] {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("CipherDB"), withDestinationURL: BuiltProducts.packageRoot)
+        let port = try Self.freePort()
+
+        var script = "exec 2>&1 </dev/null\ncd \"$HOME\"\n"
+        for (number, command) in commands.enumerated() {
+            let text = command.text.replacingOccurrences(of: "8080", with: String(port))
+            script += "printf '\\036B\(number)\\n'\n"
+            if command.runsInBackground {
+                let output = background.appendingPathComponent("\(number)").path
+                script += "\(text.dropLast(2)) >\(shellQuoted(output)) 2>/dev/null &\n"
+                script += "for _ in $(seq 1 300); do [ -n \"$(head -n 1 \(shellQuoted(output)))\" ] && break; sleep 0.1; done\n"
+                script += "head -n 1 \(shellQuoted(output))\n"
+            } else {
+                script += "\(text)\n"
+            }
+            script += "printf '\\n\\036E\(number):%d\\n' $?\n"
+        }
+        script += "kill -9 $(jobs -p) 2>/dev/null\nwait 2>/dev/null\n"
+
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["--noprofile", "--norc", "-c", script]
+        bash.environment = [
+            "HOME": home.path,
+            // The built executables first, then the tests' own PATH (swift, for make).
+            "PATH": "\(try BuiltProducts.url("players").deletingLastPathComponent().path):"
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "TMPDIR": folder.path("tmp"),
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+        ]
+        let watchdog = DispatchWorkItem { [bash] in if bash.isRunning { kill(bash.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        let result = try run(bash)
+        watchdog.cancel()
+        if result.status == SIGKILL + 128 || result.status == SIGKILL {
+            throw TestFailure("\(page) did not finish within \(Int(timeout)) s.")
+        }
+        return compare(result.output, home: home.path, port: port)
+    }
+
+    /// The output of each command, cut at the markers, and compared.
+    private func compare(_ output: String, home: String, port: Int) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        let normalized = output
+            .replacingOccurrences(of: home, with: "/home/me")
+            .replacingOccurrences(of: String(port), with: "8080")
+        for (number, command) in commands.enumerated() {
+            var actual: [String] = []
+            var status: Int32?
+            if let begin = normalized.range(of: "\u{1E}B\(number)\n") {
+                let rest = normalized[begin.upperBound...]
+                let end = rest.range(of: "\n\u{1E}E\(number):")
+                actual = Self.lines(String(end.map { rest[..<$0.lowerBound] } ?? rest))
+                if let end {
+                    status = Int32(rest[end.upperBound...].prefix { $0 != "\n" })
+                }
+            }
+            if status == nil || !Self.matches(Self.lines(command.expected.joined(separator: "\n")), actual) {
+                mismatches.append(Mismatch(command: command, status: status, actual: actual))
+            }
+        }
+        return mismatches
+    }
+
+    /// The lines of `text`, without trailing spaces, nor trailing empty lines.
+    static func lines(_ text: String) -> [String] {
+        var lines = text.components(separatedBy: "\n").map { line in
+            String(line.reversed().drop { $0 == " " || $0 == "\r" }.reversed())
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Whether `actual` matches `expected`: `…` in a line is any text, and a
+    /// line that is only `…` any number of lines.
+    public static func matches(_ expected: [String], _ actual: [String]) -> Bool {
+        // matched[i][j]: expected[i...] matches actual[j...].
+        var matched = Array(repeating: Array(repeating: false, count: actual.count + 1), count: expected.count + 1)
+        matched[expected.count][actual.count] = true
+        for i in stride(from: expected.count - 1, through: 0, by: -1) {
+            for j in stride(from: actual.count, through: 0, by: -1) {
+                if expected[i] == "…" {
+                    matched[i][j] = matched[i + 1][j] || (j < actual.count && matched[i][j + 1])
+                } else {
+                    matched[i][j] = j < actual.count && lineMatches(expected[i], actual[j]) && matched[i + 1][j + 1]
+                }
+            }
+        }
+        return matched[0][0]
+    }
+
+    /// One line against a pattern whose `…` matches any text.
+    static func lineMatches(_ pattern: String, _ line: String) -> Bool {
+        let parts = pattern.components(separatedBy: "…")
+        guard parts.count > 1 else { return pattern == line }
+        guard line.hasPrefix(parts[0]) else { return false }
+        var rest = line.dropFirst(parts[0].count)
+        for (index, part) in parts.enumerated().dropFirst() {
+            if index == parts.count - 1 {
+                return rest.count >= part.count && rest.hasSuffix(part)
+            }
+            guard let found = rest.range(of: part) else { return false }
+            rest = rest[found.upperBound...]
+        }
+        return true
+    }
+
+    /// A TCP port nobody listens on now, on loopback.
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestFailure("socket() failed.") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("Could not find a free port.") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

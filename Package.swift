@@ -68,11 +68,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
-        // What the two command lines share: progress on standard error
-        // and the version report of --version.
+        // What the two command lines share: progress on standard error,
+        // the version report of --version, usage errors as git prints them.
         .target(
             name: "PlayersCommandLine",
-            dependencies: ["CipherDB"]),
+            dependencies: [
+                "CipherDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "PlayersCLI",
             dependencies: [

@@ -54,7 +54,7 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as DatabaseMigratorError:
             return .failure(error.message)
         case let error as DatabaseFileError:
-            return .failure(error.description)
+            return error.isWrongKey ? .wrongKey(error.description) : .failure(error.description)
         case let error as TransportError:
             return .remote("\(error.description); the database was left unchanged")
         case let error as SyncError where error == .tooLarge:

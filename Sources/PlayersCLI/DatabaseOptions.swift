@@ -7,7 +7,7 @@ import Players
 /// its key comes from. There is no option that takes a passphrase itself:
 /// it would show in `ps`.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: [.long, .customShort("d")], help: ArgumentHelp(
         "The database file (default: $PLAYERS_DATABASE, or $XDG_DATA_HOME/players/players.db).",
         valueName: "path"))
     var database: String?

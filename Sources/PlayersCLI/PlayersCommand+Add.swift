@@ -6,14 +6,18 @@ import PlayersProtocol
 
 extension PlayersCommand {
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a player.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a player.",
+            discussion: "Example: players add -n 'Arthur Dent' -s 42")
 
         @OptionGroup var options: DatabaseOptions
 
-        @Option(help: "The name of the player.")
+        @Option(name: [.long, .customShort("n")], help: "The name of the player.")
         var name: String
 
-        @Option(help: "The score of the player (0 to 1,000,000,000).")
+        // .unconditional: "-5" is the value of --score (refused by the validator
+        // with the rule), not an unknown option.
+        @Option(name: [.long, .customShort("s")], parsing: .unconditional, help: "The score of the player (0 to 1,000,000,000).")
         var score: Int
 
         func validate() throws {
@@ -53,8 +57,8 @@ enum PlayerInput {
         }
     }
 
-    /// "The name is empty: it must be …".
+    /// "the name is empty: it must be …".
     private static func usageError(_ error: PlayerValidationError) -> ValidationError {
-        ValidationError("The \(error.field) \(error.problem): it must be \(error.rule).")
+        ValidationError("the \(error.field) \(error.problem): it must be \(error.rule)")
     }
 }

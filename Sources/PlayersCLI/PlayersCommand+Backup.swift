@@ -13,6 +13,8 @@ extension PlayersCommand {
                 the key of the database (or --to-passphrase-file / --to-key-file), written to a \
                 temporary file next to DEST, synced, verified (opened with its key, integrity \
                 check, same row counts), then renamed to DEST.
+
+                Example: players backup -q ~/players-backup.db
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -21,10 +23,10 @@ extension PlayersCommand {
         @Argument(help: "The backup file.")
         var destination: String
 
-        @Flag(help: "Replace DEST if it exists.")
+        @Flag(name: [.long, .customShort("f")], help: "Replace DEST if it exists.")
         var force = false
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func run() async throws {

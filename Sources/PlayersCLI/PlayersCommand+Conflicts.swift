@@ -11,16 +11,20 @@ extension PlayersCommand {
                 server's value wins on every client and the local value is kept here. Keep it \\
                 ('resolve ID --keep-local': the next sync pushes it again) or drop it \\
                 ('resolve ID --keep-server'); a player deleted here is named by its uuid. See Docs/Sync.md.
+
+                Example: players conflicts resolve 27 --keep-local
                 """,
             subcommands: [List.self, Resolve.self],
             defaultSubcommand: List.self)
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the conflicts, oldest first.")
+            static let configuration = CommandConfiguration(
+                abstract: "List the conflicts, oldest first.",
+                discussion: "Example: players conflicts -j")
 
             @OptionGroup var options: DatabaseOptions
 
-            @Flag(help: "Print a JSON array instead of lines.")
+            @Flag(name: [.long, .customShort("j")], help: "Print a JSON array instead of lines.")
             var json = false
 
             func run() async throws {
@@ -44,7 +48,8 @@ extension PlayersCommand {
 
         struct Resolve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Keep the local value of a player (pushed by the next sync), or the server's.")
+                abstract: "Keep the local value of a player (pushed by the next sync), or the server's.",
+                discussion: "Example: players conflicts resolve 27 --keep-server")
 
             @OptionGroup var options: DatabaseOptions
 

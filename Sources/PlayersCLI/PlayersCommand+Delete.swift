@@ -6,7 +6,13 @@ extension PlayersCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete players.",
-            discussion: "Deletes all the given players, or none if one of them does not exist.")
+            discussion: """
+                Deletes all the given players, or none if one of them does not exist. --all asks \
+                for confirmation on a terminal; an answer other than y or yes exits with code 1, \
+                "Aborted: nothing deleted."
+
+                Example: players delete 3 7
+                """)
 
         @OptionGroup var options: DatabaseOptions
 
@@ -16,7 +22,7 @@ extension PlayersCommand {
         @Flag(help: "Delete all players.")
         var all = false
 
-        @Flag(help: "Do not ask for confirmation (required with --all when standard input is not a terminal).")
+        @Flag(name: [.long, .customShort("y")], help: "Do not ask for confirmation (required with --all when standard input is not a terminal).")
         var yes = false
 
         func validate() throws {
@@ -34,9 +40,9 @@ extension PlayersCommand {
                         guard Terminal.isInteractive else {
                             throw CLIError.usage("refusing to delete all players without confirmation: add --yes")
                         }
+                        // A declined confirmation is a refusal, as in most tools.
                         guard Terminal.confirm("Delete all \(count) players from \(options.databaseURL.path)?") else {
-                            print("Nothing was deleted.")
-                            return
+                            throw CLIError.failure("Aborted: nothing deleted.")
                         }
                     }
                     try appDatabase.deleteAllPlayers()

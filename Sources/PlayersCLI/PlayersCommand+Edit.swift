@@ -5,17 +5,20 @@ import PlayersProtocol
 
 extension PlayersCommand {
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change the name or score of a player.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change the name or score of a player.",
+            discussion: "Example: players edit 9 -s 4200")
 
         @OptionGroup var options: DatabaseOptions
 
         @Argument(help: "The id of the player.")
         var id: Int64
 
-        @Option(help: "The new name.")
+        @Option(name: [.long, .customShort("n")], help: "The new name.")
         var name: String?
 
-        @Option(help: "The new score (0 to 1,000,000,000).")
+        // .unconditional: "-5" is the value of --score, refused with the rule.
+        @Option(name: [.long, .customShort("s")], parsing: .unconditional, help: "The new score (0 to 1,000,000,000).")
         var score: Int?
 
         func validate() throws {

@@ -6,11 +6,13 @@ import Players
 
 extension PlayersCommand {
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Describe the database: file, encryption, schema, players.")
+        static let configuration = CommandConfiguration(
+            abstract: "Describe the database: file, encryption, schema, players.",
+            discussion: "Example: players info -j")
 
         @OptionGroup var options: DatabaseOptions
 
-        @Flag(help: "Print a JSON object instead of lines.")
+        @Flag(name: [.long, .customShort("j")], help: "Print a JSON object instead of lines.")
         var json = false
 
         struct Report: Encodable {

@@ -12,6 +12,8 @@ extension PlayersCommand {
                 encrypted with that key. Otherwise a random 256-bit key is created in \
                 $XDG_CONFIG_HOME/players/key (mode 0600, folder 0700), or the key already \
                 there is used: keep a copy of it, the database cannot be read without it.
+
+                Example: players init -d ~/team.db
                 """)
 
         @OptionGroup var options: DatabaseOptions

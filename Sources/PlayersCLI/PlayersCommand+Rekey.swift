@@ -14,6 +14,8 @@ extension PlayersCommand {
                 renamed over the database: an interruption leaves it with the old key or the new \
                 one, never neither. No other process may use the database meanwhile. Afterwards \
                 the old key no longer opens it: use the new one (--passphrase-file or --key-file).
+
+                Example: players rekey --to-passphrase-file new-passphrase
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -24,7 +26,7 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("The new raw key, in a file (64 hex digits, mode 0600).", valueName: "file"))
         var toKeyFile: String?
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func validate() throws {

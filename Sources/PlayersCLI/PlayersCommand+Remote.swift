@@ -7,11 +7,14 @@ extension PlayersCommand {
     struct Remote: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show or set the server that 'players sync' uses by default.",
+            discussion: "Example: players remote set http://127.0.0.1:8080",
             subcommands: [Set.self, Show.self],
             defaultSubcommand: Show.self)
 
         struct Set: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Store the server's base URL in the database.")
+            static let configuration = CommandConfiguration(
+                abstract: "Store the server's base URL in the database.",
+                discussion: "Example: players remote set http://127.0.0.1:8080")
 
             @OptionGroup var options: DatabaseOptions
 
@@ -36,7 +39,9 @@ extension PlayersCommand {
         }
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print the stored base URL.")
+            static let configuration = CommandConfiguration(
+                abstract: "Print the stored base URL.",
+                discussion: "Example: players remote")
 
             @OptionGroup var options: DatabaseOptions
 

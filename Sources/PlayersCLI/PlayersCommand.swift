@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlayersCommandLine
 
 /// `players`: the command line of the encrypted Players database.
 @main
@@ -16,6 +17,9 @@ struct PlayersCommand: AsyncParsableCommand {
             Exit codes: 0 success, 1 the operation failed, 2 usage error, \
             3 wrong passphrase or key (or not an encrypted players database or export), 4 verification failed, \
             5 the sync server could not be reached, failed, or sent an invalid answer.
+
+            The options --database (-d), --key-file and --passphrase-file may also come before the \
+            command's name: 'players -d other.db list'. 'players --version' prints the version.
             """,
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
@@ -23,12 +27,30 @@ struct PlayersCommand: AsyncParsableCommand {
             Sync.self, Conflicts.self, Remote.self,
         ])
 
+    /// The options every subcommand takes, which may also come before its
+    /// name, with whether each takes a value.
+    static let globalOptions = ["--database": true, "-d": true, "--key-file": true, "--passphrase-file": true]
+
     /// Runs the command, and maps every error to one line on standard
-    /// error and its documented exit code.
+    /// error (and for a usage error, a second line saying where to read
+    /// more) and its documented exit code.
     static func main() async {
         do {
             if let error = invalidArgumentError() { throw error }
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "--version" || arguments.first == "-V" {
+                print(VersionReport.line(command: "players"))
+                return
+            }
+            let normalized: [String]
+            do {
+                normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments).arguments
+            } catch let error as UnknownSubcommandError {
+                throw CLIError.usage(error.description)
+            } catch let error as UnknownOptionError {
+                throw CLIError.usage(error.description)
+            }
+            var command = try parseAsRoot(normalized)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -40,11 +62,10 @@ struct PlayersCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                exit(withError: error) // --help, --version
+                exit(withError: error) // --help, --generate-completion-script
             }
             if code == .validationFailure || error is ValidationError {
-                // Several lines (the error, the usage): each one escaped.
-                fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).forEach { Terminal.printError(String($0)) }
+                usageErrorLines(for: error, program: "players").forEach(Terminal.printError)
                 Foundation.exit(ExitStatus.usage)
             }
             if let exitCode = error as? ExitCode {

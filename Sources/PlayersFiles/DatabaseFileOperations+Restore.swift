@@ -19,7 +19,10 @@ extension DatabaseFileOperations {
         if databaseFiles(at: database).contains(where: { isSameFile(backup, $0) }) {
             throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
         }
-        let unreadable = DatabaseFileError("\(backup.path) does not open with the given key, or is not a players database: nothing was restored")
+        let unreadable = DatabaseFileError(
+            "\(backup.path) does not open with the given key, or is not a players database: nothing was restored; "
+                + "give the key it was made with (--from-key-file or --from-passphrase-file)",
+            isWrongKey: true)
         do {
             try checkForeignSchema(of: backup, key: backupKey)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {

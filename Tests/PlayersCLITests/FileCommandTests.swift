@@ -145,7 +145,7 @@ import Testing
         let before = sandbox.databaseSnapshot()
         let notADatabase = try sandbox.writeSecret("notes.txt", "just text, not a database")
         let restore = try sandbox.run(["restore", notADatabase])
-        #expect(restore.status == 1)
+        #expect(restore.status == 3)
         #expect(restore.error.contains("nothing was restored"))
         let missing = try sandbox.run(["restore", sandbox.root.appendingPathComponent("missing.db").path])
         #expect(missing.status == 1)

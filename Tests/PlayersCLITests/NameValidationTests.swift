@@ -15,18 +15,18 @@ import Testing
         let before = sandbox.databaseSnapshot()
         let result = try sandbox.run(arguments)
         #expect(result.status == 2, "\(result.error)", sourceLocation: sourceLocation)
-        #expect(result.error.split(separator: "\n").first.map(String.init) == "Error: " + message, sourceLocation: sourceLocation)
+        #expect(result.error.split(separator: "\n").first.map(String.init) == "players: " + message, sourceLocation: sourceLocation)
         #expect(!result.error.contains("\u{1B}"), sourceLocation: sourceLocation)
         #expect(sandbox.databaseSnapshot() == before, sourceLocation: sourceLocation)
     }
 
-    static let nameRule = "it must be a string of 1 to 100 characters and at most 400 UTF-8 bytes, without control characters."
+    static let nameRule = "it must be a string of 1 to 100 characters and at most 400 UTF-8 bytes, without control characters"
 
     @Test(arguments: [("\u{1B}[31mred", "U+001B"), ("Arthur\nDent", "U+000A"), ("tab\there", "U+0009"),
                       ("csi\u{9B}2J", "U+009B"), ("del\u{7F}", "U+007F"), ("Arthur\n ", "U+000A")])
     func controlCharactersInANameAreRefused(_ name: String, _ code: String) throws {
         let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
-        let message = "The name contains a control character (\(code)): \(Self.nameRule)"
+        let message = "the name contains a control character (\(code)): \(Self.nameRule)"
         try expectRefused(["add", "--name", name, "--score", "5"], message, in: sandbox)
         try expectRefused(["edit", "1", "--name", name], message, in: sandbox)
     }
@@ -34,22 +34,22 @@ import Testing
     @Test func aNameOfAHundredThousandSpacesIsTooLong() throws {
         let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         try expectRefused(["add", "--name", String(repeating: " ", count: 100_000) + "A", "--score", "5"],
-                          "The name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
+                          "the name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
     }
 
     @Test func oneLetterWithFiveThousandCombiningMarksIsTooLong() throws {
         let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         let name = "a" + String(repeating: "\u{301}", count: 5000)
         try expectRefused(["add", "--name", name, "--score", "5"],
-                          "The name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
+                          "the name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
         try expectRefused(["edit", "1", "--name", name],
-                          "The name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
+                          "the name is longer than 100 characters or 400 UTF-8 bytes: \(Self.nameRule)", in: sandbox)
     }
 
     @Test func aScoreOutOfRangeIsRefused() throws {
         let sandbox = try CLISandbox.withPlayer("Arthur", score: 1)
         try expectRefused(["add", "--name", "Zaphod", "--score=-5"],
-                          "The score is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000.", in: sandbox)
+                          "the score is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000", in: sandbox)
     }
 
     @Test func aNameThatIsNotUTF8IsRefusedNotRepaired() throws {

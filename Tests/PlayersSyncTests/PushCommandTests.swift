@@ -110,8 +110,11 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
         let both = try await sandbox.runInBackground(["conflicts", "resolve", uuid, "--keep-local", "--keep-server"])
         #expect(both.status == 2)
-        let notUUID = try await sandbox.runInBackground(["conflicts", "resolve", "7", "--keep-local"])
-        #expect(notUUID.status == 2)
+        let notAPlayer = try await sandbox.runInBackground(["conflicts", "resolve", "not-a-player", "--keep-local"])
+        #expect(notAPlayer.status == 2)
+        let missingID = try await sandbox.runInBackground(["conflicts", "resolve", "7", "--keep-local"])
+        #expect(missingID.status == 1)
+        #expect(missingID.error == "players: no player with id 7: give the uuid that 'players conflicts' lists\n")
     }
 
     @Test func aDryRunCountsWhatWouldBePushedAndSendsNothing() async throws {

@@ -20,7 +20,8 @@ import Foundation
 /// - `8080` is replaced by a free port in the commands, and that port by
 ///   `8080` in the output, so that a page can start a server on 8080;
 /// - `~/CipherDB` is this checkout (for `cd ~/CipherDB` and `make`);
-/// - a block after the line `<!-- illustration -->` is not run.
+/// - a block after the line `<!-- illustration -->` is not run; a block
+///   may be indented (in a list item).
 public struct DocumentedSession: Sendable {
     /// One `$ ` line and the output written under it.
     public struct Command: Sendable, CustomStringConvertible {
@@ -64,26 +65,30 @@ public struct DocumentedSession: Sendable {
         let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent(page), encoding: .utf8)
         var commands: [Command] = []
         var blocksWithoutCommands: [Int] = []
-        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0
+        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0, indent = 0
         var previous = ""
-        for (index, line) in text.components(separatedBy: "\n").enumerated() {
+        for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
+            // A block may be indented, inside a list item.
+            let trimmed = String(rawLine.drop { $0 == " " })
             if !insideBlock {
-                if line == "```console" {
+                if trimmed == "```console" {
                     insideBlock = true
                     skipped = previous == "<!-- illustration -->"
                     blockStart = index + 1
                     blockCommands = 0
+                    indent = rawLine.count - trimmed.count
                 }
-                if !line.trimmingCharacters(in: .whitespaces).isEmpty { previous = line }
+                if !trimmed.isEmpty { previous = trimmed }
                 continue
             }
-            if line.hasPrefix("```") {
+            if trimmed.hasPrefix("```") {
                 insideBlock = false
                 if !skipped && blockCommands == 0 { blocksWithoutCommands.append(blockStart) }
-                previous = line
+                previous = trimmed
                 continue
             }
             if skipped { continue }
+            let line = String(rawLine.dropFirst(min(indent, rawLine.count - trimmed.count)))
             if line.hasPrefix("$ ") {
                 commands.append(Command(text: String(line.dropFirst(2)), expected: [], line: index + 1))
                 blockCommands += 1

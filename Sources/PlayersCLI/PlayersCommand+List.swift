@@ -6,7 +6,12 @@ import Players
 
 extension PlayersCommand {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the players.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the players.",
+            discussion: """
+                Players are printed as they are read, in constant memory, however many there are: \
+                an aligned table, or with --json, JSON Lines (one player per line).
+                """)
 
         enum Order: String, ExpressibleByArgument, CaseIterable {
             case score, name
@@ -17,24 +22,55 @@ extension PlayersCommand {
         @Option(help: "The order: score (best first) or name.")
         var order: Order = .score
 
-        @Flag(help: "Print a JSON array instead of a table.")
+        @Option(help: ArgumentHelp("Print at most this many players.", valueName: "n"))
+        var limit: Int?
+
+        @Option(help: ArgumentHelp("Skip this many players first.", valueName: "n"))
+        var offset: Int = 0
+
+        @Flag(help: "Print JSON Lines, one player per line, instead of a table.")
         var json = false
+
+        func validate() throws {
+            if let limit, limit < 0 {
+                throw ValidationError("--limit must be a whole number of players, 0 or more.")
+            }
+            guard offset >= 0 else {
+                throw ValidationError("--offset must be a whole number of players, 0 or more.")
+            }
+        }
 
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
-            let order = self.order
-            let players = try await appDatabase.reader.read { db in
-                switch order {
-                case .score: try Player.all().orderedByScore().fetchAll(db)
-                case .name: try Player.all().orderedByName().fetchAll(db)
+            let (players, isWindowed, json) = (players, limit != nil || offset > 0, json)
+            do {
+                // One read transaction: the widths and the rows come from
+                // the same snapshot.
+                try await appDatabase.reader.read { db in
+                    var output = BufferedOutput()
+                    if json {
+                        try PlayerJSONLines.write(players, db, to: &output)
+                    } else {
+                        // Without a window, the widths need no sort.
+                        try PlayerTable.write(players, measuring: isWindowed ? players : players.unordered(), db, to: &output)
+                    }
+                    try output.flush()
                 }
+            } catch {
+                throw CLIError.from(error)
             }
-            if json {
-                print(try JSONOutput.string(players))
-            } else {
-                print(PlayerTable(players).text, terminator: "")
-            }
+        }
+
+        /// The players to print, in order, with the columns printed:
+        /// id, name, score, uuid, version.
+        var players: QueryInterfaceRequest<Player> {
+            let ordered = order == .score ? Player.all().orderedByScore() : Player.all().orderedByName()
+            let request = ordered.select(
+                Player.Columns.id, Player.Columns.name, Player.Columns.score, Player.Columns.uuid, Player.Columns.version)
+            guard limit != nil || offset > 0 else { return request }
+            // SQLite's LIMIT -1: no limit.
+            return request.limit(limit ?? -1, offset: offset)
         }
     }
 }
@@ -65,29 +101,5 @@ enum JSONOutput {
     /// strings: each line is escaped, within its strings only.
     static func printable(_ json: String) -> String {
         json.split(separator: "\n", omittingEmptySubsequences: false).map { PrintableText.escaping(String($0)) }.joined(separator: "\n")
-    }
-}
-
-/// Players as a table with aligned columns.
-struct PlayerTable {
-    let text: String
-
-    init(_ players: [Player]) {
-        guard !players.isEmpty else {
-            text = "No players.\n"
-            return
-        }
-        // Names escaped before the columns are measured.
-        let rows = [["ID", "NAME", "SCORE"]] + players.map {
-            [$0.id.map(String.init) ?? "", PrintableText.escaping($0.name), String($0.score)]
-        }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        text = rows.map { row in
-            // ID and score right-aligned, name left-aligned.
-            let id = String(repeating: " ", count: widths[0] - row[0].count) + row[0]
-            let name = row[1] + String(repeating: " ", count: widths[1] - row[1].count)
-            let score = String(repeating: " ", count: widths[2] - row[2].count) + row[2]
-            return "\(id)  \(name)  \(score)\n"
-        }.joined()
     }
 }

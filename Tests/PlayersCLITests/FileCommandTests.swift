@@ -18,7 +18,7 @@ import Testing
     func playerNames(_ sandbox: CLISandbox, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> [String] {
         let result = try sandbox.run(["list", "--json", "--order", "name"] + arguments, environment: environment)
         #expect(result.status == 0, "\(result.error)")
-        let players = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        let players = try jsonLines(result.output)
         return players.compactMap { $0["name"] as? String }
     }
 
@@ -190,7 +190,7 @@ import Testing
         }
         #expect(statuses.withLock { $0 } == Array(repeating: 0, count: 6))
         let list = try sandbox.run(["list", "--json"])
-        #expect((try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [Any])?.count == 6)
+        #expect(try jsonLines(list.output).count == 6)
     }
 
     func hexData(_ hex: String) -> Data? {

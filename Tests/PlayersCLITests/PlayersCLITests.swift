@@ -44,8 +44,8 @@ import Testing
         #expect(table.output == "ID  NAME     SCORE\n 2  barbara   1000\n 1  Arthur     100\n")
 
         let json = try sandbox.run(["list", "--json", "--order", "name"])
-        let players = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
-        #expect(players?.compactMap { $0["name"] as? String } == ["Arthur", "barbara"])
+        let players = try jsonLines(json.output)
+        #expect(players.compactMap { $0["name"] as? String } == ["Arthur", "barbara"])
 
         #expect(try sandbox.run(["edit", "1", "--score", "5"]).output == "Player 1: Arthur, 5.\n")
         #expect(try sandbox.run(["delete", "2"]).output == "Deleted 1 player.\n")

@@ -38,8 +38,8 @@ import Testing
         let result = try sandbox.run(["list", "--json"])
         #expect(result.status == 0)
         #expect(!result.output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
-        let players = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
-        #expect(players?.first?["name"] as? String == Self.hostileName)
+        let players = try jsonLines(result.output)
+        #expect(players.first?["name"] as? String == Self.hostileName)
     }
 
     @Test func decryptPrintsBidirectionalOverridesEscaped() throws {

@@ -25,7 +25,7 @@ import Testing
 
     func listJSON(_ sandbox: CLISandbox) async throws -> [[String: AnyHashable]] {
         let list = try await sandbox.runInBackground(["list", "--json", "--order", "name"])
-        let players = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+        let players = try jsonLines(list.output)
         return players.map { ["uuid": $0["uuid"] as? String, "name": $0["name"] as? String, "score": $0["score"] as? Int] }
     }
 

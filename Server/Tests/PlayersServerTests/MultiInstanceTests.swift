@@ -110,8 +110,8 @@ import Testing
                 }
                 #expect(watcher.stop(SIGINT) == 0)
                 let listing = try client.run(["list", "--json"])
-                let listed = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]]
-                #expect(Set((listed ?? []).compactMap { $0["uuid"] as? String }) == database)
+                let listed = try jsonLines(listing.output)
+                #expect(Set(listed.compactMap { $0["uuid"] as? String }) == database)
             }
         }
     }

@@ -22,10 +22,16 @@ struct BufferedOutput: ~Copyable {
         buffer.reserveCapacity(Self.capacity)
     }
 
-    /// Appends bytes, writing the buffer out when it is full.
+    /// Appends bytes, writing the buffer out each time it is full: a large
+    /// collection goes through it in chunks.
     mutating func append(_ bytes: some Collection<UInt8>) throws {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.capacity { try flush() }
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let end = bytes.index(start, offsetBy: Self.capacity - buffer.count, limitedBy: bytes.endIndex) ?? bytes.endIndex
+            buffer.append(contentsOf: bytes[start..<end])
+            start = end
+            if buffer.count >= Self.capacity { try flush() }
+        }
     }
 
     /// Appends the UTF-8 bytes of a string.

@@ -11,17 +11,28 @@ extension PlayersCommand {
             discussion: """
                 FILE is made by 'players export --format json', by this release or an earlier one. \
                 Give the key it was encrypted with (--key-file, --passphrase-file, PLAYERS_PASSPHRASE, \
-                or the default key file).
+                or the default key file). FILE - reads standard input (a file named - is ./-).
                 """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Argument(help: "The encrypted JSON export.")
+        @Argument(help: "The encrypted JSON export, or - for standard input.")
         var file: String
 
         func run() async throws {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CLIError.failure("cannot read \(file): check that it exists and is readable")
+            let name = file == StandardStream.argument ? StandardStream.inputName : file
+            let data: Data
+            if file == StandardStream.argument {
+                try StandardStream.checkInputIsNotATerminal(command: "decrypt")
+                data = FileHandle.standardInput.readDataToEndOfFile()
+                guard !data.isEmpty else {
+                    throw CLIError.failure("standard input is empty: pipe or redirect the export into 'players decrypt -'")
+                }
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw CLIError.failure("cannot read \(file): check that it exists and is readable")
+                }
+                data = contents
             }
             let key = try options.resolveKey()
             let json: Data
@@ -29,9 +40,9 @@ extension PlayersCommand {
                 json = try EncryptedFile.open(data, key: key.source)
                 _ = try PlayersPayload.decode(json)
             } catch let error as DatabaseFileError {
-                throw CLIError.wrongKey("cannot decrypt \(file): \(error.description)")
+                throw CLIError.wrongKey("cannot decrypt \(name): \(error.description)")
             } catch let error as PlayersPayloadError {
-                throw CLIError.wrongKey("cannot decrypt \(file): the JSON is not a players message (\(error))")
+                throw CLIError.wrongKey("cannot decrypt \(name): the JSON is not a players message (\(error))")
             }
             // Valid UTF-8: the payload decoder refuses anything else.
             print(JSONOutput.printable(String(decoding: json, as: UTF8.self)))

@@ -11,36 +11,63 @@ extension PlayersCommand {
             discussion: """
                 SRC (for example a database made by a GRDB app) is left untouched. The new \
                 database is created at --database (or the default location), which must not \
-                exist, with the key given as for 'players init'.
+                exist, with the key given as for 'players init'. SRC - reads the database from \
+                standard input, into a private temporary file next to the new one (a file named - \
+                is ./-).
                 """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Argument(help: "The plaintext database to import.")
+        @Argument(help: "The plaintext database to import, or - for standard input.")
         var source: String
 
         func run() async throws {
             let url = options.databaseURL
-            guard FileManager.default.fileExists(atPath: source) else {
+            let fromStandardInput = source == StandardStream.argument
+            if fromStandardInput {
+                try StandardStream.checkInputIsNotATerminal(command: "encrypt")
+            } else if !FileManager.default.fileExists(atPath: source) {
                 throw CLIError.failure("there is no database at \(source)")
             }
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): choose another --database")
             }
-            let notPlaintext = CLIError.failure("\(source) is not a plaintext SQLite database: nothing was created")
-            // SRC is checked before anything is created.
+            guard fromStandardInput else {
+                return try importDatabase(URL(fileURLWithPath: source), named: source, into: url)
+            }
+            // The copy of standard input goes next to the new database.
+            let folder = url.deletingLastPathComponent()
+            let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
+            try createFolder(of: url)
             do {
-                try DatabaseFileOperations.checkPlaintextImport(URL(fileURLWithPath: source))
+                try DatabaseFileOperations.withCopyOfStandardInput(next: url) { copy in
+                    do {
+                        try importDatabase(copy, named: StandardStream.inputName, into: url)
+                    } catch {
+                        throw CLIError.from(error).naming(copy.path, as: StandardStream.inputName)
+                    }
+                }
+            } catch {
+                if createsFolder { rmdir(folder.path) }
+                throw CLIError.from(error)
+            }
+        }
+
+        /// Checks SRC before anything is created, then imports it into a
+        /// new database at `url`.
+        func importDatabase(_ source: URL, named name: String, into url: URL) throws {
+            let notPlaintext = CLIError.failure("\(name) is not a plaintext SQLite database: nothing was created")
+            do {
+                try DatabaseFileOperations.checkPlaintextImport(source)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
                 throw notPlaintext
             } catch {
                 throw CLIError.from(error)
             }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try createFolder(of: url)
             let (key, createdKeyFile) = try options.keyForNewDatabase()
             do {
-                try DatabaseFileOperations.encrypt(URL(fileURLWithPath: source), into: url, key: key.source)
+                try DatabaseFileOperations.encrypt(source, into: url, key: key.source)
             } catch {
                 if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
                 if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
@@ -48,10 +75,15 @@ extension PlayersCommand {
                 }
                 throw CLIError.from(error)
             }
-            print("Encrypted \(source) into \(url.path).")
+            print("Encrypted \(name) into \(url.path).")
             if let createdKeyFile {
                 print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
             }
+        }
+
+        func createFolder(of url: URL) throws {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         }
     }
 }

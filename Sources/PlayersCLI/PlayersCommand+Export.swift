@@ -16,6 +16,9 @@ extension PlayersCommand {
                 With --format json, DEST is a snapshot of all players in the sync payload shape \
                 (Docs/SyncProtocol.md), encrypted with AES-256-GCM unless --plaintext; \
                 'players decrypt' prints it back.
+
+                DEST - writes to standard output (a file named - is ./-); an encrypted export or a \
+                database is refused on a terminal.
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -28,7 +31,7 @@ extension PlayersCommand {
         @Flag(help: "Print no progress.")
         var quiet = false
 
-        @Argument(help: "The exported file.")
+        @Argument(help: "The exported file, or - for standard output.")
         var destination: String
 
         @Flag(help: "Replace DEST if it exists.")
@@ -38,13 +41,25 @@ extension PlayersCommand {
         var format: Format = .sqlite
 
         func run() async throws {
-            try checkDestination(destination, force: force, options: options, target: target)
+            let toStandardOutput = destination == StandardStream.argument
+            if toStandardOutput {
+                if format == .sqlite || !target.plaintext {
+                    try StandardStream.checkOutputIsNotATerminal(writing: format == .sqlite ? "a database" : "an encrypted export")
+                }
+            } else {
+                try checkDestination(destination, force: force, options: options, target: target)
+            }
             let url = options.databaseURL
             let (appDatabase, key) = try options.openDatabase()
             defer { try? appDatabase.close() }
             let destinationKey = try target.destinationKey(default: key)
             if format == .json {
                 do {
+                    if toStandardOutput {
+                        try writeToStandardOutput(try DatabaseFileOperations.jsonExport(appDatabase, destinationKey: destinationKey),
+                                                  isPlaintext: destinationKey == nil)
+                        return
+                    }
                     try DatabaseFileOperations.exportJSON(
                         appDatabase, to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
                 } catch {
@@ -55,14 +70,35 @@ extension PlayersCommand {
             }
             do {
                 try ProgressReporter(label: "Export", quiet: quiet).whileRunning {
-                    try DatabaseFileOperations.export(
-                        from: url, sourceKey: key.source,
-                        to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+                    if toStandardOutput {
+                        try DatabaseFileOperations.export(
+                            from: url, sourceKey: key.source, toDescriptor: STDOUT_FILENO, destinationKey: destinationKey)
+                    } else {
+                        try DatabaseFileOperations.export(
+                            from: url, sourceKey: key.source,
+                            to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
+                    }
                 }
             } catch {
                 throw CLIError.from(error)
             }
+            // Standard output holds the export itself.
+            guard !toStandardOutput else { return }
             print("Exported \(url.path) to \(destination)\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
+        }
+
+        /// Writes a JSON export to standard output: the bytes of the file
+        /// it would be, except that plaintext JSON on a terminal has its
+        /// control characters escaped (as 'players decrypt' prints it) and
+        /// a final newline.
+        func writeToStandardOutput(_ content: Data, isPlaintext: Bool) throws {
+            var output = BufferedOutput()
+            if isPlaintext && StandardStream.isOutputATerminal {
+                try output.append(JSONOutput.printable(String(decoding: content, as: UTF8.self)) + "\n")
+            } else {
+                try output.append(content)
+            }
+            try output.flush()
         }
     }
 }

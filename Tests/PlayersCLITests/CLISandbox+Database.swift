@@ -31,6 +31,17 @@ extension CLISandbox {
         return sandbox
     }
 
+    /// Runs a shell command line in the sandbox's home, with the built
+    /// `players` first on PATH: pipes and redirections as a person types
+    /// them. Standard input is empty, not a terminal.
+    func runShell(_ commandLine: String) throws -> (status: Int32, output: String, error: String) {
+        let process = try makeProcess(["-c", commandLine])
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.environment?["PATH"] = try CLISandbox.executable().deletingLastPathComponent().path + ":/usr/bin:/bin"
+        process.currentDirectoryURL = root
+        return try TestSupport.run(process)
+    }
+
     /// The players of a database, as "uuid name score" lines in uuid
     /// order, read with the default key file (or `keyFile`) without
     /// migrating it; throws if it does not open or is damaged.

@@ -210,22 +210,33 @@ extension AppDatabase {
 
     /// The demo refresh: random changes, in one transaction, drawn by
     /// ``RandomPlayerChanges`` (the server's refresh follows the same
-    /// rule); only the scores that change are written.
-    public func refreshPlayers() throws {
+    /// rule); only the scores that change are written. `progress`, if
+    /// any, gets the changes applied so far and their total, every
+    /// thousand changes and at the end (before the commit).
+    public func refreshPlayers(progress: ((_ applied: Int, _ total: Int) -> Void)? = nil) throws {
         try dbWriter.write { db in
             let changes = RandomPlayerChanges(existing: try Player.fetchAll(db))
+            let total = changes.insertions.count + (changes.deletion == nil ? 0 : 1) + changes.scoreChanges.count
+            var applied = 0
+            func didApply() {
+                applied += 1
+                if applied % 1000 == 0 || applied == total { progress?(applied, total) }
+            }
             for var player in changes.insertions {
                 try player.insert(db)
                 try PendingChange.recordSave(db, of: player)
+                didApply()
             }
             if let deleted = changes.deletion {
                 try deleted.delete(db)
                 try PendingChange.recordDelete(db, uuid: deleted.uuid, version: deleted.version)
+                didApply()
             }
             for (var player, score) in changes.scoreChanges {
                 if try player.updateChanges(db, modify: { $0.score = score }) {
                     try PendingChange.recordSave(db, of: player)
                 }
+                didApply()
             }
         }
     }

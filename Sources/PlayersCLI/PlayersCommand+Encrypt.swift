@@ -2,6 +2,7 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Players
+import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {
@@ -21,6 +22,9 @@ extension PlayersCommand {
         @Argument(help: "The plaintext database to import, or - for standard input.")
         var source: String
 
+        @Flag(help: "Print no progress.")
+        var quiet = false
+
         func run() async throws {
             let url = options.databaseURL
             let fromStandardInput = source == StandardStream.argument
@@ -32,30 +36,42 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): choose another --database")
             }
-            guard fromStandardInput else {
-                return try importDatabase(URL(fileURLWithPath: source), named: source, into: url)
-            }
-            // The copy of standard input goes next to the new database.
-            let folder = url.deletingLastPathComponent()
-            let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
-            try createFolder(of: url)
-            do {
-                try DatabaseFileOperations.withCopyOfStandardInput(next: url) { copy in
-                    do {
-                        try importDatabase(copy, named: StandardStream.inputName, into: url)
-                    } catch {
-                        throw CLIError.from(error).naming(copy.path, as: StandardStream.inputName)
+            // sqlcipher_export and the migrations report no fraction: the
+            // elapsed time.
+            let progress = ProgressReporter(label: "Encrypt", quiet: quiet)
+            let name = fromStandardInput ? StandardStream.inputName : source
+            let createdKeyFile: URL?
+            if fromStandardInput {
+                // The copy of standard input goes next to the new database.
+                let folder = url.deletingLastPathComponent()
+                let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
+                try createFolder(of: url)
+                do {
+                    createdKeyFile = try progress.whileRunning {
+                        try DatabaseFileOperations.withCopyOfStandardInput(next: url) { copy in
+                            do {
+                                return try importDatabase(copy, named: name, into: url)
+                            } catch {
+                                throw CLIError.from(error).naming(copy.path, as: name)
+                            }
+                        }
                     }
+                } catch {
+                    if createsFolder { rmdir(folder.path) }
+                    throw CLIError.from(error)
                 }
-            } catch {
-                if createsFolder { rmdir(folder.path) }
-                throw CLIError.from(error)
+            } else {
+                createdKeyFile = try progress.whileRunning { try importDatabase(URL(fileURLWithPath: source), named: name, into: url) }
+            }
+            print("Encrypted \(name) into \(url.path).")
+            if let createdKeyFile {
+                print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
             }
         }
 
         /// Checks SRC before anything is created, then imports it into a
-        /// new database at `url`.
-        func importDatabase(_ source: URL, named name: String, into url: URL) throws {
+        /// new database at `url`; returns the key file it created, if any.
+        func importDatabase(_ source: URL, named name: String, into url: URL) throws -> URL? {
             let notPlaintext = CLIError.failure("\(name) is not a plaintext SQLite database: nothing was created")
             do {
                 try DatabaseFileOperations.checkPlaintextImport(source)
@@ -75,10 +91,7 @@ extension PlayersCommand {
                 }
                 throw CLIError.from(error)
             }
-            print("Encrypted \(name) into \(url.path).")
-            if let createdKeyFile {
-                print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
-            }
+            return createdKeyFile
         }
 
         func createFolder(of url: URL) throws {

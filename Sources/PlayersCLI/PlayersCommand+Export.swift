@@ -54,18 +54,28 @@ extension PlayersCommand {
             defer { try? appDatabase.close() }
             let destinationKey = try target.destinationKey(default: key)
             if format == .json {
+                // A fraction: the players read, encoded, checked.
+                let progress = ProgressReporter(label: "Export", quiet: quiet)
+                let printed: Data?
                 do {
+                    defer { progress.finish() }
                     if toStandardOutput {
-                        try writeToStandardOutput(try DatabaseFileOperations.jsonExport(appDatabase, destinationKey: destinationKey),
-                                                  isPlaintext: destinationKey == nil)
-                        return
+                        printed = try DatabaseFileOperations.jsonExport(
+                            appDatabase, destinationKey: destinationKey, progress: { progress.report($0) })
+                    } else {
+                        try DatabaseFileOperations.exportJSON(
+                            appDatabase, to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force,
+                            progress: { progress.report($0) })
+                        printed = nil
                     }
-                    try DatabaseFileOperations.exportJSON(
-                        appDatabase, to: URL(fileURLWithPath: destination), destinationKey: destinationKey, replacing: force)
                 } catch {
                     throw CLIError.from(error)
                 }
-                print("Exported the players of \(url.path) to \(destination) as JSON\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
+                if let printed {
+                    try writeToStandardOutput(printed, isPlaintext: destinationKey == nil)
+                } else {
+                    print("Exported the players of \(url.path) to \(destination) as JSON\(destinationKey == nil ? " (NOT encrypted)" : ", encrypted").")
+                }
                 return
             }
             do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CipherDB
 import Players
+import PlayersCommandLine
 
 extension PlayersCommand {
     struct Randomize: AsyncParsableCommand {
@@ -10,11 +11,24 @@ extension PlayersCommand {
 
         @OptionGroup var options: DatabaseOptions
 
+        @Flag(help: "Print no progress.")
+        var quiet = false
+
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
+            let progress = ProgressReporter(label: "Randomize", quiet: quiet)
             do {
-                try appDatabase.refreshPlayers()
+                defer { progress.finish() }
+                // The commit of the changes: the last 5%.
+                try appDatabase.refreshPlayers { applied, total in
+                    progress.report(0.95 * Double(applied) / Double(total))
+                }
+                progress.report(1)
+            } catch {
+                throw CLIError.from(error)
+            }
+            do {
                 let count = try await appDatabase.reader.read(Player.fetchCount(_:))
                 print("Randomized: \(count) player\(count == 1 ? "" : "s").")
             } catch {

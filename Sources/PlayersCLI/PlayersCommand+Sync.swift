@@ -90,7 +90,7 @@ extension PlayersCommand {
                 throw CLIError.usage("no server to sync from: give --url, or run 'players remote set URL' once")
             }
 
-            let progress = ProgressReporter(label: "Sync", quiet: quiet || json)
+            let progress = SyncProgress(quiet: quiet || json, dryRun: dryRun)
             var configuration = TransportConfiguration()
             // A long-poll lasts up to its wait: while watching, each round
             // may take longer.
@@ -100,9 +100,7 @@ extension PlayersCommand {
             configuration.caCertificatePath = cacert
             configuration.bearerToken = token
             configuration.userAgent = "players/\(CipherSyncVersion.string)"
-            configuration.progress = { received, _ in
-                progress.setDetail("receiving a page, \(Self.bytes(received))")
-            }
+            configuration.progress = { received, _ in progress.received(received) }
             let quiet = quiet
             // While watching, the loop retries, with its own back-off.
             let transport: any HTTPTransport = watch
@@ -110,15 +108,15 @@ extension PlayersCommand {
                 : RetryingTransport(CurlTransport(configuration: configuration)) { event in
                     if !quiet { Terminal.printError("players: \(event)") }
                 }
-            var client = appDatabase.syncClient(baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook())
+            var client = appDatabase.syncClient(
+                baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook(), mergeProgress: progress.merged)
             client.maximumDuration = timeout
             client.maximumBytes = maxSize * 1_048_576
-            client.onPage = { pages, bytes in
-                progress.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")
-            }
+            client.onPage = { pages, bytes in progress.staged(pages: pages, bytes: bytes) }
             let report: PlayersSyncReport
             do {
-                report = try await progress.whileRunning { try await client.pushThenPull(full: full, dryRun: dryRun) }
+                let (syncClient, full, dryRun) = (client, full, dryRun)
+                report = try await progress.whileSyncing { try await syncClient.pushThenPull(full: full, dryRun: dryRun) }
             } catch {
                 throw CLIError.from(error).redacting(token)
             }
@@ -160,10 +158,6 @@ extension PlayersCommand {
                 Thread.sleep(forTimeInterval: 60)
             }
             #endif
-        }
-
-        static func bytes(_ count: Int64) -> String {
-            ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
         }
 
         static func catching<T>(_ body: () throws -> T) throws -> T {

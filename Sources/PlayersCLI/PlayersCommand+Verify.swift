@@ -2,6 +2,7 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Players
+import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {
@@ -15,6 +16,9 @@ extension PlayersCommand {
                 """)
 
         @OptionGroup var options: DatabaseOptions
+
+        @Flag(help: "Print no progress.")
+        var quiet = false
 
         func run() async throws {
             let url = options.databaseURL
@@ -30,15 +34,18 @@ extension PlayersCommand {
             }
             let problems: [String]
             do {
-                problems = try DatabaseFileOperations.withDatabase(at: url, key: key.source) { queue in
-                    try queue.read { db in
-                        // The first page decrypts: the key is right. Any
-                        // error after this one is damage.
-                        _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
-                        do {
-                            return try Self.problems(db)
-                        } catch let error as DatabaseError {
-                            return damage(error)
+                // integrity_check reports no fraction: the elapsed time.
+                problems = try ProgressReporter(label: "Verify", quiet: quiet).whileRunning {
+                    try DatabaseFileOperations.withDatabase(at: url, key: key.source) { queue in
+                        try queue.read { db in
+                            // The first page decrypts: the key is right. Any
+                            // error after this one is damage.
+                            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+                            do {
+                                return try Self.problems(db)
+                            } catch let error as DatabaseError {
+                                return damage(error)
+                            }
                         }
                     }
                 }

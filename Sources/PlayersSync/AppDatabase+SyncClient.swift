@@ -24,14 +24,17 @@ extension AppDatabase {
 
     /// A client that syncs this database from the server at `baseURL`,
     /// staging its pages in a private folder made inside
-    /// `stagingDirectory` (default: the system's temporary folder).
+    /// `stagingDirectory` (default: the system's temporary folder);
+    /// `mergeProgress` follows each merge.
     public func syncClient(
         baseURL: URL,
         transport: any HTTPTransport,
         stagingDirectory: URL? = nil,
-        beforeCommit: (@Sendable (Database) throws -> Void)? = nil) -> SyncClient<PlayersSyncStore>
+        beforeCommit: (@Sendable (Database) throws -> Void)? = nil,
+        mergeProgress: MergeProgress? = nil) -> SyncClient<PlayersSyncStore>
     {
         SyncClient(transport: transport, endpoint: Self.playersEndpoint(baseURL: baseURL),
-                   store: PlayersSyncStore(self, stagingDirectory: stagingDirectory, beforeCommit: beforeCommit))
+                   store: PlayersSyncStore(self, stagingDirectory: stagingDirectory, beforeCommit: beforeCommit,
+                                           mergeProgress: mergeProgress))
     }
 }

@@ -14,11 +14,15 @@ struct PlayersMerge {
     let db: Database
     let isSnapshot: Bool
     let dryRun: Bool
+    /// Gets the staged changes walked so far and their total: at the
+    /// start, every thousand changes, and at the end.
+    let progress: MergeProgress?
 
-    init(_ db: Database, isSnapshot: Bool, dryRun: Bool) {
+    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil) {
         self.db = db
         self.isSnapshot = isSnapshot
         self.dryRun = dryRun
+        self.progress = progress
     }
 
     /// The condition on a uuid (an SQL expression) that a local player
@@ -48,10 +52,16 @@ struct PlayersMerge {
 
     func apply() throws -> SyncCounts {
         var counts = SyncCounts()
+        // Counted only for someone who follows the merge.
+        let staged = progress == nil ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(PlayersStaging.schema).playerChange") ?? 0
+        var walked = 0
+        progress?(0, staged)
         // Not cached: the statement is finalized with its cursor, so that
         // the staging database can be detached after the merge.
         let rows = try Row.fetchCursor(db.makeStatement(sql: Self.changesSQL))
         while let row = try rows.next() {
+            walked += 1
+            if walked % 1000 == 0 { progress?(walked, staged) }
             let version: Int64 = row[3]
             let localID: Int64? = row[4]
             let localVersion: Int64? = row[7]
@@ -82,6 +92,7 @@ struct PlayersMerge {
             // the server; players never synced stay.
             counts.deleted += try deleteUnlisted()
         }
+        progress?(staged, staged)
         return counts
     }
 

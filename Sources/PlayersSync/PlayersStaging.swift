@@ -29,21 +29,24 @@ public final class PlayersStaging: SyncStaging {
     /// The staging connection.
     let queue: DatabaseQueue
     let beforeCommit: (@Sendable (Database) throws -> Void)?
+    let mergeProgress: MergeProgress?
 
     private init(_ appDatabase: AppDatabase, folder: URL, path: String, key: DatabaseKeySource, queue: DatabaseQueue,
-                 beforeCommit: (@Sendable (Database) throws -> Void)?) {
+                 beforeCommit: (@Sendable (Database) throws -> Void)?, mergeProgress: MergeProgress?) {
         self.appDatabase = appDatabase
         self.folder = folder
         self.path = path
         self.key = key
         self.queue = queue
         self.beforeCommit = beforeCommit
+        self.mergeProgress = mergeProgress
     }
 
     /// Creates the staging database in a new private folder inside
     /// `directory`.
     static func begin(_ appDatabase: AppDatabase, in directory: URL,
-                      beforeCommit: (@Sendable (Database) throws -> Void)?) async throws -> PlayersStaging {
+                      beforeCommit: (@Sendable (Database) throws -> Void)?,
+                      mergeProgress: MergeProgress?) async throws -> PlayersStaging {
         var template = Array(directory.appendingPathComponent("players-sync-XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template) else {
             throw DatabaseFileError("cannot create a folder for the sync in \(directory.path): \(String(cString: strerror(errno)))")
@@ -73,7 +76,8 @@ public final class PlayersStaging: SyncStaging {
                         version INTEGER NOT NULL);
                     """)
             }
-            return PlayersStaging(appDatabase, folder: folder, path: url.path, key: key, queue: queue, beforeCommit: beforeCommit)
+            return PlayersStaging(appDatabase, folder: folder, path: url.path, key: key, queue: queue,
+                                  beforeCommit: beforeCommit, mergeProgress: mergeProgress)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -113,7 +117,7 @@ public final class PlayersStaging: SyncStaging {
     /// transaction and writes nothing.
     public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
         let isSnapshot = fetch.kind == .snapshot
-        let (path, key, beforeCommit) = (path, key, beforeCommit)
+        let (path, key, beforeCommit, mergeProgress) = (path, key, beforeCommit, mergeProgress)
         return try await appDatabase.dbWriter.writeWithoutTransaction { db in
             try db.attachDatabase(atPath: path, as: Self.schema, key: key)
             // The merge's statements are finalized by now: nothing holds
@@ -124,7 +128,7 @@ public final class PlayersStaging: SyncStaging {
             defer { try? db.execute(sql: "PRAGMA main.cache_size = \(cacheSize)") }
             var counts = SyncCounts()
             try db.inTransaction(dryRun ? .deferred : .immediate) {
-                counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun).apply()
+                counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun, progress: mergeProgress).apply()
                 guard !dryRun else { return .commit }
                 try SyncState.update(db, name: SyncState.playersStream) { state in
                     state.cursorEndpoint = endpoint.absoluteString

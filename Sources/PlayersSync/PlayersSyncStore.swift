@@ -31,11 +31,16 @@ public struct PlayersSyncStore: SyncStore {
     /// Runs inside the merge transaction, after the changes and before the
     /// commit: a hook for crash tests.
     let beforeCommit: (@Sendable (Database) throws -> Void)?
+    /// Follows each merge: the staged changes walked so far, and their
+    /// total (``MergeProgress``).
+    let mergeProgress: MergeProgress?
 
-    public init(_ appDatabase: AppDatabase, stagingDirectory: URL? = nil, beforeCommit: (@Sendable (Database) throws -> Void)? = nil) {
+    public init(_ appDatabase: AppDatabase, stagingDirectory: URL? = nil, beforeCommit: (@Sendable (Database) throws -> Void)? = nil,
+                mergeProgress: MergeProgress? = nil) {
         self.appDatabase = appDatabase
         self.stagingDirectory = stagingDirectory
         self.beforeCommit = beforeCommit
+        self.mergeProgress = mergeProgress
     }
 
     public func syncPosition() async throws -> SyncPosition {
@@ -44,6 +49,7 @@ public struct PlayersSyncStore: SyncStore {
     }
 
     public func beginStaging() async throws -> PlayersStaging {
-        try await PlayersStaging.begin(appDatabase, in: stagingDirectory ?? FileManager.default.temporaryDirectory, beforeCommit: beforeCommit)
+        try await PlayersStaging.begin(appDatabase, in: stagingDirectory ?? FileManager.default.temporaryDirectory,
+                                       beforeCommit: beforeCommit, mergeProgress: mergeProgress)
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Progress on standard error for the operations that can last more than
+/// a second: on a terminal only, never with `--quiet`, never on a pipe.
+/// The databases are large enough for about two seconds in a debug build
+/// on the two cores of the test machine, idle.
+@Suite struct ProgressTests {
+    /// A command that lasts more than a second on a database of `players`
+    /// named `name` and a number, and the text its progress shows.
+    struct LongCommand: Sendable, CustomTestStringConvertible {
+        let arguments: @Sendable (CLISandbox) -> [String]
+        let players: Int
+        var name = "Player"
+        let progress: String
+        let testDescription: String
+    }
+
+    static let longCommands = [
+        // The fraction of players read, encoded and checked.
+        LongCommand(arguments: { ["export", "--format", "json", "--force", $0.root.appendingPathComponent("players.json").path] },
+                    players: 300_000, progress: "Export [", testDescription: "export --format json"),
+        // integrity_check reports no fraction: the elapsed time. It reads
+        // about 150 MB a second: names of 90 characters of 4 bytes make
+        // 285 MB.
+        LongCommand(arguments: { _ in ["verify"] }, players: 500_000, name: String(repeating: "𝔸", count: 90),
+                    progress: "Verify: 1 s", testDescription: "verify"),
+        // The fraction of changes applied.
+        LongCommand(arguments: { _ in ["randomize"] }, players: 30_000, progress: "Randomize [", testDescription: "randomize"),
+    ]
+
+    @Test(arguments: longCommands)
+    func aLongCommandShowsProgressOnATerminalOnlyAndNotWhenQuiet(_ command: LongCommand) throws {
+        let sandbox = try CLISandbox()
+        try sandbox.runChecked(["init"])
+        try sandbox.insertPlayers(count: command.players, named: command.name)
+
+        let shown = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox)))
+        #expect(shown.status == 0, "\(shown.output)")
+        #expect(shown.output.contains("\r" + command.progress), "\(shown.output)")
+        if command.progress.hasSuffix("[") {
+            #expect(shown.output.contains("] 100% ("), "\(shown.output)")
+        }
+        // The command's own line comes after the progress line, on its own.
+        #expect(shown.output.split(separator: "\n").last?.contains("\r") == false, "\(shown.output)")
+
+        let quiet = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox) + ["--quiet"]))
+        #expect(quiet.status == 0, "\(quiet.output)")
+        #expect(!quiet.output.contains("\r") && !quiet.output.contains(command.progress), "\(quiet.output)")
+
+        let piped = try sandbox.run(command.arguments(sandbox))
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.error.isEmpty, "\(piped.error)")
+    }
+
+    /// A snapshot page of `count` new players.
+    static func snapshot(_ count: Int) -> Data {
+        var json = Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(count)","tombstones":[],"players":["#.utf8)
+        for index in 1...count {
+            if index > 1 { json.append(UInt8(ascii: ",")) }
+            let number = String(index)
+            let uuid = "10000000-0000-4000-8000-" + String(repeating: "0", count: 12 - number.count) + number
+            json.append(contentsOf: #"{"uuid":"\#(uuid)","name":"Remote \#(number)","score":\#(index % 1000),"version":\#(number)}"#.utf8)
+        }
+        json.append(contentsOf: "]}".utf8)
+        return json
+    }
+
+    @Test func aSyncShowsItsMergeWithItsOwnFractionAndNoByteCount() async throws {
+        let page = Self.snapshot(400_000)
+        let server = try ScriptedHTTPServer { _, _ in .response(200, headers: ["Content-Type": "application/json"], body: page) }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let result = try await onThread { try runOnTerminal(sandbox.makeProcess(["sync", "--url", server.baseURL])) }
+        #expect(result.status == 0, "\(result.output)")
+        let updates = result.output.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+        let merge = updates.filter { $0.hasPrefix("Merge [") }
+        #expect(merge.last?.contains("100%") == true, "\(result.output)")
+        #expect(merge.last?.hasSuffix(", 400000 of 400000 players\u{1B}[K") == true, "\(result.output)")
+        // Bytes belong to the fetching line, never to the merge's.
+        #expect(merge.allSatisfy { !$0.contains("B") }, "\(merge)")
+        #expect(!result.output.contains("Zero"))
+        #expect(result.output.hasSuffix("Synced with \(server.baseURL): pushed 0, +400000 ~0 -0, conflicts 0, cursor 400000.\n"))
+    }
+
+    @Test func aSyncShowsNoProgressWhenQuietOrOnAPipe() async throws {
+        // An answer after 1.5 s: the fetching line would show.
+        let server = try ScriptedHTTPServer { _, _ in [.sleep(1.5)] + .response(200, headers: ["Content-Type": "application/json"], body: Self.snapshot(10)) }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.runInBackground(["init"])
+        let quiet = try await onThread { try runOnTerminal(sandbox.makeProcess(["sync", "--full", "--quiet", "--url", server.baseURL])) }
+        #expect(quiet.status == 0, "\(quiet.output)")
+        #expect(quiet.output == "Synced with \(server.baseURL): pushed 0, +10 ~0 -0, conflicts 0, cursor 10.\n")
+        let piped = try await sandbox.runInBackground(["sync", "--full", "--url", server.baseURL])
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.error.isEmpty, "\(piped.error)")
+    }
+}

@@ -5,9 +5,8 @@ import Foundation
 enum StandardStream {
     static let argument = "-"
 
-    /// How errors name the stream: never the temporary copy's path.
+    /// How errors name standard input: never by its temporary copy's path.
     static let inputName = "standard input"
-    static let outputName = "standard output"
 
     /// Whether standard output is a terminal.
     static var isOutputATerminal: Bool { isatty(STDOUT_FILENO) != 0 }

@@ -17,7 +17,6 @@ final class SyncProgress: Sendable {
         var isMerging = false
         /// The first sync is over: later merges are not shown.
         var isDone = false
-        var staged: Int?
         /// Made when the merge begins.
         var merging: ProgressReporter?
     }
@@ -53,7 +52,6 @@ final class SyncProgress: Sendable {
     func merged(_ merged: Int, of staged: Int) {
         beginMerge.finish()
         let merging = state.withLock { state -> ProgressReporter? in
-            state.staged = staged
             guard state.isMerging, !state.isDone else { return nil }
             if state.merging == nil { state.merging = ProgressReporter(label: mergingLabel, quiet: quiet) }
             return state.merging
@@ -64,7 +62,7 @@ final class SyncProgress: Sendable {
     }
 
     /// Runs the sync: the elapsed time until its merge begins, then the
-    /// merge's bar, completed when the sync succeeds.
+    /// merge's bar.
     func whileSyncing<T: Sendable>(_ sync: @escaping @Sendable () async throws -> T) async throws -> T {
         let beginMerge = beginMerge
         async let result = {
@@ -75,27 +73,14 @@ final class SyncProgress: Sendable {
             for await _ in mergeBegan {}
         }
         state.withLock { $0.isMerging = true }
-        do {
-            let value = try await result
-            let (merging, staged) = state.withLock { state in
-                state.isDone = true
-                return (state.merging, state.staged)
-            }
-            // The last report may have come before the switch of lines.
-            if let merging, let staged {
-                merging.setDetail("\(staged) of \(staged) players")
-                merging.report(1)
-            }
-            merging?.finish()
-            return value
-        } catch {
+        defer {
             let merging = state.withLock { state in
                 state.isDone = true
                 return state.merging
             }
             merging?.finish()
-            throw error
         }
+        return try await result
     }
 
     static func bytes(_ count: Int64) -> String {

@@ -9,8 +9,8 @@ extension PlayersCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the players.",
             discussion: """
-                Players are printed as they are read, in constant memory, however many there are: \
-                an aligned table, or with --json, JSON Lines (one player per line).
+                Players are printed as they are read, never gathered first, however many there \
+                are: an aligned table, or with --json, JSON Lines (one player per line).
                 """)
 
         enum Order: String, ExpressibleByArgument, CaseIterable {

@@ -4,22 +4,24 @@ import Players
 
 /// Players as a table with aligned columns (ID and score right-aligned,
 /// the name left-aligned), written as they are read: the widths come
-/// first from one aggregate query over the same players, so that no row
-/// is held, whatever their number.
+/// first from one aggregate query, so that no row is held, whatever their
+/// number. The widths are those of all the players, not only of the
+/// window printed: the aggregate needs no sort, and the pages of a
+/// listing (`--limit 50 --offset 50`) line up.
 struct PlayerTable {
     let idWidth: Int
     let nameWidth: Int
     let scoreWidth: Int
 
     /// Writes the players of `players` (id, name and score first), or
-    /// `No players.`; `measuring` selects the same players, in any order.
-    static func write(
-        _ players: QueryInterfaceRequest<Player>,
-        measuring: QueryInterfaceRequest<Player>,
-        _ db: Database,
-        to output: inout BufferedOutput) throws
-    {
-        guard let table = try PlayerTable(measuring: measuring, db) else {
+    /// `No players.`
+    static func write(_ players: QueryInterfaceRequest<Player>, _ db: Database, to output: inout BufferedOutput) throws {
+        guard let table = try PlayerTable(db) else {
+            try output.append("No players.\n")
+            return
+        }
+        let rows = try Row.fetchCursor(db, players)
+        guard var row = try rows.next() else {
             try output.append("No players.\n")
             return
         }
@@ -28,8 +30,7 @@ struct PlayerTable {
         try output.appendSpaces(table.nameWidth - 4)
         try output.appendSpaces(2 + table.scoreWidth - 5)
         try output.append("SCORE\n")
-        let rows = try Row.fetchCursor(db, players)
-        while let row = try rows.next() {
+        while true {
             try output.appendDecimal(row[0], width: table.idWidth)
             try output.appendSpaces(2)
             let name: String = row[1]
@@ -45,21 +46,22 @@ struct PlayerTable {
             try output.appendSpaces(2)
             try output.appendDecimal(row[2], width: table.scoreWidth)
             try output.append(CollectionOfOne(UInt8(ascii: "\n")))
+            guard let next = try rows.next() else { return }
+            row = next
         }
     }
 
-    /// The widths of the columns, headers included, or nil when there is
-    /// no player.
-    init?(measuring players: QueryInterfaceRequest<Player>, _ db: Database) throws {
+    /// The widths of the columns for all the players, headers included,
+    /// or nil when there is none.
+    init?(_ db: Database) throws {
         db.add(function: Self.printedWidth)
-        let window = try players.makePreparedRequest(db).statement
         // A name of printable ASCII (no character outside ' '...'~') is
         // as wide as its length: the function runs for the others only.
         let row = try Row.fetchOne(db, sql: """
             SELECT COUNT(*), MAX(length(id)), MAX(length(score)),
                    MAX(CASE WHEN name GLOB '*[^ -~]*' THEN \(Self.printedWidth.name)(name) ELSE length(name) END)
-            FROM (\(window.sql))
-            """, arguments: window.arguments)
+            FROM player
+            """)
         guard let row, row[0] as Int > 0 else { return nil }
         idWidth = max(2, row[1])
         scoreWidth = max(5, row[2])

@@ -43,7 +43,7 @@ extension PlayersCommand {
         func run() async throws {
             let (appDatabase, _) = try options.openDatabase()
             defer { try? appDatabase.close() }
-            let (players, isWindowed, json) = (players, limit != nil || offset > 0, json)
+            let (players, json) = (players, json)
             do {
                 // One read transaction: the widths and the rows come from
                 // the same snapshot.
@@ -52,8 +52,7 @@ extension PlayersCommand {
                     if json {
                         try PlayerJSONLines.write(players, db, to: &output)
                     } else {
-                        // Without a window, the widths need no sort.
-                        try PlayerTable.write(players, measuring: isWindowed ? players : players.unordered(), db, to: &output)
+                        try PlayerTable.write(players, db, to: &output)
                     }
                     try output.flush()
                 }

@@ -29,13 +29,14 @@ import Testing
             """)
     }
 
-    @Test func limitAndOffsetPrintAWindowMeasuredOnItsOwnRows() throws {
+    /// The widths are those of all players: the pages of a listing line up.
+    @Test func limitAndOffsetPrintAWindowAlignedAsTheWholeTable() throws {
         let sandbox = try makeSandbox()
         let byScore = try sandbox.run(["list", "--limit", "2", "--offset", "1"])
         #expect(byScore.status == 0, "\(byScore.error)")
         #expect(byScore.output == "ID  NAME               SCORE\n 1  Arthur               100\n 4  Zaphod Beeblebrox     50\n")
         let byName = try sandbox.run(["list", "--order", "name", "--limit", "2"])
-        #expect(byName.output == "ID  NAME     SCORE\n 1  Arthur     100\n 2  barbara   1000\n")
+        #expect(byName.output == "ID  NAME               SCORE\n 1  Arthur               100\n 2  barbara             1000\n")
         let rest = try sandbox.run(["list", "--order", "name", "--offset", "3"])
         #expect(rest.output == "ID  NAME               SCORE\n 4  Zaphod Beeblebrox     50\n")
     }

@@ -54,6 +54,30 @@ import Testing
         #expect(piped.error.isEmpty, "\(piped.error)")
     }
 
+    @Test func encryptShowsTheElapsedTimeOnATerminalOnlyAndNotWhenQuiet() throws {
+        let sandbox = try CLISandbox()
+        // 15,000 players to import, and migrate one by one: about 2 s.
+        let shell = try sandbox.runShell("""
+            sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 15000)
+                INSERT INTO player (name, score) SELECT 'Player ' || i, i % 1000 FROM n;"
+            """)
+        #expect(shell.status == 0, "\(shell.error)")
+        let source = sandbox.root.appendingPathComponent("plain.db").path
+        func encrypt(into name: String) -> [String] {
+            ["encrypt", "--database", sandbox.root.appendingPathComponent(name).path, source]
+        }
+        let shown = try runOnTerminal(sandbox.makeProcess(encrypt(into: "shown.db")))
+        #expect(shown.status == 0, "\(shown.output)")
+        #expect(shown.output.contains("\rEncrypt: 1 s"), "\(shown.output)")
+        let quiet = try runOnTerminal(sandbox.makeProcess(encrypt(into: "quiet.db") + ["--quiet"]))
+        #expect(quiet.status == 0, "\(quiet.output)")
+        #expect(!quiet.output.contains("\r"), "\(quiet.output)")
+        let piped = try sandbox.run(encrypt(into: "piped.db"))
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.error.isEmpty, "\(piped.error)")
+    }
+
     /// A snapshot page of `count` new players.
     static func snapshot(_ count: Int) -> Data {
         var json = Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(count)","tombstones":[],"players":["#.utf8)

@@ -12,6 +12,8 @@ extension PlayersCommand {
                 FILE is made by 'players export --format json', by this release or an earlier one. \
                 Give the key it was encrypted with (--key-file, --passphrase-file, PLAYERS_PASSPHRASE, \
                 or the default key file). FILE - reads standard input (a file named - is ./-).
+
+                Example: players decrypt players.json
                 """)
 
         @OptionGroup var options: DatabaseOptions

@@ -15,6 +15,8 @@ extension PlayersCommand {
                 exist, with the key given as for 'players init'. SRC - reads the database from \
                 standard input, into a private temporary file next to the new one (a file named - \
                 is ./-).
+
+                Example: players encrypt -d ~/players.db app.sqlite
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -22,7 +24,7 @@ extension PlayersCommand {
         @Argument(help: "The plaintext database to import, or - for standard input.")
         var source: String
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func run() async throws {

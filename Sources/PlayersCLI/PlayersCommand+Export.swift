@@ -19,6 +19,8 @@ extension PlayersCommand {
 
                 DEST - writes to standard output (a file named - is ./-); an encrypted export or a \
                 database is refused on a terminal.
+
+                Example: players export --format json - | players decrypt -
                 """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -28,13 +30,13 @@ extension PlayersCommand {
         @OptionGroup var options: DatabaseOptions
         @OptionGroup var target: TargetKeyOptions
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         @Argument(help: "The exported file, or - for standard output.")
         var destination: String
 
-        @Flag(help: "Replace DEST if it exists.")
+        @Flag(name: [.long, .customShort("f")], help: "Replace DEST if it exists.")
         var force = false
 
         @Option(help: "sqlite (an encrypted database) or json (a snapshot of the players).")

@@ -11,6 +11,8 @@ extension PlayersCommand {
             discussion: """
                 Players are printed as they are read, never gathered first, however many there \
                 are: an aligned table, or with --json, JSON Lines (one player per line).
+
+                Example: players list --order name --limit 20 --offset 40
                 """)
 
         enum Order: String, ExpressibleByArgument, CaseIterable {
@@ -28,7 +30,7 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("Skip this many players first.", valueName: "n"))
         var offset: Int = 0
 
-        @Flag(help: "Print JSON Lines, one player per line, instead of a table.")
+        @Flag(name: [.long, .customShort("j")], help: "Print JSON Lines, one player per line, instead of a table.")
         var json = false
 
         func validate() throws {

@@ -7,11 +7,16 @@ extension PlayersCommand {
     struct Randomize: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply the demo's random changes (one transaction).",
-            discussion: "An empty database gets 8 random players; otherwise a player may be added, one may be deleted, and some scores change.")
+            discussion: """
+                An empty database gets 8 random players; otherwise a player may be added, one may be \
+                deleted, and some scores change.
+
+                Example: players randomize -q
+                """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func run() async throws {

@@ -15,6 +15,8 @@ extension PlayersCommand {
                 restored one is verified in place, and put back if anything fails. SRC - reads \
                 the backup from standard input, into a private temporary file next to the \
                 database (a file named - is ./-).
+
+                Example: players restore ~/players-backup.db
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -28,7 +30,7 @@ extension PlayersCommand {
         @Option(help: ArgumentHelp("The raw key of the backup, if it differs (a file, mode 0600).", valueName: "file"))
         var fromKeyFile: String?
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func validate() throws {

@@ -13,11 +13,13 @@ extension PlayersCommand {
                 Exits with 4 if a check fails or the file is damaged, and with 3 if the key \
                 does not open it. Removes the temporary files that interrupted commands left \
                 next to the database. Changes nothing else: the database is not migrated.
+
+                Example: players verify -d ~/players-backup.db
                 """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Flag(help: "Print no progress.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
         var quiet = false
 
         func run() async throws {

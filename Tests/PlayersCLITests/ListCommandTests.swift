@@ -54,7 +54,7 @@ import Testing
             let fields = line.split(separator: " ")
             return (String(fields[1]), String(fields[0]))
         })
-        let result = try sandbox.run(["list", "--json", "--order", "name", "--limit", "2"])
+        let result = try sandbox.run(["list", "-j", "--order", "name", "--limit", "2"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == """
             {"id":1,"name":"Arthur","score":100,"uuid":"\(uuids["Arthur"] ?? "")"}

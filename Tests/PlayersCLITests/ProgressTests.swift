@@ -45,7 +45,7 @@ import Testing
         // The command's own line comes after the progress line, on its own.
         #expect(shown.output.split(separator: "\n").last?.contains("\r") == false, "\(shown.output)")
 
-        let quiet = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox) + ["--quiet"]))
+        let quiet = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox) + ["-q"]))
         #expect(quiet.status == 0, "\(quiet.output)")
         #expect(!quiet.output.contains("\r") && !quiet.output.contains(command.progress), "\(quiet.output)")
 

@@ -112,7 +112,7 @@ public struct DocumentedSession: Sendable {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
         try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("CipherDB"), withDestinationURL: BuiltProducts.packageRoot)
-        let port = try Self.freePort()
+        let port = try freeLoopbackPort()
 
         var script = "exec 2>&1 </dev/null\ncd \"$HOME\"\n"
         for (number, command) in commands.enumerated() {
@@ -217,24 +217,5 @@ public struct DocumentedSession: Sendable {
             rest = rest[found.upperBound...]
         }
         return true
-    }
-
-    /// A TCP port nobody listens on now, on loopback.
-    static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestFailure("socket() failed.") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("Could not find a free port.") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

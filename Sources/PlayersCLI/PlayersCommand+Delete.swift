@@ -1,6 +1,7 @@
 import ArgumentParser
 import CipherDB
 import Players
+import PlayersCommandLine
 
 extension PlayersCommand {
     struct Delete: AsyncParsableCommand {
@@ -25,6 +26,9 @@ extension PlayersCommand {
         @Flag(name: [.long, .customShort("y")], help: "Do not ask for confirmation (required with --all when standard input is not a terminal).")
         var yes = false
 
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress.")
+        var quiet = false
+
         func validate() throws {
             if all && !ids.isEmpty { throw ValidationError("Give ids or --all, not both.") }
             if !all && ids.isEmpty { throw ValidationError("Give the ids of the players to delete, or --all.") }
@@ -45,7 +49,8 @@ extension PlayersCommand {
                             throw CLIError.failure("Aborted: nothing deleted.")
                         }
                     }
-                    try appDatabase.deleteAllPlayers()
+                    // Two statements over every player: the elapsed time.
+                    try ProgressReporter(label: "Delete", quiet: quiet).whileRunning { try appDatabase.deleteAllPlayers() }
                     print("Deleted all players.")
                 } else {
                     try appDatabase.deletePlayers(exactly: ids)

@@ -45,9 +45,7 @@ struct PlayersCommand: AsyncParsableCommand {
             let normalized: [String]
             do {
                 normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments).arguments
-            } catch let error as UnknownSubcommandError {
-                throw CLIError.usage(error.description)
-            } catch let error as UnknownOptionError {
+            } catch let error as UnknownWordError {
                 throw CLIError.usage(error.description)
             }
             var command = try parseAsRoot(normalized)

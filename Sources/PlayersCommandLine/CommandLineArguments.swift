@@ -19,7 +19,7 @@ public struct CommandLineArguments {
     /// `arguments` (without the program's name) with the global options
     /// that precede the subcommand moved after its name, so that the
     /// subcommand, which declares them, parses them. Throws
-    /// ``UnknownSubcommandError`` for a word where a subcommand is expected
+    /// ``UnknownWordError`` for a word where a subcommand is expected
     /// that is none, when one is close to it or the command has no default.
     public func normalized(_ arguments: [String]) throws -> (arguments: [String], command: any ParsableCommand.Type) {
         var moved: [String] = []
@@ -52,7 +52,8 @@ public struct CommandLineArguments {
             let names = subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
             let nearest = Self.nearest(to: word, among: names)
             if nearest != nil || command.configuration.defaultSubcommand == nil {
-                throw UnknownSubcommandError(word: word, commandPath: ([root._commandName] + path).joined(separator: " "), suggestion: nearest)
+                throw UnknownWordError(kind: .subcommand, word: word, commandPath: ([root._commandName] + path).joined(separator: " "),
+                                       suggestion: nearest)
             }
             break
         }
@@ -65,7 +66,7 @@ public struct CommandLineArguments {
         return (normalized, command)
     }
 
-    /// Throws ``UnknownOptionError`` for the first long option that
+    /// Throws ``UnknownWordError`` for the first long option that
     /// `command` does not have, with the nearest one it has: the parser
     /// would first complain of a missing argument (`players add --nmae x`
     /// would say that `--name` is missing).
@@ -78,8 +79,8 @@ public struct CommandLineArguments {
             guard argument.hasPrefix("--"), argument.count > 2 else { continue }
             let name = String(argument.split(separator: "=", maxSplits: 1)[0])
             if known.contains(name) || name == "--help" || name == "--generate-completion-script" { continue }
-            throw UnknownOptionError(option: name, commandPath: path.joined(separator: " "),
-                                     suggestion: Self.nearest(to: name, among: known.sorted()))
+            throw UnknownWordError(kind: .option, word: name, commandPath: path.joined(separator: " "),
+                                   suggestion: Self.nearest(to: name, among: known.sorted()))
         }
     }
 
@@ -118,27 +119,23 @@ public struct CommandLineArguments {
     }
 }
 
-/// A long option that the command does not have.
-public struct UnknownOptionError: Error, CustomStringConvertible {
-    public var option: String
-    public var commandPath: String
-    public var suggestion: String?
+/// A word of the command line that the command does not know: a long
+/// option it does not have, or a word where a subcommand is expected that
+/// is none; with the nearest one it knows, if one is close.
+public struct UnknownWordError: Error, CustomStringConvertible {
+    public enum Kind: Sendable { case option, subcommand }
 
-    /// `unknown option '--nmae'; did you mean '--name'?`
-    public var description: String {
-        "unknown option '\(option)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; see '\(commandPath) --help'")
-    }
-}
-
-/// A word where a subcommand is expected, that is none.
-public struct UnknownSubcommandError: Error, CustomStringConvertible {
+    public var kind: Kind
     public var word: String
+    /// `players`, `players conflicts`: where the word was read.
     public var commandPath: String
     public var suggestion: String?
 
-    /// `'lsit' is not a players command. Did you mean 'list'?`
+    /// `unknown option '--nmae'; did you mean '--name'?`, or
+    /// `'lsit' is not a players command; did you mean 'list'?`.
     public var description: String {
-        "'\(word)' is not a \(commandPath) command" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; see '\(commandPath) --help'")
+        let what = kind == .option ? "unknown option '\(word)'" : "'\(word)' is not a \(commandPath) command"
+        return what + (suggestion.map { "; did you mean '\($0)'?" } ?? "; see '\(commandPath) --help'")
     }
 }
 

@@ -38,13 +38,13 @@ struct PlayersCommand: AsyncParsableCommand {
         do {
             if let error = invalidArgumentError() { throw error }
             let arguments = Array(CommandLine.arguments.dropFirst())
-            if arguments.first == "--version" || arguments.first == "-V" {
+            if arguments.first == "--version" {
                 print(VersionReport.line(command: "players"))
                 return
             }
             let normalized: [String]
             do {
-                normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments).arguments
+                normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments)
             } catch let error as UnknownWordError {
                 throw CLIError.usage(error.description)
             }

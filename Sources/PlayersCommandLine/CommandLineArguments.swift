@@ -21,7 +21,7 @@ public struct CommandLineArguments {
     /// subcommand, which declares them, parses them. Throws
     /// ``UnknownWordError`` for a word where a subcommand is expected
     /// that is none, when one is close to it or the command has no default.
-    public func normalized(_ arguments: [String]) throws -> (arguments: [String], command: any ParsableCommand.Type) {
+    public func normalized(_ arguments: [String]) throws -> [String] {
         var moved: [String] = []
         var index = 0
         // The global options before the first word that is not one.
@@ -63,7 +63,7 @@ public struct CommandLineArguments {
         var parsing = command
         while let defaultSubcommand = parsing.configuration.defaultSubcommand { parsing = defaultSubcommand }
         try checkOptions(normalized.dropFirst(path.count), of: parsing, path: [root._commandName] + path)
-        return (normalized, command)
+        return normalized
     }
 
     /// Throws ``UnknownWordError`` for the first long option that

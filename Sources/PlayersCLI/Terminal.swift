@@ -47,10 +47,13 @@ enum Terminal {
         return readLine(strippingNewline: true)
     }
 
-    /// Asks a yes/no question on the terminal; only "y" or "yes" is yes.
+    /// Asks a yes/no question on the terminal; only "y" or "yes" is yes,
+    /// and the end of input is no.
     static func confirm(_ question: String) -> Bool {
         FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
         guard let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() else {
+            // Ctrl-D: what follows starts on a line of its own.
+            FileHandle.standardError.write(Data("\n".utf8))
             return false
         }
         return answer == "y" || answer == "yes"

@@ -115,6 +115,10 @@ import Testing
         #expect(result.status == 1)
         #expect(result.output.contains("Delete all 1 players from \(sandbox.databasePath)? [y/N] "))
         #expect(result.output.hasSuffix("players: Aborted: nothing deleted.\n"), "\(result.output)")
+        if answer.isEmpty {
+            // After Ctrl-D, which the terminal does not echo, on a line of its own.
+            #expect(result.output.hasSuffix("[y/N] \nplayers: Aborted: nothing deleted.\n"), "\(result.output)")
+        }
         #expect(sandbox.databaseSnapshot() == before)
     }
 

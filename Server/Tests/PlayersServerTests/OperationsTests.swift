@@ -16,7 +16,7 @@ import Testing
 
     @Test func eachRequestLogsOneLineWithItsIDAndNoSecret() throws {
         let token = "t0ken-never-logged"
-        let server = try ServerProcess(["--token-file", "token"], environment: ["LOG_LEVEL": "info"], folder: try folderWithToken(token))
+        let server = try ServerProcess(["--token-file", "token"], environment: ["PLAYERS_SERVER_LOG_LEVEL": "info"], folder: try folderWithToken(token))
         let bearer = ["Authorization": "Bearer \(token)"]
         let listed = try server.request("GET", "/v1/players?limit=7", headers: bearer.merging(["X-Request-ID": "trace-7"]) { $1 })
         #expect(listed.status == 200)

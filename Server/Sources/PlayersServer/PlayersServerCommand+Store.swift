@@ -57,18 +57,12 @@ extension PlayersServerCommand {
         if let url = try postgresURL() {
             return try await PostgresPlayersStore(url: url, logger: logger)
         }
-        let writer: any DatabaseWriter
-        if let database {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            try key.keySource().configure(&configuration)
-            // A new database is private from its first byte, as its -wal
-            // and -shm files, which SQLite creates with its mode.
-            try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: database))
-            writer = try DatabasePool(path: database, configuration: configuration)
-        } else {
-            writer = try DatabaseQueue()
+        guard let database else {
+            return EmbeddedPlayersStore(try ServerPlayersDatabase(try DatabaseQueue()))
         }
-        return EmbeddedPlayersStore(try ServerPlayersDatabase(writer))
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        try key.keySource().configure(&configuration)
+        return EmbeddedPlayersStore(try ServerPlayersDatabase.open(atPath: database, configuration: configuration))
     }
 }

@@ -63,6 +63,12 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: "After SIGTERM or SIGINT, how long to go on serving with GET /ready answering 503, so that load balancers stop sending, before the server stops accepting connections (0s to 5m; default: 0s).")
     var drainTime = "0s"
 
+    @Option(help: ArgumentHelp("The least important messages logged: trace, debug, info, notice, warning, error or critical (default: info, or PLAYERS_SERVER_LOG_LEVEL).", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    @Option(help: ArgumentHelp("How the log is written on standard error: text, or json for one object a line (default: text, or PLAYERS_SERVER_LOG_FORMAT).", valueName: "format"))
+    var logFormat: LogFormat?
+
     @Flag(help: "Serve POST /demo/refresh, random changes for the demo.")
     var demo = false
 
@@ -85,6 +91,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
         if !(1...100_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 1 to 100000.") }
+        _ = try logSettings()
     }
 
     /// Refuses a duration that does not parse or is out of `range` (NaN
@@ -92,15 +99,6 @@ struct PlayersServerCommand: AsyncParsableCommand {
     static func checkDuration(_ text: String, option: String, in range: ClosedRange<TimeInterval>, _ rangeText: String) throws {
         guard let seconds = duration(text), range.contains(seconds) else {
             throw ValidationError("\(option) must be a number followed by d, h, m or s, from \(rangeText).")
-        }
-    }
-
-    /// Reads a secret file, turning its error into a usage message.
-    static func secret<T>(_ read: () throws -> T) throws -> T {
-        do {
-            return try read()
-        } catch let error as DatabaseFileError {
-            throw ValidationError(error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
         }
     }
 
@@ -117,8 +115,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "players-server")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let logger = try startLogging()
 
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = host
@@ -130,11 +127,24 @@ struct PlayersServerCommand: AsyncParsableCommand {
         serverConfiguration.maximumConnections = maxConnections
         serverConfiguration.servesDemoRefresh = demo
         if let tokenFile {
-            serverConfiguration.token = try Self.secret { try SecretFiles.readToken(tokenFile) }
+            serverConfiguration.token = try SecretFiles.readToken(tokenFile)
         }
 
         let store = try await makeStore(logger: logger)
-        if let seed { try await store.seed(seed) }
+        do {
+            try await serve(store, configuration: serverConfiguration, logger: logger)
+        } catch {
+            try? await store.close()
+            throw listeningFailure(error) ?? error
+        }
+        // Then the WAL goes into the database file: a copy of the file
+        // alone is a complete backup.
+        try await store.close()
+    }
+
+    /// Seeds the store if asked, then serves it until SIGINT or SIGTERM.
+    private func serve(_ store: any PlayersStore, configuration serverConfiguration: ServerConfiguration, logger: Logger) async throws {
+        if let seed { try await seedShowingProgress(store, count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
         let api = PlayersAPI(store: store, configuration: serverConfiguration)
@@ -163,8 +173,5 @@ struct PlayersServerCommand: AsyncParsableCommand {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)).run()
-        // Then the WAL goes into the database file: a copy of the file
-        // alone is a complete backup.
-        try await store.close()
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PlayersCommandLine
 
 /// `players-server`: `serve` (the default, so that `players-server --port
 /// 8080` serves) or `backup`. Each command has its own options.
@@ -7,6 +9,52 @@ struct PlayersServerMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "players-server",
         abstract: "The players sync server.",
+        discussion: """
+            Exit codes: 0 stopped by SIGINT or SIGTERM, or a backup made; 1 a failure (the port is in use, \
+            the database does not open, PostgreSQL cannot be used, a backup failed); 2 usage error.
+            """,
         subcommands: [PlayersServerCommand.self, PlayersServerCommand.Backup.self],
         defaultSubcommand: PlayersServerCommand.self)
+
+    /// Runs the command, and maps every error to one line on standard
+    /// error, `players-server: …`, with its exit code: 2 for a usage error
+    /// (with a second line that says where to read more, unless the line
+    /// suggests the option meant), 1 for a failure.
+    static func main() async {
+        do {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "--version" {
+                print(VersionReport.line(command: "players-server"))
+                return
+            }
+            let normalized: [String]
+            do {
+                normalized = try CommandLineArguments(root: self, globalOptions: [:]).normalized(arguments)
+            } catch let error as UnknownWordError {
+                printError("players-server: \(error.description)")
+                Foundation.exit(2)
+            }
+            var command = try parseAsRoot(normalized)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error) // --help
+            }
+            if code == .validationFailure || error is ValidationError {
+                usageErrorLines(for: error, program: "players-server").forEach(printError)
+                Foundation.exit(2)
+            }
+            printError("players-server: \(error)")
+            Foundation.exit(1)
+        }
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
 }

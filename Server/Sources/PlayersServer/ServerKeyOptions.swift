@@ -21,10 +21,10 @@ struct ServerKeyOptions: ParsableArguments {
         keyFile != nil || passphraseFile != nil || DatabaseKeySource.environmentPassphrase() != nil
     }
 
-    /// The key, read now: a file that cannot be read is a usage error.
+    /// The key, read now: a file that cannot be read (missing, readable by
+    /// others, empty) throws its `DatabaseFileError`, a failure.
     func keySource() throws -> DatabaseKeySource {
-        let source = try PlayersServerCommand.secret { try DatabaseKeySource.file(key: keyFile, passphrase: passphraseFile) }
-        guard let source = source ?? .environmentPassphrase() else {
+        guard let source = try DatabaseKeySource.file(key: keyFile, passphrase: passphraseFile) ?? .environmentPassphrase() else {
             throw ValidationError("The database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
         return source

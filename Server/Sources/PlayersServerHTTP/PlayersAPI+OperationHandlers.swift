@@ -30,19 +30,6 @@ extension PlayersAPI {
         }
     }
 
-    /// The answer of HEAD: the `get` handler's, error included, without
-    /// its body.
-    static func head(
-        _ request: Request, _ context: PlayersRequestContext,
-        _ get: (Request, PlayersRequestContext) async throws -> some ResponseGenerator
-    ) async throws -> Response {
-        do {
-            return try await get(request, context).response(from: request, context: context).createHeadResponse()
-        } catch let error as any HTTPResponseError {
-            return try error.response(from: request, context: context).createHeadResponse()
-        }
-    }
-
     /// `GET /metrics`: ``ServerMetrics`` in Prometheus's text format.
     @Sendable func metricsText(_ request: Request, _ context: PlayersRequestContext) -> Response {
         Response(

@@ -4,11 +4,12 @@ import HummingbirdCore
 import NIOCore
 
 extension PlayersAPI {
-    /// HTTP/1.1 with the idle and read timeouts of the configuration.
+    /// HTTP/1.1 with the idle and read timeouts of the configuration, and
+    /// a JSON body in the answer to a request that is not HTTP.
     public var server: HTTPServerBuilder {
         let readTimeout = Self.timeAmount(configuration.readTimeout)
         return .http1(configuration: .init(
-            additionalChannelHandlers: [ReadTimeoutHandler(timeout: readTimeout)],
+            additionalChannelHandlers: [ReadTimeoutHandler(timeout: readTimeout), MalformedRequestAnswerHandler()],
             idleTimeout: Self.timeAmount(configuration.idleTimeout)))
     }
 

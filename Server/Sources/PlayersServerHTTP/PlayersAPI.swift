@@ -21,32 +21,20 @@ public struct PlayersAPI: Sendable {
     }
 
     /// The router, with request ids, logging and metrics, the `Host` check,
-    /// authentication and the cross-site check of changes.
+    /// authentication and the cross-site check of changes. `HEAD` answers
+    /// as `GET` on every path that takes GET, without the body.
     public func makeRouter() -> Router<PlayersRequestContext> {
-        let router = Router(context: PlayersRequestContext.self)
+        let router = Router(context: PlayersRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
-        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: JSONErrorMiddleware(routes: routeMethods))
         router.add(middleware: AllowedHostMiddleware(configuration: configuration))
-        // For load balancers and probes, without the token; HEAD answers
-        // as GET, without the body.
-        for path in ["/health", "/healthz"] {
-            router.get(RouterPath(path), use: health)
-            router.head(RouterPath(path)) { request, context in try await Self.head(request, context, health) }
-        }
+        // For load balancers and probes, without the token.
+        router.get("/health", use: health)
+        router.get("/healthz", use: health)
         router.get("/ready", use: ready)
-        router.head("/ready") { request, context in try await Self.head(request, context, ready) }
         // It reveals the traffic: with a token, only to its holders.
         router.group("/metrics").add(middleware: BearerTokenMiddleware(token: configuration.token)).get(use: metricsText)
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
-        // A known path with another method: 405, with the methods it accepts.
-        for (path, allowed) in [("/players", "GET, POST"), ("/players/:uuid", "GET, PUT, DELETE"), ("/changes", "POST")] {
-            let allowedMethods = Set(allowed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !allowedMethods.contains(method.rawValue) {
-                v1.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw APIError(.methodNotAllowed, "\(method.rawValue) is not allowed here: use \(allowed)", headers: [.allow: allowed])
-                }
-            }
-        }
         let v1Changes = v1.group().add(middleware: ChangeRequestMiddleware(token: configuration.token))
         v1.get("/players", use: listPlayers)
         v1.get("/players/:uuid", use: getPlayer)
@@ -62,5 +50,21 @@ public struct PlayersAPI: Sendable {
                 .post("/refresh", use: refreshDemo)
         }
         return router
+    }
+
+    /// The methods of each path that ``makeRouter()`` serves: another
+    /// method gets 405.
+    var routeMethods: RouteMethods {
+        var routes = RouteMethods()
+        for path in ["/health", "/healthz", "/ready", "/metrics"] {
+            routes.add(path, [.get])
+        }
+        routes.add("/v1/players", [.get, .post])
+        routes.add("/v1/players/:uuid", [.get, .put, .delete])
+        routes.add("/v1/changes", [.post])
+        if configuration.servesDemoRefresh {
+            routes.add("/demo/refresh", [.post])
+        }
+        return routes
     }
 }

@@ -5,8 +5,8 @@ import Logging
 /// The outermost middleware: gives each request its id (an incoming
 /// `X-Request-ID` if it is short and safe, else Hummingbird's own), echoed
 /// in the response's `X-Request-ID` and carried by every line the request
-/// logs; logs one line per request (method, path, route, status, duration,
-/// never a header, a query or a body); counts it in ``ServerMetrics``.
+/// logs; logs one line per request (method, path, route, status, duration
+/// in milliseconds, never a header, a query or a body); counts it in ``ServerMetrics``.
 ///
 /// Errors become responses here, so that they carry the id too. The
 /// handlers turn every mistake of a client into an `HTTPResponseError`,
@@ -35,6 +35,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 .response(from: request, context: context)
         }
         response.headers[.requestID] = requestID
+        // Whatever answers a HEAD (a route's GET, an error), no body.
+        if request.method == .head { response = response.createHeadResponse() }
         let duration = ContinuousClock.now - start
         // Hummingbird's name for a path that no route matched.
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
@@ -44,7 +46,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "path": .string(request.uri.path),
             "route": .string(route),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.1f", duration / .milliseconds(1))),
+            // Numbers, which the JSON log writes as numbers.
+            "duration_ms": .stringConvertible(((duration / .milliseconds(1)) * 10).rounded() / 10),
         ])
         return response
     }

@@ -29,7 +29,7 @@ extension PostgresPlayersStore {
     /// Inserts `count` random players if there is none. The counter's lock
     /// comes first: of several instances seeding at once, the first seeds
     /// and the others then see its players.
-    public func seed(_ count: Int) async throws {
+    public func seed(_ count: Int, progress: @escaping @Sendable (Int) -> Void) async throws {
         try await write { transaction in
             let rows = try await transaction.connection.query("SELECT EXISTS (SELECT 1 FROM player)", logger: transaction.logger)
             var hasPlayers = true
@@ -40,6 +40,7 @@ extension PostgresPlayersStore {
                 let batch = (0..<min(remaining, 1000)).map { _ in Player.newRandom() }
                 try await transaction.insert(batch)
                 remaining -= batch.count
+                progress(count - remaining)
             }
         }
     }

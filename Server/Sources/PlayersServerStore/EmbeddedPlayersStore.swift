@@ -57,8 +57,8 @@ public struct EmbeddedPlayersStore: PlayersStore {
         try await StoreThreads.write { [database] in try database.purgeTombstones(olderThan: retention, now: now) }
     }
 
-    public func seed(_ count: Int) async throws {
-        try await StoreThreads.write { [database] in try database.seed(count) }
+    public func seed(_ count: Int, progress: @escaping @Sendable (Int) -> Void) async throws {
+        try await StoreThreads.write { [database] in try database.seed(count, progress: progress) }
     }
 
     public func refresh() async throws -> Int64 {

@@ -49,8 +49,9 @@ public protocol PlayersStore: Sendable {
     /// deltas from then on.
     func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws
 
-    /// Inserts `count` random players if there is none.
-    func seed(_ count: Int) async throws
+    /// Inserts `count` random players if there is none, calling
+    /// `progress` with the number inserted so far as they go.
+    func seed(_ count: Int, progress: @escaping @Sendable (Int) -> Void) async throws
 
     /// The demo's random changes (`POST /demo/refresh`); returns the
     /// counter after them.
@@ -67,4 +68,11 @@ public protocol PlayersStore: Sendable {
 
     /// Writes everything out and closes the store: later calls throw.
     func close() async throws
+}
+
+extension PlayersStore {
+    /// Inserts `count` random players if there is none, silently.
+    public func seed(_ count: Int) async throws {
+        try await seed(count) { _ in }
+    }
 }

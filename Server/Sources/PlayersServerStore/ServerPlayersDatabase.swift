@@ -177,11 +177,13 @@ public final class ServerPlayersDatabase: Sendable {
         }
     }
 
-    /// Inserts `count` random players if there is none.
-    public func seed(_ count: Int) throws {
+    /// Inserts `count` random players if there is none, in one
+    /// transaction, calling `progress` with the number inserted so far
+    /// every thousand players.
+    public func seed(_ count: Int, progress: (Int) -> Void = { _ in }) throws {
         try writer.write { db in
             if try ServerPlayer.fetchCount(db) == 0 {
-                try Self.insertRandomPlayers(db, count: count)
+                try Self.insertRandomPlayers(db, count: count, progress: progress)
             }
         }
     }
@@ -254,10 +256,11 @@ public final class ServerPlayersDatabase: Sendable {
         return player
     }
 
-    private static func insertRandomPlayers(_ db: Database, count: Int) throws {
-        for _ in 0..<count {
+    private static func insertRandomPlayers(_ db: Database, count: Int, progress: (Int) -> Void) throws {
+        for index in 0..<count {
             let random = Player.newRandom()
             _ = try insert(db, uuid: random.uuid, name: random.name, score: random.score)
+            if (index + 1) % 1000 == 0 || index + 1 == count { progress(index + 1) }
         }
     }
 }

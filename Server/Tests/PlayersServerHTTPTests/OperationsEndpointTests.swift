@@ -44,16 +44,6 @@ import Testing
         }
     }
 
-    @Test func headAnswersAsGetWithoutTheBody() async throws {
-        try await APITestServer.with(.embedded) { server in
-            for path in ["/health", "/ready"] {
-                let response = try await server.client.execute(uri: path, method: .head)
-                #expect(response.status == .ok, "\(path)")
-                #expect(response.body.readableBytes == 0, "\(path)")
-            }
-        }
-    }
-
     @Test(arguments: StoreKind.allCases)
     func readyIs503WithOneSentenceWhenTheStoreIsClosed(_ kind: StoreKind) async throws {
         try await withClosedStore(kind) { client in

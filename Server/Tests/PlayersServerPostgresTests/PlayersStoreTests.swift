@@ -1,6 +1,7 @@
 import Foundation
 import PlayersServerStore
 import ServerTestSupport
+import Synchronization
 import Testing
 
 /// What every `PlayersStore` does, run on the embedded store and on
@@ -149,6 +150,17 @@ import Testing
             #expect(page.players.count == 25 && page.version == 25)
             try await first.close()
             try await second.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func seedReportsItsProgressUpToTheCount(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let reported = Mutex<[Int]>([])
+            try await store.seed(2500) { seeded in reported.withLock { $0.append(seeded) } }
+            let counts = reported.withLock { $0 }
+            #expect(counts == [1000, 2000, 2500])
+            #expect(try await store.snapshot(limit: 5000, after: nil).players.count == 2500)
         }
     }
 

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// The built `players-server` as operators run it: its log lines, the drain
-/// at shutdown, `/ready` when the database goes away, and the commands of
-/// Docs/Server.md's "Operations".
+/// at shutdown, `/ready` when the database goes away (the commands of
+/// Docs/Server.md's "Operations" run in DocumentationTests).
 @Suite struct OperationsTests {
     /// A folder with a token file of mode 0600.
     func folderWithToken(_ token: String) throws -> TemporaryFolder {
@@ -16,7 +16,7 @@ import Testing
 
     @Test func eachRequestLogsOneLineWithItsIDAndNoSecret() throws {
         let token = "t0ken-never-logged"
-        let server = try ServerProcess(["--token-file", "token"], environment: ["LOG_LEVEL": "info"], folder: try folderWithToken(token))
+        let server = try ServerProcess(["--token-file", "token"], environment: ["PLAYERS_SERVER_LOG_LEVEL": "info"], folder: try folderWithToken(token))
         let bearer = ["Authorization": "Bearer \(token)"]
         let listed = try server.request("GET", "/v1/players?limit=7", headers: bearer.merging(["X-Request-ID": "trace-7"]) { $1 })
         #expect(listed.status == 200)
@@ -74,39 +74,6 @@ import Testing
             let metrics = try server.request("GET", "/metrics").body
             #expect(metrics.contains("players_server_store_errors_total 1"), "\(metrics)")
             #expect(server.stop() == 0)
-        }
-    }
-
-    /// The `curl` commands of "Operations", each followed by its output.
-    static func documentedCommands() throws -> [(command: String, output: String)] {
-        let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## Operations").dropFirst().first?.components(separatedBy: "\n## ").first)
-        let block = try #require(section.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
-        var commands: [(command: String, output: String)] = []
-        for line in block.split(separator: "\n") {
-            if line.hasPrefix("$ ") {
-                commands.append((String(line.dropFirst(2)), ""))
-            } else if !commands.isEmpty {
-                commands[commands.count - 1].output += line + "\n"
-            }
-        }
-        return commands
-    }
-
-    @Test func theDocumentedCommandsPrintWhatTheDocumentationShows() throws {
-        let commands = try Self.documentedCommands()
-        #expect(commands.count == 2)
-        let folder = try folderWithToken("operations-token")
-        let server = try ServerProcess(["--token-file", "token"], folder: folder)
-        for (command, output) in commands {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")]
-            process.environment = ServerProcess.environment([:])
-            process.currentDirectoryURL = folder.url
-            let result = try run(process)
-            #expect(result.status == 0, "\(command): \(result.error)")
-            #expect(result.output == output, "\(command)")
         }
     }
 }

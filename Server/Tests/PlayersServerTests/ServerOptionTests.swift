@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ServerOptionTests {
     /// Values out of range, or that used to trap in a conversion (1e20s),
-    /// are usage errors: status 64, one message naming the option.
+    /// are usage errors: status 2, one message naming the option.
     @Test(arguments: [
         ["--tombstone-retention", "1e20s"], ["--tombstone-retention", "nans"], ["--tombstone-retention", "infd"],
         ["--tombstone-retention", "0s"], ["--tombstone-retention", "-1d"], ["--tombstone-retention", "36501d"],
@@ -19,7 +19,7 @@ import Testing
     func outOfRangeValuesAreUsageErrors(_ arguments: [String]) throws {
         let folder = try TemporaryFolder()
         let result = try ServerProcess.run(arguments, in: folder)
-        #expect(result.status == 64, "\(arguments): \(result.error)")
+        #expect(result.status == 2, "\(arguments): \(result.error)")
         #expect(result.error.contains(arguments[0]), "\(arguments): \(result.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
@@ -31,5 +31,35 @@ import Testing
         ])
         #expect(try server.request("GET", "/healthz").status == 200)
         #expect(server.stop() == 0)
+    }
+
+    @Test func aUsageErrorIsOneLineAndAHint() throws {
+        let folder = try TemporaryFolder()
+        let result = try ServerProcess.run(["--seed", "5000000"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.error == "players-server: --seed must be from 0 to 1000000\nSee 'players-server serve --help' for more information.\n")
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func aMistypedOptionOrCommandIsNamedWithTheNearestOne() throws {
+        let folder = try TemporaryFolder()
+        let result = try ServerProcess.run(["--prot", "8080"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.error == "players-server: unknown option '--prot'; did you mean '--port'?\n")
+        let backup = try ServerProcess.run(["backup", "--databse", "server.db", "copy.db"], in: folder)
+        #expect(backup.status == 2)
+        #expect(backup.error == "players-server: unknown option '--databse'; did you mean '--database'?\n")
+        let command = try ServerProcess.run(["serv"], in: folder)
+        #expect(command.status == 2)
+        #expect(command.error == "players-server: 'serv' is not a players-server command; did you mean 'serve'?\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func versionPrintsTheVersionsOfTheProgramAndItsLibrary() throws {
+        let result = try ServerProcess.run(["--version"], in: try TemporaryFolder())
+        #expect(result.status == 0)
+        #expect(result.error.isEmpty)
+        let pattern = #/players-server \d+\.\d+\.\d+ \(SQLCipher 3\.4\.1[^,]*, SQLite 3\.15\.2, (debug|release) build\)\n/#
+        #expect(try pattern.wholeMatch(in: result.output) != nil, "\(result.output)")
     }
 }

@@ -18,7 +18,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// The environment of every run: no PLAYERS_* variable unless given.
     static func environment(_ extra: [String: String]) -> [String: String] {
-        ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "warning"].merging(extra) { _, new in new }
+        ["PATH": "/usr/bin:/bin", "PLAYERS_SERVER_LOG_LEVEL": "warning"].merging(extra) { _, new in new }
     }
 
     /// Starts the server with `arguments` (and `--port 0`, or `port` to

@@ -1,0 +1,14 @@
+import PlayersCommandLine
+import PlayersServerStore
+
+extension PlayersServerCommand {
+    /// `--seed N`, with a progress bar on a terminal (nothing on a pipe or
+    /// a file, nothing for a seed shorter than a second).
+    func seedShowingProgress(_ store: any PlayersStore, count: Int) async throws {
+        let progress = ProgressReporter(label: "Seed", quiet: false)
+        defer { progress.finish() }
+        try await store.seed(count) { seeded in
+            progress.report(Double(seeded) / Double(max(count, 1)))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import CipherDB
+import Foundation
+import Players
+
+extension ServerPlayersDatabase {
+    /// Opens (or creates) the server's encrypted database at `path`, with
+    /// the key of `configuration`, in WAL mode, and migrates it. A new
+    /// file is private from its first byte (mode 0600, as its `-wal` and
+    /// `-shm` files, which SQLite creates with its mode).
+    ///
+    /// Throws ``ServerDatabaseError`` when the key does not open the file,
+    /// when the file is not a players-server database (a plaintext SQLite
+    /// file, a `players` database, another application's), and when its
+    /// folder is missing or cannot be written. A refused file keeps every
+    /// byte: its kind is read on a read-only connection before the pool
+    /// opens it, which would turn it to WAL mode.
+    public static func open(atPath path: String, configuration: Configuration) throws -> ServerPlayersDatabase {
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        if isNew { try createFile(atPath: path) }
+        do {
+            if !isNew { try checkKind(atPath: path, configuration: configuration) }
+            return try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration))
+        } catch {
+            // A new database that failed to open leaves no empty file.
+            if isNew { unlink(path) }
+            guard let code = (error as? DatabaseError)?.resultCode else { throw error }
+            if code == .SQLITE_NOTADB { throw ServerDatabaseError.wrongKey(path: path) }
+            if [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(code) { throw ServerDatabaseError.notWritable(path: path) }
+            throw error
+        }
+    }
+
+    /// Creates the empty private file of a new database, in a folder that
+    /// must exist: the server makes no folders.
+    private static func createFile(atPath path: String) throws {
+        // The folder as the path names it, for the message.
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ServerDatabaseError.missingFolder(path: path, folder: folder)
+        }
+        do {
+            try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: path))
+        } catch let error as DatabaseFileError {
+            throw ServerDatabaseError.notCreated(error)
+        }
+    }
+
+    /// Refuses a file that is not a players-server database (or a new,
+    /// empty one).
+    private static func checkKind(atPath path: String, configuration: Configuration) throws {
+        if DatabaseFileKind.isPlaintextSQLite(atPath: path) {
+            throw ServerDatabaseError.plaintext(path: path)
+        }
+        var readOnly = configuration
+        readOnly.readonly = true
+        let dbQueue = try DatabaseQueue(path: path, configuration: readOnly)
+        defer { try? dbQueue.close() }
+        switch try dbQueue.read(DatabaseFileKind.of) {
+        case .empty, .playersServer: break
+        case let kind: throw ServerDatabaseError.notServer(path: path, kind: kind)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--seed N` shows a progress bar on a terminal, and nothing on a file.
+@Suite struct SeedProgressTests {
+    /// Enough players for the seed to last more than a second.
+    static let count = "60000"
+
+    @Test func aSeedOnATerminalShowsItsProgress() throws {
+        let folder = try TemporaryFolder()
+        let server = shellQuoted(try ServerProcess.executable().path)
+        // The shell stops the server itself once it listens (the test's
+        // process cannot signal through `script`).
+        let script = """
+            \(server) --seed \(Self.count) --port 0 > out & pid=$!
+            while ! grep -q listening out; do sleep 0.1; done
+            kill $pid; wait $pid
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = ServerProcess.environment([:])
+        process.currentDirectoryURL = folder.url
+        let (status, output) = try runOnTerminal(process)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("\rSeed ["), "\(output)")
+        #expect(output.contains("100%"), "\(output)")
+    }
+
+    @Test func aSeedWithoutATerminalPrintsNoProgress() throws {
+        let server = try ServerProcess(["--seed", Self.count])
+        #expect(server.stop() == 0)
+        #expect(server.errorOutput.isEmpty, "\(server.errorOutput)")
+    }
+}

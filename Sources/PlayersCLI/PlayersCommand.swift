@@ -35,43 +35,13 @@ struct PlayersCommand: AsyncParsableCommand {
     /// error (and for a usage error, a second line saying where to read
     /// more) and its documented exit code.
     static func main() async {
-        do {
-            if let error = invalidArgumentError() { throw error }
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            if arguments.first == "--version" {
-                print(VersionReport.line(command: "players"))
-                return
-            }
-            let normalized: [String]
-            do {
-                normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments)
-            } catch let error as UnknownWordError {
-                throw CLIError.usage(error.description)
-            }
-            var command = try parseAsRoot(normalized)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch let error as CLIError {
+        if let error = invalidArgumentError() {
             Terminal.printError("players: \(error.description)")
             Foundation.exit(error.exitCode)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                exit(withError: error) // --help, --generate-completion-script
-            }
-            if code == .validationFailure || error is ValidationError {
-                usageErrorLines(for: error, program: "players").forEach(Terminal.printError)
-                Foundation.exit(ExitStatus.usage)
-            }
-            if let exitCode = error as? ExitCode {
-                Foundation.exit(exitCode.rawValue)
-            }
+        }
+        await runCommandLine(program: "players", globalOptions: globalOptions, printError: Terminal.printError) { error in
             let cliError = CLIError.from(error)
-            Terminal.printError("players: \(cliError.description)")
-            Foundation.exit(cliError.exitCode)
+            return (cliError.description, cliError.exitCode)
         }
     }
 }

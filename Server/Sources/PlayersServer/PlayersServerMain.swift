@@ -21,37 +21,7 @@ struct PlayersServerMain: AsyncParsableCommand {
     /// (with a second line that says where to read more, unless the line
     /// suggests the option meant), 1 for a failure.
     static func main() async {
-        do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            if arguments.first == "--version" {
-                print(VersionReport.line(command: "players-server"))
-                return
-            }
-            let normalized: [String]
-            do {
-                normalized = try CommandLineArguments(root: self, globalOptions: [:]).normalized(arguments)
-            } catch let error as UnknownWordError {
-                printError("players-server: \(error.description)")
-                Foundation.exit(2)
-            }
-            var command = try parseAsRoot(normalized)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                exit(withError: error) // --help
-            }
-            if code == .validationFailure || error is ValidationError {
-                usageErrorLines(for: error, program: "players-server").forEach(printError)
-                Foundation.exit(2)
-            }
-            printError("players-server: \(error)")
-            Foundation.exit(1)
-        }
+        await runCommandLine(program: "players-server", printError: printError) { error in ("\(error)", 1) }
     }
 
     static func printError(_ line: String) {

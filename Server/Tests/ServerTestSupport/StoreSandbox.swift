@@ -120,10 +120,23 @@ public struct StoreSandbox: Sendable {
         }
     }
 
-    /// Runs one statement on the cluster's own database.
+    /// Runs one statement on the cluster's own database. A machine loaded
+    /// by a whole test run can make a connection fail once: three
+    /// attempts, then the error with PostgreSQL's own details (the test
+    /// cluster's, no secret of anyone's).
     static func administer(_ statement: PostgresQuery) async throws {
-        try await withClient(try PostgresURL(try postgresURLString())) { client in
-            try await client.query(statement)
+        var attempt = 1
+        while true {
+            do {
+                try await withClient(try PostgresURL(try postgresURLString())) { client in
+                    try await client.query(statement)
+                }
+                return
+            } catch let error as PSQLError {
+                guard attempt < 3 else { throw TestFailure("\(statement.sql) failed: \(String(reflecting: error))") }
+                attempt += 1
+                try await Task.sleep(for: .seconds(1))
+            }
         }
     }
 

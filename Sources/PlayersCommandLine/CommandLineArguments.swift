@@ -144,8 +144,12 @@ extension ParsableCommand {
     /// (swift-argument-parser's message, as a sentence of ours), then where
     /// to read more, as git does. Never the whole help screen.
     public static func usageErrorLines(for error: any Error, program: String) -> [String] {
-        var message = self.message(for: error)
+        // The parser lists the allowed values one per line: one line here.
+        let parts = self.message(for: error).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = parts.dropFirst().filter { $0.hasPrefix("- ") }.map { $0.dropFirst(2) }
+        var message = (parts.first ?? "") + (values.isEmpty ? "" : " " + values.joined(separator: ", "))
         message = message.replacingOccurrences(of: ". Did you mean", with: "; did you mean")
+        message = message.replacingOccurrences(of: ". Please provide", with: "; give")
         if message.hasPrefix("Error: ") { message = String(message.dropFirst(7)) }
         if let first = message.first, first.isUppercase,
            message.dropFirst().first.map({ !$0.isUppercase }) ?? true {

@@ -121,7 +121,9 @@ public struct DocumentedSession: Sendable {
             if command.runsInBackground {
                 let output = background.appendingPathComponent("\(number)").path
                 script += "\(text.dropLast(2)) >\(shellQuoted(output)) 2>/dev/null &\n"
-                script += "for _ in $(seq 1 300); do [ -n \"$(head -n 1 \(shellQuoted(output)))\" ] && break; sleep 0.1; done\n"
+                // The file appears when the background shell opens it: until
+                // then, head's complaint must not reach the page's output.
+                script += "for _ in $(seq 1 300); do [ -n \"$(head -n 1 \(shellQuoted(output)) 2>/dev/null)\" ] && break; sleep 0.1; done\n"
                 script += "head -n 1 \(shellQuoted(output))\n"
             } else {
                 script += "\(text)\n"

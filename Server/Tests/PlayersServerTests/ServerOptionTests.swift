@@ -39,6 +39,11 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error == "players-server: --seed must be from 0 to 1000000\nSee 'players-server serve --help' for more information.\n")
         #expect(result.output.isEmpty)
+        // The parser lists allowed values one per line: they are one line too.
+        let level = try ServerProcess.run(["--log-level", "bogus"], in: folder)
+        #expect(level.status == 2)
+        #expect(level.error == "players-server: the value 'bogus' is invalid for '--log-level <level>'; give one of the following: "
+            + "trace, debug, info, notice, warning, error, critical\nSee 'players-server serve --help' for more information.\n")
     }
 
     @Test func aMistypedOptionOrCommandIsNamedWithTheNearestOne() throws {

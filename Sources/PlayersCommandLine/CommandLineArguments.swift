@@ -35,20 +35,50 @@ public struct CommandLineArguments {
         }
         let rest = Array(arguments[index...])
         // The path of subcommands, then the moved options after it.
+        let path = try subcommandPath(of: rest).path
+        return path + moved + rest[path.count...]
+    }
+
+    /// The first long option of `normalized` arguments that their command
+    /// does not have, with the nearest one it has; nil when there is none.
+    /// Asked once the parser has failed, since it would first complain of
+    /// a missing argument (`players add --nmae x` would say that `--name`
+    /// is missing); not before, which would cost every run a help screen.
+    public func unknownOption(in normalized: [String]) -> UnknownWordError? {
+        guard let (command, path) = try? subcommandPath(of: normalized) else { return nil }
+        // A group without a subcommand named runs its default one, whose
+        // options are the ones given (`players conflicts --json`).
+        var parsing = command
+        while let defaultSubcommand = parsing.configuration.defaultSubcommand { parsing = defaultSubcommand }
+        let help = root.helpMessage(for: parsing, includeHidden: true, columns: 10_000)
+        let known = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
+            .filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+        for argument in normalized.dropFirst(path.count) {
+            if argument == "--" { return nil }
+            guard argument.hasPrefix("--"), argument.count > 2 else { continue }
+            let name = String(argument.split(separator: "=", maxSplits: 1)[0])
+            if known.contains(name) || name == "--help" || name == "--generate-completion-script" { continue }
+            return UnknownWordError(kind: .option, word: name, commandPath: ([root._commandName] + path).joined(separator: " "),
+                                    suggestion: Self.nearest(to: name, among: known.sorted()))
+        }
+        return nil
+    }
+
+    /// The subcommands that `words` start with, and the command they lead
+    /// to. Throws ``UnknownWordError`` for a word where a subcommand is
+    /// expected that is none, when one is close to it or the command has no
+    /// default.
+    private func subcommandPath(of words: [String]) throws -> (command: any ParsableCommand.Type, path: [String]) {
         var command: any ParsableCommand.Type = root
         var path: [String] = []
-        var position = 0
-        while position < rest.count {
-            let word = rest[position]
+        for word in words {
             let subcommands = command.configuration.subcommands
-            if subcommands.isEmpty || word.hasPrefix("-") { break }
+            if subcommands.isEmpty || word.hasPrefix("-") || word == "help" { break }
             if let next = subcommands.first(where: { $0._commandName == word }) {
                 command = next
                 path.append(word)
-                position += 1
                 continue
             }
-            if word == "help" { break }
             let names = subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
             let nearest = Self.nearest(to: word, among: names)
             if nearest != nil || command.configuration.defaultSubcommand == nil {
@@ -57,31 +87,7 @@ public struct CommandLineArguments {
             }
             break
         }
-        let normalized = path + moved + rest[position...]
-        // A group without a subcommand named runs its default one, whose
-        // options are the ones given (`players conflicts --json`).
-        var parsing = command
-        while let defaultSubcommand = parsing.configuration.defaultSubcommand { parsing = defaultSubcommand }
-        try checkOptions(normalized.dropFirst(path.count), of: parsing, path: [root._commandName] + path)
-        return normalized
-    }
-
-    /// Throws ``UnknownWordError`` for the first long option that
-    /// `command` does not have, with the nearest one it has: the parser
-    /// would first complain of a missing argument (`players add --nmae x`
-    /// would say that `--name` is missing).
-    private func checkOptions(_ arguments: ArraySlice<String>, of command: any ParsableCommand.Type, path: [String]) throws {
-        let help = root.helpMessage(for: command, includeHidden: true, columns: 10_000)
-        let known = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
-            .filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
-        for argument in arguments {
-            if argument == "--" { return }
-            guard argument.hasPrefix("--"), argument.count > 2 else { continue }
-            let name = String(argument.split(separator: "=", maxSplits: 1)[0])
-            if known.contains(name) || name == "--help" || name == "--generate-completion-script" { continue }
-            throw UnknownWordError(kind: .option, word: name, commandPath: path.joined(separator: " "),
-                                   suggestion: Self.nearest(to: name, among: known.sorted()))
-        }
+        return (command, path)
     }
 
     /// Whether `argument` is a global option, and if so whether it takes a

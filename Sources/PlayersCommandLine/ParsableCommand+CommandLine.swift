@@ -16,12 +16,14 @@ extension ParsableCommand {
         describe: @Sendable (any Error) -> (line: String, exitCode: Int32)) async -> Never
     {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        let reading = CommandLineArguments(root: self, globalOptions: globalOptions)
+        var normalized = arguments
         do {
             if arguments.first == "--version" {
                 print(VersionReport.line(command: program))
                 Foundation.exit(0)
             }
-            let normalized = try CommandLineArguments(root: self, globalOptions: globalOptions).normalized(arguments)
+            normalized = try reading.normalized(arguments)
             var command = try parseAsRoot(normalized)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -38,6 +40,10 @@ extension ParsableCommand {
                 exit(withError: error) // --help, --generate-completion-script
             }
             if code == .validationFailure || error is ValidationError {
+                if let unknown = reading.unknownOption(in: normalized) {
+                    printError("\(program): \(unknown.description)")
+                    Foundation.exit(2)
+                }
                 usageErrorLines(for: error, program: program).forEach(printError)
                 Foundation.exit(2)
             }

@@ -35,7 +35,7 @@ extension AppDatabase {
         if isNew { try PrivateFile.createDatabaseFileIfMissing(at: url) }
         do {
             if !isNew { try checkKind(at: url, configuration: configuration) }
-            return try AppDatabase(DatabasePool(path: url.path, configuration: configuration))
+            return try AppDatabase(DatabasePool(path: url.path, configuration: configuration), kindIsChecked: !isNew)
         } catch {
             // A new database that failed to open leaves no empty file.
             if isNew { unlink(url.path) }
@@ -53,11 +53,7 @@ extension AppDatabase {
         if DatabaseFileKind.isPlaintextSQLite(atPath: url.path) {
             throw AppDatabaseError.plaintext(path: url.path)
         }
-        var readOnly = configuration
-        readOnly.readonly = true
-        let dbQueue = try DatabaseQueue(path: url.path, configuration: readOnly)
-        defer { try? dbQueue.close() }
-        try checkKind(of: dbQueue)
+        try refuseUnlessPlayers(DatabaseFileKind.ofFile(atPath: url.path, configuration: configuration), path: url.path)
     }
 
     /// Opens the players database with a text passphrase (its UTF-8 bytes).

@@ -23,18 +23,25 @@ public final class AppDatabase: Sendable {
     /// holds another schema (a players-server database, another
     /// application's) is refused with ``AppDatabaseError`` before anything
     /// is written to it.
-    public init(_ dbWriter: any DatabaseWriter) throws {
+    public convenience init(_ dbWriter: any DatabaseWriter) throws {
+        try self.init(dbWriter, kindIsChecked: false)
+    }
+
+    /// The same; `kindIsChecked` when ``open(at:key:configuration:)`` has
+    /// read the file's kind already, before the pool opened it.
+    init(_ dbWriter: any DatabaseWriter, kindIsChecked: Bool) throws {
         self.dbWriter = dbWriter
-        try Self.checkKind(of: dbWriter)
+        if !kindIsChecked {
+            try Self.refuseUnlessPlayers(dbWriter.read(DatabaseFileKind.of), path: dbWriter.path)
+        }
         try Self.migrator.migrate(dbWriter)
     }
 
-    /// Throws ``AppDatabaseError`` unless `reader` is new or holds the
-    /// players schema.
-    static func checkKind(of reader: any DatabaseReader) throws {
-        let kind = try reader.read(DatabaseFileKind.of)
+    /// Throws ``AppDatabaseError`` unless `kind` is a new database or the
+    /// players'.
+    static func refuseUnlessPlayers(_ kind: DatabaseFileKind, path: String) throws {
         guard kind == .empty || kind == .players else {
-            throw AppDatabaseError.notPlayers(path: reader.path, kind: kind)
+            throw AppDatabaseError.notPlayers(path: path, kind: kind)
         }
     }
 

@@ -43,6 +43,18 @@ public enum DatabaseFileKind: Equatable, Sendable {
         return .other(tables: tables)
     }
 
+    /// The kind of the database file at `path`, read on a read-only
+    /// connection keyed by `configuration`: the file keeps every byte,
+    /// where opening a pool would turn it to WAL mode. Throws
+    /// `SQLITE_NOTADB` when the key does not open it.
+    public static func ofFile(atPath path: String, configuration: Configuration) throws -> DatabaseFileKind {
+        var readOnly = configuration
+        readOnly.readonly = true
+        let dbQueue = try DatabaseQueue(path: path, configuration: readOnly)
+        defer { try? dbQueue.close() }
+        return try dbQueue.read(of)
+    }
+
     /// Whether the file at `path` starts with the header of a plaintext
     /// SQLite database (`SQLite format 3\0`): an encrypted file never does,
     /// its first bytes are a random salt.

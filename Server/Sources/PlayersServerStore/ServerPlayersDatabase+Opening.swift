@@ -52,11 +52,7 @@ extension ServerPlayersDatabase {
         if DatabaseFileKind.isPlaintextSQLite(atPath: path) {
             throw ServerDatabaseError.plaintext(path: path)
         }
-        var readOnly = configuration
-        readOnly.readonly = true
-        let dbQueue = try DatabaseQueue(path: path, configuration: readOnly)
-        defer { try? dbQueue.close() }
-        switch try dbQueue.read(DatabaseFileKind.of) {
+        switch try DatabaseFileKind.ofFile(atPath: path, configuration: configuration) {
         case .empty, .playersServer: break
         case let kind: throw ServerDatabaseError.notServer(path: path, kind: kind)
         }

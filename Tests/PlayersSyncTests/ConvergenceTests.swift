@@ -18,18 +18,17 @@ import Testing
 /// client's last change of each player is on the server or in that
 /// client's conflicts.
 ///
-/// `CONVERGENCE_RUNS` sets the number of seeded runs (200 by default);
-/// `CONVERGENCE_SEED` replays one. A failing run names its seed.
+/// 20 seeded runs in `make test`, 200 in `make check-long`;
+/// `CONVERGENCE_RUNS` sets another number, `CONVERGENCE_SEED` replays one.
+/// A failing run names its seed and the command that replays it.
 @Suite struct ConvergenceTests {
-    static let runs = ProcessInfo.processInfo.environment["CONVERGENCE_RUNS"].flatMap(Int.init) ?? 200
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] }
-        ?? (1...UInt64(runs)).map { $0 }
+    static let seeds = TestSeeds("CONVERGENCE", test: "ConvergenceTests", correctness: 20, long: 200)
 
     @Test func everyClientConvergesToTheServerAndNoChangeIsLost() async throws {
-        for seed in Self.seeds {
+        for seed in Self.seeds.all {
             let failures = try await ConvergenceRun(seed: seed).run()
             for failure in failures {
-                Issue.record("seed \(seed) (replay with CONVERGENCE_SEED=\(seed)): \(failure)")
+                Issue.record("seed \(seed): \(failure) (\(Self.seeds.replay(seed)))")
             }
             if !failures.isEmpty { return }
         }
@@ -225,24 +224,5 @@ struct FaultyTransport: HTTPTransport {
         }
         if isPush && fault == .answerLost { throw InjectedFault() }
         return response
-    }
-}
-
-/// SplitMix64: the same sequence for the same seed, on every platform.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// SplitMix64: the same sequence for the same seed, on every platform, so
+/// that a property or stress test that prints its seed can be replayed.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
+
+/// The seeds a property or stress test runs, named `NAME`: `NAME_SEED=n`
+/// replays one; otherwise `NAME_RUNS=n` seeds (from 1), or the tier's
+/// count. Each test prints its seeds' range and, on failure, the command
+/// that replays the failing seed.
+///
+/// ```swift
+/// static let seeds = TestSeeds("CONVERGENCE", test: "ConvergenceTests", correctness: 20, long: 200)
+/// for seed in seeds.all { … Issue.record("seed \(seed): … (\(seeds.replay(seed)))") }
+/// ```
+public struct TestSeeds: Sendable {
+    public let name: String
+    /// The `--filter` of `swift test` that runs the test.
+    public let test: String
+    public let all: [UInt64]
+
+    public init(_ name: String, test: String, correctness: Int, long: Int) {
+        self.name = name
+        self.test = test
+        let environment = ProcessInfo.processInfo.environment
+        if let seed = environment["\(name)_SEED"].flatMap(UInt64.init) {
+            all = [seed]
+        } else {
+            let runs = environment["\(name)_RUNS"].flatMap(Int.init) ?? TestTier.current.size(correctness: correctness, long: long)
+            all = (1...UInt64(max(1, runs))).map { $0 }
+        }
+        print("\(name): seeds \(all.first!)…\(all.last!) (\(all.count), tier \(TestTier.current.rawValue)); replay one with \(name)_SEED=n")
+    }
+
+    /// The command that replays `seed`.
+    public func replay(_ seed: UInt64) -> String {
+        "replay: \(name)_SEED=\(seed) swift test --filter \(test)"
+    }
+}

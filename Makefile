@@ -1,24 +1,31 @@
 # The README's two commands:
 #   make demo   installs the dependencies, builds, and runs the end-to-end demo
 #               (scripts/demo: the toolkit demo, then a `players` session)
-#   make test   installs the dependencies, builds (failing on any compiler
-#               warning in the project's code) and runs the test suite, with
-#               a throwaway PostgreSQL cluster for the PostgreSQL store
-#               (scripts/postgres-cluster)
+#   make test   installs the dependencies, builds the debug products and the
+#               tests once (failing on any compiler warning in the project's
+#               code) and runs the correctness suite, with a throwaway
+#               PostgreSQL cluster for the PostgreSQL store
+#               (scripts/postgres-cluster); prints the failures and a
+#               summary, the whole log in .build/test.log (scripts/run-tests)
+#   make check-long  the same suite with its properties and stress tests at
+#               full size (CIPHERDB_TEST_TIER=long: 200 convergence seeds,
+#               10,000 waiters, the random-request storm), every seed printed
 #   make bench  builds players-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 #   make demo-postgres  two players-server instances on PostgreSQL and a
 #               watching client (scripts/demo-postgres)
-#   make install  builds players and players-server in release mode and
-#               installs them, with players' shell completions, under PREFIX
-#               (default ~/.local; scripts/install); make uninstall removes them
+#   make install  builds players and players-server (release, or
+#               CONFIGURATION=debug) and installs them, with players' shell
+#               completions, under PREFIX (default ~/.local; scripts/install);
+#               make uninstall removes them
 #   make load   players-server under load (release, wrk, loopback): the
 #               embedded store and PostgreSQL with 1 and 2 instances, and
 #               idle long-polls (scripts/load-test; Docs/Benchmarks.md)
 
-.PHONY: demo demo-postgres test deps build bench load install uninstall
+.PHONY: demo demo-postgres test check-long deps build build-tests bench load install uninstall
 
 PREFIX ?= $(HOME)/.local
+CONFIGURATION ?= release
 
 deps:
 	@./scripts/install-deps
@@ -34,17 +41,18 @@ demo: build
 demo-postgres: build
 	./scripts/demo-postgres
 
-# The command-line tests run the built executables: build them first, and
-# the release ones too, which the README's `make install` installs (run by
-# DocumentationTests). The cluster is stopped whether the tests pass or not.
-test: deps
-	./scripts/build-without-warnings swift build
+# One build: `--build-tests` builds the debug executables too, which the
+# command-line tests run (the README's `make install`, run by
+# DocumentationTests, installs these debug ones: CONFIGURATION=debug).
+build-tests: deps
 	./scripts/build-without-warnings swift build --build-tests
-	swift build -c release --product players
-	swift build -c release --product players-server
-	./scripts/postgres-cluster start
-	export $$(./scripts/postgres-cluster env) && swift test --skip-build; \
-	status=$$?; ./scripts/postgres-cluster stop; exit $$status
+
+# The cluster is stopped whether the tests pass or not.
+test: build-tests
+	./scripts/run-tests
+
+check-long: build-tests
+	CIPHERDB_TEST_TIER=long ./scripts/run-tests
 
 bench: deps
 	swift build -c release --product players-bench
@@ -54,7 +62,7 @@ load: deps
 	./scripts/load-test
 
 install: deps
-	./scripts/install "$(PREFIX)"
+	./scripts/install "$(PREFIX)" "$(CONFIGURATION)"
 
 uninstall:
 	./scripts/install --uninstall "$(PREFIX)"

@@ -93,13 +93,19 @@ import Testing
         let fixture = try DatabaseFixture(kind)
         try fixture.createPlayerTable()
         let writer = fixture.writer
+        // The endless query calls started() once it runs: the task is
+        // cancelled while SQLite executes it, not before.
+        let started = TestFlag()
         let task = Task {
             try await writer.write { (db) throws in
+                db.add(function: DatabaseFunction("started", argumentCount: 0) { _ in started.set(); return 1 })
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
-                _ = try Int.fetchOne(db, sql: Self.endlessQuery)
+                _ = try Int.fetchOne(db, sql: "WITH RECURSIVE c(x) AS (SELECT started() UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c")
             }
         }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Cancelled whatever happens: otherwise the query runs for ever.
+        defer { task.cancel() }
+        try await waitUntil("the endless query runs") { started.isSet }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
@@ -124,9 +130,13 @@ import Testing
                 _ = try Int.fetchOne(db, sql: Self.endlessQuery)
             }
         }
-        while !betweenStatements.withLock({ $0 }) {
-            try await Task.sleep(nanoseconds: 10_000_000)
+        // Cancelled, then let go, whatever happens: the endless query must
+        // not start.
+        defer {
+            task.cancel()
+            cancelled.signal()
         }
+        try await waitUntil("the write is between its statements") { betweenStatements.withLock { $0 } }
         task.cancel()
         cancelled.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -192,21 +202,29 @@ import Testing
 
     @Test func barrierWriteWaitsForReadsToEnd() throws {
         let fixture = try DatabaseFixture(.pool)
-        let pool = fixture.writer
+        let pool = try #require(fixture.writer as? DatabasePool)
         let readStarted = DispatchSemaphore(value: 0)
+        let readMayEnd = DispatchSemaphore(value: 0)
         let events = TraceLog()
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             try? pool.read { _ in
                 readStarted.signal()
-                Thread.sleep(forTimeInterval: 0.2)
+                readMayEnd.wait()
                 events.append("read end")
             }
         }
         readStarted.wait()
-        try pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+        DispatchQueue.global().async(group: group) {
+            try? pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+        }
+        // The read ends once the barrier is known to wait for it.
+        try waitUntilBlocking("the barrier write waits") { pool.pendingBarrierCount == 1 }
+        #expect(events.lines.isEmpty)
+        readMayEnd.signal()
         group.wait()
         #expect(events.lines == ["read end", "barrier"])
+        #expect(pool.pendingBarrierCount == 0)
     }
 
     @Test func poolOpensAtMostMaximumReaderCountReaders() throws {
@@ -214,17 +232,30 @@ import Testing
         configuration.maximumReaderCount = 2
         let folder = try TemporaryFolder()
         let pool = try DatabasePool(path: folder.path("db.sqlite"), configuration: configuration)
-        let active = Mutex(0)
+        let reads = 8
+        // (active, entered) reads: each read stays until another is active
+        // beside it, or no other read remains to come.
+        let counts = Mutex((active: 0, entered: 0))
         let observed = TraceLog()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            try? pool.read { _ in
-                observed.append(String(active.withLock { $0 += 1; return $0 }))
-                Thread.sleep(forTimeInterval: 0.02)
-                active.withLock { $0 -= 1 }
-            }
+        let group = DispatchGroup()
+        for _ in 0..<reads {
+            // A thread each, not a queue's few: every read is asked for at once.
+            group.enter()
+            Thread {
+                try? pool.read { _ in
+                    observed.append(String(counts.withLock { $0.active += 1; $0.entered += 1; return $0.active }))
+                    try? waitUntilBlocking("a second read beside this one") {
+                        counts.withLock { $0.active >= 2 || $0.entered == reads }
+                    }
+                    counts.withLock { $0.active -= 1 }
+                }
+                group.leave()
+            }.start()
         }
-        #expect(observed.lines.count == 8)
-        #expect(observed.lines.compactMap(Int.init).max()! <= 2)
+        group.wait()
+        #expect(observed.lines.count == reads)
+        // Two at once, never more.
+        #expect(observed.lines.compactMap(Int.init).max() == 2)
     }
 
     /// libdispatch knows specific keys by address: a queue may still hold

@@ -75,9 +75,18 @@ import Testing
         let holder = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
         try holder.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
 
+        // The patient writer's statements are traced: the holder commits
+        // once the patient's transaction has begun to take the lock.
+        let patientBegins = DispatchSemaphore(value: 0)
         var waiting = encryptedConfiguration()
         waiting.busyMode = .timeout(5)
+        waiting.prepareDatabase { db in
+            db.trace { event in
+                if "\(event)".hasPrefix("BEGIN IMMEDIATE") { patientBegins.signal() }
+            }
+        }
         let patient = try DatabaseQueue(path: path, configuration: waiting)
+        #expect(try patient.read { try Int.fetchOne($0, sql: "PRAGMA busy_timeout") } == 5000)
         let impatient = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
 
         let locked = DispatchSemaphore(value: 0)
@@ -86,7 +95,7 @@ import Testing
             try? holder.write { db in
                 try db.execute(sql: "INSERT INTO t VALUES (1)")
                 locked.signal()
-                Thread.sleep(forTimeInterval: 0.3)
+                patientBegins.wait()
             }
         }
         locked.wait()

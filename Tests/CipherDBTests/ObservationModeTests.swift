@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 /// How observations learn their region, write access, and the databases
@@ -54,8 +55,11 @@ import Testing
         try await fixture.writer.write { db in try db.notifyChanges(in: Table("player")) }
         try await recorder.wait { $0 == [0, 0] }
         try await fixture.writer.write { db in try db.notifyChanges(in: Table("other")) }
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(recorder.values == [0, 0])
+        // A sentinel commit: values come in commit order, so that a value
+        // for `other` would come before its value.
+        try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('sentinel')") }
+        try await recorder.wait { $0.last == 1 }
+        #expect(recorder.values == [0, 0, 1])
         cancellable.cancel()
     }
 
@@ -86,9 +90,15 @@ import Testing
         let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
         let cancellable = observation.start(in: snapshot, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
+        // An observation of the pool: the sentinel that the commit has been
+        // observed.
+        let sentinel = ValueRecorder<Int>()
+        let sentinelCancellable = observation.start(in: dbPool, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
+        try await sentinel.wait { $0 == [0] }
         try await dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await sentinel.wait { $0 == [0, 1] }
         #expect(recorder.values == [0])
+        sentinelCancellable.cancel()
         cancellable.cancel()
     }
 

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Collects the values of an observation, and waits for them.
@@ -13,13 +14,9 @@ final class ValueRecorder<Value: Sendable>: Sendable {
     var values: [Value] { state.withLock { $0.values } }
     var errors: [String] { state.withLock { $0.errors } }
 
-    /// Waits until `condition` holds, for at most 10 seconds.
+    /// Waits until `condition` holds (a hang guard of a minute).
     func wait(until condition: ([Value]) -> Bool) async throws {
-        for _ in 0..<1000 {
-            if condition(values) { return }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        Issue.record("timed out; values: \(values)")
+        try await waitUntil("values that satisfy the condition; values so far: \(values), errors: \(errors)") { condition(values) }
     }
 }
 
@@ -75,11 +72,14 @@ struct RecordingStream: TextOutputStream {
                 return .rollback
             }
         }
-        // A relevant commit after them: its value is the next one.
+        // A relevant commit after them: its value is the next one. Then a
+        // sentinel commit: values come in commit order, so that nothing
+        // came after the first before the sentinel's value.
         try insertPlayer(fixture.writer, "kept")
         try await recorder.wait { $0.count >= 2 }
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(recorder.values == [0, 1])
+        try insertPlayer(fixture.writer, "sentinel")
+        try await recorder.wait { $0.last == 2 }
+        #expect(recorder.values == [0, 1, 2])
         cancellable.cancel()
     }
 
@@ -93,8 +93,11 @@ struct RecordingStream: TextOutputStream {
             try insertPlayer(fixture.writer, "p\(index)")
         }
         try await recorder.wait { $0.last == 50 }
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(recorder.values.last == 50)
+        // A sentinel commit: a stale value delivered after 50 would come
+        // before the sentinel's, out of order (a fetch may see a later
+        // commit than the one that caused it: a value may repeat).
+        try insertPlayer(fixture.writer, "sentinel")
+        try await recorder.wait { $0.last == 51 }
         #expect(recorder.values == recorder.values.sorted()) // in commit order
         cancellable.cancel()
     }
@@ -105,10 +108,16 @@ struct RecordingStream: TextOutputStream {
         let recorder = ValueRecorder<Int>()
         let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
+        // A second observation, still on: the sentinel that the commit has
+        // been observed.
+        let sentinel = ValueRecorder<Int>()
+        let sentinelCancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
+        try await sentinel.wait { $0 == [0] }
         cancellable.cancel()
         try insertPlayer(fixture.writer, "a")
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await sentinel.wait { $0 == [0, 1] }
         #expect(recorder.values == [0])
+        sentinelCancellable.cancel()
     }
 
     @Test(arguments: DatabaseKind.allCases)
@@ -122,17 +131,21 @@ struct RecordingStream: TextOutputStream {
         }
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
         try await recorder.wait { $0 == [0] }
+        // Another observation, that does not fail: the sentinel that a
+        // commit has been observed.
+        let sentinel = ValueRecorder<Int>()
+        let sentinelCancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
+        try await sentinel.wait { $0 == [0] }
         try insertPlayer(fixture.writer, "a")
-        for _ in 0..<500 where recorder.errors.isEmpty {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        try await waitUntil("the observation's error; errors so far: \(recorder.errors)") { !recorder.errors.isEmpty }
         #expect(recorder.errors.count == 1)
         #expect(recorder.errors.first?.contains("fetch failed on purpose") == true)
         try insertPlayer(fixture.writer, "b") // the observation has stopped
-        try await Task.sleep(nanoseconds: 100_000_000)
+        try await sentinel.wait { $0.last == 2 }
         #expect(recorder.errors.count == 1)
         #expect(recorder.values == [0])
         cancellable.cancel()
+        sentinelCancellable.cancel()
     }
 
     @Test(arguments: DatabaseKind.allCases)
@@ -236,7 +249,8 @@ struct RecordingStream: TextOutputStream {
         let cancellable = observation.start(in: fixture.writer) { recorder.record(error: $0) } onChange: { db in
             recorder.record((try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")) ?? -1)
         }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        // No wait: the observer is added by an access of the writer's
+        // queue, which the writes below follow.
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
         try insertPlayer(fixture.writer, "a")
         try await recorder.wait { $0 == [1] }

@@ -7,11 +7,13 @@ import Testing
 /// and the programs cannot drift apart.
 @Suite struct DocumentationTests {
     @Test(arguments: try DocumentedSession.pages())
-    func everyConsoleBlockPrintsWhatThePageSays(_ page: String) throws {
+    func everyConsoleBlockPrintsWhatThePageSays(_ page: String) async throws {
         let session = try DocumentedSession(page: page)
         #expect(session.blocksWithoutCommands.isEmpty,
                 "\(page): the console blocks at lines \(session.blocksWithoutCommands) have no '$ ' command: run one, or mark the block <!-- illustration -->.")
-        for mismatch in try session.mismatches() {
+        // A page runs for a minute or more: on a thread of its own, not on
+        // one of the few that every other test's tasks need.
+        for mismatch in try await onThread({ try session.mismatches() }) {
             Issue.record("\(page), \(mismatch)")
         }
     }

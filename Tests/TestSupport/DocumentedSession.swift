@@ -19,7 +19,9 @@ import Foundation
 ///   the background is killed when the page ends;
 /// - `8080` is replaced by a free port in the commands, and that port by
 ///   `8080` in the output, so that a page can start a server on 8080;
-/// - `~/CipherDB` is this checkout (for `cd ~/CipherDB` and `make`);
+/// - `~/CipherDB` is this checkout (for `cd ~/CipherDB` and `make`), and
+///   `make install` installs the configuration of the tests (debug in
+///   `make test`: `CONFIGURATION` is set);
 /// - a block after the line `<!-- illustration -->` is not run; a block
 ///   may be indented (in a list item).
 public struct DocumentedSession: Sendable {
@@ -143,6 +145,9 @@ public struct DocumentedSession: Sendable {
             "TMPDIR": folder.path("tmp"),
             "LANG": "C.UTF-8",
             "TERM": "dumb",
+            // `make install` installs the executables the tests run, already
+            // built: no second build, in another configuration, inside a test.
+            "CONFIGURATION": BuiltProducts.configuration,
         ]
         let watchdog = DispatchWorkItem { [bash] in if bash.isRunning { kill(bash.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)

@@ -197,6 +197,10 @@ public final class DatabasePool: DatabaseWriter {
         try writer.sync { db in try db.inTransaction(kind) { try updates(db) } }
     }
 
+    /// The barrier writes that wait for reads to end, or run (for the
+    /// package's tests: a condition to wait on, instead of a sleep).
+    package var pendingBarrierCount: Int { readerPool.pendingBarrierCount }
+
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try readerPool.barrier {
             try writer.sync(updates)

@@ -161,6 +161,10 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
 
     // MARK: - Barrier
 
+    /// The barriers that wait for elements in use, or run: what a test
+    /// waits on to know that a barrier waits, instead of a sleep.
+    var pendingBarrierCount: Int { state.withLock { $0.pendingBarrierCount } }
+
     /// Runs `body` once no element is in use, while none can be taken.
     func barrier<T>(_ body: () throws -> T) throws -> T {
         try barrierLock.withLock { _ in

@@ -88,19 +88,11 @@ final class RawHTTP {
         }
     }
 
-    /// How many connections to `port` wait to be accepted: the accept
-    /// queue of its listening socket (Linux's /proc/net/tcp).
-    static func acceptQueueLength(port: Int) -> Int? {
-        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-        let localAddress = String(format: "0100007F:%04X", port)
-        // sl local_address rem_address st tx_queue:rx_queue …, where a
-        // listening socket (st 0A) counts its waiting connections in rx_queue.
-        for line in table.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 4, fields[1] == localAddress, fields[3] == "0A" else { continue }
-            return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) }
-        }
-        return nil
+    /// Whether an answer has arrived and waits to be read (without
+    /// waiting for one).
+    var hasAnswerWaiting: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// A request with `Connection: close`, and its whole response.

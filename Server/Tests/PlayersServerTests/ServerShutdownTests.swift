@@ -30,7 +30,7 @@ import Testing
             // The POST waits for the lock in the server…
             let response = Mutex<Int?>(nil)
             let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
+            onNewThread(in: group) {
                 let status = try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status
                 response.withLock { $0 = status }
             }
@@ -64,7 +64,7 @@ import Testing
         let (response, heldUntilSignal, exitStatus) = try await onThread {
             let response = Mutex<RawHTTP.Response?>(nil)
             let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
+            onNewThread(in: group) {
                 let answer = try? server.request("GET", "/v1/players?since=3&wait=60")
                 response.withLock { $0 = answer }
             }

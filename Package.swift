@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Server/Tests/PlayersServerStoreTests"),
         // The stores of the server's tests: the same case on the embedded
@@ -214,6 +215,11 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // The long-polls' clock, which the tests advance.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Server/Tests/ServerTestSupport"),
         // The PostgreSQL store against a real cluster
@@ -241,7 +247,7 @@ let package = Package(
                 "CipherDB",
                 "TestSupport",
                 "ServerTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],

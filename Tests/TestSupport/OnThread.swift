@@ -9,3 +9,14 @@ public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
+
+/// Runs blocking work on a thread of its own, as one member of `group`:
+/// for many calls that block at once (requests that wait for a lock),
+/// more of them than Dispatch's global queue runs side by side.
+public func onNewThread(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    group.enter()
+    Thread {
+        body()
+        group.leave()
+    }.start()
+}

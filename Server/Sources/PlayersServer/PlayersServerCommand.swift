@@ -168,7 +168,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: .init(
             services: [
                 app,
-                LongPollRelease(store.changes),
+                LongPollRelease(store.changes, logger: logger),
                 DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -32,13 +32,13 @@ extension PlayersAPI {
     /// notifications) waits again until the same deadline, for a version
     /// past every one known: it never spins.
     func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: DeltaPage) async throws -> DeltaPage {
-        let deadline = NIODeadline.now() + .seconds(Int64(seconds))
+        let deadline = longPollTimers.any().now + .seconds(Int64(seconds))
         metrics.longPollStarted()
         defer { metrics.longPollEnded() }
         var page = empty
         var after = empty.serverVersion
         while page.changes.isEmpty {
-            let outcome = await store.changes.wait(after: after, until: deadline)
+            let outcome = await store.changes.wait(after: after, until: deadline, timers: longPollTimers)
             after = max(after, store.changes.latestVersion)
             guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
             page = next

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
 import PlayersServerStore
 
 /// The HTTP API of the players server, version 1 (Docs/SyncProtocol.md):
@@ -14,10 +16,19 @@ public struct PlayersAPI: Sendable {
     public let metrics = ServerMetrics()
     /// Whether the graceful shutdown has begun (`GET /ready` answers 503).
     public let readiness = ServerReadiness()
+    /// The clock and timers of the long-polls' waits: the real ones, or in
+    /// tests a loop whose time moves only when the test advances it.
+    let longPollTimers: any EventLoopGroup
 
     public init(store: any PlayersStore, configuration: ServerConfiguration) {
+        self.init(store: store, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    /// An API whose long-polls wait on `longPollTimers`' clock.
+    package init(store: any PlayersStore, configuration: ServerConfiguration, longPollTimers: any EventLoopGroup) {
         self.store = store
         self.configuration = configuration
+        self.longPollTimers = longPollTimers
     }
 
     /// The router, with request ids, logging and metrics, the `Host` check,

@@ -6,7 +6,8 @@ import Logging
 /// `X-Request-ID` if it is short and safe, else Hummingbird's own), echoed
 /// in the response's `X-Request-ID` and carried by every line the request
 /// logs; logs one line per request (method, path, route, status, duration
-/// in milliseconds, never a header, a query or a body); counts it in ``ServerMetrics``.
+/// in milliseconds, never a header, a query or a body); counts it in ``ServerMetrics``,
+/// and counts it in progress until then.
 ///
 /// Errors become responses here, so that they carry the id too. The
 /// handlers turn every mistake of a client into an `HTTPResponseError`,
@@ -17,6 +18,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        metrics.requestStarted()
+        defer { metrics.requestEnded() }
         let requestID = Self.acceptedID(request.headers[.requestID]) ?? context.id
         var context = context
         context.logger[metadataKey: "hb.request.id"] = nil

@@ -2,7 +2,8 @@ import Hummingbird
 import Prometheus
 
 /// The server's Prometheus metrics (`GET /metrics`): requests by route and
-/// status, their latency by route, the long-polls open, the store errors.
+/// status, their latency by route, the requests in progress, the
+/// long-polls open and held so far, the store errors.
 ///
 /// Label values are bounded: a route is the template the router matched
 /// (`/v1/players/{uuid}`, never the path a client sent; `unmatched` when
@@ -16,7 +17,9 @@ import Prometheus
 /// ```
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    private let requestsInProgress: Gauge
     private let longPolls: Gauge
+    private let longPollsHeld: Counter
     private let storeErrors: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
@@ -39,10 +42,20 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "request_duration", unitName: "seconds",
             helpText: "How long requests took to answer, by route template and method.")
     }
+    static var inProgressRequests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "requests", unitName: "in_progress",
+            helpText: "Requests received and not answered yet (long-polls included).")
+    }
     static var openLongPolls: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "long_polls", unitName: "open",
             helpText: "Long-polls (GET /v1/players?wait=...) waiting for a change now.")
+    }
+    static var heldLongPolls: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "long_polls", unitName: "total",
+            helpText: "Long-polls that waited for a change (they had none at once), since the server started.")
     }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -51,8 +64,21 @@ public final class ServerMetrics: Sendable {
     }
 
     public init() {
+        requestsInProgress = registry.makeGauge(descriptor: Self.inProgressRequests)
         longPolls = registry.makeGauge(descriptor: Self.openLongPolls)
+        longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
+    }
+
+    /// A request begins: call ``requestEnded()`` exactly once when it is
+    /// answered or fails (a `defer` right after).
+    func requestStarted() {
+        requestsInProgress.increment()
+    }
+
+    /// A request counted by ``requestStarted()`` has ended.
+    func requestEnded() {
+        requestsInProgress.decrement()
     }
 
     /// Counts a request answered with `status`, and its duration.
@@ -70,6 +96,7 @@ public final class ServerMetrics: Sendable {
     /// when it answers, fails or is cancelled (a `defer` right after).
     public func longPollStarted() {
         longPolls.increment()
+        longPollsHeld.increment()
     }
 
     /// A long-poll counted by ``longPollStarted()`` has ended.

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// ```swift
 /// let notifier = StoreChangeNotifier(latestVersion: 7)
-/// let outcome = await notifier.wait(after: 7, until: .now + .seconds(30))
+/// let outcome = await notifier.wait(after: 7, until: .now() + .seconds(30))
 /// ```
 public final class StoreChangeNotifier: Sendable {
     private struct Waiter {
@@ -31,12 +31,10 @@ public final class StoreChangeNotifier: Sendable {
     }
 
     private let state: Mutex<State>
-    private let timers: any EventLoopGroup
 
     /// `latestVersion`: the counter when the store opened.
-    public init(latestVersion: Int64, timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(latestVersion: Int64) {
         state = Mutex(State(latestVersion: latestVersion))
-        self.timers = timers
     }
 
     /// The latest version published.
@@ -48,7 +46,12 @@ public final class StoreChangeNotifier: Sendable {
     /// Waits until the counter is past `version`, `deadline` passes, the
     /// notifier is released or the task is cancelled. Returns at once when
     /// the latest version known is already past `version`.
-    public func wait(after version: Int64, until deadline: NIODeadline) async -> StoreChangeWait {
+    ///
+    /// The deadline's timer runs on `timers`, whose clock it is read on:
+    /// tests give a loop whose time moves only when they advance it.
+    public func wait(
+        after version: Int64, until deadline: NIODeadline, timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async -> StoreChangeWait {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
             return state.nextID
@@ -106,14 +109,16 @@ public final class StoreChangeNotifier: Sendable {
     }
 
     /// Releases every waiter, now and from now on: the server is shutting
-    /// down, and answers its long-polls at once.
-    public func releaseAll() {
+    /// down, and answers its long-polls at once. Returns how many waited.
+    @discardableResult
+    public func releaseAll() -> Int {
         let woken = state.withLock { state -> [Waiter] in
             state.isReleased = true
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
         for waiter in woken { finish(waiter, with: .released) }
+        return woken.count
     }
 
     private func resume(_ id: UInt64, with outcome: StoreChangeWait) {

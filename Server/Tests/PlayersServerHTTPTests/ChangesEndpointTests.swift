@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import NIOFoundationCompat
 import PlayersProtocol
@@ -15,11 +14,11 @@ import Testing
     let api = PlayersAPITests()
     static let json: HTTPFields = [.contentType: "application/json"]
 
-    func post(_ client: any TestClientProtocol, _ body: String, headers: HTTPFields = json) async throws -> TestResponse {
+    func post(_ client: APIClient, _ body: String, headers: HTTPFields = json) async throws -> APIResponse {
         try await client.execute(uri: "/v1/changes", method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
-    func post(_ client: any TestClientProtocol, _ batch: PlayersChangeBatch) async throws -> TestResponse {
+    func post(_ client: APIClient, _ batch: PlayersChangeBatch) async throws -> APIResponse {
         try await post(client, String(decoding: try batch.jsonData(), as: UTF8.self))
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import PlayersServerStore
 import ServerTestSupport
@@ -12,12 +11,12 @@ import Testing
 /// a body over its limit, a malformed request.
 @Suite struct ErrorAnswerTests {
     /// The message of a JSON error body, nil if the body is not one.
-    func errorMessage(_ response: TestResponse) -> String? {
+    func errorMessage(_ response: APIResponse) -> String? {
         let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
         return object?["error"]?["message"]
     }
 
-    func expectJSONError(_ response: TestResponse, _ status: HTTPResponse.Status, _ what: String) {
+    func expectJSONError(_ response: APIResponse, _ status: HTTPResponse.Status, _ what: String) {
         #expect(response.status == status, "\(what)")
         #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(what)")
         #expect(errorMessage(response) != nil, "\(what): \(String(buffer: response.body))")

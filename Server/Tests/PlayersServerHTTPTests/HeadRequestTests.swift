@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PlayersServerStore
 import ServerTestSupport
 import TestSupport
@@ -11,7 +10,7 @@ import Testing
 @Suite struct HeadRequestTests {
     /// The headers that must be the same (X-Request-ID and Date differ by
     /// request).
-    func comparedHeaders(_ response: TestResponse) -> [String] {
+    func comparedHeaders(_ response: APIResponse) -> [String] {
         ([.contentType, .contentLength, .eTag, .allow] as [HTTPFields.Element.Name]).map { "\($0): \(response.headers[$0] ?? "-")" }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import PlayersServerHTTP
 import PlayersServerStore
 import ServerTestSupport
@@ -12,7 +11,7 @@ import Testing
 @Suite struct OperationsEndpointTests {
     static let requestID = HTTPFields.Element.Name("X-Request-ID")!
 
-    func text(_ response: TestResponse) -> String {
+    func text(_ response: APIResponse) -> String {
         String(buffer: response.body)
     }
 
@@ -22,12 +21,11 @@ import Testing
     }
 
     /// A server on a store that is closed before the first request.
-    func withClosedStore(_ kind: StoreKind, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withClosedStore(_ kind: StoreKind, _ body: @Sendable (APIClient) async throws -> Void) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             let store = try await sandbox.makeStore()
             try await store.close()
-            let app = Application(router: PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter())
-            try await app.test(.live) { client in try await body(client) }
+            try await APIClient.withServer(PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter(), body)
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Players
 import PlayersProtocol

@@ -1,7 +1,6 @@
 import CipherDB
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Players
 import PlayersProtocol
 import PlayersServerStore
@@ -12,11 +11,11 @@ import Testing
 
 /// The read endpoints, tokens and errors, on both stores.
 @Suite struct PlayersAPITests {
-    func payload(_ response: TestResponse) throws -> PlayersPayload {
+    func payload(_ response: APIResponse) throws -> PlayersPayload {
         try PlayersPayload.decode(Data(buffer: response.body))
     }
 
-    func errorMessage(_ response: TestResponse) throws -> String? {
+    func errorMessage(_ response: APIResponse) throws -> String? {
         let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
         return object?["error"]?["message"]
     }

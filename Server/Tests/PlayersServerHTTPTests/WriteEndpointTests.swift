@@ -1,7 +1,6 @@
 import CipherDB
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import NIOFoundationCompat
 import Players
@@ -9,13 +8,14 @@ import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
 import ServerTestSupport
+import TestSupport
 import Testing
 
 @Suite struct WriteEndpointTests {
     let api = PlayersAPITests()
     static let json: HTTPFields = [.contentType: "application/json"]
 
-    func post(_ client: any TestClientProtocol, _ uri: String, _ body: String, headers: HTTPFields = json, method: HTTPRequest.Method = .post) async throws -> TestResponse {
+    func post(_ client: APIClient, _ uri: String, _ body: String, headers: HTTPFields = json, method: HTTPRequest.Method = .post) async throws -> APIResponse {
         try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body))
     }
 
@@ -87,22 +87,30 @@ import Testing
         }
     }
 
+    /// The random-request storm: its requests are drawn from a printed
+    /// seed (`STORM_SEED=n` replays one), 200 of them in the correctness
+    /// tier, 1,000 in the long one.
+    static let stormSeeds = TestSeeds("STORM", test: "WriteEndpointTests", correctness: 1, long: 1)
+    static let stormRequests = TestTier.current.size(correctness: 200, long: 1_000)
+
     @Test(arguments: StoreKind.allCases)
     func randomAndMalformedRequestsLeaveTheServerAnsweringAndTheDatabaseIntact(_ kind: StoreKind) async throws {
         try await withServerAndPlayer(kind) { server, uuid in
             let client = server.client
-            var generator = SystemRandomNumberGenerator()
             let fragments = [#"{"name":"#, #""A""#, #","score":"#, "1", "99999999999999999999999", "-0", "null", "true", "[", "]", "{", "}",
                              "\u{0}", "\u{FEFF}", "é", "\u{1F600}", #"\ud800"#, "\"", ",", ":", "1.0e5", String(repeating: "z", count: 200)]
             let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
             let paths = ["/v1/players", "/v1/players/\(uuid)", "/v1/players/\(UUID().uuidString)", "/demo/refresh",
                          "/v1/players?since=-1", "/v1/players?limit=abc", "/v1/players?after=%00", "/v1/nothing"]
-            for _ in 0..<1000 {
-                let body = (0..<Int.random(in: 0...8, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()
-                let method = methods.randomElement(using: &generator)!
-                let path = paths.randomElement(using: &generator)!
-                let response = try await post(client, path, body, headers: Bool.random(using: &generator) ? Self.json : [:], method: method)
-                #expect(response.status.code < 500, "\(method) \(path) \(body)")
+            for seed in Self.stormSeeds.all {
+                var generator = SeededRandom(seed: seed)
+                for _ in 0..<Self.stormRequests {
+                    let body = (0..<Int.random(in: 0...8, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()
+                    let method = methods.randomElement(using: &generator)!
+                    let path = paths.randomElement(using: &generator)!
+                    let response = try await post(client, path, body, headers: Bool.random(using: &generator) ? Self.json : [:], method: method)
+                    #expect(response.status.code < 500, "\(method) \(path) \(body) (\(Self.stormSeeds.replay(seed)))")
+                }
             }
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
             #expect(try await server.sandbox.storeProblems() == [])

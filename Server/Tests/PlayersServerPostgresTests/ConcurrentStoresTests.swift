@@ -8,7 +8,7 @@ import Testing
 /// writers through both, a reader paging a delta meanwhile.
 @Suite struct ConcurrentStoresTests {
     static let writers = 8
-    static let creationsPerWriter = 30
+    static let creationsPerWriter = TestTier.current.size(correctness: 30, long: 250)
 
     /// Every creation takes one version and keeps it, so the versions of
     /// the players are exactly 1…N; a reader that pages the delta while
@@ -23,21 +23,25 @@ import Testing
             let reader = Task { [reader = stores[1]] in
                 var versions: [Int64] = []
                 var cursor: Int64 = 0
-                while true {
-                    // Read before the page: a last page read after the
-                    // writers ended holds every change.
-                    let finished = writersDone.isSet
-                    guard let page = try await reader.delta(since: cursor, limit: 7) else {
-                        throw DeltaGone(cursor: cursor)
+                // Pages until a last page read after the writers ended (read
+                // before the page: such a page holds every change); pauses
+                // only when it has caught up with them.
+                try await waitUntil("a delta reader following the writers to their end", timeout: hangGuard * 5) {
+                    while true {
+                        let finished = writersDone.isSet
+                        guard let page = try await reader.delta(since: cursor, limit: 7) else {
+                            throw DeltaGone(cursor: cursor)
+                        }
+                        for change in page.changes {
+                            guard case .player(let player) = change else { continue }
+                            versions.append(player.version)
+                        }
+                        cursor = page.version
+                        if page.isLast, finished { return true }
+                        if page.changes.isEmpty { return false }
                     }
-                    for change in page.changes {
-                        guard case .player(let player) = change else { continue }
-                        versions.append(player.version)
-                    }
-                    cursor = page.version
-                    if page.isLast, finished { return versions }
-                    if page.changes.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
                 }
+                return versions
             }
             let created = try await withThrowingTaskGroup(of: [Int64].self) { group in
                 for writer in 0..<Self.writers {

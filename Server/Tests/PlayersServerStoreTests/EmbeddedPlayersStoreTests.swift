@@ -7,10 +7,10 @@ import Testing
 @Suite struct EmbeddedPlayersStoreTests {
     /// Runs `body` with a store on an encrypted file in its own folder
     /// (removed afterwards), and the configuration that opens the file.
-    func withStore(_ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
+    func withStore(busyMode: Database.BusyMode, _ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
         let folder = try TemporaryFolder()
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = busyMode
         configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
         let path = folder.path("server.db")
         let store = EmbeddedPlayersStore(try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration)))
@@ -24,26 +24,41 @@ import Testing
     /// hold every cooperative thread: the read could not start until they
     /// gave up (the busy timeout), and they would fail.
     @Test func writesWaitingForTheLockHoldNoCooperativeThread() async throws {
-        try await withStore { store, path, configuration in
+        let writeCount = ProcessInfo.processInfo.activeProcessorCount + 4
+        let writeAtTheLock = TestFlag()
+        let writesStarted = TestCounter()
+        // The busy timeout of 10 s, which also tells the test that a write
+        // waits for the lock.
+        let busyMode = Database.BusyMode.callback { tries in
+            writeAtTheLock.set()
+            usleep(1000)
+            return tries < 10_000
+        }
+        try await withStore(busyMode: busyMode) { store, path, configuration in
             var holderConfiguration = configuration
             holderConfiguration.allowsUnsafeTransactions = true
             let holder = try DatabaseQueue(path: path, configuration: holderConfiguration)
             try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
             let writes = Task {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for index in 0..<(ProcessInfo.processInfo.activeProcessorCount + 4) {
-                        group.addTask { _ = try await store.create(uuid: UUID(), name: "P\(index)", score: index) }
+                    for index in 0..<writeCount {
+                        group.addTask {
+                            writesStarted.increment()
+                            _ = try await store.create(uuid: UUID(), name: "P\(index)", score: index)
+                        }
                     }
                     try await group.waitForAll()
                 }
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await waitUntil("\(writeCount) writes started, one of them waiting for the lock") {
+                writesStarted.value == writeCount && writeAtTheLock.isSet
+            }
             let page = try await store.snapshot(limit: 100, after: nil)
             try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
             try holder.close()
             try await writes.value
             #expect(page.players.isEmpty)
-            #expect(try await store.snapshot(limit: 100, after: nil).players.count == ProcessInfo.processInfo.activeProcessorCount + 4)
+            #expect(try await store.snapshot(limit: 100, after: nil).players.count == writeCount)
         }
     }
 }

@@ -45,13 +45,14 @@ import Testing
                 shell.waitUntilExit()
             }
             var ports: [Int] = []
-            let deadline = Date().addingTimeInterval(20)
-            while ports.count < 2 && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("the two documented players-server instances to print their listening lines") {
                 ports = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
                     .filter { $0.hasPrefix("players-server listening on") }.compactMap { $0.split(separator: ":").last.flatMap { Int($0) } }
+                guard ports.count == 2 || shell.isRunning else {
+                    throw TestFailure("the documented commands ended: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+                }
+                return ports.count == 2
             }
-            try #require(ports.count == 2, "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
             let auth = ["Authorization": "Bearer team-token", "Content-Type": "application/json"]
             let created = try RawHTTP.request(port: ports[0], "POST", "/v1/players", host: "127.0.0.1:\(ports[0])", headers: auth,
                                               body: #"{"name":"Ford","score":7}"#)

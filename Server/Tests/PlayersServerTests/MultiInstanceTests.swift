@@ -73,14 +73,18 @@ import Testing
                 try await onThread {
                     var versions: [Int64] = []
                     var cursor = "0"
-                    while true {
-                        let finished = done.isSet
-                        let page = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=\(cursor)&limit=7").body.utf8))
-                        versions += page.players.compactMap(\.version)
-                        cursor = try #require(page.cursor)
-                        if page.complete, finished { return versions }
-                        if page.players.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
+                    // Pauses only when it has caught up with the writers.
+                    try waitUntilBlocking("a delta reader following the writers to their end", timeout: hangGuard * 5) {
+                        while true {
+                            let finished = done.isSet
+                            let page = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=\(cursor)&limit=7").body.utf8))
+                            versions += page.players.compactMap(\.version)
+                            cursor = try #require(page.cursor)
+                            if page.complete, finished { return true }
+                            if page.players.isEmpty { return false }
+                        }
                     }
+                    return versions
                 }
             }
             let acknowledged = try await withThrowingTaskGroup(of: [Int64].self) { group in
@@ -104,11 +108,10 @@ import Testing
             #expect(database.count == writers * creations)
             for (client, watcher) in clients {
                 // Merged up to the last change: its line ends with the cursor.
-                let deadline = Date().addingTimeInterval(30)
-                while watcher.lines.last?.hasSuffix("cursor \(total).") != true && Date() < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
+                try await waitUntil("players sync --watch to merge up to cursor \(total)") {
+                    watcher.lines.last?.hasSuffix("cursor \(total).") == true
                 }
-                #expect(watcher.stop(SIGINT) == 0)
+                #expect(try watcher.stop(SIGINT) == 0)
                 let listing = try client.run(["list", "--json"])
                 let listed = try jsonLines(listing.output)
                 #expect(Set(listed.compactMap { $0["uuid"] as? String }) == database)
@@ -131,11 +134,8 @@ import Testing
                 }
             }
             // Killed in the middle of its writes, whatever the machine's load.
-            let deadline = ContinuousClock.now + .seconds(30)
-            while acknowledged.withLock({ $0.count }) < 30 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(servers[0].stop(SIGKILL) == 128 + SIGKILL)
+            try await waitUntil("30 creations acknowledged by the first instance") { acknowledged.withLock { $0.count } >= 30 }
+            #expect(try servers[0].stop(SIGKILL) == 128 + SIGKILL)
             try await writing.value
             let written = acknowledged.withLock { $0 }
             #expect(written.count >= 30)

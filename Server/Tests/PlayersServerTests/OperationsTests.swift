@@ -25,7 +25,7 @@ import Testing
                                          body: #"{"name":"Body-Name-Never-Logged","score":1}"#)
         #expect(created.status == 201)
         let generated = try #require(created.head.split(separator: "\r\n").first { $0.hasPrefix("X-Request-ID: ") }?.dropFirst(14))
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
         let lines = server.errorOutput.split(separator: "\n")
         let listLine = try #require(lines.first { $0.contains("request_id=trace-7") }, "\(server.errorOutput)")
         for field in ["method=GET", "path=/v1/players ", "route=/v1/players ", "status=200", "duration_ms="] {
@@ -38,20 +38,25 @@ import Testing
         }
     }
 
+    /// The drain lasts the hang guard: a request during it is answered
+    /// however slow the machine (the test lasts as long).
     @Test(arguments: StoreKind.allCases)
     func sigtermDrainsWithReady503ThenExits(_ kind: StoreKind) async throws {
         try await StoreSandbox.with(kind) { sandbox in
-            let server = try ServerProcess(sandbox.serverArguments + ["--drain-time", "3s"], environment: try sandbox.serverEnvironment)
+            let server = try ServerProcess(sandbox.serverArguments + ["--drain-time", "60s"], environment: try sandbox.serverEnvironment)
             #expect(try server.request("GET", "/ready").status == 200)
             let (ready, players, status) = try await onThread {
                 kill(server.process.processIdentifier, SIGTERM)
-                Thread.sleep(forTimeInterval: 0.5)
-                let ready = try server.request("GET", "/ready")
+                var ready: RawHTTP.Response?
+                try waitUntilBlocking("GET /ready of players-server on port \(server.port) to answer 503 after SIGTERM") {
+                    ready = try server.request("GET", "/ready")
+                    return ready?.status == 503
+                }
                 let players = try server.request("GET", "/v1/players").status
-                return (ready, players, server.stop(SIGTERM, timeout: 10))
+                return (ready, players, try server.stop(SIGTERM, within: hangGuard * 2))
             }
-            #expect(ready.status == 503)
-            #expect(ready.body == #"{"error":{"message":"the server is shutting down: send requests to another instance"}}"#)
+            #expect(ready?.status == 503)
+            #expect(ready?.body == #"{"error":{"message":"the server is shutting down: send requests to another instance"}}"#)
             #expect(players == 200)
             #expect(status == 0, "\(server.errorOutput)")
         }
@@ -62,10 +67,8 @@ import Testing
             let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
             #expect(try server.request("GET", "/ready").status == 200)
             try await sandbox.refuseConnections()
-            let started = Date()
             let ready = try await onThread { try server.request("GET", "/ready") }
             #expect(ready.status == 503)
-            #expect(Date().timeIntervalSince(started) < 5)
             #expect(ready.body.contains("the store"), "\(ready.body)")
             let url = try sandbox.postgresURLString()
             let password = try #require(URLComponents(string: url)?.password)
@@ -73,7 +76,7 @@ import Testing
             #expect(try server.request("GET", "/health").status == 200)
             let metrics = try server.request("GET", "/metrics").body
             #expect(metrics.contains("players_server_store_errors_total 1"), "\(metrics)")
-            #expect(server.stop() == 0)
+            #expect(try server.stop() == 0)
         }
     }
 }

@@ -45,19 +45,18 @@ import Testing
         for environment in [["PLAYERS_SERVER_POSTGRES_URL": url], ["PLAYERS_SERVER_POSTGRES_URL": bare, "PGPASSWORD": password]] {
             let server = try ServerProcess(["--seed", "3"], environment: environment)
             #expect(try server.request("GET", "/v1/players").status == 200)
-            #expect(server.stop() == 0)
+            #expect(try server.stop() == 0)
         }
         let server = try ServerProcess(["--postgres", bare], environment: ["PGPASSWORD": password])
         #expect(try server.request("GET", "/v1/players").body.contains(#""kind":"snapshot""#))
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 
+    /// At once: refused, not after the connect timeout.
     @Test func anUnreachableServerIsReportedAtOnce() throws {
-        let started = Date()
         let result = try ServerProcess.run(["--postgres", "postgres://players@127.0.0.1:1/players"], in: try TemporaryFolder())
         #expect(result.status == 1)
         #expect(result.error.contains("cannot connect to PostgreSQL at 127.0.0.1:1: connection refused."), "\(result.error)")
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aWrongPasswordOrNoneIsReportedWithoutThePassword() throws {

@@ -16,8 +16,14 @@ final class RawHTTP {
 
     let descriptor: Int32
 
+    /// How long a read waits by default: the hang guard, in seconds.
+    static let hangGuardSeconds = TimeInterval(hangGuard.components.seconds)
+
+    let port: Int
+
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds.
-    init(port: Int, timeout: TimeInterval = 10) throws {
+    init(port: Int, timeout: TimeInterval = hangGuardSeconds) throws {
+        self.port = port
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
@@ -63,16 +69,44 @@ final class RawHTTP {
     /// Whether the server closed the connection (within the timeout).
     var isClosedByServer: Bool { readToEnd() != nil }
 
+    /// One response on a connection kept alive: its head, then as many
+    /// bytes of body as its `Content-Length` says.
+    func readResponse() throws -> Response {
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let text = String(decoding: data, as: UTF8.self)
+            if let separator = text.range(of: "\r\n\r\n") {
+                let head = text[..<separator.lowerBound].lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if text[separator.upperBound...].utf8.count >= length { return try Self.parse(text) }
+            }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { throw TestFailure("the server on port \(port) did not answer in full on a kept-alive connection") }
+            data += buffer[0..<count]
+        }
+    }
+
+    /// Whether an answer has arrived and waits to be read (without
+    /// waiting for one).
+    var hasAnswerWaiting: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
     /// A request with `Connection: close`, and its whole response.
     static func request(port: Int, _ method: String, _ path: String, host: String?, headers: [String: String] = [:], body: String = "",
-                        timeout: TimeInterval = 10) throws -> Response {
+                        timeout: TimeInterval = hangGuardSeconds) throws -> Response {
         let connection = try RawHTTP(port: port, timeout: timeout)
         var head = "\(method) \(path) HTTP/1.1\r\n"
         if let host { head += "Host: \(host)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         try connection.send(head + body)
-        guard let text = connection.readToEnd() else { throw TestFailure("no answer to \(method) \(path) in \(timeout) s") }
+        guard let text = connection.readToEnd() else {
+            throw TestFailure("the server on port \(port) did not answer \(method) \(path) within \(Int(timeout)) s")
+        }
         return try parse(text)
     }
 

@@ -26,14 +26,14 @@ import Testing
         }
         // The server serves on.
         #expect(try server.request("GET", "/health").status == 200)
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 
     @Test func aRefusedHostIs421WithAJSONError() throws {
         let server = try ServerProcess([])
         try expectJSONError(try server.request("GET", "/v1/players", host: "attacker.example"), 421, "Host attacker.example")
         try expectJSONError(try server.request("GET", "/nowhere", host: "attacker.example"), 421, "an unknown path on a refused Host")
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 
     @Test func headOfAnUnknownPathHasTheHeadersOfItsGetAndNoBody() throws {
@@ -43,6 +43,6 @@ import Testing
         #expect(get.status == 404 && head.status == 404)
         #expect(head.body.isEmpty)
         #expect(head.head.contains("Content-Length: \(get.body.utf8.count)"), "\(head.head)")
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func aSeedWithoutATerminalPrintsNoProgress() throws {
         let server = try ServerProcess(["--seed", Self.count])
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
         #expect(server.errorOutput.isEmpty, "\(server.errorOutput)")
     }
 }

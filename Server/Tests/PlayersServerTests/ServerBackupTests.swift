@@ -19,10 +19,12 @@ import Testing
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitUntil("writes through players-server before the backup") { writes.load(ordering: .relaxed) >= 3 }
         let result = try ServerProcess.run(["backup", "--database", "server.db", "backup.db"],
                                            environment: ServerDatabase.environment, in: server.folder)
-        try await Task.sleep(for: .milliseconds(300))
+        // The second write acknowledged after the backup began after it too.
+        let writesAtBackupEnd = writes.load(ordering: .relaxed)
+        try await waitUntil("writes through players-server after the backup") { writes.load(ordering: .relaxed) >= writesAtBackupEnd + 2 }
         writing.store(false, ordering: .relaxed)
         try await writer.value
         #expect(result.status == 0, "\(result.error)")
@@ -87,7 +89,7 @@ import Testing
         for index in 0..<3 {
             #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status == 201)
         }
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: server.path("server.db" + suffix)) }
         try FileManager.default.removeItem(atPath: server.path("server.db"))
         try FileManager.default.copyItem(atPath: server.path("server-backup.db"), toPath: server.path("server.db"))

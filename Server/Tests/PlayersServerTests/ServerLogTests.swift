@@ -17,7 +17,7 @@ import Testing
         #expect(try server.request("GET", "/v1/players", headers: bearer.merging(["X-Request-ID": "json-1"]) { $1 }).status == 200)
         #expect(try server.request("GET", "/v1/players").status == 401)
         #expect(try server.request("GET", "/nowhere\"quoted").status == 404)
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
         #expect(!server.errorOutput.contains("log-token"))
         return server.errorOutput
     }

@@ -30,7 +30,7 @@ import Testing
             "--max-connections", "100000", "--seed", "0",
         ])
         #expect(try server.request("GET", "/healthz").status == 200)
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 
     @Test func aUsageErrorIsOneLineAndAHint() throws {

@@ -36,17 +36,15 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: self.folder.url("server.err"))
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && process.isRunning {
+        try waitUntilBlocking("players-server \(arguments.joined(separator: " ")) to print its listening line") {
+            guard process.isRunning else { throw TestFailure("players-server did not start: \(errorOutput)") }
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("players-server listening on") }),
-               let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
-                self.port = port
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("players-server listening on") }),
+                  let port = line.split(separator: ":").last.flatMap({ Int($0) })
+            else { return false }
+            self.port = port
+            return true
         }
-        throw TestFailure("players-server did not start: \(errorOutput)")
     }
 
     deinit {
@@ -60,13 +58,12 @@ final class ServerProcess: @unchecked Sendable {
 
     func path(_ name: String) -> String { folder.path(name) }
 
-    /// Sends `signal` and waits for the exit: the status, or nil if the
-    /// server is still running after `timeout` seconds.
-    func stop(_ signal: Int32 = SIGTERM, timeout: TimeInterval = 5) -> Int32? {
+    /// Sends `signal` and waits for the exit: the status (128 + the
+    /// signal's number when a signal ended it). Throws when the server is
+    /// still running after `timeout`, the hang guard unless a drain lasts it.
+    func stop(_ signal: Int32 = SIGTERM, within timeout: Duration = hangGuard) throws -> Int32 {
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        guard !process.isRunning else { return nil }
+        try waitUntilBlocking("players-server on port \(port) to exit after signal \(signal)", timeout: timeout) { !process.isRunning }
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 
@@ -81,9 +78,17 @@ final class ServerProcess: @unchecked Sendable {
         return try TestSupport.run(process)
     }
 
+    /// The value of the sample `name` of `GET /metrics` (without labels),
+    /// if the server shows it. Counted in it: this request itself, when
+    /// `name` is `players_server_requests_in_progress`.
+    func metric(_ name: String) throws -> Double? {
+        try request("GET", "/metrics").body.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Double($0.split(separator: " ").last!) }
+    }
+
     /// A request, with `Connection: close`: see ``RawHTTP``.
     func request(_ method: String, _ path: String, host: String? = nil, headers: [String: String] = [:], body: String = "",
-                 timeout: TimeInterval = 10) throws -> RawHTTP.Response {
+                 timeout: TimeInterval = RawHTTP.hangGuardSeconds) throws -> RawHTTP.Response {
         try RawHTTP.request(port: port, method, path, host: host ?? "127.0.0.1:\(port)", headers: headers, body: body, timeout: timeout)
     }
 }

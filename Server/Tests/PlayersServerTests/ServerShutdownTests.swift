@@ -12,7 +12,7 @@ import Testing
         }
         // Reads too, as clients sync: the pool opens reader connections.
         for _ in 0..<3 { #expect(try server.request("GET", "/v1/players").status == 200) }
-        #expect(server.stop(SIGTERM) == 0)
+        #expect(try server.stop(SIGTERM) == 0)
         let walSize = (try? FileManager.default.attributesOfItem(atPath: server.path("server.db-wal"))[.size] as? Int) ?? 0
         #expect(walSize == 0)
         // The documented cold backup: a copy of the file alone.
@@ -24,25 +24,30 @@ import Testing
 
     @Test func sigtermFinishesTheRequestInProgress() async throws {
         let server = try ServerProcess(["--database", "server.db"], environment: ServerDatabase.environment)
-        // On threads of their own: the timings must not depend on the
-        // cooperative threads that other tests keep busy.
+        // On threads of their own: the POST blocks its thread until the lock goes.
         let (status, exitStatus) = try await onThread {
             let lock = try WriteLockHolder(server.path("server.db"))
             // The POST waits for the lock in the server…
             let response = Mutex<Int?>(nil)
             let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
+            onNewThread(in: group) {
                 let status = try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status
                 response.withLock { $0 = status }
             }
-            // (Time for a busy machine to deliver it.)
-            Thread.sleep(forTimeInterval: 1.5)
-            // …when the server is asked to stop; then the lock goes.
+            // (The POST, and the request that counts it.)
+            try waitUntilBlocking("the POST in progress in the server") {
+                try server.metric("players_server_requests_in_progress") == 2
+            }
+            // …when the server is asked to stop: once it no longer accepts
+            // connections, its shutdown has begun; then the lock goes.
             kill(server.process.processIdentifier, SIGTERM)
-            Thread.sleep(forTimeInterval: 0.3)
+            try waitUntilBlocking("players-server on port \(server.port) to stop accepting connections after SIGTERM") {
+                (try? RawHTTP(port: server.port)) == nil
+            }
+            #expect(response.withLock { $0 } == nil, "the POST still waited for the lock")
             lock.unlock()
             group.wait()
-            return (response.withLock { $0 }, server.stop(SIGTERM))
+            return (response.withLock { $0 }, try server.stop(SIGTERM))
         }
         #expect(status == 201, "\(server.errorOutput)")
         #expect(exitStatus == 0)
@@ -52,29 +57,28 @@ import Testing
 
 /// Long-polls at shutdown: answered at once, not after their wait.
 @Suite struct LongPollShutdownTests {
+    /// The server's log tells how many long-polls the shutdown released:
+    /// the one held here was answered by the release, not by its wait's end.
     @Test func sigtermReleasesALongPollAtOnceWithTheEmptyDelta() async throws {
-        let server = try ServerProcess(["--seed", "3"])
-        let (response, heldUntilSignal, gaugeWhileHeld, released, exitStatus) = try await onThread {
+        let server = try ServerProcess(["--seed", "3"], environment: ["PLAYERS_SERVER_LOG_LEVEL": "notice"])
+        let (response, heldUntilSignal, exitStatus) = try await onThread {
             let response = Mutex<RawHTTP.Response?>(nil)
             let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
-                let answer = try? server.request("GET", "/v1/players?since=3&wait=60", timeout: 30)
+            onNewThread(in: group) {
+                let answer = try? server.request("GET", "/v1/players?since=3&wait=60")
                 response.withLock { $0 = answer }
             }
-            // (Time for a busy machine to deliver the request.)
-            Thread.sleep(forTimeInterval: 1)
+            try waitUntilBlocking("the long-poll held by the server") {
+                try server.metric("players_server_long_polls_open") == 1
+            }
             let heldUntilSignal = response.withLock { $0 == nil }
-            let metrics = try server.request("GET", "/metrics").body
-            let gauge = metrics.split(separator: "\n").first { $0.hasPrefix("players_server_long_polls_open ") }
-            let start = Date()
             kill(server.process.processIdentifier, SIGTERM)
             group.wait()
-            let released = Date().timeIntervalSince(start)
-            return (response.withLock { $0 }, heldUntilSignal, gauge.map(String.init), released, server.stop(SIGTERM))
+            return (response.withLock { $0 }, heldUntilSignal, try server.stop(SIGTERM))
         }
         #expect(heldUntilSignal, "the long-poll was held until the signal")
-        #expect(gaugeWhileHeld == "players_server_long_polls_open 1.0")
-        #expect(released < 1, "released after \(released) s")
+        #expect(server.errorOutput.contains("Answered the long-polls at once for the shutdown.") && server.errorOutput.contains("long_polls=1"),
+                "\(server.errorOutput)")
         #expect(response?.status == 200)
         #expect(response?.body.contains(#""cursor":"3""#) == true)
         #expect(response?.body.contains(#""players":[]"#) == true)

@@ -21,7 +21,7 @@ import Testing
         let result = try ServerProcess.run(["--port", String(server.port)], in: server.folder)
         #expect(result.status == 1)
         #expect(result.error == "players-server: port \(server.port) is already in use: stop the other process or choose another --port\n")
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
     }
 
     @Test func aHostThatIsNotAnAddressOfThisMachineIsNamed() throws {
@@ -33,7 +33,7 @@ import Testing
 
     @Test func aWrongKeyLeavesTheDatabaseAsItWas() throws {
         let server = try ServerProcess(["--database", "server.db", "--seed", "3"], environment: ServerDatabase.environment)
-        #expect(server.stop() == 0)
+        #expect(try server.stop() == 0)
         let before = databaseFileBytes(server.path("server.db"))
         let error = try failure(["--database", "server.db"], environment: ["PLAYERS_PASSPHRASE": "not the key"], in: server.folder)
         #expect(error == "players-server: cannot open server.db: wrong key or not a players-server database: give the key it was created with, or another --database\n")

@@ -1,16 +1,21 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
+import NIOCore
+import NIOEmbedded
 import PlayersServerHTTP
 import PlayersServerStore
 
 /// A live `PlayersAPI` on loopback, on a store of a new ``StoreSandbox``:
 /// the fixture of the API suites, which run every case on both stores.
+/// Its long-polls wait on a clock that stands still until the test
+/// advances it (``advanceLongPollClock(by:)``): a long-poll that answers
+/// was woken by a change, a release or its cursor, never by its wait's end
+/// on a slow machine.
 public struct APITestServer: Sendable {
     /// The store the API serves, to arrange and check its players.
     public let store: any PlayersStore
     public let sandbox: StoreSandbox
-    public let client: any TestClientProtocol
+    public let client: APIClient
+    let longPollClock: NIOAsyncTestingEventLoop
 
     /// Runs `body` against a live server on a new sandbox of `kind`.
     public static func with(
@@ -22,21 +27,30 @@ public struct APITestServer: Sendable {
     ) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             let store = try await sandbox.makeStore()
+            let longPollClock = NIOAsyncTestingEventLoop()
             var configuration = ServerConfiguration()
             configuration.token = token
             configuration.tombstoneRetention = tombstoneRetention
             configuration.defaultPageSize = 100
             configuration.servesDemoRefresh = demo
-            let app = Application(router: PlayersAPI(store: store, configuration: configuration).makeRouter())
+            let api = PlayersAPI(store: store, configuration: configuration, longPollTimers: longPollClock)
             do {
-                try await app.test(.live) { client in
-                    try await body(APITestServer(store: store, sandbox: sandbox, client: client))
+                try await APIClient.withServer(api.makeRouter()) { client in
+                    try await body(APITestServer(store: store, sandbox: sandbox, client: client, longPollClock: longPollClock))
                 }
             } catch {
                 try? await store.close()
+                await longPollClock.shutdownGracefully()
                 throw error
             }
             try await store.close()
+            await longPollClock.shutdownGracefully()
         }
+    }
+
+    /// Moves the long-polls' clock forward: the waits whose end it
+    /// reaches end.
+    public func advanceLongPollClock(by amount: TimeAmount) async {
+        await longPollClock.advanceTime(by: amount)
     }
 }

@@ -58,7 +58,8 @@ public struct StoreSandbox: Sendable {
         case .embedded:
             return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
         case .postgres:
-            return try await PostgresPlayersStore(url: try postgresURL())
+            // Connecting may take long on a loaded machine: up to the hang guard.
+            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: hangGuard)
         }
     }
 
@@ -121,22 +122,25 @@ public struct StoreSandbox: Sendable {
     }
 
     /// Runs one statement on the cluster's own database. A machine loaded
-    /// by a whole test run can make a connection fail once: three
-    /// attempts, then the error with PostgreSQL's own details (the test
-    /// cluster's, no secret of anyone's).
+    /// by a whole test run can make a connection fail: it is tried again,
+    /// once a second, up to the hang guard; then the failure names the
+    /// statement, with PostgreSQL's last error (the test cluster's, no
+    /// secret of anyone's).
     static func administer(_ statement: PostgresQuery) async throws {
-        var attempt = 1
-        while true {
-            do {
-                try await withClient(try PostgresURL(try postgresURLString())) { client in
-                    try await client.query(statement)
+        let url = try PostgresURL(try postgresURLString())
+        var lastError: PSQLError?
+        do {
+            try await waitUntil("the test cluster (\(urlVariable)) to run \(statement.sql)", every: .seconds(1)) {
+                do {
+                    try await withClient(url) { client in try await client.query(statement) }
+                    return true
+                } catch let error as PSQLError {
+                    lastError = error
+                    return false
                 }
-                return
-            } catch let error as PSQLError {
-                guard attempt < 3 else { throw TestFailure("\(statement.sql) failed: \(String(reflecting: error))") }
-                attempt += 1
-                try await Task.sleep(for: .seconds(1))
             }
+        } catch let failure as TestFailure {
+            throw TestFailure("\(failure); the last error: \(lastError.map { String(reflecting: $0) } ?? "none")")
         }
     }
 

@@ -70,7 +70,7 @@ public struct PostgresURL: Sendable {
     }
 
     /// The configuration of one connection, with this connect timeout.
-    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+    package func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         switch try tlsConfiguration() {
         case nil: tls = .disable

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Logging
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresNIO
@@ -52,14 +53,16 @@ public struct StoreSandbox: Sendable {
         }
     }
 
-    /// Another store on the sandbox's players.
-    public func makeStore() async throws -> any PlayersStore {
+    /// Another store on the sandbox's players. A PostgreSQL store tries to
+    /// connect for up to `connectTimeout`: on a loaded machine that may take
+    /// long (the hang guard), but a test of a database that refuses
+    /// connections waits that long for its error.
+    public func makeStore(connectTimeout: Duration = hangGuard) async throws -> any PlayersStore {
         switch kind {
         case .embedded:
             return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
         case .postgres:
-            // Connecting may take long on a loaded machine: up to the hang guard.
-            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: hangGuard)
+            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: connectTimeout)
         }
     }
 
@@ -144,14 +147,32 @@ public struct StoreSandbox: Sendable {
         }
     }
 
-    /// Runs `body` with a client of `url`, running meanwhile.
-    static func withClient(_ url: PostgresURL, _ body: (PostgresClient) async throws -> Void) async throws {
-        let client = PostgresClient(configuration: try url.configuration)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            try await body(client)
+    /// Runs `body` with one connection to `url`, closed afterwards. One
+    /// connection, not a `PostgresClient`: a client's pool waits without end
+    /// for a connection it cannot make (postgres-nio #489), where connecting
+    /// throws, so that a wait on the cluster ends at its hang guard.
+    static func withClient(_ url: PostgresURL, _ body: (AdminConnection) async throws -> Void) async throws {
+        let logger = Logger(label: "StoreSandbox")
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(connectTimeout: hangGuard), id: 0, logger: logger)
+        do {
+            try await body(AdminConnection(connection: connection, logger: logger))
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        try await connection.close()
+    }
+}
+
+/// A connection of the tests to their cluster, whose queries log nowhere.
+struct AdminConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        try await connection.query(query, logger: logger)
     }
 }
 

@@ -129,9 +129,11 @@ import Testing
     }
 
     @Test func aRefusedConnectionIsAConnectionFailure() async throws {
-        let server = try ScriptedHTTPServer { _, _ in [] }
-        server.stop()
-        await #expect(throws: TransportError.connectionFailed) { try await get(server) }
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        await #expect(throws: TransportError.connectionFailed) {
+            try await CurlTransport().send(HTTPRequest(url: URL(string: refusing.baseURL + "/v1/players")!))
+        }
     }
 
     @Test func aRedirectToAFileURLIsRefused() async throws {

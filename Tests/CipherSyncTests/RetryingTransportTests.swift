@@ -14,10 +14,14 @@ import Testing
     }()
 
     func send(_ server: ScriptedHTTPServer, method: String = "GET", events: RetryLog? = nil) async throws -> HTTPResponse {
+        try await send(to: server.baseURL, method: method, events: events)
+    }
+
+    func send(to baseURL: String, method: String = "GET", events: RetryLog? = nil) async throws -> HTTPResponse {
         let transport = RetryingTransport(CurlTransport(), policy: Self.fastPolicy) { event in
             events?.events.withLock { $0.append(event) }
         }
-        return try await transport.send(HTTPRequest(method: method, url: URL(string: server.baseURL + "/v1/players")!))
+        return try await transport.send(HTTPRequest(method: method, url: URL(string: baseURL + "/v1/players")!))
     }
 
     @Test func aServerErrorIsTriedThreeTimesInAll() async throws {
@@ -83,10 +87,10 @@ import Testing
     }
 
     @Test func connectionFailuresAreRetried() async throws {
-        let server = try ScriptedHTTPServer { _, _ in [] }
-        server.stop()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
         let events = RetryLog()
-        await #expect(throws: TransportError.connectionFailed) { try await send(server, events: events) }
+        await #expect(throws: TransportError.connectionFailed) { try await send(to: refusing.baseURL, events: events) }
         #expect(events.events.withLock { $0.map(\.failedAttempt) } == [1, 2])
     }
 

@@ -113,13 +113,15 @@ import Testing
         let steps = try badServer.steps()
         let server = try ScriptedHTTPServer { _, _ in steps }
         defer { server.stop() }
-        if badServer == .connectionRefused { server.stop() }
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let badURL = URL(string: badServer == .connectionRefused ? refusing.baseURL : server.baseURL)!
         try await withLiveServer(seed: 5) { _, goodURL in
             let database = try ClientDatabase()
             _ = try await database.client(goodURL).sync()
             let before = try database.contentChecksum()
             do {
-                _ = try await database.client(URL(string: server.baseURL)!, transport: fastTransport(badServer.configure)).sync()
+                _ = try await database.client(badURL, transport: fastTransport(badServer.configure)).sync()
                 Issue.record("the sync succeeded")
             } catch {
                 #expect(badServer.matches(error), "\(error)")

@@ -32,8 +32,15 @@ public struct RetryPolicy: Sendable {
     /// half and all of `initialDelay × 2^(attempt - 1)`, at most
     /// `maximumDelay`. The jitter keeps many clients from retrying in step.
     public func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        var generator = SystemRandomNumberGenerator()
+        return backoff(afterAttempt: attempt, using: &generator)
+    }
+
+    /// The same, with the jitter drawn from `generator`: a test's seeded
+    /// one, to replay a draw.
+    package func backoff(afterAttempt attempt: Int, using generator: inout some RandomNumberGenerator) -> TimeInterval {
         let exponential = min(maximumDelay, initialDelay * pow(2, Double(max(0, attempt - 1))))
-        return Double.random(in: (exponential / 2)...exponential)
+        return Double.random(in: (exponential / 2)...exponential, using: &generator)
     }
 }
 
@@ -60,6 +67,9 @@ public struct RetryingTransport: HTTPTransport {
     public let policy: RetryPolicy
     /// Called before each wait.
     public let onRetry: (@Sendable (RetryEvent) -> Void)?
+    /// The clock of the waits: `ContinuousClock`, or in a test one that
+    /// the test advances.
+    package var clock: any Clock<Duration> = ContinuousClock()
 
     public init(_ base: any HTTPTransport, policy: RetryPolicy = RetryPolicy(), onRetry: (@Sendable (RetryEvent) -> Void)? = nil) {
         self.base = base
@@ -93,7 +103,7 @@ public struct RetryingTransport: HTTPTransport {
                 reason = error.detail ?? error.description
             }
             onRetry?(RetryEvent(failedAttempt: attempt, maximumAttempts: policy.maximumAttempts, delay: delay, reason: reason))
-            try await Task.sleep(for: .seconds(delay))
+            try await clock.sleep(for: .seconds(delay))
             attempt += 1
         }
     }

@@ -51,6 +51,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     public var waitSeconds: Int?
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
+    /// The clock of ``maximumDuration`` and of the report's duration:
+    /// `ContinuousClock`, or in a test one that the test advances.
+    package var clock: any Clock<Duration> = ContinuousClock()
 
     public init(transport: any HTTPTransport, endpoint: URL, store: Store) {
         self.transport = transport
@@ -61,11 +64,11 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// Syncs once. `full` takes a snapshot even with a stored cursor;
     /// `dryRun` reports what the merge would do without writing.
     public func sync(full: Bool = false, dryRun: Bool = false) async throws -> SyncReport {
-        try await sync(full: full, dryRun: dryRun, startedAt: .now)
+        try await sync(full: full, dryRun: dryRun, startedAt: SyncStopwatch(clock))
     }
 
     /// Syncs once, within ``maximumDuration`` of `start`.
-    package func sync(full: Bool, dryRun: Bool, startedAt start: ContinuousClock.Instant) async throws -> SyncReport {
+    package func sync(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> SyncReport {
         let position = try await store.syncPosition()
         // A cursor longer than the limit (stored by an older version) is
         // not sent: the sync takes a snapshot, as for an unknown cursor.
@@ -76,7 +79,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             case .upToDate(let bytes):
                 return SyncReport(
                     kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
-                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: Self.seconds(since: start))
+                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: start.elapsedSeconds)
             case .fetched(let staged):
                 fetched = staged
             }
@@ -84,7 +87,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             return SyncReport(
                 kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
                 cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
-                bytesReceived: fetched.bytes, durationSeconds: Self.seconds(since: start))
+                bytesReceived: fetched.bytes, durationSeconds: start.elapsedSeconds)
         }
     }
 
@@ -108,13 +111,13 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// a merge that has begun is never interrupted, so that a late deadline
     /// cannot hide a commit. `package`: `pushThenPull` bounds its push and
     /// its pull with one deadline.
-    package func withinDeadline<T: Sendable>(from start: ContinuousClock.Instant,
+    package func withinDeadline<T: Sendable>(from start: SyncStopwatch,
                                              _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let seconds = maximumDuration
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(until: start + .seconds(seconds), clock: .continuous)
+                try await start.sleep(untilElapsed: .seconds(seconds))
                 return nil
             }
             defer { group.cancelAll() }
@@ -314,11 +317,6 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// of MiB.
     static func size(_ bytes: Int) -> String {
         bytes % 1_048_576 == 0 ? "\(number(bytes / 1_048_576)) MiB" : "\(number(bytes)) bytes"
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let duration = ContinuousClock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

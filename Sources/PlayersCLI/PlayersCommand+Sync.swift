@@ -95,7 +95,10 @@ extension PlayersCommand {
             // A long-poll lasts up to its wait: while watching, each round
             // may take longer.
             let timeout = watch ? max(timeout, Double(Self.watchWait + 15)) : timeout
-            configuration.timeout = timeout
+            // The deadline (maximumDuration) ends the sync. A transfer's own
+            // limit only backs it up: as long as the deadline, it could fire
+            // first on a loaded machine, and its failure be retried.
+            configuration.timeout = timeout + 5
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
             configuration.bearerToken = token

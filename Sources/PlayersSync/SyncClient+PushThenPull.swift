@@ -13,7 +13,7 @@ extension SyncClient where Store == PlayersSyncStore {
     /// print(report) // pushed 2, +12 ~3 -1, conflicts 0, cursor 4815
     /// ```
     public func pushThenPull(full: Bool = false, dryRun: Bool = false) async throws -> PlayersSyncReport {
-        let start = ContinuousClock.now
+        let start = SyncStopwatch(clock)
         let pusher = ChangePusher(store.appDatabase, changesEndpoint: changesEndpoint, transport: transport)
         let push = try await withinDeadline(from: start) { try await pusher.push(dryRun: dryRun) }
         let pull = try await sync(full: full, dryRun: dryRun, startedAt: start)

@@ -111,9 +111,12 @@ import Testing
         await #expect(throws: TransportError.connectionLost) { try await get(server) }
     }
 
-    @Test func aStalledServerTimesOut() async throws {
+    /// libcurl's own stall timer, for real: the body never comes, and the
+    /// transfer ends with a timeout rather than hanging (the server holds
+    /// it until it stops).
+    @Test(.timeLimit(.minutes(1))) func aStalledServerTimesOut() async throws {
         let server = try ScriptedHTTPServer { _, _ in
-            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .sleep(10)]
+            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .holdUntilStopped]
         }
         defer { server.stop() }
         await #expect(throws: TransportError.timedOut) {
@@ -122,12 +125,15 @@ import Testing
                 $0.lowSpeedLimit = 10
             }
         }
+        #expect(server.requests.count == 1)
     }
 
     @Test func aRefusedConnectionIsAConnectionFailure() async throws {
-        let server = try ScriptedHTTPServer { _, _ in [] }
-        server.stop()
-        await #expect(throws: TransportError.connectionFailed) { try await get(server) }
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        await #expect(throws: TransportError.connectionFailed) {
+            try await CurlTransport().send(HTTPRequest(url: URL(string: refusing.baseURL + "/v1/players")!))
+        }
     }
 
     @Test func aRedirectToAFileURLIsRefused() async throws {
@@ -152,13 +158,16 @@ import Testing
         }
     }
 
-    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+    /// The server holds the body until it stops, and libcurl's timeouts
+    /// are longer than the test's time limit: only the cancellation can
+    /// end the transfer.
+    @Test(.timeLimit(.minutes(1))) func cancellingTheTaskAbortsTheTransfer() async throws {
         let server = try ScriptedHTTPServer { _, _ in
-            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .sleep(60)]
+            [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .holdUntilStopped]
         }
         defer { server.stop() }
-        let task = Task { try await get(server) { $0.timeout = 120; $0.lowSpeedTime = 120 } }
-        try await Task.sleep(for: .milliseconds(300))
+        let task = Task { try await get(server) { $0.timeout = 600; $0.lowSpeedTime = 600 } }
+        try await waitUntil("the server received the request") { server.requests.count == 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }

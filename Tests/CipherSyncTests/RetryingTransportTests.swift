@@ -14,10 +14,14 @@ import Testing
     }()
 
     func send(_ server: ScriptedHTTPServer, method: String = "GET", events: RetryLog? = nil) async throws -> HTTPResponse {
+        try await send(to: server.baseURL, method: method, events: events)
+    }
+
+    func send(to baseURL: String, method: String = "GET", events: RetryLog? = nil) async throws -> HTTPResponse {
         let transport = RetryingTransport(CurlTransport(), policy: Self.fastPolicy) { event in
             events?.events.withLock { $0.append(event) }
         }
-        return try await transport.send(HTTPRequest(method: method, url: URL(string: server.baseURL + "/v1/players")!))
+        return try await transport.send(HTTPRequest(method: method, url: URL(string: baseURL + "/v1/players")!))
     }
 
     @Test func aServerErrorIsTriedThreeTimesInAll() async throws {
@@ -44,11 +48,25 @@ import Testing
         }
     }
 
-    @Test func retryAfterSetsTheDelay() async throws {
+    /// The second attempt waits for the `Retry-After` on the transport's
+    /// clock: it is sent once the test has moved that clock a second on.
+    @Test(.timeLimit(.minutes(1))) func retryAfterSetsTheDelay() async throws {
         let server = try ScriptedHTTPServer { _, number in number == 0 ? .json("{}", status: 503, headers: ["Retry-After": "1"]) : .json("{}") }
         defer { server.stop() }
         let events = RetryLog()
-        #expect(try await send(server, events: events).status == 200)
+        let clock = ManualClock()
+        var transport = RetryingTransport(CurlTransport(), policy: Self.fastPolicy) { event in
+            events.events.withLock { $0.append(event) }
+        }
+        transport.clock = clock
+        let request = HTTPRequest(url: URL(string: server.baseURL + "/v1/players")!)
+        let response = Task { [transport] in try await transport.send(request) }
+        try await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [ManualClock.Instant(offset: .seconds(1))])
+        #expect(server.requests.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await response.value.status == 200)
+        #expect(server.requests.count == 2)
         #expect(events.events.withLock { $0.map(\.delay) } == [1])
     }
 
@@ -69,21 +87,26 @@ import Testing
     }
 
     @Test func connectionFailuresAreRetried() async throws {
-        let server = try ScriptedHTTPServer { _, _ in [] }
-        server.stop()
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
         let events = RetryLog()
-        await #expect(throws: TransportError.connectionFailed) { try await send(server, events: events) }
+        await #expect(throws: TransportError.connectionFailed) { try await send(to: refusing.baseURL, events: events) }
         #expect(events.events.withLock { $0.map(\.failedAttempt) } == [1, 2])
     }
+
+    static let backoffSeeds = TestSeeds("BACKOFF", test: "RetryingTransportTests/backoffGrowsAndStaysWithinItsBounds", correctness: 5, long: 100)
 
     @Test func backoffGrowsAndStaysWithinItsBounds() {
         var policy = RetryPolicy()
         policy.initialDelay = 1
         policy.maximumDelay = 3
-        for _ in 0..<100 {
-            #expect((0.5...1).contains(policy.backoff(afterAttempt: 1)))
-            #expect((1...2).contains(policy.backoff(afterAttempt: 2)))
-            #expect((1.5...3).contains(policy.backoff(afterAttempt: 5)))
+        for seed in Self.backoffSeeds.all {
+            var random = SeededRandom(seed: seed)
+            for _ in 0..<100 {
+                let delays = [1, 2, 5].map { policy.backoff(afterAttempt: $0, using: &random) }
+                #expect((0.5...1).contains(delays[0]) && (1...2).contains(delays[1]) && (1.5...3).contains(delays[2]),
+                        "\(delays) (\(Self.backoffSeeds.replay(seed)))")
+            }
         }
     }
 }

@@ -59,7 +59,11 @@ final class ScriptedTransport: HTTPTransport {
         case .status(let status):
             return HTTPResponse(status: status, url: request.url)
         case .stall:
-            try await Task.sleep(for: .seconds(3600))
+            // A stream that never yields: iterating it ends only when the
+            // task is cancelled.
+            let (never, continuation) = AsyncStream<Void>.makeStream()
+            defer { continuation.finish() }
+            for await _ in never {}
             throw CancellationError()
         }
     }

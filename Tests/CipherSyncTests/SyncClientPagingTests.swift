@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import TestSupport
 import Testing
 
 /// The sync client's paging, positions and limits, against a transport in
@@ -241,12 +242,23 @@ import Testing
         #expect(await store.merges.isEmpty)
     }
 
+    /// The second page never comes: the deadline, on a clock the test
+    /// advances once that page is asked for, ends the sync, and the
+    /// request under way, which only a cancellation ends, is cancelled.
     @Test(.timeLimit(.minutes(1))) func aFetchThatOutlastsTheDeadlineIsAbandoned() async throws {
         let transport = ScriptedTransport([.page(.snapshot(cursor: "7", next: "?after=a")), .stall])
         let store = MemorySyncStore()
+        let clock = ManualClock()
         var client = client(transport, store)
         client.maximumDuration = 0.2
-        await #expect(throws: SyncError.deadlineExceeded) { try await client.sync() }
+        client.clock = clock
+        let sync = Task { try await client.sync() }
+        try await waitUntil("the second page is asked for") { transport.requests.count == 2 }
+        try await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [ManualClock.Instant(offset: .milliseconds(200))])
+        clock.advance(by: .milliseconds(200))
+        await #expect(throws: SyncError.deadlineExceeded) { try await sync.value }
+        #expect(transport.requests.count == 2)
         #expect(await store.merges.isEmpty)
     }
 

@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import TestSupport
 import Testing
 
 /// How the sync client hands pages to its store: each page staged as it
@@ -53,11 +54,22 @@ import Testing
         }
         let store = MemorySyncStore(items: ["a": 1], position: SyncClientPagingTests.stored(cursor: "5", etag: #""v5""#),
                                     mergeError: ending == .failedMerge ? MergeFailure() : nil)
-        var client = client(ScriptedTransport(answers), store)
+        let transport = ScriptedTransport(answers)
+        // The deadline passes when the test says: only for `.deadline`,
+        // once its second page is under way.
+        let clock = ManualClock()
+        var client = client(transport, store)
         client.maximumDuration = 0.5
+        client.clock = clock
+        let sync = Task { try await client.sync() }
+        if ending == .deadline {
+            try await waitUntil("the second page is asked for") { transport.requests.count == 2 }
+            try await clock.waitForSleepers(1)
+            clock.advance(by: .milliseconds(500))
+        }
         let succeeded: Bool
         do {
-            _ = try await client.sync()
+            _ = try await sync.value
             succeeded = true
         } catch {
             succeeded = false

@@ -266,7 +266,10 @@ import Testing
     }
 
     /// Every header that no writer produced gets the one error and exit 3,
-    /// at once: the rounds are checked before PBKDF2 runs.
+    /// at once: the rounds are checked before PBKDF2 runs. (That no key
+    /// is derived is counted in EncryptedFileTests; here, a reader that
+    /// ran 0xFFFFFFFF rounds would be stopped by the watchdog, hours
+    /// early, and not exit with 3.)
     @Test func malformedExportHeadersExitWith3Quickly() throws {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(["init"]).status == 0)
@@ -286,15 +289,14 @@ import Testing
             let path = sandbox.root.appendingPathComponent("\(name).json").path
             try bytes.write(to: URL(fileURLWithPath: path))
             let process = try sandbox.makeProcess(["decrypt", "--passphrase-file", passphrase, path])
-            // A reader that trusted 0xFFFFFFFF rounds would run for hours.
+            // A reader that trusted 0xFFFFFFFF rounds would run for hours:
+            // a hang guard, far above any loaded machine's start-up.
             let watchdog = DispatchWorkItem { process.terminate() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-            let start = ContinuousClock.now
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
             let result = try TestSupport.run(process)
             watchdog.cancel()
             #expect(result.status == 3, "\(name)")
             #expect(result.error == "players: cannot decrypt \(path): the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with\n", "\(name)")
-            #expect(ContinuousClock.now - start < .seconds(10), "\(name)")
         }
         #expect(sandbox.databaseSnapshot() == before)
         #expect(try Data(contentsOf: URL(fileURLWithPath: export)) == sealed)

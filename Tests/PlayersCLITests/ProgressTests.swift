@@ -109,17 +109,39 @@ import Testing
         #expect(result.output.hasSuffix("Synced with \(server.baseURL): pushed 0, +400000 ~0 -0, conflicts 0, cursor 400000.\n"))
     }
 
-    @Test func aSyncShowsNoProgressWhenQuietOrOnAPipe() async throws {
-        // An answer after 1.5 s: the fetching line would show.
-        let server = try ScriptedHTTPServer { _, _ in [.sleep(1.5)] + .response(200, headers: ["Content-Type": "application/json"], body: Self.snapshot(10)) }
+    /// Every answer is held until a sync shown on a terminal has drawn
+    /// its fetching line. That sync starts once the quiet one and the
+    /// piped one have asked, and draws its line a second after it starts:
+    /// by then the other two have been fetching for more than a second,
+    /// long enough to show progress, by the order of events rather than
+    /// by a timer of the test.
+    @Test(.timeLimit(.minutes(2))) func aSyncShowsNoProgressWhenQuietOrOnAPipe() async throws {
+        let lineShown = Gate()
+        let server = try ScriptedHTTPServer { _, _ in
+            [.hold(lineShown)] + .response(200, headers: ["Content-Type": "application/json"], body: Self.snapshot(10))
+        }
         defer { server.stop() }
-        let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
-        let quiet = try await onThread { try runOnTerminal(sandbox.makeProcess(["sync", "--full", "--quiet", "--url", server.baseURL])) }
-        #expect(quiet.status == 0, "\(quiet.output)")
-        #expect(quiet.output == "Synced with \(server.baseURL): pushed 0, +10 ~0 -0, conflicts 0, cursor 10.\n")
-        let piped = try await sandbox.runInBackground(["sync", "--full", "--url", server.baseURL])
-        #expect(piped.status == 0, "\(piped.error)")
-        #expect(piped.error.isEmpty, "\(piped.error)")
+        // A database each: the three merge the same snapshot.
+        let (quietSandbox, pipedSandbox, shownSandbox) = (try CLISandbox(), try CLISandbox(), try CLISandbox())
+        for sandbox in [quietSandbox, pipedSandbox, shownSandbox] { _ = try await sandbox.runInBackground(["init"]) }
+        let quietProcess = try quietSandbox.makeProcess(["sync", "--full", "--quiet", "--url", server.baseURL])
+        async let quiet = onThread { try runOnTerminal(quietProcess) }
+        async let piped = pipedSandbox.runInBackground(["sync", "--full", "--url", server.baseURL])
+        try await waitUntil("the quiet sync and the piped one ask for the snapshot") { server.requests.count == 2 }
+        let shownProcess = try shownSandbox.makeProcess(["sync", "--full", "--url", server.baseURL])
+        let shown = try await onThread {
+            try runOnTerminal(shownProcess) { output in
+                if output.contains("\rSync: ") { lineShown.open() }
+            }
+        }
+        #expect(shown.status == 0, "\(shown.output)")
+        #expect(shown.output.contains("\rSync: 1 s"), "\(shown.output)")
+
+        let quietResult = try await quiet
+        #expect(quietResult.status == 0, "\(quietResult.output)")
+        #expect(quietResult.output == "Synced with \(server.baseURL): pushed 0, +10 ~0 -0, conflicts 0, cursor 10.\n")
+        let pipedResult = try await piped
+        #expect(pipedResult.status == 0, "\(pipedResult.error)")
+        #expect(pipedResult.error.isEmpty, "\(pipedResult.error)")
     }
 }

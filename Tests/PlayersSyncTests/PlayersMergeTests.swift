@@ -6,6 +6,7 @@ import PlayersProtocol
 import PlayersServerStore
 import PlayersSync
 import Synchronization
+import TestSupport
 import Testing
 
 /// Syncs from the real server on loopback into encrypted files.
@@ -196,11 +197,14 @@ import Testing
             let cancellable = ValueObservation.tracking { db in try Player.fetchCount(db) }
                 .start(in: database.appDatabase.reader, scheduling: .task, onError: { _ in }, onChange: { count in values.withLock { $0.append(count) } })
             defer { cancellable.cancel() }
-            try await waitFor { values.withLock { $0 } == [0] }
+            try await waitUntil("the observation sees the empty database") { values.withLock { $0 } == [0] }
             _ = try await database.client(url).sync()
-            try await waitFor { values.withLock { $0.count } == 2 }
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(values.withLock { $0 } == [0, 30])
+            // A sentinel after the sync: values come in order, so any
+            // second value of the sync would arrive before the sentinel's.
+            var sentinel = Player(name: "Sentinel", score: 1)
+            try database.appDatabase.savePlayer(&sentinel)
+            try await waitUntil("the observation sees the sentinel") { values.withLock { $0.last } == 31 }
+            #expect(values.withLock { $0 } == [0, 30, 31])
         }
     }
 
@@ -214,13 +218,4 @@ import Testing
             #expect(report.counts == SyncCounts(inserted: 2))
         }
     }
-}
-
-/// Loops until `condition` holds, for at most 10 seconds.
-func waitFor(_ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<1000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not met within 10 seconds")
 }

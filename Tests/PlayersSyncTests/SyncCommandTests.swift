@@ -199,7 +199,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            try await waitFor { FileManager.default.fileExists(atPath: marker) }
+            try await waitUntil("the sync pauses inside its merge") { FileManager.default.fileExists(atPath: marker) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)

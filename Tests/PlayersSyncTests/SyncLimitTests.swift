@@ -10,13 +10,14 @@ import Testing
 /// hostile servers: past each limit the sync fails with a clear error and
 /// the database is left as it was.
 @Suite struct SyncLimitTests {
-    /// A server whose snapshot never ends: each page links to the next,
-    /// holds `fillerBytes` of padding, and comes after `delay` seconds.
-    func endlessSnapshot(fillerBytes: Int = 0, delay: TimeInterval = 0) throws -> ScriptedHTTPServer {
+    /// A server whose snapshot never ends: each page links to the next and
+    /// holds `fillerBytes` of padding; from request `stallingFrom` on (if
+    /// given), the answer is held until the server stops.
+    func endlessSnapshot(fillerBytes: Int = 0, stallingFrom: Int? = nil) throws -> ScriptedHTTPServer {
         let filler = String(repeating: "x", count: fillerBytes)
         return try ScriptedHTTPServer { _, number in
             let page = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"9","next":"/v1/players?page=\#(number + 1)","filler":"\#(filler)","players":[],"tombstones":[]}"#
-            return (delay > 0 ? [.sleep(delay)] : []) + .json(page)
+            return number >= (stallingFrom ?? .max) ? [.holdUntilStopped] : .json(page)
         }
     }
 
@@ -63,23 +64,32 @@ import Testing
         #expect(try database.contentChecksum() == before)
     }
 
-    @Test func aSyncThatOutlastsItsDeadlineIsAbandoned() async throws {
-        let server = try endlessSnapshot(delay: 0.2)
+    /// The deadline runs on a clock the test advances once the second
+    /// page is under way; that page never comes (the server holds it
+    /// until it stops, after the sync ends), so the sync can end only by
+    /// cancelling the transfer under way.
+    @Test(.timeLimit(.minutes(2))) func aSyncThatOutlastsItsDeadlineIsAbandoned() async throws {
+        let server = try endlessSnapshot(stallingFrom: 1)
         defer { server.stop() }
         let (database, before) = try await syncedDatabase()
+        let clock = ManualClock()
         var client = database.client(URL(string: server.baseURL)!)
         client.maximumDuration = 1
-        let start = ContinuousClock.now
+        client.clock = clock
+        let sync = Task { [client] in try await client.sync(full: true) }
+        try await waitUntil("the second page is asked for") { server.requests.count == 2 }
+        try await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [ManualClock.Instant(offset: .seconds(1))])
+        clock.advance(by: .seconds(1))
         do {
-            _ = try await client.sync(full: true)
+            _ = try await sync.value
             Issue.record("the sync succeeded")
         } catch {
             #expect(error as? SyncError == .deadlineExceeded)
             #expect("\(error)" == "the sync did not finish within its deadline (1 s): try again later, or allow it longer")
         }
-        // Endless otherwise; the transfer under way notices the
-        // cancellation within a second, later on a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // The cancelled request is not tried again.
+        #expect(server.requests.count == 2)
         #expect(try database.contentChecksum() == before)
     }
 
@@ -116,7 +126,8 @@ import Testing
     }
 
     @Test func theCommandsDeadlineAndSizeOptionsEndASyncWithExitCodeFive() async throws {
-        let slow = try endlessSnapshot(delay: 0.2)
+        // Its second page never comes: only the deadline ends the sync.
+        let slow = try endlessSnapshot(stallingFrom: 1)
         defer { slow.stop() }
         let big = try endlessSnapshot(fillerBytes: 300_000)
         defer { big.stop() }
@@ -135,10 +146,12 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    /// A server that never answers, and one that answers 503 with a
-    /// `Retry-After` of 5 s each time: `--timeout 3` ends the command after 3 s,
-    /// connection, retries and their waits together.
-    @Test(arguments: [[ScriptedHTTPServer.Step.sleep(30)], .response(503, headers: ["Retry-After": "5"])])
+    /// A server that never answers (it holds the answer until it stops,
+    /// after the command), and one that answers 503 with a `Retry-After`
+    /// of 30 s each time: `--timeout 5` ends the command, connection,
+    /// retries and their waits together. The `players` process keeps its
+    /// real clock; the test counts what happened, not how long it took.
+    @Test(.timeLimit(.minutes(2)), arguments: [[ScriptedHTTPServer.Step.holdUntilStopped], .response(503, headers: ["Retry-After": "30"])])
     func theTimeoutBoundsTheWholeCommand(_ answer: [ScriptedHTTPServer.Step]) async throws {
         let server = try ScriptedHTTPServer { _, _ in answer }
         defer { server.stop() }
@@ -146,16 +159,13 @@ import Testing
         _ = try await sandbox.runInBackground(["init"])
         let before = sandbox.databaseSnapshot()
 
-        let start = ContinuousClock.now
-        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--timeout", "3", "--quiet"])
-        let elapsed = ContinuousClock.now - start
+        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--timeout", "5", "--quiet"])
         #expect(result.status == 5)
-        #expect(result.error == "players: the sync did not finish within its --timeout (3 s): try again later, or give a longer --timeout; the database was left unchanged\n")
+        #expect(result.error == "players: the sync did not finish within its --timeout (5 s): try again later, or give a longer --timeout; the database was left unchanged\n")
         // One attempt: a timeout of each request would have made three
-        // (after 3 s each, or after waits of 5 s). Counted, not timed: a
-        // loaded machine can take seconds to start a process.
+        // (each after 5 s), and the wait of 30 s asked for is cut short by
+        // the deadline, not waited out and followed by a second request.
         #expect(server.requests.count == 1, "\(server.requests.map(\.path))")
-        #expect(elapsed >= .seconds(3) && elapsed < .seconds(25), "\(elapsed)")
         #expect(sandbox.databaseSnapshot() == before)
     }
 

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import TestSupport
 import Testing
 
 /// The seeds' PlayerListModel tests, without a UI framework.
@@ -15,7 +16,7 @@ import Testing
 
         model.observePlayers()
 
-        try await pollUntil { model.players.count == 1 }
+        try await waitUntil("the model shows the one player") { model.players.count == 1 }
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
@@ -24,13 +25,13 @@ import Testing
         let appDatabase = database.appDatabase
         let model = PlayerList(appDatabase: appDatabase)
         model.observePlayers()
-        try await pollUntil { model.players.isEmpty }
+        try await waitUntil("the model shows no player") { model.players.isEmpty }
 
         var player = Player(name: "Arthur", score: 1000)
         try appDatabase.savePlayer(&player)
 
         let saved = player
-        try await pollUntil { model.players == [saved] }
+        try await waitUntil("the model shows the saved player") { model.players == [saved] }
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
@@ -43,11 +44,11 @@ import Testing
         try appDatabase.savePlayer(&barbara)
         let model = PlayerList(appDatabase: appDatabase, ordering: .byScore)
         model.observePlayers()
-        try await pollUntil { model.players.map(\.name) == ["Barbara", "Arthur"] }
+        try await waitUntil("the model shows the players by score") { model.players.map(\.name) == ["Barbara", "Arthur"] }
 
         model.ordering = .byName
 
-        try await pollUntil { model.players.map(\.name) == ["Arthur", "Barbara"] }
+        try await waitUntil("the model shows the players by name") { model.players.map(\.name) == ["Arthur", "Barbara"] }
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)

@@ -30,12 +30,3 @@ struct TestDatabase {
         }
     }
 }
-
-/// Loops until `condition` holds, for at most 10 seconds (the seeds' `pollUntil`).
-func pollUntil(_ condition: @Sendable () async -> Bool) async throws {
-    for _ in 0..<1000 {
-        if await condition() { return }
-        try await Task.sleep(nanoseconds: 10_000_000)
-    }
-    Issue.record("condition not met within 10 seconds")
-}

@@ -1,12 +1,15 @@
 import Foundation
 
-/// Runs blocking work (a subprocess, sockets, waits) on a Dispatch
-/// thread, so that it holds none of Swift's few cooperative threads,
-/// which the other tests running at the same time need (a server in the
-/// test's own process among them).
+/// Runs blocking work (a subprocess, sockets, waits) on a thread of its
+/// own, so that it holds none of Swift's few cooperative threads, which
+/// the other tests running at the same time need (a server in the
+/// test's own process among them), nor one of Dispatch's global threads:
+/// on a machine of two cores, a few waits that last (a subprocess whose
+/// answer a test holds) would starve the libcurl transfers of the other
+/// tests, which run there.
 public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

@@ -76,9 +76,12 @@ public func freeLoopbackPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Waits, at most 10 seconds, until something accepts connections on the port.
+/// Waits until something accepts connections on the port, trying every
+/// 50 ms; throws after a minute, a hang guard that a loaded machine
+/// starting `openssl` does not reach.
 public func waitUntilListening(port: Int) throws {
-    for _ in 0..<200 {
+    let giveUp = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < giveUp {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -7,7 +7,11 @@ import Foundation
 /// terminal does). Returns the exit status and everything the terminal
 /// showed, standard output and error interleaved, with `\r\n` read as
 /// `\n` (a lone `\r`, which redraws a progress bar, is kept).
-public func runOnTerminal(_ process: Process, input: String = "") throws -> (status: Int32, output: String) {
+/// `onOutput`, if given, gets what the terminal showed so far (as it
+/// came, `\r\n` included) each time more arrives: the way to act once a
+/// line is seen, while the process still runs.
+public func runOnTerminal(_ process: Process, input: String = "",
+                          onOutput: (@Sendable (String) -> Void)? = nil) throws -> (status: Int32, output: String) {
     guard let executable = process.executableURL?.path else {
         throw TestFailure("runOnTerminal needs a process with an executable.")
     }
@@ -18,7 +22,7 @@ public func runOnTerminal(_ process: Process, input: String = "") throws -> (sta
     terminal.arguments = ["-qec", command, "/dev/null"]
     terminal.environment = process.environment
     terminal.currentDirectoryURL = process.currentDirectoryURL
-    let result = try run(terminal, input: input)
+    let result = try run(terminal, input: input, onOutput: onOutput)
     return (result.status, result.output.replacingOccurrences(of: "\r\n", with: "\n"))
 }
 

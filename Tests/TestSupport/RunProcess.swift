@@ -13,8 +13,10 @@ public func run(_ executable: String, _ arguments: [String], environment: [Strin
     return try run(process, input: input)
 }
 
-/// Runs a configured process the same way.
-public func run(_ process: Process, input: String? = nil) throws -> (status: Int32, output: String, error: String) {
+/// Runs a configured process the same way; `onOutput`, if given, gets
+/// the standard output received so far each time more arrives.
+public func run(_ process: Process, input: String? = nil,
+                onOutput: (@Sendable (String) -> Void)? = nil) throws -> (status: Int32, output: String, error: String) {
     let outputPipe = Pipe(), errorPipe = Pipe(), inputPipe = Pipe()
     process.standardOutput = outputPipe
     process.standardError = errorPipe
@@ -25,7 +27,17 @@ public func run(_ process: Process, input: String? = nil) throws -> (status: Int
     let errorData = ErrorCollector()
     let errorReader = Thread { errorData.set(errorPipe.fileHandleForReading.readDataToEndOfFile()) }
     errorReader.start()
-    let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+    var output = Data()
+    if let onOutput {
+        var chunk = outputPipe.fileHandleForReading.availableData
+        while !chunk.isEmpty {
+            output.append(chunk)
+            onOutput(String(decoding: output, as: UTF8.self))
+            chunk = outputPipe.fileHandleForReading.availableData
+        }
+    } else {
+        output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+    }
     process.waitUntilExit()
     let error = errorData.wait()
     return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))

@@ -4,7 +4,8 @@ import Synchronization
 /// A real HTTP/1.1 server on a loopback port, whose answers a test writes
 /// byte by byte: the way to produce what a well-behaved server never
 /// sends (a truncated body, a stall, a gzip bomb). Each connection gets
-/// one answer, then is closed.
+/// one answer, then is closed. Time plays no part: a stall is an answer
+/// held at a ``Gate`` that the test opens, or that ``stop()`` opens.
 public final class ScriptedHTTPServer: Sendable {
     /// A request as it arrived.
     public struct Request: Sendable {
@@ -19,7 +20,12 @@ public final class ScriptedHTTPServer: Sendable {
     /// What to do on a connection.
     public enum Step: Sendable {
         case send(Data)
-        case sleep(TimeInterval)
+        /// Sends nothing more until the gate opens, or the server stops
+        /// (then the connection is closed without the steps after).
+        case hold(Gate)
+
+        /// A server that never answers: held until it stops.
+        public static var holdUntilStopped: Step { .hold(Gate()) }
     }
 
     public let port: Int
@@ -27,7 +33,9 @@ public final class ScriptedHTTPServer: Sendable {
     private let handler: @Sendable (Request, Int) -> [Step]
     private let recorded = Mutex<[Request]>([])
     private let stopped = DispatchSemaphore(value: 0)
-    private let isStopped = Mutex(false)
+    /// Whether ``stop()`` was called, and the gates answers are held at,
+    /// which it opens.
+    private let holding = Mutex((isStopped: false, gates: [Gate]()))
 
     /// Starts listening; `handler` gets each request and its number (from 0).
     public init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
@@ -54,15 +62,16 @@ public final class ScriptedHTTPServer: Sendable {
     }
 
     /// Stops accepting connections (the accepting thread holds the server
-    /// until then). The socket is closed only once that thread is done
-    /// with it, so that its number cannot be reused under it by another
-    /// test's server.
+    /// until then), and releases the answers held at a gate. The socket is
+    /// closed only once that thread is done with it, so that its number
+    /// cannot be reused under it by another test's server.
     public func stop() {
-        let wasStopped = isStopped.withLock { isStopped in
-            defer { isStopped = true }
-            return isStopped
+        let (wasStopped, gates) = holding.withLock { holding in
+            defer { holding = (true, []) }
+            return holding
         }
         guard !wasStopped else { return }
+        for gate in gates { gate.open() }
         shutdown(listener, Int32(SHUT_RDWR))
         stopped.wait()
     }
@@ -97,8 +106,14 @@ public final class ScriptedHTTPServer: Sendable {
             case .send(let data):
                 let sent = data.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if sent < 0 { return }
-            case .sleep(let seconds):
-                Thread.sleep(forTimeInterval: seconds)
+            case .hold(let gate):
+                let isStopped = holding.withLock { holding in
+                    if !holding.isStopped { holding.gates.append(gate) }
+                    return holding.isStopped
+                }
+                if isStopped { return }
+                gate.wait()
+                if holding.withLock({ $0.isStopped }) { return }
             }
         }
     }

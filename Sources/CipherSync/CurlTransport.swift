@@ -6,10 +6,11 @@ import Synchronization
 /// An ``HTTPTransport`` over libcurl, hardened by default (see
 /// ``TransportConfiguration``).
 ///
-/// Each request runs the blocking `curl_easy_perform` on a Dispatch
-/// thread, off Swift's cooperative pool. Cancelling the task aborts the
-/// transfer from libcurl's progress callback (within about a second, the
-/// longest libcurl waits between two calls of it).
+/// Each request runs the blocking `curl_easy_perform` on a thread of its
+/// own, off Swift's cooperative pool and Dispatch's global one.
+/// Cancelling the task aborts the transfer from libcurl's progress
+/// callback (within about a second, the longest libcurl waits between two
+/// calls of it).
 ///
 /// ```swift
 /// var configuration = TransportConfiguration()
@@ -35,11 +36,17 @@ public struct CurlTransport: HTTPTransport {
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
+                // A thread of its own: a transfer blocks its thread as long as
+                // it lasts (a long-poll, a stalled server), and Dispatch's
+                // global pool has as many threads as cores, which the app's
+                // database queues need meanwhile.
+                let thread = Thread {
                     continuation.resume(with: Result {
                         try CurlTransfer(request: request, configuration: configuration, cancellation: cancellation).perform()
                     })
                 }
+                thread.qualityOfService = .userInitiated
+                thread.start()
             }
         } onCancel: {
             cancellation.cancel()

@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import PlayersServerHTTP
 import PlayersServerStore
+import TestSupport
 
 /// A live `PlayersAPI` on loopback, on a store of a new ``StoreSandbox``:
 /// the fixture of the API suites, which run every case on both stores.
@@ -33,6 +34,9 @@ public struct APITestServer: Sendable {
             configuration.tombstoneRetention = tombstoneRetention
             configuration.defaultPageSize = 100
             configuration.servesDemoRefresh = demo
+            // `GET /ready` checks the store within this time: a store that
+            // answers must be seen ready on a loaded machine too.
+            configuration.readinessTimeout = TimeInterval(hangGuard.components.seconds)
             let api = PlayersAPI(store: store, configuration: configuration, longPollTimers: longPollClock)
             do {
                 try await APIClient.withServer(api.makeRouter()) { client in

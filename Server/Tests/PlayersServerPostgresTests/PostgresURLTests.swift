@@ -1,6 +1,7 @@
 import Foundation
 import PlayersServerPostgres
 import ServerTestSupport
+import TestSupport
 import Testing
 
 /// The URL's `sslmode`, with libpq's meanings, against the test cluster,
@@ -13,7 +14,7 @@ import Testing
 
     @Test(arguments: ["disable", "allow", "prefer"])
     func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
-        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode))
+        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard)
         _ = try await store.snapshot(limit: 1, after: nil)
         try await store.close()
     }
@@ -21,7 +22,7 @@ import Testing
     @Test(arguments: ["require", "verify-ca", "verify-full"])
     func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
         await #expect(throws: (any Error).self) {
-            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode))
+            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard)
             try await store.close()
         }
     }

@@ -9,8 +9,10 @@ import Testing
         let server = try ServerProcess(["--database", "server.db", "--seed", "50"], environment: ServerDatabase.environment)
         let writing = Atomic(true)
         let writes = Atomic(0)
+        let writerEnded = Atomic(false)
         let writer = Task {
             try await onThread {
+                defer { writerEnded.store(true, ordering: .relaxed) }
                 var index = 0
                 while writing.load(ordering: .relaxed) {
                     _ = try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index))
@@ -19,7 +21,11 @@ import Testing
                 }
             }
         }
-        try await waitUntil("writes through players-server before the backup") { writes.load(ordering: .relaxed) >= 3 }
+        // A writer that stopped (a failed request) fails the test with its error.
+        try await waitUntil("writes through players-server before the backup") {
+            if writerEnded.load(ordering: .relaxed) { try await writer.value }
+            return writes.load(ordering: .relaxed) >= 3
+        }
         let result = try ServerProcess.run(["backup", "--database", "server.db", "backup.db"],
                                            environment: ServerDatabase.environment, in: server.folder)
         // The second write acknowledged after the backup began after it too.

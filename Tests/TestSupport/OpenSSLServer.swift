@@ -76,12 +76,10 @@ public func freeLoopbackPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Waits until something accepts connections on the port, trying every
-/// 50 ms; throws after a minute, a hang guard that a loaded machine
-/// starting `openssl` does not reach.
+/// Waits until something accepts connections on the port (a hang guard:
+/// ``waitUntilBlocking(_:timeout:_:)``).
 public func waitUntilListening(port: Int) throws {
-    let giveUp = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < giveUp {
+    try waitUntilBlocking("something to accept connections on 127.0.0.1:\(port)") {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -91,8 +89,6 @@ public func waitUntilListening(port: Int) throws {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         close(descriptor)
-        if connected == 0 { return }
-        Thread.sleep(forTimeInterval: 0.05)
+        return connected == 0
     }
-    throw POSIXError(.ETIMEDOUT)
 }

@@ -105,7 +105,9 @@ import Testing
         }
         // Cancelled whatever happens: otherwise the query runs for ever.
         defer { task.cancel() }
-        try await waitUntil("the endless query runs") { started.isSet }
+        // A new task may wait minutes for a thread in a full run on two
+        // loaded cores: a longer hang guard.
+        try await waitUntil("the endless query runs", timeout: hangGuard * 5) { started.isSet }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
@@ -136,7 +138,7 @@ import Testing
             task.cancel()
             cancelled.signal()
         }
-        try await waitUntil("the write is between its statements") { betweenStatements.withLock { $0 } }
+        try await waitUntil("the write is between its statements", timeout: hangGuard * 5) { betweenStatements.withLock { $0 } }
         task.cancel()
         cancelled.signal()
         await #expect(throws: CancellationError.self) { try await task.value }

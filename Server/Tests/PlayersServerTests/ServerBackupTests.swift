@@ -22,7 +22,9 @@ import Testing
             }
         }
         // A writer that stopped (a failed request) fails the test with its error.
-        try await waitUntil("writes through players-server before the backup") {
+        // The writer's new task may wait minutes for a thread in a full run
+        // on two loaded cores: a longer hang guard.
+        try await waitUntil("writes through players-server before the backup", timeout: hangGuard * 5) {
             if writerEnded.load(ordering: .relaxed) { try await writer.value }
             return writes.load(ordering: .relaxed) >= 3
         }

@@ -6,8 +6,7 @@ import Testing
 /// check that the benchmarks still work, not a measure of speed.
 @Suite struct BenchmarkProgramTests {
     @Test func everyWorkloadReportsARatioForEveryMode() async throws {
-        // Off the threads of the tests' tasks: the program runs for a while.
-        let result = try await onThread { try run(BuiltProducts.path("players-bench"), ["--quick", "--runs", "1", "--json"]) }
+        let result = try await run(BuiltProducts.path("players-bench"), ["--quick", "--runs", "1", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
@@ -23,11 +22,9 @@ import Testing
     }
 
     @Test func theMemoryWorkloadRunsOncePerPlayerCount() async throws {
-        let result = try await onThread {
-            try run(BuiltProducts.path("players-bench"), [
-                "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "2000", "--memory-players", "4000",
-            ])
-        }
+        let result = try await run(BuiltProducts.path("players-bench"), [
+            "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "2000", "--memory-players", "4000",
+        ])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let memory = report?["memory"] as? [[String: Any]] ?? []
@@ -35,14 +32,14 @@ import Testing
         #expect((report?["results"] as? [[String: Any]])?.isEmpty == true)
     }
 
-    @Test func aMemoryPlayerCountOutOfRangeIsAUsageError() throws {
-        let result = try run(BuiltProducts.path("players-bench"), ["--memory-players", "0"])
+    @Test func aMemoryPlayerCountOutOfRangeIsAUsageError() async throws {
+        let result = try await run(BuiltProducts.path("players-bench"), ["--memory-players", "0"])
         #expect(result.status == 64)
         #expect(result.error.contains("--memory-players must be from 1 to 10000000, not 0."))
     }
 
-    @Test func anUnknownModeIsAUsageError() throws {
-        let result = try run(BuiltProducts.path("players-bench"), ["--mode", "rot13"])
+    @Test func anUnknownModeIsAUsageError() async throws {
+        let result = try await run(BuiltProducts.path("players-bench"), ["--mode", "rot13"])
         #expect(result.status == 64)
         #expect(result.error.contains("Unknown mode 'rot13'"))
     }

@@ -211,33 +211,33 @@ import Testing
 
     static let sqlcipherShell = "/usr/bin/sqlcipher"
 
-    @Test func fileWrittenHereOpensInTheSQLCipherShell() throws {
+    @Test func fileWrittenHereOpensInTheSQLCipherShell() async throws {
         let fixture = try DatabaseFixture(.queue, configuration: encryptedConfiguration("shell secret"))
         try insertSecret(fixture.writer, count: 3)
         try fixture.writer.close()
         // The passphrase goes through standard input, never argv.
-        let result = try run(Self.sqlcipherShell, [fixture.path], input: """
+        let result = try await run(Self.sqlcipherShell, [fixture.path], input: """
             PRAGMA key = 'shell secret';
             SELECT value FROM secret ORDER BY id;
             """)
         #expect(result.status == 0)
         #expect(result.output.split(separator: "\n") == ["\(Self.secretText) 0", "\(Self.secretText) 1", "\(Self.secretText) 2"])
 
-        let wrong = try run(Self.sqlcipherShell, [fixture.path], input: "PRAGMA key = 'nope';\nSELECT COUNT(*) FROM secret;\n")
+        let wrong = try await run(Self.sqlcipherShell, [fixture.path], input: "PRAGMA key = 'nope';\nSELECT COUNT(*) FROM secret;\n")
         #expect(wrong.error.contains("file is encrypted or is not a database"))
     }
 
-    @Test func fileWrittenByTheSQLCipherShellOpensHere() throws {
+    @Test func fileWrittenByTheSQLCipherShellOpensHere() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("shell.sqlite")
-        let result = try run(Self.sqlcipherShell, [path], input: """
+        let result = try await run(Self.sqlcipherShell, [path], input: """
             PRAGMA key = 'from the shell';
             CREATE TABLE secret (id INTEGER PRIMARY KEY, value TEXT);
             INSERT INTO secret (value) VALUES ('written by sqlcipher');
             """)
         #expect(result.status == 0)
         let dbQueue = try DatabaseQueue(path: path, configuration: encryptedConfiguration("from the shell"))
-        #expect(try dbQueue.read { try String.fetchOne($0, sql: "SELECT value FROM secret") } == "written by sqlcipher")
+        await #expect(try dbQueue.read { try String.fetchOne($0, sql: "SELECT value FROM secret") } == "written by sqlcipher")
         expectNotADatabase(.queue, path: path, configuration: Configuration())
     }
 }

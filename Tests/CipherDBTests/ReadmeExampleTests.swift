@@ -6,7 +6,7 @@ import Testing
 /// README's `Package.swift` and its short example, as written there,
 /// depending on this checkout by path, built by SwiftPM and run.
 @Suite struct ReadmeExampleTests {
-    @Test func theReadmesPackageBuildsAndItsExampleRuns() throws {
+    @Test func theReadmesPackageBuildsAndItsExampleRuns() async throws {
         let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] + "\n" }
         let manifest = try #require(blocks.first { $0.hasPrefix("// swift-tools-version") })
@@ -24,14 +24,14 @@ import Testing
             .write(to: sources.appendingPathComponent("Passphrase.swift"), atomically: true, encoding: .utf8)
 
         let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
-        let build = try run("/usr/bin/env", ["swift", "build", "--package-path", folder.path("MyApp")], environment: environment)
+        let build = try await run("/usr/bin/env", ["swift", "build", "--package-path", folder.path("MyApp")], environment: environment)
         #expect(build.status == 0, "\(build.output)\(build.error)")
         guard build.status == 0 else { return }
 
         let app = Process()
         app.executableURL = folder.url("MyApp/.build/debug/MyApp")
         app.currentDirectoryURL = folder.url
-        let result = try run(app)
+        let result = try await run(app)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "[\"Arthur\"]\n")
         // The database it wrote is encrypted: no plaintext SQLite header.

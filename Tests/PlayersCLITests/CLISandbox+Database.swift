@@ -16,30 +16,30 @@ extension CLISandbox {
 
     /// A new sandbox whose database holds random players: the template
     /// of crash trials.
-    static func withRandomPlayers() throws -> CLISandbox {
+    static func withRandomPlayers() async throws -> CLISandbox {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
-        try sandbox.runChecked(["randomize"])
+        try await sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["randomize"])
         return sandbox
     }
 
     /// A new sandbox whose database holds one player (id 1).
-    static func withPlayer(_ name: String, score: Int) throws -> CLISandbox {
+    static func withPlayer(_ name: String, score: Int) async throws -> CLISandbox {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
-        try sandbox.runChecked(["add", "--name", name, "--score", "\(score)"])
+        try await sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["add", "--name", name, "--score", "\(score)"])
         return sandbox
     }
 
     /// Runs a shell command line in the sandbox's home, with the built
     /// `players` first on PATH: pipes and redirections as a person types
     /// them. Standard input is empty, not a terminal.
-    func runShell(_ commandLine: String) throws -> (status: Int32, output: String, error: String) {
+    func runShell(_ commandLine: String) async throws -> (status: Int32, output: String, error: String) {
         let process = try makeProcess(["-c", commandLine])
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.environment?["PATH"] = try CLISandbox.executable().deletingLastPathComponent().path + ":/usr/bin:/bin"
         process.currentDirectoryURL = root
-        return try TestSupport.run(process)
+        return try await TestSupport.run(process)
     }
 
     /// Adds `count` players ("Player 1", …, or with another name
@@ -88,8 +88,8 @@ extension CLISandbox {
 
     /// `players verify` passes, and no temporary file is left next to the
     /// database.
-    func verifyLeavesNoTemporaries(arguments: [String] = []) throws {
-        try runChecked(["verify"] + arguments)
+    func verifyLeavesNoTemporaries(arguments: [String] = []) async throws {
+        try await runChecked(["verify"] + arguments)
         try expectNoTemporaries(next: databasePath)
     }
 

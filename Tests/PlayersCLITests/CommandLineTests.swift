@@ -8,10 +8,10 @@ import Testing
 /// exit codes of refusals.
 @Suite struct CommandLineTests {
     /// A sandbox with a database of one player.
-    func sandboxWithAPlayer() throws -> CLISandbox {
+    func sandboxWithAPlayer() async throws -> CLISandbox {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
-        try sandbox.runChecked(["add", "--name", "Arthur", "--score", "42"])
+        try await sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["add", "--name", "Arthur", "--score", "42"])
         return sandbox
     }
 
@@ -24,10 +24,10 @@ import Testing
         ["list", "--order", "age"],
         ["conflicts", "resolve", "not-an-id", "--keep-local"],
     ])
-    func aUsageErrorIsOneLineAndAHint(_ arguments: [String]) throws {
-        let sandbox = try sandboxWithAPlayer()
+    func aUsageErrorIsOneLineAndAHint(_ arguments: [String]) async throws {
+        let sandbox = try await sandboxWithAPlayer()
         let before = sandbox.databaseSnapshot()
-        let result = try sandbox.run(arguments)
+        let result = try await sandbox.run(arguments)
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 2, "\(result.error)")
@@ -38,31 +38,31 @@ import Testing
     }
 
     @Test(arguments: [["add", "--name", "Zaphod", "--score", "-5"], ["edit", "1", "-s", "-5"]])
-    func aNegativeScoreIsRefusedWithTheRule(_ arguments: [String]) throws {
-        let sandbox = try sandboxWithAPlayer()
+    func aNegativeScoreIsRefusedWithTheRule(_ arguments: [String]) async throws {
+        let sandbox = try await sandboxWithAPlayer()
         let before = sandbox.databaseSnapshot()
-        let result = try sandbox.run(arguments)
+        let result = try await sandbox.run(arguments)
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("players: the score is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000\n"),
                 "\(result.error)")
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    @Test func versionNamesTheLibrariesAndTheBuild() throws {
-        let result = try CLISandbox().run(["--version"])
+    @Test func versionNamesTheLibrariesAndTheBuild() async throws {
+        let result = try await CLISandbox().run(["--version"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("players 0.20.0 (SQLCipher 3.4.1"), "\(result.output)")
         #expect(result.output.hasSuffix(", SQLite 3.15.2, debug build)\n"), "\(result.output)")
     }
 
-    @Test func theDatabaseOptionsMayComeBeforeTheSubcommand() throws {
+    @Test func theDatabaseOptionsMayComeBeforeTheSubcommand() async throws {
         let sandbox = try CLISandbox()
         let path = sandbox.root.appendingPathComponent("other.db").path
-        #expect(try sandbox.run(["-d", path, "init"]).status == 0)
-        #expect(try sandbox.run(["--database", path, "add", "-n", "Ford", "-s", "7"]).output == "Added player 1: Ford, 7.\n")
-        #expect(try sandbox.run(["--database=\(path)", "list"]).output == "ID  NAME  SCORE\n 1  Ford      7\n")
-        #expect(try sandbox.run(["-d", path, "--key-file", sandbox.keyPath, "remote", "set", "http://127.0.0.1:8080"]).status == 0)
-        let resolve = try sandbox.run(["-d", path, "conflicts", "resolve", "1", "--keep-local"])
+        await #expect(try sandbox.run(["-d", path, "init"]).status == 0)
+        await #expect(try sandbox.run(["--database", path, "add", "-n", "Ford", "-s", "7"]).output == "Added player 1: Ford, 7.\n")
+        await #expect(try sandbox.run(["--database=\(path)", "list"]).output == "ID  NAME  SCORE\n 1  Ford      7\n")
+        await #expect(try sandbox.run(["-d", path, "--key-file", sandbox.keyPath, "remote", "set", "http://127.0.0.1:8080"]).status == 0)
+        let resolve = try await sandbox.run(["-d", path, "conflicts", "resolve", "1", "--keep-local"])
         #expect(resolve.status == 1)
         #expect(resolve.error.hasPrefix("players: no conflict for the player "), "\(resolve.error)")
         // The default database was never created.
@@ -76,42 +76,42 @@ import Testing
         (["add", "--nmae", "Ford", "--score", "1"], "players: unknown option '--nmae'; did you mean '--name'?\n"),
         (["list", "--bogus"], "players: unknown option '--bogus'; see 'players list --help'\n"),
     ])
-    func aMistypedWordGetsTheNearestSuggested(_ arguments: [String], _ message: String) throws {
-        let result = try CLISandbox().run(arguments)
+    func aMistypedWordGetsTheNearestSuggested(_ arguments: [String], _ message: String) async throws {
+        let result = try await CLISandbox().run(arguments)
         #expect(result.status == 2)
         #expect(result.error == message)
     }
 
-    @Test func shortFlagsWorkAndHelpListsThemWithAnExample() throws {
-        let sandbox = try sandboxWithAPlayer()
-        #expect(try sandbox.run(["edit", "1", "-n", "Arthur Dent", "-s", "4200"]).output == "Player 1: Arthur Dent, 4200.\n")
+    @Test func shortFlagsWorkAndHelpListsThemWithAnExample() async throws {
+        let sandbox = try await sandboxWithAPlayer()
+        await #expect(try sandbox.run(["edit", "1", "-n", "Arthur Dent", "-s", "4200"]).output == "Player 1: Arthur Dent, 4200.\n")
         let backup = sandbox.root.appendingPathComponent("backup.db").path
-        #expect(try sandbox.run(["backup", "-q", backup]).status == 0)
-        #expect(try sandbox.run(["backup", "-q", "-f", backup]).status == 0)
-        let info = try sandbox.run(["info", "-j"])
+        await #expect(try sandbox.run(["backup", "-q", backup]).status == 0)
+        await #expect(try sandbox.run(["backup", "-q", "-f", backup]).status == 0)
+        let info = try await sandbox.run(["info", "-j"])
         #expect(try JSONSerialization.jsonObject(with: Data(info.output.utf8)) is [String: Any])
-        let help = try sandbox.run(["add", "--help"]).output
+        let help = try await sandbox.run(["add", "--help"]).output
         #expect(help.contains("-n, --name <name>") && help.contains("-s, --score <score>") && help.contains("-d, --database <path>"))
         #expect(help.contains("Example: players add -n 'Arthur Dent' -s 42"))
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func completionScriptsNameTheSubcommands(_ shell: String) throws {
-        let result = try CLISandbox().run(["--generate-completion-script", shell])
+    func completionScriptsNameTheSubcommands(_ shell: String) async throws {
+        let result = try await CLISandbox().run(["--generate-completion-script", shell])
         #expect(result.status == 0)
         for subcommand in ["list", "add", "sync", "conflicts"] { #expect(result.output.contains(subcommand)) }
         if shell == "bash" {
             let script = try TemporaryFolder()
             try result.output.write(to: script.url("players.bash"), atomically: true, encoding: .utf8)
-            #expect(try run("/bin/bash", ["-n", script.path("players.bash")]).status == 0)
+            await #expect(try run("/bin/bash", ["-n", script.path("players.bash")]).status == 0)
         }
     }
 
     @Test(arguments: ["n\n", "whatever\n", ""])
-    func aDeclinedConfirmationDeletesNothingAndExitsOne(_ answer: String) throws {
-        let sandbox = try sandboxWithAPlayer()
+    func aDeclinedConfirmationDeletesNothingAndExitsOne(_ answer: String) async throws {
+        let sandbox = try await sandboxWithAPlayer()
         let before = sandbox.databaseSnapshot()
-        let result = try runOnTerminal(try sandbox.makeProcess(["delete", "--all"]), input: answer)
+        let result = try await runOnTerminal(try sandbox.makeProcess(["delete", "--all"]), input: answer)
         #expect(result.status == 1)
         #expect(result.output.contains("Delete all 1 players from \(sandbox.databasePath)? [y/N] "))
         #expect(result.output.hasSuffix("players: Aborted: nothing deleted.\n"), "\(result.output)")
@@ -122,27 +122,27 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    @Test func aConfirmedDeletionDeletesEveryPlayer() throws {
-        let sandbox = try sandboxWithAPlayer()
-        let result = try runOnTerminal(try sandbox.makeProcess(["delete", "--all"]), input: "y\n")
+    @Test func aConfirmedDeletionDeletesEveryPlayer() async throws {
+        let sandbox = try await sandboxWithAPlayer()
+        let result = try await runOnTerminal(try sandbox.makeProcess(["delete", "--all"]), input: "y\n")
         #expect(result.status == 0)
         #expect(result.output.hasSuffix("Deleted all players.\n"))
-        let info = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["info", "--json"]).output.utf8)) as? [String: Any]
+        let info = try await JSONSerialization.jsonObject(with: Data(try sandbox.run(["info", "--json"]).output.utf8)) as? [String: Any]
         #expect(info?["playerCount"] as? Int == 0)
     }
 
-    @Test func aBackupWithAnotherKeyIsRefusedWithExitCodeThree() throws {
-        let sandbox = try sandboxWithAPlayer()
+    @Test func aBackupWithAnotherKeyIsRefusedWithExitCodeThree() async throws {
+        let sandbox = try await sandboxWithAPlayer()
         let passphrase = try sandbox.writeSecret("backup-passphrase", "another passphrase")
         let backup = sandbox.root.appendingPathComponent("backup.db").path
-        #expect(try sandbox.run(["backup", "--quiet", "--to-passphrase-file", passphrase, backup]).status == 0)
+        await #expect(try sandbox.run(["backup", "--quiet", "--to-passphrase-file", passphrase, backup]).status == 0)
         let before = sandbox.databaseSnapshot()
 
-        let result = try sandbox.run(["restore", "--quiet", backup])
+        let result = try await sandbox.run(["restore", "--quiet", backup])
         #expect(result.status == 3)
         #expect(result.error == "players: \(backup) does not open with the given key, or is not a players database: nothing was restored; "
             + "give the key it was made with (--from-key-file or --from-passphrase-file)\n")
         #expect(sandbox.databaseSnapshot() == before)
-        #expect(try sandbox.run(["restore", "--quiet", "--from-passphrase-file", passphrase, backup]).status == 0)
+        await #expect(try sandbox.run(["restore", "--quiet", "--from-passphrase-file", passphrase, backup]).status == 0)
     }
 }

@@ -16,11 +16,11 @@ import Testing
 /// its end.
 @Suite struct CrashSafetyTests {
     @Test func restoreKilledAnywhereLeavesTheOldOrTheRestoredDatabase() async throws {
-        let template = try CLISandbox.withRandomPlayers()
+        let template = try await CLISandbox.withRandomPlayers()
         let backup = template.root.appendingPathComponent("backup.db").path
-        try template.runChecked(["backup", "--quiet", backup])
+        try await template.runChecked(["backup", "--quiet", backup])
         let backupPlayers = try template.players()
-        try template.runChecked(["add", "--name", "Zaphod", "--score", "42"])
+        try await template.runChecked(["add", "--name", "Zaphod", "--score", "42"])
         let currentPlayers = try template.players()
         #expect(backupPlayers != currentPlayers)
 
@@ -31,12 +31,12 @@ import Testing
             guard players == currentPlayers || players == backupPlayers else {
                 throw TestFailure("the database holds neither the old nor the restored players")
             }
-            try sandbox.verifyLeavesNoTemporaries()
+            try await sandbox.verifyLeavesNoTemporaries()
         }.run()
     }
 
     @Test func backupKilledAnywhereLeavesNoCopyOrAWholeOne() async throws {
-        let template = try CLISandbox.withRandomPlayers()
+        let template = try await CLISandbox.withRandomPlayers()
         let players = try template.players()
 
         try await CrashTrials(template: template) { sandbox in
@@ -48,14 +48,14 @@ import Testing
             if FileManager.default.fileExists(atPath: copy), try sandbox.players(at: copy) != players {
                 throw TestFailure("the backup exists but does not hold the players")
             }
-            try sandbox.runChecked(["backup", "--quiet", "--force", copy])
+            try await sandbox.runChecked(["backup", "--quiet", "--force", copy])
             try sandbox.expectNoTemporaries(next: copy)
-            try sandbox.verifyLeavesNoTemporaries()
+            try await sandbox.verifyLeavesNoTemporaries()
         }.run()
     }
 
     @Test func jsonExportKilledAnywhereLeavesNoExportOrAWholeOne() async throws {
-        let template = try CLISandbox.withRandomPlayers()
+        let template = try await CLISandbox.withRandomPlayers()
         let players = try template.players()
 
         try await CrashTrials(template: template) { sandbox in
@@ -65,15 +65,15 @@ import Testing
             let export = sandbox.root.appendingPathComponent("players.json").path
             try sandbox.expectPrivateCopies(of: export)
             if FileManager.default.fileExists(atPath: export) {
-                try sandbox.runChecked(["decrypt", export])
+                try await sandbox.runChecked(["decrypt", export])
             }
-            try sandbox.runChecked(["export", "--format", "json", "--force", export])
+            try await sandbox.runChecked(["export", "--format", "json", "--force", export])
             try sandbox.expectNoTemporaries(next: export)
         }.run()
     }
 
     @Test func rekeyKilledAnywhereLeavesTheOldOrTheNewKey() async throws {
-        let template = try CLISandbox.withRandomPlayers()
+        let template = try await CLISandbox.withRandomPlayers()
         let players = try template.players()
         _ = try template.writeSecret("new.key", String(repeating: "ab", count: 32) + "\n")
 
@@ -86,17 +86,17 @@ import Testing
             guard oldOpens != newOpens else {
                 throw TestFailure("the old key opens it: \(oldOpens), the new key: \(newOpens)")
             }
-            try sandbox.verifyLeavesNoTemporaries(arguments: newOpens ? ["--key-file", newKey] : [])
+            try await sandbox.verifyLeavesNoTemporaries(arguments: newOpens ? ["--key-file", newKey] : [])
         }.run()
     }
 
     @Test func syncKilledAnywhereLeavesTheStateOfBeforeOrAfter() async throws {
-        let template = try CLISandbox.withRandomPlayers()
+        let template = try await CLISandbox.withRandomPlayers()
         // The server: it applies the push of the random players (whatever
         // its retries), then lists them with 20 players of its own; a delta
         // after that is empty.
         let exported = template.root.appendingPathComponent("local.json")
-        try template.runChecked(["export", "--format", "json", "--plaintext", exported.path])
+        try await template.runChecked(["export", "--format", "json", "--plaintext", exported.path])
         let local = try PlayersPayload.decode(Data(contentsOf: exported)).players
         try FileManager.default.removeItem(at: exported)
         let entries = local.enumerated().map { index, player in
@@ -119,7 +119,7 @@ import Testing
         let url = server.baseURL
         let before = try template.players()
         let reference = try CLISandbox(copying: template)
-        try reference.runChecked(["sync", "--quiet", "--url", url])
+        try await reference.runChecked(["sync", "--quiet", "--url", url])
         let after = try reference.players()
         #expect(after.count == before.count + 20)
 
@@ -130,10 +130,10 @@ import Testing
             guard players == before || players == after else {
                 throw TestFailure("the database holds \(players.count) players, neither the \(before.count) of before nor the \(after.count) of after")
             }
-            try sandbox.verifyLeavesNoTemporaries()
+            try await sandbox.verifyLeavesNoTemporaries()
             // The next sync finishes the job: every change pushed, every
             // player of the server merged.
-            try sandbox.runChecked(["sync", "--quiet", "--url", url])
+            try await sandbox.runChecked(["sync", "--quiet", "--url", url])
             guard try sandbox.players() == after, try sandbox.pendingChangeCount() == 0 else {
                 throw TestFailure("the sync after the kill did not finish the job")
             }
@@ -149,11 +149,11 @@ import Testing
 struct CrashTrials: Sendable {
     let template: CLISandbox
     let arguments: @Sendable (CLISandbox) -> [String]
-    let check: @Sendable (CLISandbox) throws -> Void
+    let check: @Sendable (CLISandbox) async throws -> Void
 
     init(template: CLISandbox,
          arguments: @escaping @Sendable (CLISandbox) -> [String],
-         check: @escaping @Sendable (CLISandbox) throws -> Void)
+         check: @escaping @Sendable (CLISandbox) async throws -> Void)
     {
         self.template = template
         self.arguments = arguments
@@ -164,7 +164,7 @@ struct CrashTrials: Sendable {
         let library = try CrashInjection.library()
         let logged = try CLISandbox(copying: template)
         let log = logged.root.appendingPathComponent("calls.log").path
-        let result = try logged.run(arguments(logged), environment: ["LD_PRELOAD": library, "CRASH_INJECTION_LOG": log])
+        let result = try await logged.run(arguments(logged), environment: ["LD_PRELOAD": library, "CRASH_INJECTION_LOG": log])
         try #require(result.status == 0, "\(result.error)")
         let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         try #require(calls.count >= 3, "the command made \(calls.count) durable calls: is the library preloaded?")
@@ -173,23 +173,28 @@ struct CrashTrials: Sendable {
         for (index, call) in calls.enumerated() {
             for after in [false, true] {
                 let sandbox = try CLISandbox(copying: template)
-                let process = try sandbox.makeProcess(arguments(sandbox), environment: [
+                let trialArguments = arguments(sandbox)
+                let environment = [
                     "LD_PRELOAD": library,
                     "CRASH_INJECTION_KILL_AT": "\(index + 1)",
                     "CRASH_INJECTION_KILL_AFTER": after ? "1" : "0",
-                ])
-                process.runUnderOpenUmask()
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
+                ]
+                let (killed, status) = try await onThread {
+                    let process = try sandbox.makeProcess(trialArguments, environment: environment)
+                    process.runUnderOpenUmask()
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    process.waitUntilExit()
+                    return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
+                }
                 let trial = "killed \(after ? "after" : "before") call \(call)"
-                guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
-                    failures.append("\(trial): the command ended with \(process.terminationStatus) before that call")
+                guard killed else {
+                    failures.append("\(trial): the command ended with \(status) before that call")
                     continue
                 }
                 do {
-                    try check(sandbox)
+                    try await check(sandbox)
                 } catch {
                     failures.append("\(trial): \(error)")
                 }
@@ -212,7 +217,7 @@ enum CrashInjection {
         guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return .failure(TestFailure("no clang or cc in PATH (\(path)): the crash tests need a C compiler (the Swift toolchain has clang)"))
         }
-        guard let result = try? TestSupport.run(compiler, ["-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]),
+        guard let result = try? TestSupport.runBlocking(compiler, ["-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]),
               result.status == 0 else {
             return .failure(TestFailure("\(compiler) could not compile \(source)"))
         }

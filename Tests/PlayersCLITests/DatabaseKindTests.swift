@@ -7,34 +7,34 @@ import Testing
 /// is, with what to run instead (exit 3), and is left byte for byte as it
 /// was: it is never migrated into a mixture of two schemas.
 @Suite struct DatabaseKindTests {
-    @Test func aPlaintextSQLiteFileIsNamedWithTheCommandThatImportsIt() throws {
+    @Test func aPlaintextSQLiteFileIsNamedWithTheCommandThatImportsIt() async throws {
         let sandbox = try CLISandbox()
         let path = sandbox.root.appendingPathComponent("plain.db").path
         let plaintext = try DatabaseQueue(path: path)
-        try plaintext.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)") }
+        try await plaintext.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)") }
         try plaintext.close()
         let before = databaseFileBytes(path)
 
         // No key is needed to say so: there is none in this home.
-        let result = try sandbox.run(["list", "--database", path])
+        let result = try await sandbox.run(["list", "--database", path])
         #expect(result.status == 3)
         #expect(result.error == "players: \(path) is a plaintext SQLite database, not an encrypted players database: "
             + "import its players into a new encrypted database with 'players encrypt \(path) --database NEW.db'\n")
         #expect(databaseFileBytes(path) == before)
     }
 
-    @Test func anotherApplicationsEncryptedDatabaseIsNamedWithItsTables() throws {
+    @Test func anotherApplicationsEncryptedDatabaseIsNamedWithItsTables() async throws {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["init"])
         let path = sandbox.root.appendingPathComponent("notes.db").path
         let other = try sandbox.keyedQueue(at: path)
-        try other.write { db in
+        try await other.write { db in
             try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT); CREATE TABLE tag (name TEXT)")
         }
         try other.close()
         let before = databaseFileBytes(path)
 
-        let result = try sandbox.run(["add", "--database", path, "--name", "Arthur", "--score", "1"])
+        let result = try await sandbox.run(["add", "--database", path, "--name", "Arthur", "--score", "1"])
         #expect(result.status == 3)
         #expect(result.error.hasPrefix("players: \(path) is an encrypted SQLite database of another application (tables note, tag), not a players database:"),
                 "\(result.error)")
@@ -42,14 +42,14 @@ import Testing
         #expect(databaseFileBytes(path) == before)
     }
 
-    @Test func aPlayersServerDatabaseIsNamedWithTheCommandThatReadsItsPlayers() throws {
+    @Test func aPlayersServerDatabaseIsNamedWithTheCommandThatReadsItsPlayers() async throws {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["init"])
         let path = sandbox.root.appendingPathComponent("server.db").path
         try makeServerDatabase(at: path, keyFile: sandbox.keyPath)
         let before = databaseFileBytes(path)
 
-        let result = try sandbox.run(["list", "--database", path])
+        let result = try await sandbox.run(["list", "--database", path])
         #expect(result.status == 3)
         #expect(result.error == "players: \(path) is a players-server database, not a players database: 'players' keeps its own "
             + "(--database), and gets the server's players with 'players sync'; the file was not changed\n")

@@ -10,11 +10,11 @@ import Testing
 /// anything in them runs, with the database unchanged.
 @Suite struct ForeignDatabaseTests {
     /// A backup of a sandbox's database, with `sql` run in it.
-    func tamperedBackup(_ sandbox: CLISandbox, _ sql: String) throws -> String {
+    func tamperedBackup(_ sandbox: CLISandbox, _ sql: String) async throws -> String {
         let backup = sandbox.root.appendingPathComponent("backup.db").path
-        #expect(try sandbox.run(["backup", "--quiet", backup]).status == 0)
+        await #expect(try sandbox.run(["backup", "--quiet", backup]).status == 0)
         let queue = try sandbox.keyedQueue(at: backup)
-        try queue.write { db in try db.execute(sql: sql) }
+        try await queue.write { db in try db.execute(sql: sql) }
         try queue.close()
         return backup
     }
@@ -28,27 +28,27 @@ import Testing
     ]
 
     @Test(arguments: additions)
-    func aBackupWithMoreThanThePlayersSchemaIsNotRestored(_ addition: String) throws {
+    func aBackupWithMoreThanThePlayersSchemaIsNotRestored(_ addition: String) async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["randomize"]).status == 0)
-        let backup = try tamperedBackup(sandbox, addition)
+        await #expect(try sandbox.run(["init"]).status == 0)
+        await #expect(try sandbox.run(["randomize"]).status == 0)
+        let backup = try await tamperedBackup(sandbox, addition)
         let before = sandbox.databaseSnapshot()
 
-        let result = try sandbox.run(["restore", "--quiet", backup])
+        let result = try await sandbox.run(["restore", "--quiet", backup])
         #expect(result.status == 1)
         #expect(result.error.contains("\(backup) is not a players database: it holds"), "\(result.error)")
         #expect(result.error.contains("which the players schema does not have (it was not used)"))
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    @Test func aBackupOfThePlayersSchemaIsRestored() throws {
+    @Test func aBackupOfThePlayersSchemaIsRestored() async throws {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["randomize"]).status == 0)
+        await #expect(try sandbox.run(["init"]).status == 0)
+        await #expect(try sandbox.run(["randomize"]).status == 0)
         // ANALYZE adds SQLite's statistics table, which is part of any schema.
-        let backup = try tamperedBackup(sandbox, "ANALYZE")
-        let result = try sandbox.run(["restore", "--quiet", backup])
+        let backup = try await tamperedBackup(sandbox, "ANALYZE")
+        let result = try await sandbox.run(["restore", "--quiet", backup])
         #expect(result.status == 0, "\(result.error)")
     }
 
@@ -56,11 +56,11 @@ import Testing
     /// table of a GRDB app and `sql`, expects it refused with exit 1, and
     /// checks that nothing was created and the source is unchanged;
     /// returns the error output.
-    func refusedEncryption(of sql: String) throws -> (error: String, source: String) {
+    func refusedEncryption(of sql: String) async throws -> (error: String, source: String) {
         let sandbox = try CLISandbox()
         let source = sandbox.root.appendingPathComponent("app.sqlite").path
         let queue = try DatabaseQueue(path: source)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "score" INTEGER NOT NULL);
                 \(sql)
@@ -69,7 +69,7 @@ import Testing
         try queue.close()
         let sourceBytes = try Data(contentsOf: URL(fileURLWithPath: source))
 
-        let result = try sandbox.run(["encrypt", source])
+        let result = try await sandbox.run(["encrypt", source])
         #expect(result.status == 1)
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
         #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
@@ -77,8 +77,8 @@ import Testing
         return (result.error, source)
     }
 
-    @Test func aPlaintextDatabaseWithATriggerIsNotEncrypted() throws {
-        let (error, _) = try refusedEncryption(of: "CREATE TRIGGER wipe AFTER INSERT ON player BEGIN DELETE FROM player; END;")
+    @Test func aPlaintextDatabaseWithATriggerIsNotEncrypted() async throws {
+        let (error, _) = try await refusedEncryption(of: "CREATE TRIGGER wipe AFTER INSERT ON player BEGIN DELETE FROM player; END;")
         #expect(error.contains("is not a players database: it holds trigger wipe"), "\(error)")
     }
 
@@ -96,8 +96,8 @@ import Testing
     ]
 
     @Test(arguments: badPlayers)
-    func aPlaintextDatabaseWithAnInvalidPlayerIsNotEncrypted(_ bad: (values: String, problem: String)) throws {
-        let (error, source) = try refusedEncryption(of: """
+    func aPlaintextDatabaseWithAnInvalidPlayerIsNotEncrypted(_ bad: (values: String, problem: String)) async throws {
+        let (error, source) = try await refusedEncryption(of: """
             INSERT INTO player (name, score) VALUES ('Alice', 1);
             INSERT INTO player (name, score) VALUES (\(bad.values));
             """)

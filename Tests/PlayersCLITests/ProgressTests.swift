@@ -31,12 +31,12 @@ import Testing
     ]
 
     @Test(arguments: longCommands)
-    func aLongCommandShowsProgressOnATerminalOnlyAndNotWhenQuiet(_ command: LongCommand) throws {
+    func aLongCommandShowsProgressOnATerminalOnlyAndNotWhenQuiet(_ command: LongCommand) async throws {
         let sandbox = try CLISandbox()
-        try sandbox.runChecked(["init"])
+        try await sandbox.runChecked(["init"])
         try sandbox.insertPlayers(count: command.players, named: command.name)
 
-        let shown = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox)))
+        let shown = try await runOnTerminal(sandbox.makeProcess(command.arguments(sandbox)))
         #expect(shown.status == 0, "\(shown.output)")
         #expect(shown.output.contains("\r" + command.progress), "\(shown.output)")
         if command.progress.hasSuffix("[") {
@@ -45,19 +45,19 @@ import Testing
         // The command's own line comes after the progress line, on its own.
         #expect(shown.output.split(separator: "\n").last?.contains("\r") == false, "\(shown.output)")
 
-        let quiet = try runOnTerminal(sandbox.makeProcess(command.arguments(sandbox) + ["-q"]))
+        let quiet = try await runOnTerminal(sandbox.makeProcess(command.arguments(sandbox) + ["-q"]))
         #expect(quiet.status == 0, "\(quiet.output)")
         #expect(!quiet.output.contains("\r") && !quiet.output.contains(command.progress), "\(quiet.output)")
 
-        let piped = try sandbox.run(command.arguments(sandbox))
+        let piped = try await sandbox.run(command.arguments(sandbox))
         #expect(piped.status == 0, "\(piped.error)")
         #expect(piped.error.isEmpty, "\(piped.error)")
     }
 
-    @Test func encryptShowsTheElapsedTimeOnATerminalOnlyAndNotWhenQuiet() throws {
+    @Test func encryptShowsTheElapsedTimeOnATerminalOnlyAndNotWhenQuiet() async throws {
         let sandbox = try CLISandbox()
         // 15,000 players to import, and migrate one by one: about 2 s.
-        let shell = try sandbox.runShell("""
+        let shell = try await sandbox.runShell("""
             sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 15000)
                 INSERT INTO player (name, score) SELECT 'Player ' || i, i % 1000 FROM n;"
@@ -67,13 +67,13 @@ import Testing
         func encrypt(into name: String) -> [String] {
             ["encrypt", "--database", sandbox.root.appendingPathComponent(name).path, source]
         }
-        let shown = try runOnTerminal(sandbox.makeProcess(encrypt(into: "shown.db")))
+        let shown = try await runOnTerminal(sandbox.makeProcess(encrypt(into: "shown.db")))
         #expect(shown.status == 0, "\(shown.output)")
         #expect(shown.output.contains("\rEncrypt: 1 s"), "\(shown.output)")
-        let quiet = try runOnTerminal(sandbox.makeProcess(encrypt(into: "quiet.db") + ["--quiet"]))
+        let quiet = try await runOnTerminal(sandbox.makeProcess(encrypt(into: "quiet.db") + ["--quiet"]))
         #expect(quiet.status == 0, "\(quiet.output)")
         #expect(!quiet.output.contains("\r"), "\(quiet.output)")
-        let piped = try sandbox.run(encrypt(into: "piped.db"))
+        let piped = try await sandbox.run(encrypt(into: "piped.db"))
         #expect(piped.status == 0, "\(piped.error)")
         #expect(piped.error.isEmpty, "\(piped.error)")
     }
@@ -96,8 +96,8 @@ import Testing
         let server = try ScriptedHTTPServer { _, _ in .response(200, headers: ["Content-Type": "application/json"], body: page) }
         defer { server.stop() }
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
-        let result = try await onThread { try runOnTerminal(sandbox.makeProcess(["sync", "--url", server.baseURL])) }
+        _ = try await sandbox.run(["init"])
+        let result = try await runOnTerminal(sandbox.makeProcess(["sync", "--url", server.baseURL]))
         #expect(result.status == 0, "\(result.output)")
         let updates = result.output.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
         let merge = updates.filter { $0.hasPrefix("Merge [") }
@@ -123,16 +123,14 @@ import Testing
         defer { server.stop() }
         // A database each: the three merge the same snapshot.
         let (quietSandbox, pipedSandbox, shownSandbox) = (try CLISandbox(), try CLISandbox(), try CLISandbox())
-        for sandbox in [quietSandbox, pipedSandbox, shownSandbox] { _ = try await sandbox.runInBackground(["init"]) }
+        for sandbox in [quietSandbox, pipedSandbox, shownSandbox] { _ = try await sandbox.run(["init"]) }
         let quietProcess = try quietSandbox.makeProcess(["sync", "--full", "--quiet", "--url", server.baseURL])
-        async let quiet = onThread { try runOnTerminal(quietProcess) }
-        async let piped = pipedSandbox.runInBackground(["sync", "--full", "--url", server.baseURL])
+        async let quiet = runOnTerminal(quietProcess)
+        async let piped = pipedSandbox.run(["sync", "--full", "--url", server.baseURL])
         try await waitUntil("the quiet sync and the piped one ask for the snapshot") { server.requests.count == 2 }
         let shownProcess = try shownSandbox.makeProcess(["sync", "--full", "--url", server.baseURL])
-        let shown = try await onThread {
-            try runOnTerminal(shownProcess) { output in
-                if output.contains("\rSync: ") { lineShown.open() }
-            }
+        let shown = try await runOnTerminal(shownProcess) { output in
+            if output.contains("\rSync: ") { lineShown.open() }
         }
         #expect(shown.status == 0, "\(shown.output)")
         #expect(shown.output.contains("\rSync: 1 s"), "\(shown.output)")

@@ -14,42 +14,42 @@ import Testing
 
     /// A sandbox whose database holds a name that this version refuses,
     /// written with SQL as an older version or another program could.
-    func sandboxWithAHostileName() throws -> CLISandbox {
+    func sandboxWithAHostileName() async throws -> CLISandbox {
         let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
+        await #expect(try sandbox.run(["init"]).status == 0)
         let queue = try sandbox.keyedQueue(at: sandbox.databasePath)
         defer { try? queue.close() }
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, ?, 7)", arguments: [UUID().uuidString, Self.hostileName])
         }
         return sandbox
     }
 
-    @Test func listEscapesControlCharactersInNames() throws {
-        let sandbox = try sandboxWithAHostileName()
-        let result = try sandbox.run(["list"])
+    @Test func listEscapesControlCharactersInNames() async throws {
+        let sandbox = try await sandboxWithAHostileName()
+        let result = try await sandbox.run(["list"])
         #expect(result.status == 0)
         #expect(result.output.unicodeScalars.allSatisfy { $0 == "\n" || !(($0.value < 0x20) || (0x7F...0x9F).contains($0.value)) })
         #expect(result.output == "ID  NAME\(String(repeating: " ", count: Self.escapedName.count - 2))SCORE\n 1  \(Self.escapedName)      7\n")
     }
 
-    @Test func listJSONHasNoRawControlCharacterAndReadsBackTheSameName() throws {
-        let sandbox = try sandboxWithAHostileName()
-        let result = try sandbox.run(["list", "--json"])
+    @Test func listJSONHasNoRawControlCharacterAndReadsBackTheSameName() async throws {
+        let sandbox = try await sandboxWithAHostileName()
+        let result = try await sandbox.run(["list", "--json"])
         #expect(result.status == 0)
         #expect(!result.output.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
         let players = try jsonLines(result.output)
         #expect(players.first?["name"] as? String == Self.hostileName)
     }
 
-    @Test func decryptPrintsBidirectionalOverridesEscaped() throws {
+    @Test func decryptPrintsBidirectionalOverridesEscaped() async throws {
         // A name that the rule accepts, but that would reorder the line.
         let sandbox = try CLISandbox()
-        #expect(try sandbox.run(["init"]).status == 0)
-        #expect(try sandbox.run(["add", "--name", "Arthur\u{202E}txt.exe", "--score", "7"]).status == 0)
+        await #expect(try sandbox.run(["init"]).status == 0)
+        await #expect(try sandbox.run(["add", "--name", "Arthur\u{202E}txt.exe", "--score", "7"]).status == 0)
         let export = sandbox.root.appendingPathComponent("players.json").path
-        #expect(try sandbox.run(["export", "--format", "json", export]).status == 0)
-        let result = try sandbox.run(["decrypt", export])
+        await #expect(try sandbox.run(["export", "--format", "json", export]).status == 0)
+        let result = try await sandbox.run(["decrypt", export])
         #expect(result.status == 0, "\(result.error)")
         #expect(!result.output.unicodeScalars.contains("\u{202E}"))
         #expect(result.output.contains(#""name" : "Arthur\u202Etxt.exe""#), "\(result.output)")
@@ -58,15 +58,15 @@ import Testing
         #expect(players?.first?["name"] as? String == "Arthur\u{202E}txt.exe")
     }
 
-    @Test func editingAPlayerWhoseStoredNameBreaksTheRuleAsksForANewName() throws {
-        let sandbox = try sandboxWithAHostileName()
+    @Test func editingAPlayerWhoseStoredNameBreaksTheRuleAsksForANewName() async throws {
+        let sandbox = try await sandboxWithAHostileName()
         let before = sandbox.databaseSnapshot()
-        let result = try sandbox.run(["edit", "1", "--score", "8"])
+        let result = try await sandbox.run(["edit", "1", "--score", "8"])
         #expect(result.status == 1)
         #expect(result.error == "players: the stored name of player 1 contains a control character (U+001B), and a name must be \(PlayerValidationError.nameRule): give a new --name too; nothing was changed\n")
         #expect(sandbox.databaseSnapshot() == before)
 
-        let renamed = try sandbox.run(["edit", "1", "--name", "Fixed", "--score", "8"])
+        let renamed = try await sandbox.run(["edit", "1", "--name", "Fixed", "--score", "8"])
         #expect(renamed.output == "Player 1: Fixed, 8.\n")
     }
 
@@ -76,9 +76,9 @@ import Testing
         }
         defer { server.stop() }
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
-        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--quiet"])
+        let result = try await sandbox.run(["sync", "--url", server.baseURL, "--quiet"])
         #expect(result.status == 5)
         #expect(result.error == #"players: the server refused the request (HTTP 400: bad\u001B[2J\u000Arequest\u009B): check the URL; the database was left unchanged"# + "\n")
         #expect(sandbox.databaseSnapshot() == before)
@@ -89,10 +89,10 @@ import Testing
         let server = try ScriptedHTTPServer { _, _ in .json(page) }
         defer { server.stop() }
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
-        let sync = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--quiet"])
+        _ = try await sandbox.run(["init"])
+        let sync = try await sandbox.run(["sync", "--url", server.baseURL, "--quiet"])
         #expect(sync.output == #"Synced with \#(server.baseURL): pushed 0, +0 ~0 -0, conflicts 0, cursor 7\u001B[2J."# + "\n")
-        let info = try await sandbox.runInBackground(["info"])
+        let info = try await sandbox.run(["info"])
         #expect(info.output.contains(#"Last sync:       cursor 7\u001B[2J from"#))
         #expect(!info.output.contains("\u{1B}"))
     }

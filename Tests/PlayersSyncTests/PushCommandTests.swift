@@ -16,22 +16,22 @@ import Testing
     /// A sandbox with a database synced from the server.
     func syncedSandbox(_ url: URL) async throws -> CLISandbox {
         let sandbox = try CLISandbox()
-        #expect(try await sandbox.runInBackground(["init"]).status == 0)
-        #expect(try await sandbox.runInBackground(["remote", "set", url.absoluteString]).status == 0)
-        let sync = try await sandbox.runInBackground(["sync"])
+        #expect(try await sandbox.run(["init"]).status == 0)
+        #expect(try await sandbox.run(["remote", "set", url.absoluteString]).status == 0)
+        let sync = try await sandbox.run(["sync"])
         #expect(sync.status == 0, "\(sync.error)")
         return sandbox
     }
 
     func listJSON(_ sandbox: CLISandbox) async throws -> [[String: AnyHashable]] {
-        let list = try await sandbox.runInBackground(["list", "--json", "--order", "name"])
+        let list = try await sandbox.run(["list", "--json", "--order", "name"])
         let players = try jsonLines(list.output)
         return players.map { ["uuid": $0["uuid"] as? String, "name": $0["name"] as? String, "score": $0["score"] as? Int] }
     }
 
     /// The counts of `players info --json`.
     func info(_ sandbox: CLISandbox) async throws -> [String: Int] {
-        let info = try await sandbox.runInBackground(["info", "--json"])
+        let info = try await sandbox.run(["info", "--json"])
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any] ?? [:]
         return report.compactMapValues { $0 as? Int }
     }
@@ -40,13 +40,13 @@ import Testing
         try await withLiveServer(seed: 2) { store, url in
             let alice = try await syncedSandbox(url)
             let bob = try await syncedSandbox(url)
-            #expect(try await alice.runInBackground(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
+            #expect(try await alice.run(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
 
-            let push = try await alice.runInBackground(["sync"])
+            let push = try await alice.run(["sync"])
             #expect(push.output == "Synced with \(url.absoluteString): pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n", "\(push.error)")
             #expect(try serverPlayers(store).contains { $0.name == "Zaphod" && $0.score == 42 })
 
-            let pull = try await bob.runInBackground(["sync"])
+            let pull = try await bob.run(["sync"])
             #expect(pull.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -0, conflicts 0, cursor 3.\n")
             #expect(try await listJSON(alice) == listJSON(bob))
         }
@@ -58,12 +58,12 @@ import Testing
             let bob = try await syncedSandbox(url)
             let uuid = try serverPlayers(store)[0].uuid.uuidString
             // Both edit player 1 (the same server player) offline.
-            #expect(try await alice.runInBackground(["edit", "1", "--score", "111"]).status == 0)
-            #expect(try await bob.runInBackground(["edit", "1", "--score", "222"]).status == 0)
+            #expect(try await alice.run(["edit", "1", "--score", "111"]).status == 0)
+            #expect(try await bob.run(["edit", "1", "--score", "222"]).status == 0)
 
-            let first = try await alice.runInBackground(["sync"])
+            let first = try await alice.run(["sync"])
             #expect(first.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 2.\n"), "\(first.output)\(first.error)")
-            let second = try await bob.runInBackground(["sync"])
+            let second = try await bob.run(["sync"])
             #expect(second.status == 0)
             #expect(second.output.hasSuffix(": pushed 0, +0 ~0 -0, conflicts 1, cursor 2.\n"), "\(second.output)\(second.error)")
             // The server's value won everywhere.
@@ -71,48 +71,48 @@ import Testing
             #expect(try await listJSON(bob) == listJSON(alice))
             #expect(try await listJSON(bob).first?["score"] == AnyHashable(111))
 
-            let conflicts = try await bob.runInBackground(["conflicts"])
+            let conflicts = try await bob.run(["conflicts"])
             #expect(conflicts.output.hasPrefix("\(uuid)  "), "\(conflicts.output)")
             #expect(conflicts.output.contains(": local "), "\(conflicts.output)")
             #expect(conflicts.output.contains(", 222 (changed "))
             #expect(conflicts.output.contains("server ") && conflicts.output.contains(", 111 (version 2)"))
-            let json = try await bob.runInBackground(["conflicts", "--json"])
+            let json = try await bob.run(["conflicts", "--json"])
             let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
             #expect(listed?.count == 1)
             #expect((listed?.first?["local"] as? [String: Any])?["score"] as? Int == 222)
             #expect((listed?.first?["server"] as? [String: Any])?["score"] as? Int == 111)
-            #expect(try await alice.runInBackground(["conflicts"]).output == "No conflicts.\n")
+            #expect(try await alice.run(["conflicts"]).output == "No conflicts.\n")
 
             #expect(try await info(bob)["conflicts"] == 1)
             #expect(try await info(bob)["pendingChanges"] == 0)
-            let resolve = try await bob.runInBackground(["conflicts", "resolve", uuid, "--keep-local"])
+            let resolve = try await bob.run(["conflicts", "resolve", uuid, "--keep-local"])
             #expect(resolve.output == "Kept the local value of \(uuid): the next sync pushes it.\n", "\(resolve.error)")
             #expect(try await info(bob)["conflicts"] == 0)
             #expect(try await info(bob)["pendingChanges"] == 1)
-            let third = try await bob.runInBackground(["sync"])
+            let third = try await bob.run(["sync"])
             #expect(third.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n"), "\(third.output)\(third.error)")
-            _ = try await alice.runInBackground(["sync"])
+            _ = try await alice.run(["sync"])
             #expect(try serverPlayers(store)[0].score == 222)
             #expect(try await listJSON(alice) == listJSON(bob))
             #expect(try await listJSON(alice).first?["score"] == AnyHashable(222))
-            #expect(try await bob.runInBackground(["conflicts"]).output == "No conflicts.\n")
+            #expect(try await bob.run(["conflicts"]).output == "No conflicts.\n")
         }
     }
 
     @Test func resolvingAPlayerWithoutConflictFailsAndChangesNothing() async throws {
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
         let uuid = UUID().uuidString
-        let result = try await sandbox.runInBackground(["conflicts", "resolve", uuid, "--keep-server"])
+        let result = try await sandbox.run(["conflicts", "resolve", uuid, "--keep-server"])
         #expect(result.status == 1)
         #expect(result.error == "players: no conflict for the player \(uuid): nothing was changed\n")
         #expect(sandbox.databaseSnapshot() == before)
-        let both = try await sandbox.runInBackground(["conflicts", "resolve", uuid, "--keep-local", "--keep-server"])
+        let both = try await sandbox.run(["conflicts", "resolve", uuid, "--keep-local", "--keep-server"])
         #expect(both.status == 2)
-        let notAPlayer = try await sandbox.runInBackground(["conflicts", "resolve", "not-a-player", "--keep-local"])
+        let notAPlayer = try await sandbox.run(["conflicts", "resolve", "not-a-player", "--keep-local"])
         #expect(notAPlayer.status == 2)
-        let missingID = try await sandbox.runInBackground(["conflicts", "resolve", "7", "--keep-local"])
+        let missingID = try await sandbox.run(["conflicts", "resolve", "7", "--keep-local"])
         #expect(missingID.status == 1)
         #expect(missingID.error == "players: no player with id 7: give the uuid that 'players conflicts' lists\n")
     }
@@ -120,11 +120,11 @@ import Testing
     @Test func aDryRunCountsWhatWouldBePushedAndSendsNothing() async throws {
         try await withLiveServer(seed: 1) { store, url in
             let sandbox = try await syncedSandbox(url)
-            #expect(try await sandbox.runInBackground(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
+            #expect(try await sandbox.run(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
             let before = sandbox.databaseSnapshot()
             let counter = try store.currentVersion()
 
-            let dryRun = try await sandbox.runInBackground(["sync", "--dry-run"])
+            let dryRun = try await sandbox.run(["sync", "--dry-run"])
             #expect(dryRun.output == "Checked \(url.absoluteString): would push 1, up to date, conflicts 0, cursor 1 (dry run: nothing written).\n"
                     || dryRun.output == "Checked \(url.absoluteString): would push 1, +0 ~0 -0, conflicts 0, cursor 1 (dry run: nothing written).\n",
                     "\(dryRun.output)\(dryRun.error)")

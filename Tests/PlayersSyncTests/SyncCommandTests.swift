@@ -17,16 +17,16 @@ import Testing
     @Test func syncThenListShowsTheServersPlayers() async throws {
         try await withLiveServer(seed: 25) { store, url in
             let sandbox = try CLISandbox()
-            #expect(try await sandbox.runInBackground(["init"]).status == 0)
-            let first = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            #expect(try await sandbox.run(["init"]).status == 0)
+            let first = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(first.status == 0, "\(first.error)")
             #expect(first.output == "Synced with \(url.absoluteString): pushed 0, +25 ~0 -0, conflicts 0, cursor 25.\n")
-            let list = try await sandbox.runInBackground(["list"])
+            let list = try await sandbox.run(["list"])
             #expect(list.output.split(separator: "\n").count == 26)
 
             try store.delete(try serverPlayers(store)[0].uuid)
             _ = try store.insert(name: "Zaphod", score: 42)
-            let second = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            let second = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(second.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -1, conflicts 0, cursor 27.\n")
             #expect(try await entries(open(sandbox).reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
         }
@@ -35,18 +35,18 @@ import Testing
     @Test func aStoredRemoteMakesAPlainSyncWork() async throws {
         try await withLiveServer(seed: 3) { _, url in
             let sandbox = try CLISandbox()
-            _ = try await sandbox.runInBackground(["init"])
-            #expect(try await sandbox.runInBackground(["remote"]).output == "No remote is set: run 'players remote set URL'.\n")
-            let noURL = try await sandbox.runInBackground(["sync"])
+            _ = try await sandbox.run(["init"])
+            #expect(try await sandbox.run(["remote"]).output == "No remote is set: run 'players remote set URL'.\n")
+            let noURL = try await sandbox.run(["sync"])
             #expect(noURL.status == 2)
             #expect(noURL.error.contains("give --url, or run 'players remote set URL'"))
 
-            #expect(try await sandbox.runInBackground(["remote", "set", url.absoluteString]).status == 0)
-            #expect(try await sandbox.runInBackground(["remote", "show"]).output == url.absoluteString + "\n")
-            let sync = try await sandbox.runInBackground(["sync"])
+            #expect(try await sandbox.run(["remote", "set", url.absoluteString]).status == 0)
+            #expect(try await sandbox.run(["remote", "show"]).output == url.absoluteString + "\n")
+            let sync = try await sandbox.run(["sync"])
             #expect(sync.status == 0, "\(sync.error)")
             #expect(sync.output.contains("+3 ~0 -0"))
-            let info = try await sandbox.runInBackground(["info", "--json"])
+            let info = try await sandbox.run(["info", "--json"])
             let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
             #expect(report?["remoteURL"] as? String == url.absoluteString)
             #expect(report?["syncCursor"] as? String == "3")
@@ -56,12 +56,12 @@ import Testing
 
     @Test func urlsWithCredentialsOrOtherSchemesAreUsageErrors() async throws {
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
         for url in ["http://user:hunter2@127.0.0.1:8080", "ftp://127.0.0.1", "not a url", "http://127.0.0.1:8080?x=1"] {
-            let set = try await sandbox.runInBackground(["remote", "set", url])
+            let set = try await sandbox.run(["remote", "set", url])
             #expect(set.status == 2, "\(url)")
-            let sync = try await sandbox.runInBackground(["sync", "--url", url])
+            let sync = try await sandbox.run(["sync", "--url", url])
             #expect(sync.status == 2, "\(url)")
             #expect(!set.error.contains("hunter2") && !sync.error.contains("hunter2"))
         }
@@ -79,10 +79,10 @@ import Testing
 
     @Test func anUnreachableServerExitsWithFiveAndChangesNothing() async throws {
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
-        _ = try await sandbox.runInBackground(["add", "--name", "Arthur", "--score", "1"])
+        _ = try await sandbox.run(["init"])
+        _ = try await sandbox.run(["add", "--name", "Arthur", "--score", "1"])
         let before = try queuedContent(sandbox)
-        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--quiet"])
+        let result = try await sandbox.run(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--quiet"])
         #expect(result.status == 5)
         #expect(result.error.hasPrefix("players: cannot connect to the server"))
         #expect(result.error.contains("the database was left unchanged"))
@@ -96,20 +96,20 @@ import Testing
         let token = "server-token-4f1c9a"
         try await withLiveServer(seed: 2, token: token) { _, url in
             let sandbox = try CLISandbox()
-            _ = try await sandbox.runInBackground(["init"])
-            let refused = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            _ = try await sandbox.run(["init"])
+            let refused = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(refused.status == 5)
             #expect(refused.error.contains("HTTP 401"))
 
             let openFile = try sandbox.writeSecret("open-token", token, mode: 0o644)
-            let exposed = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--token-file", openFile])
+            let exposed = try await sandbox.run(["sync", "--url", url.absoluteString, "--token-file", openFile])
             #expect(exposed.status == 1)
             #expect(exposed.error.contains("chmod 600"))
 
             let file = try sandbox.writeSecret("token", token + "\n")
-            let fromFile = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--token-file", file])
+            let fromFile = try await sandbox.run(["sync", "--url", url.absoluteString, "--token-file", file])
             #expect(fromFile.status == 0, "\(fromFile.error)")
-            let fromEnvironment = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--full"], environment: ["PLAYERS_TOKEN": token])
+            let fromEnvironment = try await sandbox.run(["sync", "--url", url.absoluteString, "--full"], environment: ["PLAYERS_TOKEN": token])
             #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
             for result in [refused, exposed, fromFile, fromEnvironment] {
                 #expect(!result.output.contains(token) && !result.error.contains(token))
@@ -121,10 +121,10 @@ import Testing
     /// be the same token.
     @Test func aTokenFileThatIsNotUTF8IsRefused() async throws {
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let file = try sandbox.writeSecret("token", bytes: Data([0x74, 0x6F, 0xFF, 0x6B]))
         let before = sandbox.databaseSnapshot()
-        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--token-file", file])
+        let result = try await sandbox.run(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--token-file", file])
         #expect(result.status == 1)
         #expect(result.error == "players: the token file \(file) is not UTF-8 text: write the token in it as text\n")
         #expect(sandbox.databaseSnapshot() == before)
@@ -137,8 +137,8 @@ import Testing
         }
         defer { server.stop() }
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
-        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL], environment: ["PLAYERS_TOKEN": token])
+        _ = try await sandbox.run(["init"])
+        let result = try await sandbox.run(["sync", "--url", server.baseURL], environment: ["PLAYERS_TOKEN": token])
         #expect(result.status == 5)
         #expect(result.error.contains("HTTP 403: Bearer <hidden> is not valid"))
         #expect(!result.error.contains(token))
@@ -147,9 +147,9 @@ import Testing
     @Test func dryRunAndJSONReport() async throws {
         try await withLiveServer(seed: 3) { _, url in
             let sandbox = try CLISandbox()
-            _ = try await sandbox.runInBackground(["init"])
+            _ = try await sandbox.run(["init"])
             let before = sandbox.databaseSnapshot()
-            let result = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--dry-run", "--json"])
+            let result = try await sandbox.run(["sync", "--url", url.absoluteString, "--dry-run", "--json"])
             #expect(result.status == 0, "\(result.error)")
             let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
             #expect(report?["dryRun"] as? Bool == true)
@@ -165,10 +165,10 @@ import Testing
     @Test func theJSONReportHasOneShapeInEveryOutcome() async throws {
         try await withLiveServer(seed: 3) { _, url in
             let sandbox = try CLISandbox()
-            _ = try await sandbox.runInBackground(["init"])
+            _ = try await sandbox.run(["init"])
             var reports: [[String: Any]] = []
             for flags in [["--dry-run"], [], []] {
-                let result = try await sandbox.runInBackground(["sync", "--url", url.absoluteString, "--json"] + flags)
+                let result = try await sandbox.run(["sync", "--url", url.absoluteString, "--json"] + flags)
                 #expect(result.status == 0, "\(result.error)")
                 reports.append(try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
             }
@@ -185,8 +185,8 @@ import Testing
     @Test func aSyncKilledInsideItsTransactionLeavesTheOldState() async throws {
         try await withLiveServer(seed: 10) { store, url in
             let sandbox = try CLISandbox()
-            _ = try await sandbox.runInBackground(["init"])
-            #expect(try await sandbox.runInBackground(["sync", "--url", url.absoluteString]).status == 0)
+            _ = try await sandbox.run(["init"])
+            #expect(try await sandbox.run(["sync", "--url", url.absoluteString]).status == 0)
             let before = try contentChecksum(open(sandbox))
             let players = try serverPlayers(store)
             _ = try store.update(players[1].uuid, name: nil, score: 7)
@@ -210,7 +210,7 @@ import Testing
             #expect(try await reopened.reader.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
             #expect(try contentChecksum(reopened) == before)
 
-            let next = try await sandbox.runInBackground(["sync", "--url", url.absoluteString])
+            let next = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(next.status == 0, "\(next.error)")
             #expect(next.output.contains("+1 ~1 -1"))
             #expect(try await entries(reopened.reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))

@@ -133,14 +133,14 @@ import Testing
         defer { big.stop() }
         let sandbox = try CLISandbox()
         // Nothing to push: these servers answer pulls only.
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
 
         // --deadline: the older name of --timeout.
-        let late = try await sandbox.runInBackground(["sync", "--url", slow.baseURL, "--deadline", "1", "--quiet"])
+        let late = try await sandbox.run(["sync", "--url", slow.baseURL, "--deadline", "1", "--quiet"])
         #expect(late.status == 5)
         #expect(late.error == "players: the sync did not finish within its --timeout (1 s): try again later, or give a longer --timeout; the database was left unchanged\n")
-        let large = try await sandbox.runInBackground(["sync", "--url", big.baseURL, "--max-size", "1", "--quiet"])
+        let large = try await sandbox.run(["sync", "--url", big.baseURL, "--max-size", "1", "--quiet"])
         #expect(large.status == 5)
         #expect(large.error == "players: the server sent more than one sync may hold (more than 1 MiB at page 4): check the URL, or give a larger --max-size; the database was left unchanged\n")
         #expect(sandbox.databaseSnapshot() == before)
@@ -156,10 +156,10 @@ import Testing
         let server = try ScriptedHTTPServer { _, _ in answer }
         defer { server.stop() }
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
 
-        let result = try await sandbox.runInBackground(["sync", "--url", server.baseURL, "--timeout", "5", "--quiet"])
+        let result = try await sandbox.run(["sync", "--url", server.baseURL, "--timeout", "5", "--quiet"])
         #expect(result.status == 5)
         #expect(result.error == "players: the sync did not finish within its --timeout (5 s): try again later, or give a longer --timeout; the database was left unchanged\n")
         // One attempt: a timeout of each request would have made three
@@ -172,9 +172,9 @@ import Testing
     @Test(arguments: [["--timeout", "0"], ["--timeout", "86401"], ["--timeout", "nan"], ["--max-size", "0"], ["--max-size", "65537"]])
     func outOfRangeLimitsAreUsageErrors(_ option: [String]) async throws {
         let sandbox = try CLISandbox()
-        _ = try await sandbox.runInBackground(["init"])
+        _ = try await sandbox.run(["init"])
         let before = sandbox.databaseSnapshot()
-        let result = try await sandbox.runInBackground(["sync", "--url", "http://127.0.0.1:9"] + option)
+        let result = try await sandbox.run(["sync", "--url", "http://127.0.0.1:9"] + option)
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("players: \(option[0]) must be"))
         #expect(sandbox.databaseSnapshot() == before)

@@ -36,7 +36,8 @@ public enum BuiltProducts {
             // SwiftPM leaves empty folders in TMPDIR: it gets one that goes.
             let temporary = try TemporaryFolder()
             let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-            result = try run("/usr/bin/env", arguments, environment: environment)
+            // Once, when the first test asks: a short wait.
+            result = try runBlocking("/usr/bin/env", arguments, environment: environment)
         } catch {
             return .failure(TestFailure("could not run \(command): \(error)"))
         }

@@ -25,24 +25,24 @@ public final class CLISandbox: Sendable {
     }
 
     /// Runs `players` with a clean environment (no PLAYERS_* variables
-    /// unless given), standard input from `input` (not a terminal).
-    public func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> (status: Int32, output: String, error: String) {
-        try TestSupport.run(makeProcess(arguments, environment: extra), input: input)
+    /// unless given), standard input from `input` (not a terminal). The
+    /// wait is on a thread of its own (``TestSupport/run(_:input:onOutput:)``).
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") async throws -> ProcessResult {
+        try await TestSupport.run(makeProcess(arguments, environment: extra), input: input)
+    }
+
+    /// ``run(_:environment:input:)``, waiting on the calling thread: only
+    /// for a thread of the test's own.
+    public func runBlocking(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> ProcessResult {
+        try TestSupport.runBlocking(makeProcess(arguments, environment: extra), input: input)
     }
 
     /// Runs `players`, and throws unless it succeeds.
-    public func runChecked(_ arguments: [String]) throws {
-        let result = try run(arguments)
+    public func runChecked(_ arguments: [String]) async throws {
+        let result = try await run(arguments)
         guard result.status == 0 else {
             throw TestFailure("players \(arguments.first ?? "") exited with \(result.status): \(result.error)")
         }
-    }
-
-    /// The same, waiting on a Dispatch thread: a test that serves the
-    /// command from its own process keeps Swift's cooperative threads
-    /// free for the server.
-    public func runInBackground(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") async throws -> (status: Int32, output: String, error: String) {
-        try await onThread { try self.run(arguments, environment: extra, input: input) }
     }
 
     /// A `players` process with a clean environment (no PLAYERS_*

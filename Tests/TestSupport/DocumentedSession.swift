@@ -151,7 +151,7 @@ public struct DocumentedSession: Sendable {
         ]
         let watchdog = DispatchWorkItem { [bash] in if bash.isRunning { kill(bash.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let result = try run(bash)
+        let result = try runBlocking(bash)
         watchdog.cancel()
         if result.status == SIGKILL + 128 || result.status == SIGKILL {
             throw TestFailure("\(page) did not finish within \(Int(timeout)) s.")

@@ -10,8 +10,15 @@ import Foundation
 /// `onOutput`, if given, gets what the terminal showed so far (as it
 /// came, `\r\n` included) each time more arrives: the way to act once a
 /// line is seen, while the process still runs.
-public func runOnTerminal(_ process: Process, input: String = "",
-                          onOutput: (@Sendable (String) -> Void)? = nil) throws -> (status: Int32, output: String) {
+/// The wait is on a thread of its own, as for ``run(_:input:onOutput:)``.
+public func runOnTerminal(_ process: sending Process, input: String = "",
+                          onOutput: (@Sendable (String) -> Void)? = nil) async throws -> (status: Int32, output: String) {
+    let box = ProcessBox(process)
+    return try await onThread { try runOnTerminalBlocking(box.process, input: input, onOutput: onOutput) }
+}
+
+private func runOnTerminalBlocking(_ process: Process, input: String,
+                                   onOutput: (@Sendable (String) -> Void)?) throws -> (status: Int32, output: String) {
     guard let executable = process.executableURL?.path else {
         throw TestFailure("runOnTerminal needs a process with an executable.")
     }
@@ -22,7 +29,7 @@ public func runOnTerminal(_ process: Process, input: String = "",
     terminal.arguments = ["-qec", command, "/dev/null"]
     terminal.environment = process.environment
     terminal.currentDirectoryURL = process.currentDirectoryURL
-    let result = try run(terminal, input: input, onOutput: onOutput)
+    let result = try runBlocking(terminal, input: input, onOutput: onOutput)
     return (result.status, result.output.replacingOccurrences(of: "\r\n", with: "\n"))
 }
 

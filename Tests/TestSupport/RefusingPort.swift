@@ -17,23 +17,9 @@ public final class RefusingPort: Sendable {
     private let descriptor: Mutex<Int32?>
 
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard descriptor >= 0, bound == 0 else {
-            if descriptor >= 0 { Glibc.close(descriptor) }
-            throw TestFailure("cannot bind a loopback port")
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
+        let (descriptor, port) = try bindLoopbackSocket()
         self.descriptor = Mutex(descriptor)
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
     }
 
     /// Frees the port; closing twice is harmless.

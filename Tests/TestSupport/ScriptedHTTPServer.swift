@@ -40,23 +40,13 @@ public final class ScriptedHTTPServer: Sendable {
     /// Starts listening; `handler` gets each request and its number (from 0).
     public init(_ handler: @escaping @Sendable (Request, Int) -> [Step]) throws {
         self.handler = handler
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try bindLoopbackSocket()
+        guard listen(listener, 16) == 0 else {
+            close(listener)
+            throw TestFailure("cannot listen on 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
+        }
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-        }
-        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else {
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

@@ -13,7 +13,8 @@ extension PostgresPlayersStore {
         let configuration = try url.connectionConfiguration(connectTimeout: timeout)
         // The connect timeout bounds the TCP connection only: a peer that
         // accepts and then says nothing is bounded by the deadline.
-        try await withDeadline(timeout, "cannot connect to PostgreSQL at \(url.endpointDescription): no answer within \(timeout.components.seconds) s.") {
+        let noAnswer = PostgresStoreError("cannot connect to PostgreSQL at \(url.endpointDescription): no answer within \(timeout.components.seconds) s.")
+        try await DeadlineRace.run(timeout, noAnswer) {
             do {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 do {
@@ -26,22 +27,6 @@ extension PostgresPlayersStore {
             } catch let error as PSQLError {
                 throw PostgresStoreError(connectingTo: url, error)
             }
-        }
-    }
-
-    /// Runs `operation`, or throws a ``PostgresStoreError`` saying
-    /// `message` (and cancels it) when it lasts longer than `timeout`: the
-    /// pool waits without end for a connection to a database that refuses
-    /// them.
-    static func withDeadline(_ timeout: Duration, _ message: String, _ operation: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw PostgresStoreError(message)
-            }
-            defer { group.cancelAll() }
-            try await group.next()
         }
     }
 }

@@ -59,9 +59,14 @@ public final class PostgresPlayersStore: PlayersStore {
         for await _ in started {}
         changes = StoreChangeNotifier(latestVersion: 0)
         do {
-            try await migrate()
-            let counter = try await client.withConnection { [logger] connection in try await Self.counter(connection, logger) }
-            changes.publish(counter.value)
+            // Bounded: the pool waits without end for a connection it
+            // cannot make, where a store that cannot start must say so.
+            let noAnswer = PostgresStoreError("PostgreSQL at \(url.endpointDescription) did not answer within \(connectTimeout.components.seconds) s.")
+            let counter = try await DeadlineRace.run(connectTimeout, noAnswer) { [self, client, logger] in
+                try await migrate()
+                return try await client.withConnection { connection in try await Self.counter(connection, logger).value }
+            }
+            changes.publish(counter)
         } catch {
             running.cancel()
             await running.value
@@ -78,11 +83,14 @@ public final class PostgresPlayersStore: PlayersStore {
         }
         guard !wasClosed else { return }
         changes.releaseAll()
-        if let listening = listening.withLock({ $0 }) {
-            listening.cancel()
-            await listening.value
-        }
+        // Both are cancelled before either is awaited: the pool's shutdown
+        // fails a connection request that the listening task may still
+        // wait on (a cancellation that reaches the pool's request before
+        // it is queued is lost).
+        let listening = listening.withLock { $0 }
+        listening?.cancel()
         running.cancel()
+        await listening?.value
         await running.value
     }
 
@@ -141,7 +149,8 @@ public final class PostgresPlayersStore: PlayersStore {
     /// connections, the pool would wait for one without end.
     public func checkReachable() async throws {
         try checkOpen()
-        try await Self.withDeadline(connectTimeout, "PostgreSQL did not answer within \(connectTimeout.components.seconds) s.") { [client, logger] in
+        let noAnswer = PostgresStoreError("PostgreSQL did not answer within \(connectTimeout.components.seconds) s.")
+        try await DeadlineRace.run(connectTimeout, noAnswer) { [client, logger] in
             _ = try await client.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
         }
     }

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: ["disable", "allow", "prefer"])
     func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
-        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard)
+        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
         _ = try await store.snapshot(limit: 1, after: nil)
         try await store.close()
     }
@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: ["require", "verify-ca", "verify-full"])
     func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
         await #expect(throws: (any Error).self) {
-            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard)
+            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
             try await store.close()
         }
     }

@@ -16,13 +16,13 @@ import Testing
         return (String(lines[index].dropFirst(2)), String(lines[index + 1]))
     }
 
-    @Test func theDocumentedBatchIsAppliedOnceAndAnsweredTheSameWhenSentAgain() throws {
+    @Test func theDocumentedBatchIsAppliedOnceAndAnsweredTheSameWhenSentAgain() async throws {
         let (command, output) = try Self.documentedCommand()
         // The examples before it leave the counter at 23.
         let server = try ServerProcess(["--seed", "23"])
         let local = command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
         for attempt in 1...2 {
-            let result = try run("/bin/sh", ["-c", local], environment: ServerProcess.environment([:]))
+            let result = try await run("/bin/sh", ["-c", local], environment: ServerProcess.environment([:]))
             #expect(result.status == 0, "\(result.error)")
             #expect(result.output == output, "attempt \(attempt)")
         }

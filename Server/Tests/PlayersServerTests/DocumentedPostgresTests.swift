@@ -78,13 +78,13 @@ import Testing
             try #require(commands.count == 2)
             let environment = try Self.shellEnvironment(["PLAYERS_SERVER_POSTGRES_URL": try sandbox.postgresURLString()])
             let folder = try TemporaryFolder()
-            func shell(_ command: String) throws {
+            func shell(_ command: String) async throws {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/bash")
                 process.arguments = ["-c", command]
                 process.environment = environment
                 process.currentDirectoryURL = folder.url
-                let result = try run(process)
+                let result = try await run(process)
                 #expect(result.status == 0, "\(command): \(result.error)")
             }
 
@@ -93,12 +93,12 @@ import Testing
             let dropped = try await store.insert(name: "Dropped", score: 2)
             _ = try await store.delete(dropped.uuid)
             let dumped = try await store.state()
-            try shell(commands[0])
+            try await shell(commands[0])
             _ = try await store.insert(name: "After the dump", score: 3)
             try await store.update(kept.uuid, score: 99)
             try await store.close()
 
-            try shell(commands[1])
+            try await shell(commands[1])
             store = try await sandbox.makeStore()
             #expect(try await store.state() == dumped)
             #expect(try await store.insert(name: "Next", score: 4).version == 4)

@@ -61,10 +61,11 @@ import Testing
     @Test func concurrentWritersOnTwoInstancesGetUniqueVersionsAndTheDeltaAndWatchersMissNone() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let servers = try await startInstances(2, on: sandbox)
-            let clients = try servers.map { server in
+            var clients: [(CLISandbox, WatchProcess)] = []
+            for server in servers {
                 let client = try CLISandbox()
-                try client.runChecked(["init"])
-                return (client, try WatchProcess(client, url: "http://127.0.0.1:\(server.port)"))
+                try await client.runChecked(["init"])
+                clients.append((client, try WatchProcess(client, url: "http://127.0.0.1:\(server.port)")))
             }
             for (_, watcher) in clients { try watcher.waitForLines(1) }
             let writers = 8, creations = 25
@@ -112,7 +113,7 @@ import Testing
                     watcher.lines.last?.hasSuffix("cursor \(total).") == true
                 }
                 #expect(try watcher.stop(SIGINT) == 0)
-                let listing = try client.run(["list", "--json"])
+                let listing = try await client.run(["list", "--json"])
                 let listed = try jsonLines(listing.output)
                 #expect(Set(listed.compactMap { $0["uuid"] as? String }) == database)
             }

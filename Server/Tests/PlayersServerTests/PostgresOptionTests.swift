@@ -17,9 +17,9 @@ import Testing
         return (url, password, try #require(bare.string))
     }
 
-    @Test func aPasswordInTheArgumentIsAUsageErrorThatDoesNotRepeatIt() throws {
+    @Test func aPasswordInTheArgumentIsAUsageErrorThatDoesNotRepeatIt() async throws {
         let (url, password, _) = try clusterURLs()
-        let result = try ServerProcess.run(["--postgres", url], in: try TemporaryFolder())
+        let result = try await ServerProcess.run(["--postgres", url], in: try TemporaryFolder())
         #expect(result.status == 2)
         #expect(result.error.contains("--postgres must not hold a password"))
         #expect(result.error.contains("PLAYERS_SERVER_POSTGRES_URL"))
@@ -32,9 +32,9 @@ import Testing
         (["--postgres", "mysql://players@127.0.0.1/players"], "--postgres: the PostgreSQL URL is not of the form"),
         (["--postgres", "postgres://players@127.0.0.1/players?sslmode=verify_full"], "sslmode is not one of"),
     ])
-    func contradictoryOrMalformedOptionsAreUsageErrors(_ arguments: [String], _ message: String) throws {
+    func contradictoryOrMalformedOptionsAreUsageErrors(_ arguments: [String], _ message: String) async throws {
         let folder = try TemporaryFolder()
-        let result = try ServerProcess.run(arguments, in: folder)
+        let result = try await ServerProcess.run(arguments, in: folder)
         #expect(result.status == 2, "\(result.error)")
         #expect(result.error.contains(message), "\(result.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -53,19 +53,19 @@ import Testing
     }
 
     /// At once: refused, not after the connect timeout.
-    @Test func anUnreachableServerIsReportedAtOnce() throws {
-        let result = try ServerProcess.run(["--postgres", "postgres://players@127.0.0.1:1/players"], in: try TemporaryFolder())
+    @Test func anUnreachableServerIsReportedAtOnce() async throws {
+        let result = try await ServerProcess.run(["--postgres", "postgres://players@127.0.0.1:1/players"], in: try TemporaryFolder())
         #expect(result.status == 1)
         #expect(result.error.contains("cannot connect to PostgreSQL at 127.0.0.1:1: connection refused."), "\(result.error)")
     }
 
-    @Test func aWrongPasswordOrNoneIsReportedWithoutThePassword() throws {
+    @Test func aWrongPasswordOrNoneIsReportedWithoutThePassword() async throws {
         let (_, _, bare) = try clusterURLs()
-        let wrong = try ServerProcess.run(["--postgres", bare], environment: ["PGPASSWORD": "not-the-password"], in: try TemporaryFolder())
+        let wrong = try await ServerProcess.run(["--postgres", bare], environment: ["PGPASSWORD": "not-the-password"], in: try TemporaryFolder())
         #expect(wrong.status == 1)
         #expect(wrong.error.contains(#"refused the connection: password authentication failed for user "players""#), "\(wrong.error)")
         #expect(!wrong.error.contains("not-the-password"))
-        let none = try ServerProcess.run(["--postgres", bare], in: try TemporaryFolder())
+        let none = try await ServerProcess.run(["--postgres", bare], in: try TemporaryFolder())
         #expect(none.status == 1)
         #expect(none.error.contains("asks for a password and none is given: put it in PLAYERS_SERVER_POSTGRES_URL or PGPASSWORD."), "\(none.error)")
     }

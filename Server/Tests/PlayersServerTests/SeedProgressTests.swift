@@ -7,7 +7,7 @@ import Testing
     /// Enough players for the seed to last more than a second.
     static let count = "60000"
 
-    @Test func aSeedOnATerminalShowsItsProgress() throws {
+    @Test func aSeedOnATerminalShowsItsProgress() async throws {
         let folder = try TemporaryFolder()
         let server = shellQuoted(try ServerProcess.executable().path)
         // The shell stops the server itself once it listens (the test's
@@ -22,7 +22,7 @@ import Testing
         process.arguments = ["-c", script]
         process.environment = ServerProcess.environment([:])
         process.currentDirectoryURL = folder.url
-        let (status, output) = try runOnTerminal(process)
+        let (status, output) = try await runOnTerminal(process)
         #expect(status == 0, "\(output)")
         #expect(output.contains("\rSeed ["), "\(output)")
         #expect(output.contains("100%"), "\(output)")

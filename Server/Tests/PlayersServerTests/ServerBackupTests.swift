@@ -28,7 +28,7 @@ import Testing
             if writerEnded.load(ordering: .relaxed) { try await writer.value }
             return writes.load(ordering: .relaxed) >= 3
         }
-        let result = try ServerProcess.run(["backup", "--database", "server.db", "backup.db"],
+        let result = try await ServerProcess.run(["backup", "--database", "server.db", "backup.db"],
                                            environment: ServerDatabase.environment, in: server.folder)
         // The second write acknowledged after the backup began after it too.
         let writesAtBackupEnd = writes.load(ordering: .relaxed)
@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func backupRefusesAnExistingDestinationAMissingDatabaseAndAWrongKey() throws {
+    @Test func backupRefusesAnExistingDestinationAMissingDatabaseAndAWrongKey() async throws {
         let server = try ServerProcess(["--database", "server.db", "--seed", "5"], environment: ServerDatabase.environment)
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: server.path("taken.db")))
         let cases: [([String], [String: String], String)] = [
@@ -67,16 +67,16 @@ import Testing
             (["backup", "--database", "server.db", "new.db"], ["PLAYERS_PASSPHRASE": "wrong"], "passphrase or key is wrong"),
         ]
         for (arguments, environment, message) in cases {
-            let result = try ServerProcess.run(arguments, environment: environment, in: server.folder)
+            let result = try await ServerProcess.run(arguments, environment: environment, in: server.folder)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.error.contains(message), "\(result.error)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.path("taken.db"))) == Data("keep me".utf8))
         let files = try FileManager.default.contentsOfDirectory(atPath: server.folder.path)
         #expect(!files.contains("missing.db") && !files.contains { $0.hasPrefix("new.db") || $0.hasSuffix(".tmp") })
-        let usage = try ServerProcess.run(["backup", "--database", "server.db", "new.db"], in: server.folder)
+        let usage = try await ServerProcess.run(["backup", "--database", "server.db", "new.db"], in: server.folder)
         #expect(usage.status == 2)
-        let forced = try ServerProcess.run(["backup", "--database", "server.db", "--force", "taken.db"],
+        let forced = try await ServerProcess.run(["backup", "--database", "server.db", "--force", "taken.db"],
                                            environment: ServerDatabase.environment, in: server.folder)
         #expect(forced.status == 0, "\(forced.error)")
         #expect(try ServerDatabase.playerCount(server.path("taken.db")) == 5)
@@ -84,10 +84,10 @@ import Testing
 
     /// Docs/Server.md, "Backups": the command as written, then the restore
     /// it describes.
-    @Test func documentedBackupCommandRunsAsWrittenAndRestores() throws {
+    @Test func documentedBackupCommandRunsAsWrittenAndRestores() async throws {
         let server = try ServerProcess(["--database", "server.db", "--passphrase-file", "passphrase", "--seed", "5"],
                                        folder: try Self.folderWithPassphraseFile())
-        let result = try ServerProcess.run(
+        let result = try await ServerProcess.run(
             ["backup", "--database", "server.db", "--passphrase-file", "passphrase", "server-backup.db"], in: server.folder)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "Backed up server.db to server-backup.db, encrypted.\n")

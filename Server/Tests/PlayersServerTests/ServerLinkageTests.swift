@@ -7,8 +7,8 @@ import Testing
 /// Docs/Architecture.md).
 @Suite struct ServerLinkageTests {
     /// The shared libraries that `ldd` lists for the executable.
-    func linkedLibraries() throws -> [String] {
-        let result = try run("/usr/bin/ldd", [try BuiltProducts.path("players-server")])
+    func linkedLibraries() async throws -> [String] {
+        let result = try await run("/usr/bin/ldd", [try BuiltProducts.path("players-server")])
         #expect(result.status == 0, "\(result.error)")
         // Lines such as "\tlibcurl.so.4 => /lib/…/libcurl.so.4 (0x…)".
         return result.output.split(separator: "\n").compactMap { line in
@@ -16,8 +16,8 @@ import Testing
         }
     }
 
-    @Test func playersServerDoesNotLinkLibcurl() throws {
-        let libraries = try linkedLibraries()
+    @Test func playersServerDoesNotLinkLibcurl() async throws {
+        let libraries = try await linkedLibraries()
         #expect(libraries.contains { $0.hasPrefix("libsqlcipher") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libcurl") }, "\(libraries)")
         #expect(!libraries.contains { $0.hasPrefix("libsqlite3") }, "\(libraries)")

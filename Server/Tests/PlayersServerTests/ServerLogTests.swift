@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test(arguments: [["PLAYERS_SERVER_LOG_LEVEL": "loud"], ["PLAYERS_SERVER_LOG_FORMAT": "xml"]])
-    func aWrongVariableIsAUsageError(_ environment: [String: String]) throws {
-        let result = try ServerProcess.run([], environment: environment, in: try TemporaryFolder())
+    func aWrongVariableIsAUsageError(_ environment: [String: String]) async throws {
+        let result = try await ServerProcess.run([], environment: environment, in: try TemporaryFolder())
         #expect(result.status == 2)
         let (name, value) = try #require(environment.first)
         #expect(result.error.hasPrefix("players-server: \(name) must be one of "), "\(result.error)")

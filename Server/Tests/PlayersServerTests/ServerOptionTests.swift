@@ -16,9 +16,9 @@ import Testing
         ["--port", "65536"], ["--port", "-1"], ["--port", "1e5"],
         ["--host", ""], ["--allowed-host", ""],
     ])
-    func outOfRangeValuesAreUsageErrors(_ arguments: [String]) throws {
+    func outOfRangeValuesAreUsageErrors(_ arguments: [String]) async throws {
         let folder = try TemporaryFolder()
-        let result = try ServerProcess.run(arguments, in: folder)
+        let result = try await ServerProcess.run(arguments, in: folder)
         #expect(result.status == 2, "\(arguments): \(result.error)")
         #expect(result.error.contains(arguments[0]), "\(arguments): \(result.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -33,35 +33,35 @@ import Testing
         #expect(try server.stop() == 0)
     }
 
-    @Test func aUsageErrorIsOneLineAndAHint() throws {
+    @Test func aUsageErrorIsOneLineAndAHint() async throws {
         let folder = try TemporaryFolder()
-        let result = try ServerProcess.run(["--seed", "5000000"], in: folder)
+        let result = try await ServerProcess.run(["--seed", "5000000"], in: folder)
         #expect(result.status == 2)
         #expect(result.error == "players-server: --seed must be from 0 to 1000000\nSee 'players-server serve --help' for more information.\n")
         #expect(result.output.isEmpty)
         // The parser lists allowed values one per line: they are one line too.
-        let level = try ServerProcess.run(["--log-level", "bogus"], in: folder)
+        let level = try await ServerProcess.run(["--log-level", "bogus"], in: folder)
         #expect(level.status == 2)
         #expect(level.error == "players-server: the value 'bogus' is invalid for '--log-level <level>'; give one of the following: "
             + "trace, debug, info, notice, warning, error, critical\nSee 'players-server serve --help' for more information.\n")
     }
 
-    @Test func aMistypedOptionOrCommandIsNamedWithTheNearestOne() throws {
+    @Test func aMistypedOptionOrCommandIsNamedWithTheNearestOne() async throws {
         let folder = try TemporaryFolder()
-        let result = try ServerProcess.run(["--prot", "8080"], in: folder)
+        let result = try await ServerProcess.run(["--prot", "8080"], in: folder)
         #expect(result.status == 2)
         #expect(result.error == "players-server: unknown option '--prot'; did you mean '--port'?\n")
-        let backup = try ServerProcess.run(["backup", "--databse", "server.db", "copy.db"], in: folder)
+        let backup = try await ServerProcess.run(["backup", "--databse", "server.db", "copy.db"], in: folder)
         #expect(backup.status == 2)
         #expect(backup.error == "players-server: unknown option '--databse'; did you mean '--database'?\n")
-        let command = try ServerProcess.run(["serv"], in: folder)
+        let command = try await ServerProcess.run(["serv"], in: folder)
         #expect(command.status == 2)
         #expect(command.error == "players-server: 'serv' is not a players-server command; did you mean 'serve'?\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func versionPrintsTheVersionsOfTheProgramAndItsLibrary() throws {
-        let result = try ServerProcess.run(["--version"], in: try TemporaryFolder())
+    @Test func versionPrintsTheVersionsOfTheProgramAndItsLibrary() async throws {
+        let result = try await ServerProcess.run(["--version"], in: try TemporaryFolder())
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         let pattern = #/players-server \d+\.\d+\.\d+ \(SQLCipher 3\.4\.1[^,]*, SQLite 3\.15\.2, (debug|release) build\)\n/#

@@ -69,13 +69,13 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Runs `players-server` to its end (not a server: a usage error or
     /// `backup`), in `folder`.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder) async throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
         process.environment = Self.environment(environment)
         process.currentDirectoryURL = folder.url
-        return try TestSupport.run(process)
+        return try await TestSupport.run(process)
     }
 
     /// The value of the sample `name` of `GET /metrics` (without labels),

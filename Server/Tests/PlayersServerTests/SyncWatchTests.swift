@@ -29,7 +29,7 @@ import Testing
             let instanceA = try ServerProcess(sandbox.serverArguments + ["--seed", "5"], environment: environment)
             let instanceB = try ServerProcess(sandbox.serverArguments, environment: environment)
             let client = try CLISandbox()
-            try client.runChecked(["init"])
+            try await client.runChecked(["init"])
             let watcher = try WatchProcess(client, url: "http://127.0.0.1:\(instanceB.port)")
             try watcher.waitForLines(1)
             try Self.waitForLongPoll(on: instanceB)
@@ -49,7 +49,7 @@ import Testing
         let first = try ServerProcess(["--database", "server.db", "--seed", "3"], environment: ServerDatabase.environment, folder: folder)
         let port = first.port
         let client = try CLISandbox()
-        try client.runChecked(["init"])
+        try await client.runChecked(["init"])
         let watcher = try WatchProcess(client, url: "http://127.0.0.1:\(port)")
         try watcher.waitForLines(1)
         #expect(try first.stop(SIGTERM) == 0)
@@ -60,7 +60,7 @@ import Testing
         try watcher.waitForLines(2)
         #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(port): pushed 0, +1 ~0 -0, conflicts 0, cursor 4.")
         #expect(try watcher.stop(SIGTERM) == 0)
-        #expect(try client.run(["list"]).output.contains("Player 7"))
+        await #expect(try client.run(["list"]).output.contains("Player 7"))
     }
 
     /// Docs/Sync.md, "Watching": the documented command, run as written
@@ -78,7 +78,7 @@ import Testing
         let local = { (line: String) in line.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)") }
         let arguments = local(lines[index]).split(separator: " ").dropFirst(2).map(String.init)
         let client = try CLISandbox()
-        try client.runChecked(["init"])
+        try await client.runChecked(["init"])
         let watcher = try WatchProcess(client, arguments: arguments)
         try watcher.waitForLines(1)
         #expect(watcher.lines == [local(lines[index + 1])])
@@ -95,7 +95,7 @@ import Testing
     @Test func watchWithJSONPrintsOneObjectPerLineAndMerge() async throws {
         let server = try ServerProcess(["--seed", "3"])
         let client = try CLISandbox()
-        try client.runChecked(["init"])
+        try await client.runChecked(["init"])
         let watcher = try WatchProcess(client, arguments: ["sync", "--watch", "--json", "--url", "http://127.0.0.1:\(server.port)"])
         try watcher.waitForLines(1)
         try Self.waitForLongPoll(on: server)
@@ -110,10 +110,10 @@ import Testing
         #expect(watcher.lines.last == "Stopped watching http://127.0.0.1:\(server.port).")
     }
 
-    @Test func watchWithDryRunIsAUsageError() throws {
+    @Test func watchWithDryRunIsAUsageError() async throws {
         let client = try CLISandbox()
-        try client.runChecked(["init"])
-        let result = try client.run(["sync", "--watch", "--dry-run", "--url", "http://127.0.0.1:9"])
+        try await client.runChecked(["init"])
+        let result = try await client.run(["sync", "--watch", "--dry-run", "--url", "http://127.0.0.1:9"])
         #expect(result.status == 2)
         #expect(result.error.contains("--watch"))
     }

@@ -62,7 +62,7 @@ public struct StoreSandbox: Sendable {
         case .embedded:
             return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
         case .postgres:
-            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: connectTimeout)
+            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: connectTimeout, logger: postgresTestLogger)
         }
     }
 

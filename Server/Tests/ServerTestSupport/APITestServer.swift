@@ -40,6 +40,11 @@ public struct APITestServer: Sendable {
             let api = PlayersAPI(store: store, configuration: configuration, longPollTimers: longPollClock)
             do {
                 try await APIClient.withServer(api.makeRouter()) { client in
+                    // Before the server shuts down, as players-server's
+                    // LongPollRelease does: a long-poll that its clock or a
+                    // change never ends (a test that failed meanwhile) would
+                    // hold the shutdown, and the test, for ever.
+                    defer { _ = store.changes.releaseAll() }
                     try await body(APITestServer(store: store, sandbox: sandbox, client: client, longPollClock: longPollClock))
                 }
             } catch {

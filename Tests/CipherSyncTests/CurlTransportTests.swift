@@ -114,7 +114,7 @@ import Testing
     /// libcurl's own stall timer, for real: the body never comes, and the
     /// transfer ends with a timeout rather than hanging (the server holds
     /// it until it stops).
-    @Test(.timeLimit(.minutes(1))) func aStalledServerTimesOut() async throws {
+    @Test(.hangGuard) func aStalledServerTimesOut() async throws {
         let server = try ScriptedHTTPServer { _, _ in
             [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .holdUntilStopped]
         }
@@ -161,7 +161,7 @@ import Testing
     /// The server holds the body until it stops, and libcurl's timeouts
     /// are longer than the test's time limit: only the cancellation can
     /// end the transfer.
-    @Test(.timeLimit(.minutes(1))) func cancellingTheTaskAbortsTheTransfer() async throws {
+    @Test(.hangGuard) func cancellingTheTaskAbortsTheTransfer() async throws {
         let server = try ScriptedHTTPServer { _, _ in
             [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{".utf8)), .holdUntilStopped]
         }

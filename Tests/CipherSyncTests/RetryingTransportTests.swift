@@ -50,7 +50,7 @@ import Testing
 
     /// The second attempt waits for the `Retry-After` on the transport's
     /// clock: it is sent once the test has moved that clock a second on.
-    @Test(.timeLimit(.minutes(1))) func retryAfterSetsTheDelay() async throws {
+    @Test(.hangGuard) func retryAfterSetsTheDelay() async throws {
         let server = try ScriptedHTTPServer { _, number in number == 0 ? .json("{}", status: 503, headers: ["Retry-After": "1"]) : .json("{}") }
         defer { server.stop() }
         let events = RetryLog()

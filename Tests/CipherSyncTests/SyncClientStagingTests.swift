@@ -43,7 +43,7 @@ import Testing
         case merged, upToDate, failedPage, failedMerge, deadline
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Ending.allCases)
+    @Test(.hangGuard, arguments: Ending.allCases)
     func theStagingIsDiscardedOnceHoweverTheSyncEnds(_ ending: Ending) async throws {
         struct MergeFailure: Error {}
         let answers: [ScriptedTransport.Answer] = switch ending {

@@ -115,7 +115,7 @@ import Testing
     /// by then the other two have been fetching for more than a second,
     /// long enough to show progress, by the order of events rather than
     /// by a timer of the test.
-    @Test(.timeLimit(.minutes(2))) func aSyncShowsNoProgressWhenQuietOrOnAPipe() async throws {
+    @Test(.hangGuard) func aSyncShowsNoProgressWhenQuietOrOnAPipe() async throws {
         let lineShown = Gate()
         let server = try ScriptedHTTPServer { _, _ in
             [.hold(lineShown)] + .response(200, headers: ["Content-Type": "application/json"], body: Self.snapshot(10))

@@ -68,7 +68,7 @@ import Testing
     /// page is under way; that page never comes (the server holds it
     /// until it stops, after the sync ends), so the sync can end only by
     /// cancelling the transfer under way.
-    @Test(.timeLimit(.minutes(2))) func aSyncThatOutlastsItsDeadlineIsAbandoned() async throws {
+    @Test(.hangGuard) func aSyncThatOutlastsItsDeadlineIsAbandoned() async throws {
         let server = try endlessSnapshot(stallingFrom: 1)
         defer { server.stop() }
         let (database, before) = try await syncedDatabase()
@@ -151,7 +151,7 @@ import Testing
     /// of 30 s each time: `--timeout 5` ends the command, connection,
     /// retries and their waits together. The `players` process keeps its
     /// real clock; the test counts what happened, not how long it took.
-    @Test(.timeLimit(.minutes(2)), arguments: [[ScriptedHTTPServer.Step.holdUntilStopped], .response(503, headers: ["Retry-After": "30"])])
+    @Test(.hangGuard, arguments: [[ScriptedHTTPServer.Step.holdUntilStopped], .response(503, headers: ["Retry-After": "30"])])
     func theTimeoutBoundsTheWholeCommand(_ answer: [ScriptedHTTPServer.Step]) async throws {
         let server = try ScriptedHTTPServer { _, _ in answer }
         defer { server.stop() }

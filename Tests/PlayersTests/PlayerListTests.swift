@@ -6,7 +6,7 @@ import Testing
 
 /// The seeds' PlayerListModel tests, without a UI framework.
 @Suite struct PlayerListTests {
-    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    @Test(.hangGuard, arguments: Storage.allCases)
     func observationGrabsCurrentDatabaseState(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase
@@ -19,7 +19,7 @@ import Testing
         try await waitUntil("the model shows the one player") { model.players.count == 1 }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    @Test(.hangGuard, arguments: Storage.allCases)
     func observationGrabsDatabaseChanges(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase
@@ -34,7 +34,7 @@ import Testing
         try await waitUntil("the model shows the saved player") { model.players == [saved] }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    @Test(.hangGuard, arguments: Storage.allCases)
     func changingTheOrderingResortsThePlayers(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase
@@ -51,7 +51,7 @@ import Testing
         try await waitUntil("the model shows the players by name") { model.players.map(\.name) == ["Arthur", "Barbara"] }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Storage.allCases)
+    @Test(.hangGuard, arguments: Storage.allCases)
     func updatesAreAnAsyncSequence(_ storage: Storage) async throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase

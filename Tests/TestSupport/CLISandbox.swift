@@ -31,12 +31,6 @@ public final class CLISandbox: Sendable {
         try await TestSupport.run(makeProcess(arguments, environment: extra), input: input)
     }
 
-    /// ``run(_:environment:input:)``, waiting on the calling thread: only
-    /// for a thread of the test's own.
-    public func runBlocking(_ arguments: [String], environment extra: [String: String] = [:], input: String = "") throws -> ProcessResult {
-        try TestSupport.runBlocking(makeProcess(arguments, environment: extra), input: input)
-    }
-
     /// Runs `players`, and throws unless it succeeds.
     public func runChecked(_ arguments: [String]) async throws {
         let result = try await run(arguments)

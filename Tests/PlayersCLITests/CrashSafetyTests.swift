@@ -179,15 +179,7 @@ struct CrashTrials: Sendable {
                     "CRASH_INJECTION_KILL_AT": "\(index + 1)",
                     "CRASH_INJECTION_KILL_AFTER": after ? "1" : "0",
                 ]
-                let (killed, status) = try await onThread {
-                    let process = try sandbox.makeProcess(trialArguments, environment: environment)
-                    process.runUnderOpenUmask()
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
-                    process.waitUntilExit()
-                    return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
-                }
+                let (killed, status) = try await sandbox.runUnderOpenUmask(trialArguments, environment: environment)
                 let trial = "killed \(after ? "after" : "before") call \(call)"
                 guard killed else {
                     failures.append("\(trial): the command ended with \(status) before that call")

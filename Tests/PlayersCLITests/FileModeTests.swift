@@ -8,25 +8,14 @@ import Testing
 /// temporary files (checked at every crash point in
 /// ``CrashSafetyTests``).
 @Suite struct FileModeTests {
-    /// `players` run under `umask 022`, which lets others read new files.
-    func runWithOpenUmask(_ sandbox: CLISandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        let process = try sandbox.makeProcess(arguments, environment: environment)
-        process.runUnderOpenUmask()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    @Test func theDatabaseAndTheFilesNextToItArePrivate() throws {
+    @Test func theDatabaseAndTheFilesNextToItArePrivate() async throws {
         let sandbox = try CLISandbox()
-        #expect(try runWithOpenUmask(sandbox, ["init"]) == 0)
+        #expect(try await sandbox.runUnderOpenUmask(["init"]).status == 0)
         // Killed at its first durable call, inside its transaction: the
         // -wal and -shm files are still there.
-        #expect(try runWithOpenUmask(sandbox, ["add", "--name", "Arthur", "--score", "42"], environment: [
+        #expect(try await sandbox.runUnderOpenUmask(["add", "--name", "Arthur", "--score", "42"], environment: [
             "LD_PRELOAD": try CrashInjection.library(), "CRASH_INJECTION_KILL_AT": "1",
-        ]) == SIGKILL)
+        ]).status == SIGKILL)
         let folder = URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(Set(names).isSuperset(of: ["players.db", "players.db-wal", "players.db-shm"]), "\(names)")
@@ -54,6 +43,23 @@ extension CLISandbox {
             guard mode & 0o077 == 0 else {
                 throw TestFailure("\(name) has mode \(String(mode, radix: 8)): others can read it")
             }
+        }
+    }
+}
+
+extension CLISandbox {
+    /// Runs `players` under `umask 022` (``Process/runUnderOpenUmask()``),
+    /// its output discarded, waiting on a thread of its own; returns
+    /// whether it was killed by SIGKILL, and its status.
+    func runUnderOpenUmask(_ arguments: [String], environment: [String: String] = [:]) async throws -> (killed: Bool, status: Int32) {
+        try await onThread {
+            let process = try self.makeProcess(arguments, environment: environment)
+            process.runUnderOpenUmask()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
         }
     }
 }

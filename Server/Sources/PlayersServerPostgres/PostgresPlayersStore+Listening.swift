@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlayersServerStore
 import PostgresNIO
+import Synchronization
 
 extension PostgresPlayersStore {
     /// The channel of the notifications that writing transactions send at
@@ -22,37 +23,39 @@ extension PostgresPlayersStore {
         throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
     }
 
-    /// Holds one connection that listens to ``changesChannel`` and
-    /// publishes each counter of this schema to ``changes``, until the task
-    /// is cancelled. Once subscribed it reads the counter, so that a commit
-    /// notified before the subscription is not missed. When the connection
-    /// drops, it reconnects after a back-off (0.1 s doubling up to 5 s),
-    /// and once subscribed again wakes every waiter to read again: the
+    /// Holds one connection of its own (outside the pool, whose operations
+    /// are bounded) that listens to ``changesChannel`` and publishes each
+    /// counter of this schema to ``changes``, until the task is cancelled.
+    /// Once subscribed it reads the counter, so that a commit notified
+    /// before the subscription is not missed. When the connection closes,
+    /// it reconnects after a back-off (0.1 s doubling up to 5 s), and once
+    /// subscribed again wakes every waiter to read again: the
     /// notifications sent meanwhile are lost, and waking them while the
     /// database is unreachable would only turn their answers into errors.
+    /// The session runs in a ``ConnectionRace``: a statement that
+    /// PostgresNIO never answers once the connection closes does not keep
+    /// it from reconnecting, nor the store from closing.
     func listenForChanges() async {
         var backOff: Duration = .milliseconds(100)
         var hasListened = false
         while !Task.isCancelled {
             do {
-                try await client.withConnection { [changes, logger] connection in
-                    var schema = ""
-                    for try await name in try await connection.query("SELECT current_schema()::text", logger: logger).decode(String.self) {
-                        schema = name
-                    }
-                    try await connection.listen(on: Self.changesChannel) { notifications in
-                        changes.publish(try await Self.counter(connection, logger).value)
-                        if hasListened { changes.wakeAll() }
-                        hasListened = true
-                        backOff = .milliseconds(100)
-                        for try await notification in notifications {
-                            let parts = notification.payload.split(separator: " ")
-                            if parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
-                                changes.publish(version)
-                            }
-                        }
+                let pooled = PooledConnection(try await pool.connect())
+                let subscribed = SubscriptionFlag()
+                let wakesWaiters = hasListened
+                let outcome = await ConnectionRace.run(on: pooled, timeout: nil) { [self] connection in
+                    try await listen(on: connection) {
+                        if wakesWaiters { changes.wakeAll() }
+                        subscribed.set()
                     }
                 }
+                pooled.close()
+                if subscribed.isSet {
+                    hasListened = true
+                    backOff = .milliseconds(100)
+                }
+                if case .finished(.failure(let error)) = outcome { throw error }
+                if !Task.isCancelled { throw PostgresStoreError("the connection listening for changes closed.") }
             } catch {
                 if !Task.isCancelled {
                     logger.warning("The connection listening for changes failed; reconnecting.", metadata: ["error": "\(String(reflecting: error))"])
@@ -62,4 +65,33 @@ extension PostgresPlayersStore {
             backOff = min(backOff * 2, .seconds(5))
         }
     }
+
+    /// Subscribes `connection` to ``changesChannel``, calls `subscribed`
+    /// once the counter is read, and publishes the counters notified until
+    /// the connection fails.
+    private func listen(on connection: PostgresConnection, subscribed: @Sendable () -> Void) async throws {
+        var schema = ""
+        for try await name in try await connection.query("SELECT current_schema()::text", logger: logger).decode(String.self) {
+            schema = name
+        }
+        try await connection.listen(on: Self.changesChannel) { notifications in
+            changes.publish(try await Self.counter(connection, logger).value)
+            subscribed()
+            for try await notification in notifications {
+                let parts = notification.payload.split(separator: " ")
+                if parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
+                    changes.publish(version)
+                }
+            }
+        }
+    }
+}
+
+/// Whether a listening session got as far as its subscription.
+private final class SubscriptionFlag: Sendable {
+    private let value = Atomic(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() { value.store(true, ordering: .releasing) }
 }

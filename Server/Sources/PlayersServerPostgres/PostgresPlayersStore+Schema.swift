@@ -51,7 +51,8 @@ extension PostgresPlayersStore {
     /// done. Throws for a database whose schema is newer than this
     /// program's.
     func migrate() async throws {
-        try await client.withTransaction(logger: logger) { [logger] connection in
+        let timeout = pool.connectTimeout
+        try await pool.withTransaction(leaseTimeout: timeout, operationTimeout: timeout, logger: logger) { [logger] connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",

@@ -25,51 +25,46 @@ import Synchronization
 /// try await store.close()
 /// ```
 public final class PostgresPlayersStore: PlayersStore {
-    let client: PostgresClient
+    let pool: PostgresConnectionPool
     let logger: Logger
-    /// How long a connection may take: at start, and for ``checkReachable()``.
-    let connectTimeout: Duration
     /// Woken by the notifications of every instance's commits
     /// (``listenForChanges()``), and by this instance's own at once.
     public let changes: StoreChangeNotifier
-    private let running: Task<Void, Never>
     private let listening = Mutex<Task<Void, Never>?>(nil)
     private let isClosed = Mutex(false)
 
     /// Connects, creates or migrates the schema (``migrate()``), and starts
     /// listening for the changes of every instance.
-    /// Throws a ``PostgresStoreError`` within `connectTimeout` when the
-    /// database cannot be reached or refuses the connection.
+    /// Throws one ``PostgresStoreError`` sentence within `connectTimeout`
+    /// when the database cannot be reached, refuses the connection (a
+    /// wrong password, a missing database, no TLS where `sslmode` requires
+    /// it) or does not answer.
+    ///
+    /// - Parameters:
+    ///   - connectTimeout: how long making a connection may take; also
+    ///     bounds the start and ``checkReachable()``.
+    ///   - leaseTimeout: how long a read or write waits for a connection.
+    ///   - operationTimeout: how long a read or write may take.
     public init(
         url: PostgresURL,
         connectTimeout: Duration = .seconds(10),
+        leaseTimeout: Duration = .seconds(30),
+        operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        try await Self.checkConnection(url, timeout: connectTimeout, logger: logger)
-        self.connectTimeout = connectTimeout
-        client = PostgresClient(configuration: try url.configuration, backgroundLogger: logger)
+        pool = try PostgresConnectionPool(
+            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
+            logger: logger)
         self.logger = logger
-        // The first query waits until run() has begun: a lease before it
-        // works, but logs a warning.
-        let (started, start) = AsyncStream<Void>.makeStream()
-        running = Task { [client] in
-            start.finish()
-            await client.run()
-        }
-        for await _ in started {}
         changes = StoreChangeNotifier(latestVersion: 0)
         do {
-            // Bounded: the pool waits without end for a connection it
-            // cannot make, where a store that cannot start must say so.
-            let noAnswer = PostgresStoreError("PostgreSQL at \(url.endpointDescription) did not answer within \(connectTimeout.components.seconds) s.")
-            let counter = try await DeadlineRace.run(connectTimeout, noAnswer) { [self, client, logger] in
-                try await migrate()
-                return try await client.withConnection { connection in try await Self.counter(connection, logger).value }
+            try await migrate()
+            let counter = try await pool.withConnection(leaseTimeout: connectTimeout, operationTimeout: connectTimeout) {
+                [logger] connection in try await Self.counter(connection, logger).value
             }
             changes.publish(counter)
         } catch {
-            running.cancel()
-            await running.value
+            await pool.close()
             throw error
         }
         listening.withLock { $0 = Task { [self] in await listenForChanges() } }
@@ -83,15 +78,10 @@ public final class PostgresPlayersStore: PlayersStore {
         }
         guard !wasClosed else { return }
         changes.releaseAll()
-        // Both are cancelled before either is awaited: the pool's shutdown
-        // fails a connection request that the listening task may still
-        // wait on (a cancellation that reaches the pool's request before
-        // it is queued is lost).
         let listening = listening.withLock { $0 }
         listening?.cancel()
-        running.cancel()
         await listening?.value
-        await running.value
+        await pool.close()
     }
 
     // MARK: - Reading
@@ -144,14 +134,13 @@ public final class PostgresPlayersStore: PlayersStore {
     }
 
     /// One statement outside a transaction, a lookup by primary key: a
-    /// round trip that proves the connection and the schema.
-    /// Bounded by the connect timeout: while the database refuses
-    /// connections, the pool would wait for one without end.
+    /// round trip that proves the connection and the schema, bounded by
+    /// the connect timeout.
     public func checkReachable() async throws {
         try checkOpen()
-        let noAnswer = PostgresStoreError("PostgreSQL did not answer within \(connectTimeout.components.seconds) s.")
-        try await DeadlineRace.run(connectTimeout, noAnswer) { [client, logger] in
-            _ = try await client.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
+        let timeout = pool.connectTimeout
+        try await pool.withConnection(leaseTimeout: timeout, operationTimeout: timeout) { [logger] connection in
+            _ = try await connection.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
         }
     }
 
@@ -160,10 +149,10 @@ public final class PostgresPlayersStore: PlayersStore {
     /// Runs `body` in a read-only `REPEATABLE READ` transaction: every
     /// statement sees the same snapshot.
     func read<Result: Sendable>(
-        _ body: (PostgresConnection, Logger) async throws -> Result
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         try checkOpen()
-        return try await client.withTransaction(logger: logger) { [logger] connection in
+        return try await pool.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             return try await body(connection, logger)
         }
@@ -172,9 +161,9 @@ public final class PostgresPlayersStore: PlayersStore {
     /// Runs `body` in a writing transaction that holds the change counter
     /// (the one writer of the database, across instances) until its
     /// commit, which notifies every instance of the counter.
-    func write<Result: Sendable>(_ body: (PostgresWrite) async throws -> Result) async throws -> Result {
+    func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
-        let (result, counter) = try await client.withTransaction(logger: logger) { [logger] connection in
+        let (result, counter) = try await pool.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
             let result = try await body(PostgresWrite(connection: connection, logger: logger))
             return (result, try await Self.notifyCounter(connection, logger))

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// A PostgreSQL connection URL, `postgres://user:password@host:port/database`
-/// (`postgresql://` too), as the client configuration of a
+/// (`postgresql://` too), as the connection configuration of a
 /// ``PostgresPlayersStore``.
 ///
 /// `sslmode` has libpq's meanings: `disable` connects without TLS; `allow`
@@ -53,20 +53,6 @@ public struct PostgresURL: Sendable {
     /// Where the URL points, for messages: never the password.
     public var endpointDescription: String {
         "\(host.contains(":") ? "[\(host)]" : host):\(port)"
-    }
-
-    /// The configuration of a pool of connections.
-    public var configuration: PostgresClient.Configuration {
-        get throws {
-            let tls: PostgresClient.Configuration.TLS
-            switch try tlsConfiguration() {
-            case nil: tls = .disable
-            case (let configuration, true)?: tls = .require(configuration)
-            case (let configuration, false)?: tls = .prefer(configuration)
-            }
-            return PostgresClient.Configuration(
-                host: host, port: port, username: user, password: password, database: database, tls: tls)
-        }
     }
 
     /// The configuration of one connection, with this connect timeout.

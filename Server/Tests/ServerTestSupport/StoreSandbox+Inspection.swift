@@ -37,6 +37,18 @@ extension StoreSandbox {
         }
     }
 
+    /// How many connections the sandbox's PostgreSQL database has, other
+    /// than the one that counts them.
+    public func postgresConnectionCount() async throws -> Int {
+        var count = 0
+        try await Self.withClient(try postgresURL()) { client in
+            let rows = try await client.query(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            for try await value in rows.decode(Int.self) { count = value }
+        }
+        return count
+    }
+
     /// What is wrong with the stored players, as sentences; empty when
     /// nothing is: on both stores, every version is unique among players
     /// and tombstones and none is above the counter; on the embedded

@@ -96,7 +96,8 @@ public struct StoreSandbox: Sendable {
         return try parsedURL(components.string)
     }
 
-    func postgresURL() throws -> PostgresURL {
+    /// The sandbox's PostgreSQL database, parsed.
+    public func postgresURL() throws -> PostgresURL {
         try PostgresURL(try postgresURLString())
     }
 

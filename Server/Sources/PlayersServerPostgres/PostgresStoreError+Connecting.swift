@@ -1,35 +1,6 @@
 import Foundation
-import Logging
 import NIOCore
 import PostgresNIO
-
-extension PostgresPlayersStore {
-    /// Opens one connection to `url`, runs `SELECT 1` and closes it, within
-    /// `timeout`: a server that is down, a wrong password, a missing
-    /// database or a refused TLS become one ``PostgresStoreError`` sentence
-    /// at once, where the pool of a ``PostgresPlayersStore`` would retry
-    /// without end.
-    static func checkConnection(_ url: PostgresURL, timeout: Duration, logger: Logger) async throws {
-        let configuration = try url.connectionConfiguration(connectTimeout: timeout)
-        // The connect timeout bounds the TCP connection only: a peer that
-        // accepts and then says nothing is bounded by the deadline.
-        let noAnswer = PostgresStoreError("cannot connect to PostgreSQL at \(url.endpointDescription): no answer within \(timeout.components.seconds) s.")
-        try await DeadlineRace.run(timeout, noAnswer) {
-            do {
-                let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-                do {
-                    try await connection.query("SELECT 1", logger: logger)
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-                try await connection.close()
-            } catch let error as PSQLError {
-                throw PostgresStoreError(connectingTo: url, error)
-            }
-        }
-    }
-}
 
 extension PostgresStoreError {
     /// What failed when connecting to `url`, in words: PostgreSQL's own

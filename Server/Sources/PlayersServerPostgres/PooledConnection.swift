@@ -1,0 +1,52 @@
+import PostgresNIO
+import Synchronization
+
+/// A connection of a ``PostgresConnectionPool``, which tells the operation
+/// holding it when it closes: one handler on the connection's close, set
+/// once, rather than one more per operation on a connection that may serve
+/// millions.
+final class PooledConnection: Sendable {
+    let connection: PostgresConnection
+    private let state = Mutex<(isClosed: Bool, onClose: (@Sendable () -> Void)?)>((false, nil))
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+        // The handler holds `self` until the connection closes, which every
+        // connection of a pool does.
+        connection.closeFuture.whenComplete { _ in self.closed() }
+    }
+
+    /// Whether the connection is closed or closing.
+    var isClosed: Bool {
+        connection.isClosed || state.withLock { $0.isClosed }
+    }
+
+    /// Calls `handler` when the connection closes (at once if it is closed),
+    /// until ``stopWatching()``.
+    func watchClose(_ handler: @escaping @Sendable () -> Void) {
+        let isClosed = state.withLock { state in
+            state.onClose = handler
+            return state.isClosed
+        }
+        if isClosed { handler() }
+    }
+
+    func stopWatching() {
+        state.withLock { $0.onClose = nil }
+    }
+
+    /// Closes the connection, and holds it until closed: a PostgresNIO
+    /// connection that ends unclosed asserts in debug builds.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        connection.close().whenComplete { _ in _ = self }
+    }
+
+    private func closed() {
+        let handler = state.withLock { state in
+            state.isClosed = true
+            return state.onClose
+        }
+        handler?()
+    }
+}

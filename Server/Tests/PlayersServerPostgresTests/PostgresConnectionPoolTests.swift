@@ -1,0 +1,133 @@
+import Foundation
+import PlayersServerPostgres
+import PostgresNIO
+import ServerTestSupport
+import Testing
+import TestSupport
+
+/// The PostgreSQL store's pool of connections: every wait ends, and says
+/// what it waited for; a connection that PostgreSQL closed is never lent.
+@Suite(.hangGuard) struct PostgresConnectionPoolTests {
+    @Test func aRequestThatFindsEveryConnectionHeldFailsSayingSo() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let pool = try PostgresConnectionPool(
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: .seconds(1),
+                logger: postgresTestLogger)
+            // The one connection is held until the second request has failed.
+            let (held, hold) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await pool.withConnection { _ in
+                    hold.finish()
+                    for await _ in released {}
+                }
+            }
+            for await _ in held {}
+            let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
+            #expect(error?.description == "no PostgreSQL connection was free within 1 s: all 1 were in use.")
+            release.finish()
+            try await holder.value
+            #expect(try await pool.withConnection { try await backendID($0) } > 0)
+            await pool.close()
+        }
+    }
+
+    @Test func anOperationThatOutlastsItsTimeoutFailsAndThePoolServesOn() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let url = try sandbox.postgresURL()
+            let pool = try PostgresConnectionPool(
+                url: url, maximumConnections: 1, connectTimeout: hangGuard, operationTimeout: .seconds(1), logger: postgresTestLogger)
+            let error = await #expect(throws: PostgresStoreError.self) {
+                try await pool.withConnection { connection in
+                    try await connection.query("SELECT pg_sleep(3600)", logger: postgresTestLogger)
+                }
+            }
+            #expect(error?.description == "PostgreSQL at \(url.endpointDescription) did not answer within 1 s.")
+            #expect(try await pool.withConnection(operationTimeout: hangGuard) { try await backendID($0) } > 0)
+            await pool.close()
+        }
+    }
+
+    @Test func aConnectionThatPostgreSQLClosedWhileIdleIsReplacedWithoutAnError() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let pool = try PostgresConnectionPool(
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, logger: postgresTestLogger)
+            let first = try await pool.withTransaction(logger: postgresTestLogger) { try await backendID($0) }
+            try await sandbox.dropPostgresConnections()
+            try await waitUntil("PostgreSQL to end the pool's connection", every: .milliseconds(100)) {
+                try await sandbox.postgresConnectionCount() == 0
+            }
+            let second = try await pool.withTransaction(logger: postgresTestLogger) { try await backendID($0) }
+            #expect(second != first)
+            await pool.close()
+        }
+    }
+
+    @Test func aDatabaseThatRefusesConnectionsFailsARequestWithItsReason() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let url = try sandbox.postgresURL()
+            let pool = try PostgresConnectionPool(url: url, connectTimeout: hangGuard, logger: postgresTestLogger)
+            try await sandbox.refuseConnections()
+            let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
+            #expect(error?.description.hasPrefix("PostgreSQL at \(url.endpointDescription) refused the connection: ") == true)
+            await pool.close()
+        }
+    }
+
+    /// A store closed at once after its start closes while its listening
+    /// connection is still being made: PostgresNIO then never answered the
+    /// listener's first statement, and `close()` waited for ever (it hung
+    /// within 50 cycles on two loaded cores).
+    @Test func storesClosedRightAfterTheyStartEndAndLeaveNoConnection() async throws {
+        let cycles = TestTier.current.size(correctness: 30, long: 300)
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let url = try sandbox.postgresURL()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        for _ in 0..<cycles {
+                            let store = try await PostgresPlayersStore(url: url, connectTimeout: hangGuard, logger: postgresTestLogger)
+                            _ = try await store.snapshot(limit: 1, after: nil)
+                            try await store.close()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await waitUntil("the closed stores' connections to end", every: .milliseconds(100)) {
+                try await sandbox.postgresConnectionCount() == 0
+            }
+        }
+    }
+
+    @Test func closingThePoolFailsTheRequestsThatWait() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let pool = try PostgresConnectionPool(
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, logger: postgresTestLogger)
+            let (held, hold) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await pool.withConnection { _ in
+                    hold.finish()
+                    for await _ in released {}
+                }
+            }
+            for await _ in held {}
+            let waiter = Task { try await pool.withConnection { _ in } }
+            try await waitUntil("the second request to wait") { pool.waitingRequestCount == 1 }
+            await pool.close()
+            await #expect(throws: PostgresStoreError.self) { try await waiter.value }
+            release.finish()
+            try await holder.value
+            await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
+        }
+    }
+}
+
+/// The process id of the connection's backend.
+private func backendID(_ connection: PostgresConnection) async throws -> Int {
+    for try await id in try await connection.query("SELECT pg_backend_pid()::int", logger: postgresTestLogger).decode(Int.self) {
+        return id
+    }
+    throw TestFailure("pg_backend_pid() returned no row")
+}

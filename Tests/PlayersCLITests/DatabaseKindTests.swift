@@ -65,7 +65,7 @@ import Testing
         let output = Pipe()
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice
-        try server.run()
+        try server.runSerially()
         defer {
             server.terminate()
             server.waitUntilExit()

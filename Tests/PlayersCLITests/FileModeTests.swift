@@ -57,7 +57,7 @@ extension CLISandbox {
             process.runUnderOpenUmask()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.runSerially()
             process.waitUntilExit()
             return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
         }

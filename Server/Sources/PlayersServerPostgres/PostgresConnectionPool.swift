@@ -140,12 +140,14 @@ package final class PostgresConnectionPool: Sendable {
         let timeout = operationTimeout ?? self.operationTimeout
         var closedConnections = 0
         while true {
+            let begun = Flag()
             let outcome = try await run(leaseTimeout: leaseTimeout, operationTimeout: timeout) { connection in
                 do {
                     try await connection.query("BEGIN", logger: logger)
                 } catch where connection.isClosed {
                     throw ClosedBeforeBegin()
                 }
+                begun.set()
                 let result: Result
                 do {
                     result = try await body(connection)
@@ -162,7 +164,7 @@ package final class PostgresConnectionPool: Sendable {
                 return result
             }
             switch outcome {
-            case .finished(.failure(is ClosedBeforeBegin)):
+            case .finished(.failure(is ClosedBeforeBegin)), .connectionClosed where !begun.isSet:
                 // Each closed connection is dropped: past as many as the
                 // pool holds, PostgreSQL itself is failing.
                 closedConnections += 1
@@ -173,7 +175,8 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// A connection found closed when its transaction began.
+    /// A connection found closed when its transaction began (the close
+    /// may also end the race first, with `BEGIN` unanswered).
     private struct ClosedBeforeBegin: Error {}
 
     /// Leases a connection, runs `body` on it in a ``ConnectionRace``, and

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PlayersServerStore
 import PostgresNIO
-import Synchronization
 
 extension PostgresPlayersStore {
     /// The channel of the notifications that writing transactions send at
@@ -41,7 +40,7 @@ extension PostgresPlayersStore {
         while !Task.isCancelled {
             do {
                 let pooled = PooledConnection(try await pool.connect())
-                let subscribed = SubscriptionFlag()
+                let subscribed = Flag()
                 let wakesWaiters = hasListened
                 let outcome = await ConnectionRace.run(on: pooled, timeout: nil) { [self] connection in
                     try await listen(on: connection) {
@@ -85,13 +84,4 @@ extension PostgresPlayersStore {
             }
         }
     }
-}
-
-/// Whether a listening session got as far as its subscription.
-private final class SubscriptionFlag: Sendable {
-    private let value = Atomic(false)
-
-    var isSet: Bool { value.load(ordering: .acquiring) }
-
-    func set() { value.store(true, ordering: .releasing) }
 }

@@ -148,10 +148,8 @@ public struct StoreSandbox: Sendable {
         }
     }
 
-    /// Runs `body` with one connection to `url`, closed afterwards. One
-    /// connection, not a `PostgresClient`: a client's pool waits without end
-    /// for a connection it cannot make (postgres-nio #489), where connecting
-    /// throws, so that a wait on the cluster ends at its hang guard.
+    /// Runs `body` with one connection to `url`, closed afterwards: the
+    /// tests' own, apart from the stores' pools that they test.
     static func withClient(_ url: PostgresURL, _ body: (AdminConnection) async throws -> Void) async throws {
         let logger = Logger(label: "StoreSandbox")
         let connection = try await PostgresConnection.connect(

@@ -1,0 +1,12 @@
+import Synchronization
+
+/// A flag that a task sets once and another reads: whether a listening
+/// session got as far as its subscription, whether a transaction's
+/// `BEGIN` was answered.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() { value.store(true, ordering: .releasing) }
+}

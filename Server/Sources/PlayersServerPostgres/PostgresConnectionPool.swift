@@ -164,7 +164,8 @@ package final class PostgresConnectionPool: Sendable {
                 return result
             }
             switch outcome {
-            case .finished(.failure(is ClosedBeforeBegin)), .connectionClosed where !begun.isSet:
+            case .finished(.failure(is ClosedBeforeBegin)),
+                 .connectionClosed where !begun.isSet:
                 // Each closed connection is dropped: past as many as the
                 // pool holds, PostgreSQL itself is failing.
                 closedConnections += 1

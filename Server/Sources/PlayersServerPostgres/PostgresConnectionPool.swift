@@ -6,11 +6,10 @@ import Synchronization
 /// `maximumConnections` open, each lent to one operation at a time, and
 /// every wait bounded.
 ///
-/// postgres-nio's `PostgresClient` is not used: its pool (1.33) can leave
-/// a request for a connection waiting for ever, with no connection open
-/// and none being made (after the server terminates a connection, or at
-/// start with `sslmode=prefer`), and it bounds neither that wait nor an
-/// operation. Here:
+/// postgres-nio's `PostgresClient` is not used: it bounds neither the wait
+/// for a connection nor an operation, and an operation whose statement
+/// PostgresNIO never fails (one written to a connection that has just
+/// closed, see ``ConnectionRace``) held its caller for ever. Here:
 /// - a request waits at most its lease timeout, first come first served,
 ///   and fails with what it waited for: a connection that could not be
 ///   made (PostgreSQL's own reason), or one that every other operation
@@ -25,7 +24,7 @@ import Synchronization
 /// - ``close()`` fails every request and closes every connection.
 ///
 /// ```swift
-/// let pool = PostgresConnectionPool(url: url, connectTimeout: .seconds(10), logger: logger)
+/// let pool = try PostgresConnectionPool(url: url, connectTimeout: .seconds(10), logger: logger)
 /// let count = try await pool.withTransaction(logger: logger) { connection in
 ///     try await connection.query("SELECT count(*) FROM player", logger: logger).collect().count
 /// }

@@ -11,19 +11,12 @@ import TestSupport
     @Test func aRequestThatFindsEveryConnectionHeldFailsSayingSo() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: .seconds(1),
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
                 logger: postgresTestLogger)
             // The one connection is held until the second request has failed.
-            let (held, hold) = AsyncStream<Void>.makeStream()
             let (released, release) = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await pool.withConnection { _ in
-                    hold.finish()
-                    for await _ in released {}
-                }
-            }
-            for await _ in held {}
-            let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
+            let holder = try await holdTheOnlyConnection(of: pool, until: released)
+            let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection(leaseTimeout: .seconds(1)) { _ in } }
             #expect(error?.description == "no PostgreSQL connection was free within 1 s: all 1 were in use.")
             release.finish()
             try await holder.value
@@ -36,7 +29,8 @@ import TestSupport
         try await StoreSandbox.with(.postgres) { sandbox in
             let url = try sandbox.postgresURL()
             let pool = try PostgresConnectionPool(
-                url: url, maximumConnections: 1, connectTimeout: hangGuard, operationTimeout: .seconds(1), logger: postgresTestLogger)
+                url: url, maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard, operationTimeout: .seconds(1),
+                logger: postgresTestLogger)
             let error = await #expect(throws: PostgresStoreError.self) {
                 try await pool.withConnection { connection in
                     try await connection.query("SELECT pg_sleep(3600)", logger: postgresTestLogger)
@@ -51,7 +45,8 @@ import TestSupport
     @Test func aConnectionThatPostgreSQLClosedWhileIdleIsReplacedWithoutAnError() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, logger: postgresTestLogger)
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
+                logger: postgresTestLogger)
             let first = try await pool.withTransaction(logger: postgresTestLogger) { try await backendID($0) }
             try await sandbox.dropPostgresConnections()
             try await waitUntil("PostgreSQL to end the pool's connection", every: .milliseconds(100)) {
@@ -66,7 +61,7 @@ import TestSupport
     @Test func aDatabaseThatRefusesConnectionsFailsARequestWithItsReason() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let url = try sandbox.postgresURL()
-            let pool = try PostgresConnectionPool(url: url, connectTimeout: hangGuard, logger: postgresTestLogger)
+            let pool = try PostgresConnectionPool(url: url, connectTimeout: hangGuard, leaseTimeout: hangGuard, logger: postgresTestLogger)
             try await sandbox.refuseConnections()
             let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
             #expect(error?.description.hasPrefix("PostgreSQL at \(url.endpointDescription) refused the connection: ") == true)
@@ -103,16 +98,10 @@ import TestSupport
     @Test func closingThePoolFailsTheRequestsThatWait() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, logger: postgresTestLogger)
-            let (held, hold) = AsyncStream<Void>.makeStream()
+                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
+                logger: postgresTestLogger)
             let (released, release) = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await pool.withConnection { _ in
-                    hold.finish()
-                    for await _ in released {}
-                }
-            }
-            for await _ in held {}
+            let holder = try await holdTheOnlyConnection(of: pool, until: released)
             let waiter = Task { try await pool.withConnection { _ in } }
             try await waitUntil("the second request to wait") { pool.waitingRequestCount == 1 }
             await pool.close()
@@ -122,6 +111,28 @@ import TestSupport
             await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
         }
     }
+}
+
+/// Starts a task that holds the pool's one connection until `released`
+/// ends, and returns once it holds it; throws what the task threw if it
+/// could not.
+private func holdTheOnlyConnection(
+    of pool: PostgresConnectionPool, until released: AsyncStream<Void>
+) async throws -> Task<Void, any Error> {
+    let (held, hold) = AsyncStream<Void>.makeStream()
+    let holder = Task {
+        defer { hold.finish() }
+        try await pool.withConnection { _ in
+            hold.yield()
+            for await _ in released {}
+        }
+    }
+    var holding = held.makeAsyncIterator()
+    guard await holding.next() != nil else {
+        try await holder.value
+        throw TestFailure("the holder ended without holding the connection")
+    }
+    return holder
 }
 
 /// The process id of the connection's backend.

@@ -65,7 +65,7 @@ import Testing
         let output = Pipe()
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice
-        try server.runSerially()
+        try server.run()
         defer {
             server.terminate()
             server.waitUntilExit()

@@ -57,7 +57,7 @@ extension CLISandbox {
             process.runUnderOpenUmask()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.runSerially()
+            try process.run()
             process.waitUntilExit()
             return (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL, process.terminationStatus)
         }

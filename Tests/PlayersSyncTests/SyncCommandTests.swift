@@ -198,7 +198,7 @@ import Testing
                                               environment: ["PLAYERS_TEST_PAUSE_IN_SYNC_MERGE": marker])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.runSerially()
+            try process.run()
             try await waitUntil("the sync pauses inside its merge") { FileManager.default.fileExists(atPath: marker) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -8,7 +8,7 @@ public func gzip(_ data: Data) throws -> Data {
     let input = Pipe(), output = Pipe()
     process.standardInput = input
     process.standardOutput = output
-    try process.runSerially()
+    try process.run()
     let writer = Thread {
         input.fileHandleForWriting.write(data)
         try? input.fileHandleForWriting.close()

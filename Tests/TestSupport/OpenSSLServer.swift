@@ -31,7 +31,7 @@ public final class OpenSSLServer: Sendable {
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runSerially()
+        try process.run()
         try waitUntilListening(port: port)
     }
 
@@ -52,7 +52,7 @@ public final class OpenSSLServer: Sendable {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runSerially()
+        try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
     }

@@ -45,7 +45,7 @@ public func runBlocking(_ process: Process, input: String? = nil,
     process.standardOutput = outputPipe
     process.standardError = errorPipe
     process.standardInput = inputPipe
-    try process.runSerially()
+    try process.run()
     if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inputPipe.fileHandleForWriting.close()
     let errorData = ErrorCollector()

@@ -39,7 +39,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             shell.standardOutput = try FileHandle(forWritingTo: output)
             shell.standardError = try FileHandle(forWritingTo: output)
-            try shell.runSerially()
+            try shell.run()
             defer {
                 for server in Self.children(of: shell.processIdentifier) { kill(server, SIGKILL) }
                 shell.waitUntilExit()

@@ -35,7 +35,7 @@ final class ServerProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: self.folder.path("server.err"), contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: self.folder.url("server.err"))
-        try process.runSerially()
+        try process.run()
         try waitUntilBlocking("players-server \(arguments.joined(separator: " ")) to print its listening line") {
             guard process.isRunning else { throw TestFailure("players-server did not start: \(errorOutput)") }
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

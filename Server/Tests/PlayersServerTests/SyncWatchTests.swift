@@ -139,7 +139,7 @@ final class WatchProcess: @unchecked Sendable {
         for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.runSerially()
+        try process.run()
     }
 
     deinit {

@@ -10,9 +10,7 @@ import TestSupport
 @Suite(.hangGuard) struct PostgresConnectionPoolTests {
     @Test func aRequestThatFindsEveryConnectionHeldFailsSayingSo() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
-            let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
-                logger: postgresTestLogger)
+            let pool = try oneConnectionPool(sandbox)
             // The one connection is held until the second request has failed.
             let (released, release) = AsyncStream<Void>.makeStream()
             let holder = try await holdTheOnlyConnection(of: pool, until: released)
@@ -28,9 +26,7 @@ import TestSupport
     @Test func anOperationThatOutlastsItsTimeoutFailsAndThePoolServesOn() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let url = try sandbox.postgresURL()
-            let pool = try PostgresConnectionPool(
-                url: url, maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard, operationTimeout: .seconds(1),
-                logger: postgresTestLogger)
+            let pool = try oneConnectionPool(sandbox, operationTimeout: .seconds(1))
             let error = await #expect(throws: PostgresStoreError.self) {
                 try await pool.withConnection { connection in
                     try await connection.query("SELECT pg_sleep(3600)", logger: postgresTestLogger)
@@ -44,9 +40,7 @@ import TestSupport
 
     @Test func aConnectionThatPostgreSQLClosedWhileIdleIsReplacedWithoutAnError() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
-            let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
-                logger: postgresTestLogger)
+            let pool = try oneConnectionPool(sandbox)
             let first = try await pool.withTransaction(logger: postgresTestLogger) { try await backendID($0) }
             try await sandbox.dropPostgresConnections()
             try await waitUntil("PostgreSQL to end the pool's connection", every: .milliseconds(100)) {
@@ -97,9 +91,7 @@ import TestSupport
 
     @Test func closingThePoolFailsTheRequestsThatWait() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
-            let pool = try PostgresConnectionPool(
-                url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
-                logger: postgresTestLogger)
+            let pool = try oneConnectionPool(sandbox)
             let (released, release) = AsyncStream<Void>.makeStream()
             let holder = try await holdTheOnlyConnection(of: pool, until: released)
             let waiter = Task { try await pool.withConnection { _ in } }
@@ -111,6 +103,14 @@ import TestSupport
             await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
         }
     }
+}
+
+/// A pool of one connection to the sandbox's database, whose requests wait
+/// for it as long as a hang guard (operations: the pool's default limit).
+private func oneConnectionPool(_ sandbox: StoreSandbox, operationTimeout: Duration = .seconds(60)) throws -> PostgresConnectionPool {
+    try PostgresConnectionPool(
+        url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
+        operationTimeout: operationTimeout, logger: postgresTestLogger)
 }
 
 /// Starts a task that holds the pool's one connection until `released`

@@ -28,7 +28,7 @@ import Testing
         #expect(build.status == 0, "\(build.output)\(build.error)")
         guard build.status == 0 else { return }
 
-        let app = Process()
+        let app = ChildProcess()
         app.executableURL = folder.url("MyApp/.build/debug/MyApp")
         app.currentDirectoryURL = folder.url
         let result = try await run(app)

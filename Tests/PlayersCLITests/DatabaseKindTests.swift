@@ -46,7 +46,7 @@ import Testing
         let sandbox = try CLISandbox()
         try await sandbox.runChecked(["init"])
         let path = sandbox.root.appendingPathComponent("server.db").path
-        try makeServerDatabase(at: path, keyFile: sandbox.keyPath)
+        try await makeServerDatabase(at: path, keyFile: sandbox.keyPath)
         let before = databaseFileBytes(path)
 
         let result = try await sandbox.run(["list", "--database", path])
@@ -58,23 +58,24 @@ import Testing
 
     /// Starts the built `players-server` on a new database until it
     /// listens, then stops it: the database it leaves is a real one.
-    func makeServerDatabase(at path: String, keyFile: String) throws {
-        let server = Process()
+    func makeServerDatabase(at path: String, keyFile: String) async throws {
+        let output = URL(fileURLWithPath: path + ".out")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else { throw POSIXError(.EIO) }
+        let server = ChildProcess()
         server.executableURL = try BuiltProducts.url("players-server")
         server.arguments = ["--database", path, "--key-file", keyFile, "--seed", "3", "--port", "0"]
-        let output = Pipe()
-        server.standardOutput = output
+        server.standardOutput = try FileHandle(forWritingTo: output)
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("listening on") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw TestFailure("players-server exited before listening.") }
-            seen.append(chunk)
+        try await onThread {
+            defer {
+                server.terminate()
+                server.waitUntilExit()
+            }
+            try waitUntilBlocking("players-server to listen") {
+                guard server.isRunning else { throw TestFailure("players-server exited before listening.") }
+                return (try? String(contentsOf: output, encoding: .utf8))?.contains("listening on") == true
+            }
         }
     }
 }

@@ -64,13 +64,13 @@ extension CLISandbox {
     }
 }
 
-extension Process {
+extension ChildProcess {
     /// Runs the process's program through `/bin/sh` with `umask 022`, which
     /// lets others read new files: a file that the program does not create
     /// private from its first byte shows it.
     func runUnderOpenUmask() {
         let program = executableURL!.path
         executableURL = URL(fileURLWithPath: "/bin/sh")
-        arguments = ["-c", #"umask 022 && exec "$0" "$@""#, program] + (arguments ?? [])
+        arguments = ["-c", #"umask 022 && exec "$0" "$@""#, program] + arguments
     }
 }

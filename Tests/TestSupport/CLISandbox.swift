@@ -41,8 +41,8 @@ public final class CLISandbox: Sendable {
 
     /// A `players` process with a clean environment (no PLAYERS_*
     /// variables unless given), not started.
-    public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
-        let process = Process()
+    public func makeProcess(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = try Self.executable()
         process.arguments = arguments
         var environment = ["HOME": root.path,

@@ -134,7 +134,7 @@ public struct DocumentedSession: Sendable {
         }
         script += "kill -9 $(jobs -p) 2>/dev/null\nwait 2>/dev/null\n"
 
-        let bash = Process()
+        let bash = ChildProcess()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
         bash.arguments = ["--noprofile", "--norc", "-c", script]
         bash.environment = [

@@ -8,7 +8,7 @@ public final class OpenSSLServer: Sendable {
     /// The server's certificate, to trust as a certificate authority.
     public let certificatePath: String
     private let folder: TemporaryFolder
-    private let process: Process
+    private let process: ChildProcess
 
     /// Serves `responses[name]`, a whole HTTP response, at `/name`.
     public init(responses: [String: String]) throws {
@@ -25,7 +25,7 @@ public final class OpenSSLServer: Sendable {
             try Data(response.utf8).write(to: file)
         }
         port = try freeLoopbackPort()
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.currentDirectoryURL = folder.url
         process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
@@ -39,14 +39,13 @@ public final class OpenSSLServer: Sendable {
 
     /// Stops the server; its folder goes with the value.
     public func stop() {
-        // SIGKILL: s_server started from a test process inherits a signal
-        // mask that blocks SIGTERM.
+        // SIGKILL: a test server has nothing to finish.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     private static func openssl(in folder: TemporaryFolder, _ arguments: [String]) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.currentDirectoryURL = folder.url
         process.arguments = arguments

@@ -11,19 +11,18 @@ import Foundation
 /// came, `\r\n` included) each time more arrives: the way to act once a
 /// line is seen, while the process still runs.
 /// The wait is on a thread of its own, as for ``run(_:input:onOutput:)``.
-public func runOnTerminal(_ process: sending Process, input: String = "",
+public func runOnTerminal(_ process: ChildProcess, input: String = "",
                           onOutput: (@Sendable (String) -> Void)? = nil) async throws -> (status: Int32, output: String) {
-    let box = ProcessBox(process)
-    return try await onThread { try runOnTerminalBlocking(box.process, input: input, onOutput: onOutput) }
+    try await onThread { try runOnTerminalBlocking(process, input: input, onOutput: onOutput) }
 }
 
-private func runOnTerminalBlocking(_ process: Process, input: String,
+private func runOnTerminalBlocking(_ process: ChildProcess, input: String,
                                    onOutput: (@Sendable (String) -> Void)?) throws -> (status: Int32, output: String) {
     guard let executable = process.executableURL?.path else {
         throw TestFailure("runOnTerminal needs a process with an executable.")
     }
-    let command = ([executable] + (process.arguments ?? [])).map(shellQuoted).joined(separator: " ")
-    let terminal = Process()
+    let command = ([executable] + process.arguments).map(shellQuoted).joined(separator: " ")
+    let terminal = ChildProcess()
     terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     // -q: no "Script started" lines; -e: script exits with the command's status.
     terminal.arguments = ["-qec", command, "/dev/null"]

@@ -22,7 +22,7 @@ public func run(_ executable: String, _ arguments: [String], environment: [Strin
 /// a thread of the test's own, never on a cooperative one.
 public func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                         input: String? = nil) throws -> ProcessResult {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
@@ -32,46 +32,113 @@ public func runBlocking(_ executable: String, _ arguments: [String], environment
 /// Runs a configured process the same way, on a thread of its own;
 /// `onOutput`, if given, gets the standard output received so far each
 /// time more arrives.
-public func run(_ process: sending Process, input: String? = nil,
+public func run(_ process: ChildProcess, input: String? = nil,
                 onOutput: (@Sendable (String) -> Void)? = nil) async throws -> ProcessResult {
-    let box = ProcessBox(process)
-    return try await onThread { try runBlocking(box.process, input: input, onOutput: onOutput) }
+    try await onThread { try runBlocking(process, input: input, onOutput: onOutput) }
 }
 
 /// ``run(_:input:onOutput:)``, waiting on the calling thread.
-public func runBlocking(_ process: Process, input: String? = nil,
+public func runBlocking(_ process: ChildProcess, input: String? = nil,
                         onOutput: (@Sendable (String) -> Void)? = nil) throws -> ProcessResult {
-    let outputPipe = Pipe(), errorPipe = Pipe(), inputPipe = Pipe()
-    process.standardOutput = outputPipe
-    process.standardError = errorPipe
-    process.standardInput = inputPipe
-    try process.run()
-    if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try inputPipe.fileHandleForWriting.close()
-    let errorData = ErrorCollector()
-    let errorReader = Thread { errorData.set(errorPipe.fileHandleForReading.readDataToEndOfFile()) }
-    errorReader.start()
-    var output = Data()
-    if let onOutput {
-        var chunk = outputPipe.fileHandleForReading.availableData
-        while !chunk.isEmpty {
-            output.append(chunk)
-            onOutput(String(decoding: output, as: UTF8.self))
-            chunk = outputPipe.fileHandleForReading.availableData
-        }
-    } else {
-        output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+    let result = try runBlocking(process, input: Data((input ?? "").utf8)) { output in
+        onOutput?(String(decoding: output, as: UTF8.self))
     }
-    process.waitUntilExit()
-    let error = errorData.wait()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self))
 }
 
-/// A process handed to the thread that runs it. `Sendable` because the
-/// caller gives it up (`sending`): only that thread touches it afterwards.
-final class ProcessBox: @unchecked Sendable {
-    let process: Process
-    init(_ process: sending Process) { self.process = process }
+/// Runs a configured process to its end with `input` on its standard
+/// input, and returns its exit status and both outputs as bytes;
+/// `onOutput` gets the standard output received so far each time more
+/// arrives. Input is written, and standard error read, on threads of
+/// their own, so that no pipe can fill while another is waited on.
+public func runBlocking(_ process: ChildProcess, input: Data,
+                        onOutput: (Data) -> Void = { _ in }) throws -> (status: Int32, output: Data, error: Data) {
+    let inputPipe = try PipeEnds(), outputPipe = try PipeEnds(), errorPipe = try PipeEnds()
+    process.standardInput = FileHandle(fileDescriptor: inputPipe.reading)
+    process.standardOutput = FileHandle(fileDescriptor: outputPipe.writing)
+    process.standardError = FileHandle(fileDescriptor: errorPipe.writing)
+    do {
+        try process.run()
+    } catch {
+        [inputPipe, outputPipe, errorPipe].forEach { $0.closeBoth() }
+        throw error
+    }
+    // The child holds its own copies now: only its ends stay open, so
+    // that each pipe ends when the child is done with it.
+    close(inputPipe.reading)
+    close(outputPipe.writing)
+    close(errorPipe.writing)
+    let writer = Thread {
+        _ = ignoreBrokenPipes
+        writeAll(inputPipe.writing, input)
+        close(inputPipe.writing)
+    }
+    writer.start()
+    let errorData = ErrorCollector()
+    let errorReader = Thread {
+        errorData.set(readAll(errorPipe.reading) { _ in })
+        close(errorPipe.reading)
+    }
+    errorReader.start()
+    let output = readAll(outputPipe.reading, onOutput)
+    close(outputPipe.reading)
+    process.waitUntilExit()
+    let error = errorData.wait()
+    return (process.terminationStatus, output, error)
+}
+
+/// The two ends of a pipe. A child gets only those it is given: every
+/// ``ChildProcess`` closes the rest.
+private struct PipeEnds {
+    let reading: Int32
+    let writing: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        (reading, writing) = (fds[0], fds[1])
+    }
+
+    func closeBoth() {
+        close(reading)
+        close(writing)
+    }
+}
+
+/// A child that exits before reading all of its input makes the write
+/// fail with EPIPE instead of killing the test process.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+/// Reads to the end of file, retrying reads that a signal interrupts;
+/// `onRead` gets everything read so far after each read.
+private func readAll(_ fd: Int32, _ onRead: (Data) -> Void) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[..<count])
+            onRead(data)
+        } else if count == 0 || errno != EINTR {
+            return data
+        }
+    }
+}
+
+/// Writes everything, retrying writes that a signal interrupts; stops
+/// when the reader has gone.
+private func writeAll(_ fd: Int32, _ data: Data) {
+    data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+            } else if count < 0 && errno != EINTR {
+                return
+            }
+        }
+    }
 }
 
 /// The standard error read on another thread. `Sendable` through its

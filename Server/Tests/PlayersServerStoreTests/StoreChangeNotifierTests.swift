@@ -28,11 +28,15 @@ import Testing
             try await waitUntil("\(Self.waiters) waiters held", timeout: hangGuard * 5) { notifier.waiterCount == Self.waiters }
             let perWaiter = (Self.residentBytes() - residentBefore) / Self.waiters
             // The waiter, its timer and its suspended task: a few hundred
-            // bytes to a few KiB each (the other tests of the process
-            // allocate meanwhile: a loose bound), and never a thread.
-            print("StoreChangeNotifier: about \(perWaiter) bytes per waiting task (\(Self.waiters) waiters)")
+            // bytes to a few KiB each, and never a thread. Both bounds are
+            // loose because the other tests of the process allocate and
+            // start threads meanwhile (214 more threads were seen in a
+            // full run, each running program waits on three): a thread
+            // per waiter would still be ten times over.
+            let threads = Self.threadCount() - threadsBefore
+            print("StoreChangeNotifier: about \(perWaiter) bytes per waiting task, \(threads) threads more (\(Self.waiters) waiters)")
             #expect(perWaiter < 65_536)
-            #expect(Self.threadCount() - threadsBefore < 100)
+            #expect(threads < Self.waiters / 10)
             notifier.publish(8)
             return try await group.reduce(into: [StoreChangeWait: Int]()) { $0[$1, default: 0] += 1 }
         }

@@ -30,7 +30,7 @@ import Testing
                                                    attributes: [.posixPermissions: 0o600]))
             // The script waits for its servers, which the test stops.
             let script = (local + ["wait"]).joined(separator: "\n")
-            let shell = Process()
+            let shell = ChildProcess()
             shell.executableURL = URL(fileURLWithPath: "/bin/bash")
             shell.arguments = ["-c", script]
             shell.environment = try Self.shellEnvironment()
@@ -79,7 +79,7 @@ import Testing
             let environment = try Self.shellEnvironment(["PLAYERS_SERVER_POSTGRES_URL": try sandbox.postgresURLString()])
             let folder = try TemporaryFolder()
             func shell(_ command: String) async throws {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: "/bin/bash")
                 process.arguments = ["-c", command]
                 process.environment = environment

@@ -17,7 +17,7 @@ import Testing
             while ! grep -q listening out; do sleep 0.1; done
             kill $pid; wait $pid
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
         process.environment = ServerProcess.environment([:])

@@ -5,10 +5,9 @@ import TestSupport
 /// port, in a temporary folder (its working directory), killed when
 /// released (the folder goes with the last server that uses it).
 final class ServerProcess: @unchecked Sendable {
-    // @unchecked: `process` is set once in init; Process itself is
-    // thread-safe for the calls made here (signals, waiting, status).
+    // @unchecked: `port` is set once, in init.
     let folder: TemporaryFolder
-    let process = Process()
+    let process = ChildProcess()
     private(set) var port = 0
 
     /// The built executable.
@@ -70,7 +69,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Runs `players-server` to its end (not a server: a usage error or
     /// `backup`), in `folder`.
     static func run(_ arguments: [String], environment: [String: String] = [:], in folder: TemporaryFolder) async throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try executable()
         process.arguments = arguments
         process.environment = Self.environment(environment)

@@ -121,10 +121,8 @@ import Testing
 
 /// `players sync --watch --url URL` running in the background, its output
 /// in files of its sandbox.
-final class WatchProcess: @unchecked Sendable {
-    // @unchecked: `process` is set once in init; Process itself is
-    // thread-safe for the calls made here (signals, waiting, status).
-    let process: Process
+final class WatchProcess: Sendable {
+    let process: ChildProcess
     let output: URL
     let errors: URL
 

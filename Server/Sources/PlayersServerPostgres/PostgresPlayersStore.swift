@@ -164,8 +164,11 @@ public final class PostgresPlayersStore: PlayersStore {
     func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
         let (result, counter) = try await pool.withTransaction(logger: logger) { [logger] connection in
-            try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
-            let result = try await body(PostgresWrite(connection: connection, logger: logger))
+            let rows = try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
+            var locked: Int64?
+            for try await value in rows.decode(Int64.self) { locked = value }
+            guard let locked else { throw PostgresStoreError("the change counter is missing from the PostgreSQL database.") }
+            let result = try await body(PostgresWrite(connection: connection, logger: logger, lockedCounter: locked))
             return (result, try await Self.notifyCounter(connection, logger))
         }
         // Committed: this instance's waiters need not wait for the

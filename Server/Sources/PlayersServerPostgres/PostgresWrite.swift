@@ -10,6 +10,8 @@ import PostgresNIO
 struct PostgresWrite {
     let connection: PostgresConnection
     let logger: Logger
+    /// The counter when the transaction locked it, before its own changes.
+    let lockedCounter: Int64
 
     /// Takes the next value of the counter.
     func nextVersion() async throws -> Int64 {
@@ -41,16 +43,6 @@ struct PostgresWrite {
             players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
         }
         return players
-    }
-
-    /// The tombstone of the player with this uuid.
-    func tombstone(_ uuid: UUID) async throws -> ServerTombstone? {
-        let rows = try await connection.query(
-            "SELECT uuid, version, deleted_at FROM tombstone WHERE uuid = \(uuid)", logger: logger)
-        for try await (uuid, version, deletedAt) in rows.decode((UUID, Int64, Date).self) {
-            return ServerTombstone(uuid: uuid, version: version, deletedAt: deletedAt)
-        }
-        return nil
     }
 
     /// Inserts a player with the next version.
@@ -106,10 +98,5 @@ struct PostgresWrite {
             """,
             logger: logger)
         return tombstone
-    }
-
-    /// Removes the tombstone of a player that comes back.
-    func removeTombstone(_ uuid: UUID) async throws {
-        try await connection.query("DELETE FROM tombstone WHERE uuid = \(uuid)", logger: logger)
     }
 }

@@ -16,6 +16,17 @@ import Testing
         .init(mutationID: UUID(), uuid: uuid, kind: .delete, baseVersion: base)
     }
 
+    /// The players and tombstones in version order, as `name version` and
+    /// `name tombstone version` (the names of tombstones from `names`).
+    func rows(_ store: any PlayersStore, names: [UUID: String]) async throws -> [String] {
+        try #require(try await store.delta(since: 0, limit: 10_000)).changes.map { change in
+            switch change {
+            case .player(let player): "\(player.name) \(player.version)"
+            case .tombstone(let tombstone): "\(names[tombstone.uuid] ?? "?") tombstone \(tombstone.version)"
+            }
+        }
+    }
+
     /// The one result of a batch of one change.
     func apply(_ store: any PlayersStore, _ change: PlayersChangeBatch.Change) async throws -> PlayersChangeResults.Result {
         let results = try await store.applyChanges(PlayersChangeBatch(changes: [change])).results
@@ -115,6 +126,46 @@ import Testing
             #expect(try await first.applyChanges(batch) == answer)
             try await first.close()
             try await second.close()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func oneBatchUpdatesRevivesDeletesAndCreatesTogether(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let arthur = try await store.insert(name: "Arthur", score: 1)
+            let barbara = try await store.insert(name: "Barbara", score: 2)
+            try #require(try await store.delete(barbara.uuid))
+            // Craig is created again over his tombstone, which stays.
+            let craig = try await store.insert(name: "Craig", score: 3)
+            try #require(try await store.delete(craig.uuid))
+            _ = try await store.insert(uuid: craig.uuid, name: "Craig", score: 3)
+            let zoe = UUID()
+            let batch = PlayersChangeBatch(changes: [
+                save(arthur.uuid, "Arthur", 10, base: 1),
+                save(barbara.uuid, "Barbara", 20, base: 3),
+                delete(craig.uuid, base: 6),
+                save(zoe, "Zoé", 40, base: nil),
+            ])
+            let answer = try await store.applyChanges(batch)
+            #expect(answer.results.map(\.status) == [.applied, .applied, .applied, .applied])
+            #expect(answer.results.map(\.version) == [7, 8, 9, 10])
+            let names = [arthur.uuid: "Arthur", barbara.uuid: "Barbara", craig.uuid: "Craig", zoe: "Zoé"]
+            #expect(try await rows(store, names: names) == ["Arthur 7", "Barbara 8", "Craig tombstone 9", "Zoé 10"])
+            #expect(try await store.currentVersion() == 10)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchOfRecordedAndNewChangesAppliesOnlyTheNewInOrder(_ kind: StoreKind) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            let arthur = try await store.insert(name: "Arthur", score: 1)
+            let old = [save(UUID(), "Barbara", 2, base: nil), save(UUID(), "Craig", 3, base: nil)]
+            let first = try await store.applyChanges(PlayersChangeBatch(changes: old)).results
+            let new = [save(UUID(), "Zoé", 4, base: nil), delete(arthur.uuid, base: 1)]
+            let mixed = try await store.applyChanges(PlayersChangeBatch(changes: [new[0], old[0], new[1], old[1]]))
+            #expect(mixed.results == [.applied(new[0], version: 4), first[0], .applied(new[1], version: 5), first[1]])
+            let names = [arthur.uuid: "Arthur"]
+            #expect(try await rows(store, names: names) == ["Barbara 2", "Craig 3", "Zoé 4", "Arthur tombstone 5"])
         }
     }
 

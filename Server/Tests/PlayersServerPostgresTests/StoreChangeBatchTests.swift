@@ -1,7 +1,9 @@
 import Foundation
 import PlayersProtocol
+import PlayersServerPostgres
 import PlayersServerStore
 import ServerTestSupport
+import TestSupport
 import Testing
 
 /// The rules of `POST /v1/changes` on every store (Docs/SyncProtocol.md),
@@ -166,6 +168,29 @@ import Testing
             #expect(mixed.results == [.applied(new[0], version: 4), first[0], .applied(new[1], version: 5), first[1]])
             let names = [arthur.uuid: "Arthur"]
             #expect(try await rows(store, names: names) == ["Barbara 2", "Craig 3", "Zoé 4", "Arthur tombstone 5"])
+        }
+    }
+
+    @Test func onPostgreSQLABatchTakesAsManyRoundTripsWhateverItsSize() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let log = PostgresStatementLog()
+            let store = try await PostgresPlayersStore(url: try sandbox.postgresURL(), connectTimeout: hangGuard, logger: log.logger)
+            do {
+                let creations = (0..<PlayersChangeBatch.maximumChanges).map { save(UUID(), "P\($0)", $0, base: nil) }
+                let first = save(UUID(), "First", 0, base: nil)
+                let one = try await log.transaction { _ = try await store.applyChanges(PlayersChangeBatch(changes: [first])) }
+                let full = try await log.transaction { _ = try await store.applyChanges(PlayersChangeBatch(changes: creations)) }
+                // BEGIN, the counter's lock, the recorded answers, the
+                // players, the tombstones, the new players, the answers,
+                // the counter, its notification, COMMIT.
+                #expect(one.count == 10, "\(one)")
+                #expect(full.count == one.count, "\(full)")
+                #expect(try await store.currentVersion() == Int64(PlayersChangeBatch.maximumChanges) + 1)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
         }
     }
 

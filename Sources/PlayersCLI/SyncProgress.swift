@@ -8,7 +8,7 @@ import Synchronization
 /// (`Merge [########            ]  40% (20%/s), 200000 of 500000
 /// players`), with no byte count. Both with the shared
 /// ``ProgressReporter``: on a terminal only, never when quiet, never for
-/// a phase shorter than a second (the merge's reporter starts with the
+/// a phase shorter than its delay (the merge's reporter starts with the
 /// merge, so that its rate is the merge's). Only the first sync is shown
 /// (not those of `--watch`).
 final class SyncProgress: Sendable {

@@ -3,9 +3,11 @@ import TestSupport
 import Testing
 
 /// `--seed N` shows a progress bar on a terminal, and nothing on a file.
+/// Both run with `PLAYERS_PROGRESS_DELAY=0`: progress from the start,
+/// whatever the machine's speed.
 @Suite struct SeedProgressTests {
-    /// Enough players for the seed to last more than a second.
-    static let count = "60000"
+    static let count = "2000"
+    static let noDelay = ["PLAYERS_PROGRESS_DELAY": "0"]
 
     @Test func aSeedOnATerminalShowsItsProgress() async throws {
         let folder = try TemporaryFolder()
@@ -20,7 +22,7 @@ import Testing
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
-        process.environment = ServerProcess.environment([:])
+        process.environment = ServerProcess.environment(Self.noDelay)
         process.currentDirectoryURL = folder.url
         let (status, output) = try await runOnTerminal(process)
         #expect(status == 0, "\(output)")
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func aSeedWithoutATerminalPrintsNoProgress() throws {
-        let server = try ServerProcess(["--seed", Self.count])
+        let server = try ServerProcess(["--seed", Self.count], environment: Self.noDelay)
         #expect(try server.stop() == 0)
         #expect(server.errorOutput.isEmpty, "\(server.errorOutput)")
     }

@@ -9,7 +9,7 @@ import Testing
 /// no duration (`progressWaitsForItsDelay` checks the delay itself).
 @Suite struct ProgressTests {
     /// Progress from the start, in the environment of every command here.
-    static let noDelay = ["PLAYERS_PROGRESS_DELAY": "0"]
+    static let noDelay = progressDelay(seconds: 0)
 
     /// A command on a database of `players` named `name` and a number,
     /// and the text its progress shows.
@@ -63,7 +63,7 @@ import Testing
         let sandbox = try CLISandbox()
         try await sandbox.runChecked(["init"])
         try sandbox.insertPlayers(count: 2_000, named: "Player")
-        let result = try await runOnTerminal(sandbox.makeProcess(arguments, environment: ["PLAYERS_PROGRESS_DELAY": "3600"]))
+        let result = try await runOnTerminal(sandbox.makeProcess(arguments, environment: progressDelay(seconds: 3600)))
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("\r"), "\(result.output)")
     }

@@ -7,7 +7,7 @@ import Testing
 /// whatever the machine's speed.
 @Suite struct SeedProgressTests {
     static let count = "2000"
-    static let noDelay = ["PLAYERS_PROGRESS_DELAY": "0"]
+    static let noDelay = progressDelay(seconds: 0)
 
     @Test func aSeedOnATerminalShowsItsProgress() async throws {
         let folder = try TemporaryFolder()

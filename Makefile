@@ -24,6 +24,13 @@
 
 .PHONY: demo demo-postgres test check-long deps build build-tests bench load install uninstall
 
+# SwiftPM 6.3 passes a package's traits to swiftc (-DA -DB) in the order of
+# a Set, which Swift's per-process hash seed redraws: half of all builds
+# then recompile Hummingbird and relink players-server although nothing
+# changed (swiftlang/swift-package-manager#10525, fixed in 6.4). A fixed
+# seed makes every build of an unchanged tree build nothing.
+export SWIFT_DETERMINISTIC_HASHING := 1
+
 PREFIX ?= $(HOME)/.local
 CONFIGURATION ?= release
 

@@ -22,10 +22,11 @@ public enum BuiltProducts {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The configuration the tests were built in (`debug` or `release`).
     #if DEBUG
-    static let configuration = "debug"
+    public static let configuration = "debug"
     #else
-    static let configuration = "release"
+    public static let configuration = "release"
     #endif
 
     private static let folder: Result<URL, TestFailure> = {

@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -35,6 +34,12 @@ let package = Package(
             name: "CCurl",
             path: "Sources/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Debian's libssl-dev: OpenSSL's libcrypto, which SQLCipher already
+        // links, for the encrypted JSON exports (AES-GCM, PBKDF2, HKDF).
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher"]),
@@ -58,16 +63,10 @@ let package = Package(
             name: "PlayersSync",
             dependencies: ["Players", "PlayersProtocol", "CipherSync", "CipherDB"]),
         // Backups, exports and key rotation: apart from the database layer,
-        // so that swift-crypto is built only where files are encrypted.
+        // so that libcrypto is linked only where files are encrypted.
         .target(
             name: "PlayersFiles",
-            dependencies: [
-                "Players",
-                "PlayersProtocol",
-                "CipherDB",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            dependencies: ["Players", "PlayersProtocol", "CipherDB", "COpenSSL"]),
         // What the two command lines share: progress on standard error,
         // the version report of --version, usage errors as git prints them.
         .target(
@@ -192,7 +191,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersServerStoreTests",
             dependencies: [

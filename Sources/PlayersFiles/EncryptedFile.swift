@@ -1,5 +1,4 @@
 import CipherDB
-import Crypto
 import Foundation
 import Players
 
@@ -41,9 +40,11 @@ public enum EncryptedFile {
     public static func seal(_ plaintext: Data, key: DatabaseKeySource) throws -> Data {
         let header = EncryptedFileHeader.new(for: key)
         let headerBytes = header.bytes
-        let sealed = try AES.GCM.seal(plaintext, using: try header.symmetricKey(for: key), authenticating: headerBytes)
-        guard let combined = sealed.combined else { throw DatabaseFileError("cannot encrypt the file") }
-        return headerBytes + combined
+        do {
+            return headerBytes + (try AESGCM.seal(plaintext, key: try header.symmetricKey(for: key), authenticating: headerBytes))
+        } catch let error as CryptographyError {
+            throw DatabaseFileError("cannot encrypt the file: \(error)")
+        }
     }
 
     /// Decrypts a file made by ``seal(_:key:)`` (or by an earlier release);
@@ -55,10 +56,12 @@ public enum EncryptedFile {
               let header = EncryptedFileHeader(parsing: file) else { throw unreadable }
         let symmetricKey = try header.symmetricKey(for: key)
         do {
-            let box = try AES.GCM.SealedBox(combined: file.suffix(from: EncryptedFileHeader.length))
-            return try AES.GCM.open(box, using: symmetricKey, authenticating: file.prefix(EncryptedFileHeader.length))
-        } catch {
+            return try AESGCM.open(file.suffix(from: EncryptedFileHeader.length), key: symmetricKey,
+                                   authenticating: file.prefix(EncryptedFileHeader.length))
+        } catch CryptographyError.authenticationFailed {
             throw unreadable
+        } catch {
+            throw DatabaseFileError("cannot decrypt the file: \(error)")
         }
     }
 }

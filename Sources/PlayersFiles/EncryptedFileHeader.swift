@@ -1,6 +1,4 @@
-import _CryptoExtras
 import CipherDB
-import Crypto
 import Foundation
 import Players
 
@@ -46,9 +44,7 @@ struct EncryptedFileHeader: Equatable {
     /// passphrase (readable by earlier releases), version 2 with HKDF for a
     /// raw key.
     static func new(for key: DatabaseKeySource) -> EncryptedFileHeader {
-        var salt = Data(count: 16)
-        var generator = SystemRandomNumberGenerator() // getrandom(2)
-        for index in salt.indices { salt[index] = UInt8.random(in: 0...255, using: &generator) }
+        let salt = AESGCM.randomBytes(16)
         switch key {
         case .passphrase:
             return EncryptedFileHeader(version: 1, derivation: .pbkdf2, rounds: EncryptedFile.passphraseRounds, salt: salt)
@@ -93,21 +89,23 @@ struct EncryptedFileHeader: Equatable {
     }
 
     /// The AES-256-GCM key of the file, from the key the user gives.
-    func symmetricKey(for key: DatabaseKeySource) throws -> SymmetricKey {
-        switch (derivation, key) {
-        case (.rawKey, .rawKey(let load)):
-            return SymmetricKey(data: try Self.checkedRawKey(load()))
-        case (.hkdf, .rawKey(let load)):
-            return HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: try Self.checkedRawKey(load())),
-                salt: salt, info: Self.exportKeyLabel, outputByteCount: 32)
-        case (.pbkdf2, .passphrase(let load)):
-            return try KDF.Insecure.PBKDF2.deriveKey(
-                from: try load(), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: Int(rounds))
-        case (.pbkdf2, .rawKey):
-            throw DatabaseFileError("the file was encrypted with a passphrase, not a raw key: give the passphrase instead")
-        case (.rawKey, .passphrase), (.hkdf, .passphrase):
-            throw DatabaseFileError("the file was encrypted with a raw key, not a passphrase: give the key file instead")
+    func symmetricKey(for key: DatabaseKeySource) throws -> Data {
+        do {
+            switch (derivation, key) {
+            case (.rawKey, .rawKey(let load)):
+                return try Self.checkedRawKey(load())
+            case (.hkdf, .rawKey(let load)):
+                return try HKDF.sha256(key: try Self.checkedRawKey(load()), salt: salt, info: Self.exportKeyLabel,
+                                       length: AESGCM.keyLength)
+            case (.pbkdf2, .passphrase(let load)):
+                return try PBKDF2.sha256(password: try load(), salt: salt, rounds: Int(rounds), length: AESGCM.keyLength)
+            case (.pbkdf2, .rawKey):
+                throw DatabaseFileError("the file was encrypted with a passphrase, not a raw key: give the passphrase instead")
+            case (.rawKey, .passphrase), (.hkdf, .passphrase):
+                throw DatabaseFileError("the file was encrypted with a raw key, not a passphrase: give the key file instead")
+            }
+        } catch let error as CryptographyError {
+            throw DatabaseFileError("cannot derive the file's key: \(error)")
         }
     }
 

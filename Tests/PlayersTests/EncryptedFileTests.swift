@@ -1,5 +1,4 @@
 import CipherDB
-import Crypto
 import Foundation
 import Players
 import PlayersFiles
@@ -14,9 +13,12 @@ import Testing
 
     /// Files written before version 2, by the release before it, kept here
     /// as they were written: a raw-key file, keyed with the raw key itself,
-    /// and a passphrase file ("old passphrase").
+    /// and a passphrase file ("old passphrase"); and a version 2 raw-key
+    /// file (HKDF), written by the last release that encrypted with
+    /// swift-crypto, before OpenSSL's libcrypto replaced it.
     static let earlierKey = Data(hex: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")!
     static let earlierRawKeyExport = Data(base64Encoded: "Q0RCRU5DMDEAAAAAAAAAAAAAAAAAAAAAAAAAAAAEgoavgFTpo96yAz/H+MRTLbRIKUd4qcdIBUlofcLOmWMJ0UHjShJl5vUMX/7phaqBBqJHMx2x3Kp+85sXkTWSSvv42P++SLbdZ4jAtIkuBguIK/lV+9iqt41m61rfnndKzn3pZ4D6b9CY65snq/mqmqmk8di8m6nKWD48bhc1gw+THrOywqfm7wraOYhhCRbi35llOeracqxyK0zKYTd2A3CR4NNlxgTluuuSap/jwbf+T1LZruDWsJ/duMyc120VjVatOoI4EHllfy9QqmWB1mBi8zBImGT20/Bj4WknjCBMDEF0sTopsqObDx4Xo61Xx1jo7dm9250wFWGut9t4234ivF4=")!
+    static let earlierHKDFExport = Data(base64Encoded: "Q0RCRU5DMDICAAAAAHiNmy4zIqm6Pujh5OVYn3+hf8JyjjePmLpLTAxT2gfo0zwLeGA9InDZV4Bn12yWCQHBytLop7lJ9WlNnAm/ygpZ2rRnlTL0tNFa4iNXHsBdiGeUQCO+AeDsdVJkjk4YOf8GIIHvBxQT9n1RlLG4IocH411nj3Hn4odX+tut9cEBR6KCdZcVGlQB1Hy2zId3wkL8b6OnjaWQSZmwkV4Hn9tieOED9huZFW0Osu+3q9JnLPA5jzqgyK8bvH/tUlbKwEdTK1CVmZ5dq7aZqu5pkuI4ME0zTMcHId1EIkaz6UNeJCUuNwlGujspVMbjBCHQ1X48ToAm7yXyGp4sDsyWHt2ke8VucSiXFyJD/a2h39gVmBVtYcM=")!
     static let earlierPassphraseExport = Data(base64Encoded: "Q0RCRU5DMDEBAAknwK1i2GiwjDYr9+0pjX2ZRT2fAdLiRBFUFV7zSgjQ9id+Xn2L89lg+Hf+whiOk+Ushp8v0Vo+pz7ND7ZfpK+qeoUKU6QD1iCCcrgBOq3LzK6nZZffPDkYl/6YE+VRKJJmXblDErCvL8hlESFs9nMQU7HImJWdd5wvIgeyQKkMCDL5Q5dENvQh+eJd0FddDzzazQNs2IE+OiSQkUzc0ER1dLDgIaq0UG+XX3Zzw7WRJXynr8ZN5GefRSvdi4eF1vlOlNknQCbm+zAmNCYGCTlq9GCQYp3QTH8oa3Hz28sF3A2S/BDWpvuqE+3KWmEmFPFikRMCenwLlYkiAHmnWyqelB7MrO+kS23M9bwn3BhNyVi0iru3yNw=")!
 
     @Test func rawKeysAndPassphrasesRoundTrip() throws {
@@ -89,20 +91,20 @@ import Testing
     }
 
     @Test func rawKeyExportsAreNotKeyedWithTheRawKeyItself() throws {
-        func opensWithTheRawKeyItself(_ file: Data) throws -> Bool {
-            let box = try AES.GCM.SealedBox(combined: file.suffix(from: 29))
-            return (try? AES.GCM.open(box, using: SymmetricKey(data: Self.earlierKey), authenticating: file.prefix(29))) != nil
+        func opensWithTheRawKeyItself(_ file: Data) -> Bool {
+            (try? AESGCM.open(file.suffix(from: 29), key: Self.earlierKey, authenticating: file.prefix(29))) != nil
         }
         // What this test catches: the files of the release before did.
-        #expect(try opensWithTheRawKeyItself(Self.earlierRawKeyExport))
+        #expect(opensWithTheRawKeyItself(Self.earlierRawKeyExport))
         let sealed = try EncryptedFile.seal(Self.json, key: .rawKey { Self.earlierKey })
         #expect(sealed.prefix(9) == Data("CDBENC02".utf8) + [2])
-        #expect(try !opensWithTheRawKeyItself(sealed))
+        #expect(!opensWithTheRawKeyItself(sealed))
     }
 
     @Test func exportsOfEarlierReleasesStillOpen() throws {
         let key = Self.earlierKey
         for (file, source) in [(Self.earlierRawKeyExport, DatabaseKeySource.rawKey { key }),
+                               (Self.earlierHKDFExport, .rawKey { key }),
                                (Self.earlierPassphraseExport, .passphrase { Data("old passphrase".utf8) })] {
             let payload = try PlayersPayload.decode(EncryptedFile.open(file, key: source))
             #expect(payload.players.map(\.name) == ["Arthur Dent"])

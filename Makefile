@@ -37,8 +37,11 @@ CONFIGURATION ?= release
 deps:
 	@./scripts/install-deps
 
+# Two packages: CipherDB (this folder) and the server's (Server/), which
+# depends on it by path. An app that uses CipherDB builds only the first.
 build: deps
 	swift build
+	swift build --package-path Server
 
 demo: build
 	./scripts/demo
@@ -53,6 +56,7 @@ demo-postgres: build
 # DocumentationTests, installs these debug ones: CONFIGURATION=debug).
 build-tests: deps
 	./scripts/build-without-warnings swift build --build-tests
+	./scripts/build-without-warnings swift build --build-tests --package-path Server
 
 # The cluster is stopped whether the tests pass or not.
 test: build-tests

@@ -6,21 +6,26 @@ let package = Package(
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "CipherSync", targets: ["CipherSync"]),
-        .library(name: "Players", targets: ["PlayersProtocol", "Players", "PlayersSync", "PlayersFiles"]),
+        // Three products, so that what links one does not link the others'
+        // libraries: players-server links Players and PlayersFiles, never
+        // PlayersSync and libcurl.
+        .library(name: "Players", targets: ["PlayersProtocol", "Players"]),
+        .library(name: "PlayersSync", targets: ["PlayersSync"]),
+        .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
+        // For the server's package (Server/), which depends on this one by
+        // path: what both command lines share, and the tests' helpers.
+        .library(name: "PlayersCommandLine", targets: ["PlayersCommandLine"]),
+        .library(name: "TestSupport", targets: ["TestSupport"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
-        .executable(name: "players-server", targets: ["PlayersServer"]),
         .executable(name: "players-bench", targets: ["PlayersBench"]),
     ],
+    // Only what the library and the command line need: an app that
+    // depends on CipherDB resolves this and nothing else. The server and
+    // its packages (Hummingbird, swift-nio, PostgresNIO, …) are a package
+    // of their own, in Server/.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Debian's libsqlcipher-dev. Never libsqlite3: in one process its
@@ -87,66 +92,6 @@ let package = Package(
                 "CipherSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // The server's storage behind an async protocol (PlayersStore),
-        // embedded CipherDB today; its HTTP layer (Hummingbird) comes
-        // next, in its own target, so that no library depends on it.
-        .target(
-            name: "PlayersServerStore",
-            dependencies: [
-                "CipherDB",
-                "Players",
-                "PlayersProtocol",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            path: "Server/Sources/PlayersServerStore"),
-        // The server's players in PostgreSQL, for several server instances
-        // on one database: only the server depends on it, so that no
-        // library of Sources/ links PostgresNIO.
-        .target(
-            name: "PlayersServerPostgres",
-            dependencies: [
-                "PlayersServerStore",
-                "PlayersProtocol",
-                "Players",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Server/Sources/PlayersServerPostgres"),
-        .target(
-            name: "PlayersServerHTTP",
-            dependencies: [
-                "PlayersServerStore",
-                "PlayersProtocol",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                // /metrics and the drain at shutdown (/ready answers 503):
-                // only the server links them, no library of Sources/.
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Server/Sources/PlayersServerHTTP"),
-        .executableTarget(
-            name: "PlayersServer",
-            dependencies: [
-                "PlayersCommandLine",
-                "PlayersServerHTTP",
-                "PlayersServerStore",
-                "PlayersServerPostgres",
-                "Players",
-                "PlayersFiles",
-                "CipherDB",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Server/Sources/PlayersServer"),
         // The benchmarks (make bench): CipherDB against raw SQLCipher calls.
         .executableTarget(
             name: "PlayersBench",
@@ -175,88 +120,8 @@ let package = Package(
             name: "CipherSyncTests",
             dependencies: ["CipherSync", "TestSupport"]),
         .testTarget(
-            name: "PlayersSyncTests",
-            dependencies: [
-                "Players",
-                "PlayersProtocol",
-                "PlayersSync",
-                "CipherSync",
-                "CipherDB",
-                "PlayersServerStore",
-                "PlayersServerHTTP",
-                "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
-        .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport"]),
-        .testTarget(
-            name: "PlayersServerStoreTests",
-            dependencies: [
-                "PlayersServerStore", "Players", "PlayersProtocol", "CipherDB", "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ],
-            path: "Server/Tests/PlayersServerStoreTests"),
-        // The stores of the server's tests: the same case on the embedded
-        // store and on PostgreSQL (the cluster of scripts/postgres-cluster),
-        // in a sandbox each.
-        .target(
-            name: "ServerTestSupport",
-            dependencies: [
-                "PlayersServerPostgres",
-                "PlayersServerStore",
-                "PlayersServerHTTP",
-                "CipherDB",
-                "TestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                // The long-polls' clock, which the tests advance.
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Server/Tests/ServerTestSupport"),
-        // The PostgreSQL store against a real cluster
-        // (scripts/postgres-cluster), and the same cases on the embedded
-        // store.
-        .testTarget(
-            name: "PlayersServerPostgresTests",
-            dependencies: [
-                "PlayersServerPostgres",
-                "PlayersServerStore",
-                "PlayersProtocol",
-                "CipherDB",
-                "TestSupport",
-                "ServerTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Server/Tests/PlayersServerPostgresTests"),
-        .testTarget(
-            name: "PlayersServerHTTPTests",
-            dependencies: [
-                "PlayersServerHTTP",
-                "PlayersServerStore",
-                "Players",
-                "PlayersProtocol",
-                "CipherDB",
-                "TestSupport",
-                "ServerTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-            ],
-            path: "Server/Tests/PlayersServerHTTPTests"),
-        // Runs the built `players-server` as a subprocess: signals, the
-        // command line, connections and Host headers as a client sends them.
-        .testTarget(
-            name: "PlayersServerTests",
-            dependencies: ["PlayersServer", "CipherDB", "TestSupport", "ServerTestSupport"],
-            path: "Server/Tests/PlayersServerTests"),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "CipherDB", "TestSupport"]),

@@ -69,7 +69,7 @@ public struct RetryingTransport: HTTPTransport {
     public let onRetry: (@Sendable (RetryEvent) -> Void)?
     /// The clock of the waits: `ContinuousClock`, or in a test one that
     /// the test advances.
-    package var clock: any Clock<Duration> = ContinuousClock()
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     public init(_ base: any HTTPTransport, policy: RetryPolicy = RetryPolicy(), onRetry: (@Sendable (RetryEvent) -> Void)? = nil) {
         self.base = base

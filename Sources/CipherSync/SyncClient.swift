@@ -53,7 +53,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
     /// The clock of ``maximumDuration`` and of the report's duration:
     /// `ContinuousClock`, or in a test one that the test advances.
-    package var clock: any Clock<Duration> = ContinuousClock()
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     public init(transport: any HTTPTransport, endpoint: URL, store: Store) {
         self.transport = transport

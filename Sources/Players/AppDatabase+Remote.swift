@@ -17,4 +17,16 @@ extension AppDatabase {
             try SyncState.update(db, name: SyncState.playersStream) { $0.remoteURL = url.absoluteString }
         }
     }
+
+    /// Forgets the stored base URL; returns the one it held, if any. The
+    /// cursor stays: a later `setRemoteURL(_:)` of another server still
+    /// meets it.
+    @discardableResult
+    public func removeRemoteURL() throws -> URL? {
+        try dbWriter.write { db in
+            let removed = try SyncState.fetch(db, name: SyncState.playersStream).remoteURL.flatMap { URL(string: $0) }
+            try SyncState.update(db, name: SyncState.playersStream) { $0.remoteURL = nil }
+            return removed
+        }
+    }
 }

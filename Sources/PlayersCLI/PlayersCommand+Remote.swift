@@ -6,9 +6,9 @@ import PlayersSync
 extension PlayersCommand {
     struct Remote: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show or set the server that 'players sync' uses by default.",
+            abstract: "Show, set or remove the server that 'players sync' uses by default.",
             discussion: "Example: players remote set http://127.0.0.1:8080",
-            subcommands: [Set.self, Show.self],
+            subcommands: [Set.self, Show.self, Remove.self],
             defaultSubcommand: Show.self)
 
         struct Set: AsyncParsableCommand {
@@ -58,6 +58,30 @@ extension PlayersCommand {
                     Terminal.printLine(url.absoluteString)
                 } else {
                     print("No remote is set: run 'players remote set URL'.")
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Forget the stored base URL: 'players sync' then needs --url.",
+                discussion: "Example: players remote remove")
+
+            @OptionGroup var options: DatabaseOptions
+
+            func run() async throws {
+                let (appDatabase, _) = try options.openDatabase()
+                defer { try? appDatabase.close() }
+                let removed: URL?
+                do {
+                    removed = try appDatabase.removeRemoteURL()
+                } catch {
+                    throw CLIError.from(error)
+                }
+                if let removed {
+                    Terminal.printLine("Removed the remote \(removed.absoluteString): 'players sync' needs --url until 'players remote set URL'.")
+                } else {
+                    print("No remote was set: nothing to remove.")
                 }
             }
         }

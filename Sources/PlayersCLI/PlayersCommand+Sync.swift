@@ -51,13 +51,13 @@ extension PlayersCommand {
         @Flag(help: "Report what would be pushed and merged, sending no change and writing nothing.")
         var dryRun = false
 
-        @Flag(help: "Print the report as a JSON object (with --watch, one line per merge: JSON Lines).")
+        @Flag(name: [.long, .customShort("j")], help: "Print the report as a JSON object (with --watch, one line per merge: JSON Lines).")
         var json = false
 
         @Flag(help: "After the sync, keep watching the server: push and merge each change as it comes, until Ctrl-C.")
         var watch = false
 
-        @Flag(help: "Print no progress and no retry notice.")
+        @Flag(name: [.long, .customShort("q")], help: "Print no progress and no retry notice.")
         var quiet = false
 
         func validate() throws {

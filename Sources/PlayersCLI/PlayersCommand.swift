@@ -19,12 +19,12 @@ struct PlayersCommand: AsyncParsableCommand {
             5 the sync server could not be reached, failed, or sent an invalid answer.
 
             The options --database (-d), --key-file and --passphrase-file may also come before the \
-            command's name: 'players -d other.db list'. 'players --version' prints the version.
+            command's name: 'players -d other.db list'. 'players version' (or --version, -v) prints the version.
             """,
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
             Backup.self, Restore.self, Export.self, Decrypt.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
-            Sync.self, Conflicts.self, Remote.self,
+            Sync.self, Conflicts.self, Remote.self, Version.self,
         ])
 
     /// The options every subcommand takes, which may also come before its

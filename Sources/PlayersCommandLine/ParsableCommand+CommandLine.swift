@@ -3,7 +3,7 @@ import Foundation
 
 extension ParsableCommand {
     /// Runs the command line of `players` or `players-server`, as git users
-    /// expect: `--version` first prints ``VersionReport``; the arguments
+    /// expect: `--version` (or `-v`) first prints ``VersionReport``; the arguments
     /// are read by ``CommandLineArguments`` (global options before the
     /// subcommand, unknown words with the nearest one suggested); a usage
     /// error is `PROGRAM: what is wrong` and one hint line, exit 2; any
@@ -19,7 +19,7 @@ extension ParsableCommand {
         let reading = CommandLineArguments(root: self, globalOptions: globalOptions)
         var normalized = arguments
         do {
-            if arguments.first == "--version" {
+            if arguments.first == "--version" || arguments.first == "-v" {
                 print(VersionReport.line(command: program))
                 Foundation.exit(0)
             }

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -72,7 +73,12 @@ import Testing
     @Test func busyModeImmediateErrorAndTimeout() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("db.sqlite")
-        let holder = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
+        // The holder's commit needs the patient's passing shared lock gone:
+        // a patient that is retrying holds one for an instant, so the
+        // holder waits too (a hang guard, not a duration under test).
+        var holding = encryptedConfiguration()
+        holding.busyMode = .timeout(60)
+        let holder = try DatabaseQueue(path: path, configuration: holding)
         try holder.write { db in try db.execute(sql: "CREATE TABLE t (x)") }
 
         // The patient writer's statements are traced: the holder commits
@@ -91,11 +97,16 @@ import Testing
 
         let locked = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
+        let holderFailure = Mutex<String?>(nil)
         DispatchQueue.global().async(group: group) {
-            try? holder.write { db in
-                try db.execute(sql: "INSERT INTO t VALUES (1)")
-                locked.signal()
-                patientBegins.wait()
+            do {
+                try holder.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                    locked.signal()
+                    patientBegins.wait()
+                }
+            } catch {
+                holderFailure.withLock { $0 = "\(error)" }
             }
         }
         locked.wait()
@@ -108,6 +119,8 @@ import Testing
         // Waits for the holder to commit, then succeeds.
         try patient.write { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
         group.wait()
+        let failure = holderFailure.withLock { $0 }
+        #expect(failure == nil, "the holder failed: \(failure ?? "")")
         #expect(try patient.read { try Int.fetchAll($0, sql: "SELECT x FROM t ORDER BY x") } == [1, 3])
     }
 

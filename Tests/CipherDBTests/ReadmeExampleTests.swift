@@ -6,18 +6,25 @@ import Testing
 /// README's `Package.swift` and its short example, as written there,
 /// depending on this checkout by path, built by SwiftPM and run.
 @Suite struct ReadmeExampleTests {
+    /// The packages an app resolves through CipherDB, which the README
+    /// names: none of the server's.
+    static let resolvedThroughCipherDB = ["swift-argument-parser"]
+
     @Test func theReadmesPackageBuildsAndItsExampleRuns() async throws {
         let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] + "\n" }
         let manifest = try #require(blocks.first { $0.hasPrefix("// swift-tools-version") })
         let example = try #require(blocks.first { $0.hasPrefix("import CipherDB") })
 
-        // ../CipherDB, as the manifest says: this checkout, under that name.
+        // This checkout in a folder of another name than CipherDB, whose
+        // path replaces the README's, as the README says to write it.
         let folder = try TemporaryFolder()
-        try FileManager.default.createSymbolicLink(at: folder.url("CipherDB"), withDestinationURL: BuiltProducts.packageRoot)
+        try FileManager.default.createSymbolicLink(at: folder.url("cipherdb-clone"), withDestinationURL: BuiltProducts.packageRoot)
         let sources = folder.url("MyApp/Sources/MyApp")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        try manifest.write(to: folder.url("MyApp/Package.swift"), atomically: true, encoding: .utf8)
+        try #require(manifest.contains(#"path: "../CipherDB""#))
+        try manifest.replacingOccurrences(of: #"path: "../CipherDB""#, with: #"path: "../cipherdb-clone""#)
+            .write(to: folder.url("MyApp/Package.swift"), atomically: true, encoding: .utf8)
         try example.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         // The one function the README leaves to the reader.
         try "func loadPassphrase() throws -> String { \"readme passphrase\" }\n"
@@ -27,6 +34,11 @@ import Testing
         let build = try await run("/usr/bin/env", ["swift", "build", "--package-path", folder.path("MyApp")], environment: environment)
         #expect(build.status == 0, "\(build.output)\(build.error)")
         guard build.status == 0 else { return }
+        let checkouts = try FileManager.default.contentsOfDirectory(atPath: folder.path("MyApp/.build/checkouts")).sorted()
+        #expect(checkouts == Self.resolvedThroughCipherDB)
+        for package in Self.resolvedThroughCipherDB {
+            #expect(readme.contains(package), "the README does not name \(package), which an app resolves")
+        }
 
         let app = ChildProcess()
         app.executableURL = folder.url("MyApp/.build/debug/MyApp")

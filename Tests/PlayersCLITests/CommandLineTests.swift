@@ -55,6 +55,31 @@ import Testing
         #expect(result.output.hasSuffix(", SQLite 3.15.2, debug build)\n"), "\(result.output)")
     }
 
+    /// `players version` and `players -v`, as git has `git version`.
+    @Test(arguments: [["version"], ["-v"]])
+    func versionHasASubcommandAndAShortFlag(_ arguments: [String]) async throws {
+        let sandbox = try CLISandbox()
+        let expected = try await sandbox.run(["--version"])
+        let result = try await sandbox.run(arguments)
+        #expect(result.status == 0 && expected.status == 0)
+        #expect(result.output == expected.output)
+    }
+
+    @Test func remoteRemoveForgetsTheStoredURL() async throws {
+        let sandbox = try await sandboxWithAPlayer()
+        try await sandbox.runChecked(["remote", "set", "http://127.0.0.1:8080"])
+        let removed = try await sandbox.run(["remote", "remove"])
+        #expect(removed.status == 0)
+        #expect(removed.output == "Removed the remote http://127.0.0.1:8080: 'players sync' needs --url until 'players remote set URL'.\n")
+        await #expect(try sandbox.run(["remote"]).output == "No remote is set: run 'players remote set URL'.\n")
+        let again = try await sandbox.run(["remote", "remove"])
+        #expect(again.status == 0)
+        #expect(again.output == "No remote was set: nothing to remove.\n")
+        // Without a remote, a sync asks for a URL instead of using the old one.
+        let sync = try await sandbox.run(["sync"])
+        #expect(sync.status == 2, "\(sync.error)")
+    }
+
     @Test func theDatabaseOptionsMayComeBeforeTheSubcommand() async throws {
         let sandbox = try CLISandbox()
         let path = sandbox.root.appendingPathComponent("other.db").path
@@ -93,6 +118,27 @@ import Testing
         let help = try await sandbox.run(["add", "--help"]).output
         #expect(help.contains("-n, --name <name>") && help.contains("-s, --score <score>") && help.contains("-d, --database <path>"))
         #expect(help.contains("Example: players add -n 'Arthur Dent' -s 42"))
+    }
+
+    /// Every command, subcommands of subcommands included, found from the
+    /// help's SUBCOMMANDS lists: `--quiet` comes with `-q`, `--json` with
+    /// `-j`, as CLI.md says.
+    @Test func everyQuietAndJSONFlagHasItsShortFlag() async throws {
+        let sandbox = try CLISandbox()
+        var commands: [[String]] = [[]], checked = 0
+        while let command = commands.popLast() {
+            let help = try await sandbox.run(command + ["--help"]).output
+            checked += 1
+            for (long, short) in [("--quiet", "-q"), ("--json", "-j")] where help.contains(long) {
+                #expect(help.contains("\(short), \(long)"), "players \(command.joined(separator: " ")): \(long) without \(short)")
+            }
+            let subcommands = help.components(separatedBy: "SUBCOMMANDS:\n").dropFirst().first ?? ""
+            for line in subcommands.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+                let name = line.split(separator: " ")[0]
+                if name != "See", name != "help" { commands.append(command + [String(name)]) }
+            }
+        }
+        #expect(checked > 20, "only \(checked) commands found in the help")
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

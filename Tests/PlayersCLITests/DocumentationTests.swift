@@ -6,16 +6,30 @@ import Testing
 /// temporary home (the rules: ``DocumentedSession``): the documentation
 /// and the programs cannot drift apart.
 @Suite struct DocumentationTests {
+    /// Also: no page rebuilds the executables that the tests run. The
+    /// README's `make install` over the tree that `make test` built builds
+    /// nothing (relinking `players-server` under running tests made their
+    /// `exec` fail with "Text file busy").
     @Test(arguments: try DocumentedSession.pages())
     func everyConsoleBlockPrintsWhatThePageSays(_ page: String) async throws {
         let session = try DocumentedSession(page: page)
         #expect(session.blocksWithoutCommands.isEmpty,
                 "\(page): the console blocks at lines \(session.blocksWithoutCommands) have no '$ ' command: run one, or mark the block <!-- illustration -->.")
+        let executables = try ["players", "players-server"].map { try BuiltProducts.path($0) }
+        let before = try executables.map(Self.fileIdentity)
         // A page runs for a minute or more: on a thread of its own, not on
         // one of the few that every other test's tasks need.
         for mismatch in try await onThread({ try session.mismatches() }) {
             Issue.record("\(page), \(mismatch)")
         }
+        #expect(try executables.map(Self.fileIdentity) == before, "\(page) rebuilt the executables that the tests run")
+    }
+
+    /// A file's inode and modification time: what a relink changes.
+    static func fileIdentity(_ path: String) throws -> [Int] {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let modified = try #require(attributes[.modificationDate] as? Date)
+        return [try #require(attributes[.systemFileNumber] as? Int), Int(modified.timeIntervalSince1970 * 1_000_000)]
     }
 
     @Test func aLineOfEllipsisMatchesAnyNumberOfLines() {

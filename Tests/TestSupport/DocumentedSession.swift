@@ -140,7 +140,7 @@ public struct DocumentedSession: Sendable {
         bash.environment = [
             "HOME": home.path,
             // The built executables first, then the tests' own PATH (swift, for make).
-            "PATH": "\(try BuiltProducts.url("players").deletingLastPathComponent().path):"
+            "PATH": (try BuiltProducts.folders().map(\.path) + [""]).joined(separator: ":")
                 + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "TMPDIR": folder.path("tmp"),
             "LANG": "C.UTF-8",

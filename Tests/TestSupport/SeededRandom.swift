@@ -31,7 +31,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 /// ```
 public struct TestSeeds: Sendable {
     public let name: String
-    /// The `--filter` of `swift test` that runs the test.
+    /// The `--filter` that runs the test.
     public let test: String
     public let all: [UInt64]
 
@@ -48,8 +48,10 @@ public struct TestSeeds: Sendable {
         print("\(name): seeds \(all.first!)…\(all.last!) (\(all.count), tier \(TestTier.current.rawValue)); replay one with \(name)_SEED=n")
     }
 
-    /// The command that replays `seed`.
+    /// The command that replays `seed`, from the package root, after
+    /// `make build-tests`: `scripts/run-tests` runs the tests of both
+    /// packages (this one and Server/) with the PostgreSQL cluster.
     public func replay(_ seed: UInt64) -> String {
-        "replay: \(name)_SEED=\(seed) swift test --filter \(test)"
+        "replay: \(name)_SEED=\(seed) ./scripts/run-tests --filter \(test)"
     }
 }

@@ -6,9 +6,12 @@ import NIOPosix
 /// SQLite: a write waiting for the lock (up to the busy timeout) stalls no
 /// other request.
 enum StoreThreads {
-    /// One thread: SQLite runs one write at a time anyway, so writes that
-    /// wait for each other hold no more than this thread.
-    static let writes = startedPool(threads: 1)
+    /// Writes apart from reads, so that writes waiting for each other never
+    /// hold the threads of reads. Several threads: SQLite serializes the
+    /// writes of one database itself (on these threads, never on a
+    /// cooperative one), and a process with several stores (the tests)
+    /// writes to each without waiting for the others' writes.
+    static let writes = startedPool(threads: max(4, System.coreCount))
     /// Reads run side by side (WAL), a few at a time.
     static let reads = startedPool(threads: max(4, System.coreCount))
 

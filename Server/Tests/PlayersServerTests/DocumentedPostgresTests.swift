@@ -12,8 +12,8 @@ import Testing
 
     /// The shell's environment: the built executables first on the PATH.
     static func shellEnvironment(_ extra: [String: String] = [:]) throws -> [String: String] {
-        let bin = try BuiltProducts.url("players-server").deletingLastPathComponent().path
-        return ServerProcess.environment(["PATH": "\(bin):/usr/bin:/bin"].merging(extra) { _, new in new })
+        let path = (try BuiltProducts.folders().map(\.path) + ["/usr/bin", "/bin"]).joined(separator: ":")
+        return ServerProcess.environment(["PATH": path].merging(extra) { _, new in new })
     }
 
     @Test func twoInstancesStartedAsDocumentedServeTheSamePlayers() async throws {

@@ -1,0 +1,165 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// players-server, the sync endpoint, and its tests: a package of its own so
+// that an app depending on CipherDB (the package above this folder) never
+// resolves the server's packages. It depends on CipherDB by path, under the
+// name CipherDB whatever the checkout's folder is called.
+let cipherDB = "CipherDB"
+
+let package = Package(
+    name: "PlayersServer",
+    products: [
+        .executable(name: "players-server", targets: ["PlayersServer"]),
+    ],
+    dependencies: [
+        .package(name: cipherDB, path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // The server's storage behind an async protocol (PlayersStore):
+        // the embedded CipherDB store, and the rules both stores apply.
+        .target(
+            name: "PlayersServerStore",
+            dependencies: [
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "Players", package: cipherDB),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        // The server's players in PostgreSQL, for several server instances
+        // on one database.
+        .target(
+            name: "PlayersServerPostgres",
+            dependencies: [
+                "PlayersServerStore",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "PlayersServerHTTP",
+            dependencies: [
+                "PlayersServerStore",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                // /metrics and the drain at shutdown (/ready answers 503).
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .executableTarget(
+            name: "PlayersServer",
+            dependencies: [
+                "PlayersServerHTTP",
+                "PlayersServerStore",
+                "PlayersServerPostgres",
+                .product(name: "PlayersCommandLine", package: cipherDB),
+                .product(name: "Players", package: cipherDB),
+                .product(name: "PlayersFiles", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .testTarget(
+            name: "PlayersServerStoreTests",
+            dependencies: [
+                "PlayersServerStore",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        // The stores of the server's tests: the same case on the embedded
+        // store and on PostgreSQL (the cluster of scripts/postgres-cluster),
+        // in a sandbox each.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "PlayersServerPostgres",
+                "PlayersServerStore",
+                "PlayersServerHTTP",
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // The long-polls' clock, which the tests advance.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/ServerTestSupport"),
+        // The PostgreSQL store against a real cluster
+        // (scripts/postgres-cluster), and the same cases on the embedded
+        // store.
+        .testTarget(
+            name: "PlayersServerPostgresTests",
+            dependencies: [
+                "PlayersServerPostgres",
+                "PlayersServerStore",
+                "ServerTestSupport",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
+        .testTarget(
+            name: "PlayersServerHTTPTests",
+            dependencies: [
+                "PlayersServerHTTP",
+                "PlayersServerStore",
+                "ServerTestSupport",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]),
+        // Runs the built `players-server` as a subprocess: signals, the
+        // command line, connections and Host headers as a client sends them.
+        .testTarget(
+            name: "PlayersServerTests",
+            dependencies: [
+                "PlayersServer",
+                "ServerTestSupport",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+            ]),
+        // The client's sync (CipherSync, PlayersSync) against the server
+        // in the same process: merges, limits, failures, convergence.
+        .testTarget(
+            name: "PlayersSyncTests",
+            dependencies: [
+                "PlayersServerStore",
+                "PlayersServerHTTP",
+                .product(name: "Players", package: cipherDB),
+                .product(name: "PlayersSync", package: cipherDB),
+                .product(name: "CipherSync", package: cipherDB),
+                .product(name: "CipherDB", package: cipherDB),
+                .product(name: "TestSupport", package: cipherDB),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

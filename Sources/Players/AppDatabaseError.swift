@@ -7,11 +7,16 @@ public struct AppDatabaseError: Error, CustomStringConvertible, Sendable {
     /// Whether the passphrase or key does not open the file.
     public let isWrongKey: Bool
 
+    /// Whether the key opens nothing: the file does not decrypt with it
+    /// (another key's file, or not an encrypted database at all), where
+    /// the other wrong-key errors name what the file is.
+    public var isKeyMismatch = false
+
     /// The passphrase or key does not open the file.
     static func wrongKey(path: String) -> AppDatabaseError {
         AppDatabaseError(
             description: "cannot open the players database at \(path): the passphrase or key is wrong, or the file is not an encrypted players database",
-            isWrongKey: true)
+            isWrongKey: true, isKeyMismatch: true)
     }
 
     /// The file is a plaintext SQLite database.

@@ -40,6 +40,8 @@ struct CLIError: Error, CustomStringConvertible {
             switch error.resultCode {
             case .SQLITE_NOTADB:
                 return .wrongKey("the passphrase or key is wrong, or the file is not an encrypted players database")
+            case .SQLITE_CORRUPT:
+                return .verificationFailed("the database file is damaged (\(error.message ?? "malformed")): 'players verify' lists the damage; restore a backup with 'players restore'")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .failure("the database is locked by another process: try again when it is done")
             case .SQLITE_FULL:

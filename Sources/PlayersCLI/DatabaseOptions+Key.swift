@@ -36,12 +36,43 @@ extension DatabaseOptions {
             "no key for \(databaseURL.path): give --key-file or --passphrase-file, set PLAYERS_PASSPHRASE, or run 'players init' first")
     }
 
-    /// The key of a new database: the one given, or the default key file,
-    /// created with a new random key if needed (then returned too).
-    func keyForNewDatabase() throws -> (ResolvedKey, createdKeyFile: URL?) {
+    /// The key of a new database: the one given, or the default key file;
+    /// without one, if `asking` (for `init`), a new passphrase asked twice
+    /// on a terminal (as the commands after it will ask, there being no
+    /// default key file); else, or when the answer is empty or there is no
+    /// terminal, a new random key in the default key file (then returned
+    /// too).
+    func keyForNewDatabase(asking: Bool = false) throws -> (ResolvedKey, createdKeyFile: URL?) {
         if let key = try explicitKey() ?? defaultKey() { return (key, nil) }
+        if asking && Terminal.isInteractive {
+            let prompt = "New passphrase for \(databaseURL.path) (empty for a random key in a key file): "
+            guard let passphrase = Terminal.readSecret(prompt: prompt) else {
+                throw CLIError.failure("no passphrase was entered: nothing was created")
+            }
+            if !passphrase.isEmpty {
+                guard Terminal.readSecret(prompt: "The same passphrase again: ") == passphrase else {
+                    throw CLIError.failure("the two passphrases differ: nothing was created")
+                }
+                return (ResolvedKey(source: .passphrase(text: passphrase), origin: "prompt"), nil)
+            }
+        }
         let keyURL = SecretFiles.defaultKeyURL(environment: environment)
         let key = try SecretFiles.createKey(at: keyURL)
         return (ResolvedKey(source: .rawKey { key }, origin: "default key file"), keyURL)
+    }
+
+    /// The CLI error of a failure to open the database with `key`. When
+    /// the key does not open the file and came from the default key file,
+    /// which the user did not name, it says so and how to give another.
+    func openingError(_ error: any Error, key: ResolvedKey) -> CLIError {
+        let isKeyMismatch = switch error {
+        case let error as AppDatabaseError: error.isKeyMismatch
+        case let error as DatabaseError: error.resultCode == .SQLITE_NOTADB
+        default: false
+        }
+        guard isKeyMismatch, key.origin == "default key file" else { return CLIError.from(error) }
+        return .wrongKey("the default key file, \(SecretFiles.defaultKeyURL(environment: environment).path), does not open "
+            + "\(databaseURL.path): the file has another key, or is not an encrypted players database; "
+            + "give its key with --key-file, --passphrase-file or PLAYERS_PASSPHRASE")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Players
+import PlayersFiles
 
 /// The options every subcommand accepts: where the database is, and where
 /// its key comes from. There is no option that takes a passphrase itself:
@@ -42,22 +43,44 @@ struct DatabaseOptions: ParsableArguments {
             + [SecretFiles.defaultKeyURL(environment: environment)]
     }
 
-    /// Opens the existing database; never creates one.
-    func openDatabase() throws -> (AppDatabase, ResolvedKey) {
+    /// The database file, which must exist, be a file, and not be a
+    /// plaintext SQLite database: the first check of every command that
+    /// opens an existing database, before any key is looked for (a
+    /// plaintext file needs none).
+    func existingDatabaseURL() throws -> URL {
         let url = databaseURL
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw CLIError.failure("there is no players database at \(url.path): run 'players init' to create one")
         }
-        // Before the key is looked for: a plaintext file needs none, and
-        // the advice is to import it.
+        guard !isDirectory.boolValue else {
+            throw CLIError.failure("\(url.path) is a directory, not a database file: give the database's file with --database")
+        }
         if DatabaseFileKind.isPlaintextSQLite(atPath: url.path) {
+            // The advice is `players encrypt` only when it would import
+            // the file: its own check says.
+            do {
+                try DatabaseFileOperations.checkPlaintextImport(url)
+            } catch is DatabaseError {
+                // Unreadable as plaintext after all: the general advice.
+            } catch {
+                // Its schema or its players are refused.
+                throw CLIError.wrongKey("\(url.path) is a plaintext SQLite database, not an encrypted players database, "
+                    + "and 'players encrypt' cannot import it (\(error)): give the path of an encrypted players database")
+            }
             throw CLIError.from(AppDatabaseError.plaintext(path: url.path))
         }
+        return url
+    }
+
+    /// Opens the existing database; never creates one.
+    func openDatabase() throws -> (AppDatabase, ResolvedKey) {
+        let url = try existingDatabaseURL()
         let key = try resolveKey()
         do {
             return (try AppDatabase.open(at: url, key: key.source), key)
         } catch {
-            throw CLIError.from(error)
+            throw openingError(error, key: key)
         }
     }
 }

@@ -9,9 +9,11 @@ extension PlayersCommand {
             abstract: "Create an encrypted players database.",
             discussion: """
                 With --key-file, --passphrase-file or PLAYERS_PASSPHRASE, the database is \
-                encrypted with that key. Otherwise a random 256-bit key is created in \
-                $XDG_CONFIG_HOME/players/key (mode 0600, folder 0700), or the key already \
-                there is used: keep a copy of it, the database cannot be read without it.
+                encrypted with that key; otherwise with the key already in \
+                $XDG_CONFIG_HOME/players/key. Without one, on a terminal, a new passphrase is \
+                asked twice (the later commands ask for it); an empty answer, or no terminal, \
+                creates a random 256-bit key in that file (mode 0600, folder 0700): keep a \
+                copy of it, the database cannot be read without it.
 
                 Example: players init -d ~/team.db
                 """)
@@ -23,7 +25,7 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): it was left unchanged")
             }
-            let (key, createdKeyFile) = try options.keyForNewDatabase()
+            let (key, createdKeyFile) = try options.keyForNewDatabase(asking: true)
             do {
                 let appDatabase = try AppDatabase.open(at: url, key: key.source)
                 _ = try await appDatabase.reader.read(Player.fetchCount(_:))
@@ -39,6 +41,8 @@ extension PlayersCommand {
             print("Created an encrypted players database at \(url.path).")
             if let createdKeyFile {
                 print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
+            } else if key.origin == "prompt" {
+                print("Its key is the passphrase you entered: the commands ask for it on a terminal, or read it with --passphrase-file.")
             }
         }
     }

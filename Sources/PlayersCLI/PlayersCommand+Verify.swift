@@ -23,10 +23,7 @@ extension PlayersCommand {
         var quiet = false
 
         func run() async throws {
-            let url = options.databaseURL
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw CLIError.failure("there is no players database at \(url.path): run 'players init' to create one")
-            }
+            let url = try options.existingDatabaseURL()
             let key = try options.resolveKey()
             for path in DatabaseFileOperations.removeAbandonedTemporaries(of: url) {
                 Terminal.printError("players: removed \(path), left by an interrupted command")
@@ -54,20 +51,36 @@ extension PlayersCommand {
             } catch let error as DatabaseError where error.resultCode != .SQLITE_NOTADB {
                 problems = damage(error)
             } catch {
-                throw CLIError.from(error)
+                throw options.openingError(error, key: key)
             }
             guard problems.isEmpty else {
-                throw CLIError.verificationFailed("verification of \(url.path) failed: \(problems.joined(separator: "; "))")
+                // One line per problem, at most `listedProblems`, then the verdict.
+                for problem in problems.prefix(Self.listedProblems) {
+                    Terminal.printError("players: \(problem)")
+                }
+                if problems.count > Self.listedProblems {
+                    Terminal.printError("players: … and \(problems.count - Self.listedProblems) more")
+                }
+                let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+                throw CLIError.verificationFailed("verification of \(url.path) failed: \(count)")
             }
             print("OK: \(url.path) is intact, consistent and encrypted.")
         }
 
-        /// What is wrong with the database, if anything.
+        /// The most problems printed, one line each, before the count.
+        static let listedProblems = 20
+
+        /// What is wrong with the database, if anything, one problem each.
         static func problems(_ db: Database) throws -> [String] {
             var problems: [String] = []
+            // SQLite 3.15 may put several problems in one row, a line each,
+            // under a "*** in database main ***" heading.
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if integrity != ["ok"] {
-                problems.append("integrity check: \(integrity.prefix(5).joined(separator: "; "))")
+                problems += integrity
+                    .flatMap { $0.split(separator: "\n") }
+                    .filter { !$0.hasPrefix("*** in database") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                    .map { "integrity check: \($0.trimmingCharacters(in: .whitespaces))" }
             }
             let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             if !violations.isEmpty {

@@ -30,14 +30,16 @@ enum Terminal {
     /// Asks for a secret on the terminal, without echo. The answer is never
     /// written anywhere.
     static func readSecret(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
         var original = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &original) == 0
         if hasTerminal {
+            // Echo off first, discarding what was typed ahead (as getpass
+            // does), then the prompt: what is typed after it is kept.
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         }
+        FileHandle.standardError.write(Data(prompt.utf8))
         defer {
             if hasTerminal {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)

@@ -80,6 +80,65 @@ import Testing
         #expect(sync.status == 2, "\(sync.error)")
     }
 
+    /// Without a key option, a database of another key meets the default
+    /// key file: the error names it, and how to give the right key.
+    @Test func aDatabaseTheDefaultKeyFileDoesNotOpenIsToldSo() async throws {
+        let sandbox = try await sandboxWithAPlayer()
+        let passphrase = try sandbox.writeSecret("team-passphrase", "team secret\n")
+        let team = sandbox.root.appendingPathComponent("team.db").path
+        try await sandbox.runChecked(["init", "-d", team, "--passphrase-file", passphrase])
+        for command in [["list"], ["verify"]] {
+            let result = try await sandbox.run(["-d", team] + command)
+            #expect(result.status == 3, "\(command): \(result.error)")
+            #expect(result.error == "players: the default key file, \(sandbox.keyPath), does not open \(team): the file has another key, "
+                + "or is not an encrypted players database; give its key with --key-file, --passphrase-file or PLAYERS_PASSPHRASE\n")
+            #expect(!result.error.contains("team secret"))
+        }
+        await #expect(try sandbox.run(["-d", team, "--passphrase-file", passphrase, "list"]).status == 0)
+    }
+
+    /// What `players init` asks on a terminal.
+    static func newPassphrasePrompt(_ sandbox: CLISandbox) -> String {
+        "New passphrase for \(sandbox.databasePath) (empty for a random key in a key file): "
+    }
+
+    /// `players init` on a terminal, without a key option or default key
+    /// file, asks for a passphrase twice, as the sqlcipher shell's users
+    /// expect; the later commands ask for it, or read it from a file.
+    @Test func initOnATerminalAsksForAPassphraseTwice() async throws {
+        let sandbox = try CLISandbox()
+        let prompt = Self.newPassphrasePrompt(sandbox)
+        let result = try await runOnTerminal(sandbox.makeProcess(["init"]),
+                                             replies: [(prompt, "team secret\n"), ("The same passphrase again: ", "team secret\n")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Its key is the passphrase you entered"), "\(result.output)")
+        #expect(!result.output.contains("team secret"), "the passphrase was echoed: \(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
+        let passphrase = try sandbox.writeSecret("passphrase", "team secret\n")
+        await #expect(try sandbox.run(["list", "--passphrase-file", passphrase]).status == 0)
+    }
+
+    @Test func initOnATerminalRefusesTwoDifferentPassphrases() async throws {
+        let sandbox = try CLISandbox()
+        let prompt = Self.newPassphrasePrompt(sandbox)
+        let result = try await runOnTerminal(sandbox.makeProcess(["init"]),
+                                             replies: [(prompt, "one\n"), ("The same passphrase again: ", "another\n")])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("players: the two passphrases differ: nothing was created"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
+    }
+
+    /// An empty answer keeps the random key, and says where it is.
+    @Test func initOnATerminalWithAnEmptyAnswerWritesARandomKeyFile() async throws {
+        let sandbox = try CLISandbox()
+        let prompt = Self.newPassphrasePrompt(sandbox)
+        let result = try await runOnTerminal(sandbox.makeProcess(["init"]), replies: [(prompt, "\n")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Its key is in \(sandbox.keyPath): keep a copy of it in a safe place."), "\(result.output)")
+        await #expect(try sandbox.run(["list"]).status == 0)
+    }
+
     @Test func theDatabaseOptionsMayComeBeforeTheSubcommand() async throws {
         let sandbox = try CLISandbox()
         let path = sandbox.root.appendingPathComponent("other.db").path

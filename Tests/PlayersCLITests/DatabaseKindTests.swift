@@ -11,7 +11,10 @@ import Testing
         let sandbox = try CLISandbox()
         let path = sandbox.root.appendingPathComponent("plain.db").path
         let plaintext = try DatabaseQueue(path: path)
-        try await plaintext.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)") }
+        // The players table of a GRDB app made from the seeds.
+        try await plaintext.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL)")
+        }
         try plaintext.close()
         let before = databaseFileBytes(path)
 
@@ -20,6 +23,33 @@ import Testing
         #expect(result.status == 3)
         #expect(result.error == "players: \(path) is a plaintext SQLite database, not an encrypted players database: "
             + "import its players into a new encrypted database with 'players encrypt \(path) --database NEW.db'\n")
+        #expect(databaseFileBytes(path) == before)
+        // The advice works.
+        let new = sandbox.root.appendingPathComponent("new.db").path
+        let encrypt = try await sandbox.run(["encrypt", path, "--database", new])
+        #expect(encrypt.status == 0, "\(encrypt.error)")
+    }
+
+    /// `players encrypt` is suggested only for a file it would import:
+    /// another application's plaintext database gets why it cannot be,
+    /// from every command (`verify` too), and keeps its bytes.
+    @Test func anotherApplicationsPlaintextDatabaseIsNotSentToEncrypt() async throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.root.appendingPathComponent("notes.db").path
+        let plaintext = try DatabaseQueue(path: path)
+        try await plaintext.write { db in try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT)") }
+        try plaintext.close()
+        let before = databaseFileBytes(path)
+
+        for command in [["list"], ["verify"], ["add", "--name", "Arthur", "--score", "1"]] {
+            let result = try await sandbox.run(command + ["--database", path])
+            #expect(result.status == 3, "\(command): \(result.error)")
+            #expect(result.error.hasPrefix("players: \(path) is a plaintext SQLite database, not an encrypted players database, "
+                + "and 'players encrypt' cannot import it ("), "\(command): \(result.error)")
+            #expect(result.error.hasSuffix("): give the path of an encrypted players database\n"), "\(command): \(result.error)")
+        }
+        let verify = try await sandbox.run(["verify", "--database", path])
+        #expect(!verify.error.contains("passphrase or key is wrong"))
         #expect(databaseFileBytes(path) == before)
     }
 

@@ -16,21 +16,72 @@ import Testing
         return sandbox
     }
 
+    /// Garbage in the middle of the pages from `first` (SQLCipher's pages
+    /// are 1,024 bytes): their HMACs no longer match.
+    func damagePages(_ sandbox: CLISandbox, from first: Int, count: Int = 1) throws {
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: sandbox.databasePath))
+        defer { try? file.close() }
+        let size = try file.seekToEnd()
+        #expect(size >= UInt64(1024 * (first + count)), "the database has \(size) bytes")
+        for page in first..<(first + count) {
+            try file.seek(toOffset: UInt64(1024 * page + 500))
+            try file.write(contentsOf: Data(repeating: 0x58, count: 16))
+        }
+    }
+
     @Test func aDamagedDatabaseFailsWithExitCode4() async throws {
         let sandbox = try await makeSandbox()
-        let file = try FileHandle(forUpdating: URL(fileURLWithPath: sandbox.databasePath))
-        let size = try file.seekToEnd()
-        #expect(size >= 4096)
-        // Garbage in the middle of the third page: its HMAC no longer matches.
-        try file.seek(toOffset: 2048 + 500)
-        try file.write(contentsOf: Data(repeating: 0x58, count: 16))
-        try file.close()
+        try damagePages(sandbox, from: 2)
         let before = sandbox.databaseSnapshot()
 
         let result = try await sandbox.run(["verify"])
         #expect(result.status == 4, "\(result.error)")
         #expect(result.error.contains("verification of \(sandbox.databasePath) failed"), "\(result.error)")
         #expect(sandbox.databaseSnapshot() == before)
+    }
+
+    /// However many pages are damaged: one line per problem (never lines
+    /// joined with escaped newlines), at most 20 and a count of the rest,
+    /// then the verdict with the number of problems. Zeroed pages (which
+    /// SQLCipher reads as blank, not as a failed HMAC) give
+    /// `integrity_check` a problem each, and it reports more than 20 here.
+    @Test func damageIsListedOneLineEachBoundedWithACount() async throws {
+        let sandbox = try CLISandbox()
+        try await sandbox.runChecked(["init"])
+        try sandbox.insertPlayers(count: 5_000)
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: sandbox.databasePath))
+        #expect(try file.seekToEnd() > 260 * 1024)
+        for page in stride(from: 200, to: 260, by: 2) {
+            try file.seek(toOffset: UInt64(1024 * page))
+            try file.write(contentsOf: Data(count: 1024))
+        }
+        try file.close()
+
+        let result = try await sandbox.run(["verify"])
+        #expect(result.status == 4, "\(result.error)")
+        let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.hasPrefix("players: ") && !$0.contains("\\u{") }, "\(result.error)")
+        #expect(lines.count == 22, "\(result.error)")
+        #expect(lines.first?.hasPrefix("players: integrity check: Page ") == true, "\(result.error)")
+        let more = try #require(lines.dropLast().last.flatMap { Int($0.split(separator: " ")[3]) }, "\(result.error)")
+        #expect(lines.last == "players: verification of \(sandbox.databasePath) failed: \(20 + more) problems", "\(result.error)")
+    }
+
+    @Test func listingADamagedDatabaseFailsWithExitCode4() async throws {
+        let sandbox = try await makeSandbox()
+        try damagePages(sandbox, from: 2, count: 4)
+        let result = try await sandbox.run(["list"])
+        #expect(result.status == 4, "\(result.error)")
+        #expect(result.error.contains("the database file is damaged"), "\(result.error)")
+    }
+
+    @Test func aDirectoryIsNotTakenForADatabase() async throws {
+        let sandbox = try CLISandbox()
+        for command in [["list"], ["verify"]] {
+            let result = try await sandbox.run(["-d", sandbox.root.path] + command)
+            #expect(result.status == 1, "\(result.error)")
+            #expect(result.error == "players: \(sandbox.root.path) is a directory, not a database file: give the database's file with --database\n")
+        }
     }
 
     @Test func aWrongKeyFailsWithExitCode3() async throws {

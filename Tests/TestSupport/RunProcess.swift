@@ -53,6 +53,14 @@ public func runBlocking(_ process: ChildProcess, input: String? = nil,
 /// their own, so that no pipe can fill while another is waited on.
 public func runBlocking(_ process: ChildProcess, input: Data,
                         onOutput: (Data) -> Void = { _ in }) throws -> (status: Int32, output: Data, error: Data) {
+    try runBlocking(process, writeInput: { writeAll($0, input) }, onOutput: onOutput)
+}
+
+/// ``runBlocking(_:input:onOutput:)`` with the input written by
+/// `writeInput` (on a thread of its own, given the pipe's end, closed
+/// after it returns): for input that waits on the output.
+func runBlocking(_ process: ChildProcess, writeInput: @escaping @Sendable (Int32) -> Void,
+                 onOutput: (Data) -> Void) throws -> (status: Int32, output: Data, error: Data) {
     let inputPipe = try PipeEnds(), outputPipe = try PipeEnds(), errorPipe = try PipeEnds()
     process.standardInput = FileHandle(fileDescriptor: inputPipe.reading)
     process.standardOutput = FileHandle(fileDescriptor: outputPipe.writing)
@@ -70,7 +78,7 @@ public func runBlocking(_ process: ChildProcess, input: Data,
     close(errorPipe.writing)
     let writer = Thread {
         _ = ignoreBrokenPipes
-        writeAll(inputPipe.writing, input)
+        writeInput(inputPipe.writing)
         close(inputPipe.writing)
     }
     writer.start()
@@ -127,7 +135,7 @@ private func readAll(_ fd: Int32, _ onRead: (Data) -> Void) -> Data {
 
 /// Writes everything, retrying writes that a signal interrupts; stops
 /// when the reader has gone.
-private func writeAll(_ fd: Int32, _ data: Data) {
+func writeAll(_ fd: Int32, _ data: Data) {
     data.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {

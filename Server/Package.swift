@@ -7,6 +7,11 @@ import PackageDescription
 // name CipherDB whatever the checkout's folder is called.
 let cipherDB = "CipherDB"
 
+/// Products of CipherDB, by name.
+func fromCipherDB(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: cipherDB) }
+}
+
 let package = Package(
     name: "PlayersServer",
     products: [
@@ -28,9 +33,7 @@ let package = Package(
         // the embedded CipherDB store, and the rules both stores apply.
         .target(
             name: "PlayersServerStore",
-            dependencies: [
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "Players", package: cipherDB),
+            dependencies: fromCipherDB("CipherDB", "Players") + [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -38,17 +41,15 @@ let package = Package(
         // on one database.
         .target(
             name: "PlayersServerPostgres",
-            dependencies: [
+            dependencies: fromCipherDB("Players") + [
                 "PlayersServerStore",
-                .product(name: "Players", package: cipherDB),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "PlayersServerHTTP",
-            dependencies: [
+            dependencies: fromCipherDB("Players") + [
                 "PlayersServerStore",
-                .product(name: "Players", package: cipherDB),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -62,14 +63,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: [
+            dependencies: fromCipherDB("PlayersCommandLine", "Players", "PlayersFiles", "CipherDB") + [
                 "PlayersServerHTTP",
                 "PlayersServerStore",
                 "PlayersServerPostgres",
-                .product(name: "PlayersCommandLine", package: cipherDB),
-                .product(name: "Players", package: cipherDB),
-                .product(name: "PlayersFiles", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,11 +74,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersServerStoreTests",
-            dependencies: [
+            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerStore",
-                .product(name: "Players", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
@@ -90,12 +84,10 @@ let package = Package(
         // in a sandbox each.
         .target(
             name: "ServerTestSupport",
-            dependencies: [
+            dependencies: fromCipherDB("CipherDB", "TestSupport") + [
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -111,24 +103,18 @@ let package = Package(
         // store.
         .testTarget(
             name: "PlayersServerPostgresTests",
-            dependencies: [
+            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "ServerTestSupport",
-                .product(name: "Players", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
             name: "PlayersServerHTTPTests",
-            dependencies: [
+            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerHTTP",
                 "PlayersServerStore",
                 "ServerTestSupport",
-                .product(name: "Players", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -137,25 +123,17 @@ let package = Package(
         // command line, connections and Host headers as a client sends them.
         .testTarget(
             name: "PlayersServerTests",
-            dependencies: [
+            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServer",
                 "ServerTestSupport",
-                .product(name: "Players", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
             ]),
         // The client's sync (CipherSync, PlayersSync) against the server
         // in the same process: merges, limits, failures, convergence.
         .testTarget(
             name: "PlayersSyncTests",
-            dependencies: [
+            dependencies: fromCipherDB("Players", "PlayersSync", "CipherSync", "CipherDB", "TestSupport") + [
                 "PlayersServerStore",
                 "PlayersServerHTTP",
-                .product(name: "Players", package: cipherDB),
-                .product(name: "PlayersSync", package: cipherDB),
-                .product(name: "CipherSync", package: cipherDB),
-                .product(name: "CipherDB", package: cipherDB),
-                .product(name: "TestSupport", package: cipherDB),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,16 +7,16 @@ extension DatabaseOptions {
     /// default key file: what `init` accepts as an explicit choice.
     func explicitKey() throws -> ResolvedKey? {
         if let source = try DatabaseKeySource.file(key: keyFile, passphrase: passphraseFile) {
-            return ResolvedKey(source: source, origin: keyFile != nil ? "key file" : "passphrase file")
+            return ResolvedKey(source: source, origin: keyFile != nil ? .keyFile : .passphraseFile)
         }
-        return DatabaseKeySource.environmentPassphrase(environment).map { ResolvedKey(source: $0, origin: "PLAYERS_PASSPHRASE") }
+        return DatabaseKeySource.environmentPassphrase(environment).map { ResolvedKey(source: $0, origin: .environment) }
     }
 
     /// The default key file, read, when it exists.
     private func defaultKey() throws -> ResolvedKey? {
         let defaultKeyURL = SecretFiles.defaultKeyURL(environment: environment)
         guard FileManager.default.fileExists(atPath: defaultKeyURL.path) else { return nil }
-        return ResolvedKey(source: try .keyFile(defaultKeyURL.path), origin: "default key file")
+        return ResolvedKey(source: try .keyFile(defaultKeyURL.path), origin: .defaultKeyFile)
     }
 
     /// The key, from the first source that gives one: `--key-file`,
@@ -29,7 +29,7 @@ extension DatabaseOptions {
             guard let passphrase = Terminal.readSecret(prompt: "Passphrase for \(databaseURL.path): "), !passphrase.isEmpty else {
                 throw CLIError.failure("no passphrase was entered")
             }
-            return ResolvedKey(source: .passphrase(text: passphrase), origin: "prompt")
+            return ResolvedKey(source: .passphrase(text: passphrase), origin: .prompt)
         }
         if let key = try defaultKey() { return key }
         throw CLIError.failure(
@@ -53,12 +53,12 @@ extension DatabaseOptions {
                 guard Terminal.readSecret(prompt: "The same passphrase again: ") == passphrase else {
                     throw CLIError.failure("the two passphrases differ: nothing was created")
                 }
-                return (ResolvedKey(source: .passphrase(text: passphrase), origin: "prompt"), nil)
+                return (ResolvedKey(source: .passphrase(text: passphrase), origin: .prompt), nil)
             }
         }
         let keyURL = SecretFiles.defaultKeyURL(environment: environment)
         let key = try SecretFiles.createKey(at: keyURL)
-        return (ResolvedKey(source: .rawKey { key }, origin: "default key file"), keyURL)
+        return (ResolvedKey(source: .rawKey { key }, origin: .defaultKeyFile), keyURL)
     }
 
     /// The CLI error of a failure to open the database with `key`. When
@@ -70,7 +70,7 @@ extension DatabaseOptions {
         case let error as DatabaseError: error.resultCode == .SQLITE_NOTADB
         default: false
         }
-        guard isKeyMismatch, key.origin == "default key file" else { return CLIError.from(error) }
+        guard isKeyMismatch, key.origin == .defaultKeyFile else { return CLIError.from(error) }
         return .wrongKey("the default key file, \(SecretFiles.defaultKeyURL(environment: environment).path), does not open "
             + "\(databaseURL.path): the file has another key, or is not an encrypted players database; "
             + "give its key with --key-file, --passphrase-file or PLAYERS_PASSPHRASE")

@@ -55,7 +55,7 @@ extension PlayersCommand {
                     cipherPageSize: try String.fetchOne(db, sql: "PRAGMA cipher_page_size").flatMap { Int($0) } ?? 0,
                     kdfIterations: try String.fetchOne(db, sql: "PRAGMA kdf_iter").flatMap { Int($0) } ?? 0,
                     rawKey: key.source.isRawKey,
-                    keySource: key.origin,
+                    keySource: key.origin.rawValue,
                     migrations: try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
                     playerCount: try Player.fetchCount(db),
                     remoteURL: syncState.remoteURL,

@@ -41,7 +41,7 @@ extension PlayersCommand {
             print("Created an encrypted players database at \(url.path).")
             if let createdKeyFile {
                 print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
-            } else if key.origin == "prompt" {
+            } else if key.origin == .prompt {
                 print("Its key is the passphrase you entered: the commands ask for it on a terminal, or read it with --passphrase-file.")
             }
         }

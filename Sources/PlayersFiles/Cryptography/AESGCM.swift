@@ -21,12 +21,10 @@ package enum AESGCM {
         precondition(key.count == keyLength, "AES-256 needs a 32-byte key")
         let nonce = nonce ?? randomBytes(nonceLength)
         precondition(nonce.count == nonceLength, "AES-GCM takes a 12-byte nonce here")
-        let context = try CipherContext()
-        try context.begin(encrypting: true, key: key, nonce: nonce, additionalData: additionalData)
+        let context = try CipherContext(encrypting: true, key: key, nonce: nonce, additionalData: additionalData)
         var box = nonce
         box.append(try context.update(plaintext))
-        var length: Int32 = 0
-        try CryptographyError.check(EVP_EncryptFinal_ex(context.pointer, nil, &length), "EVP_EncryptFinal_ex")
+        guard context.finish() else { throw CryptographyError.openSSL(function: "EVP_CipherFinal_ex") }
         var tag = Data(count: tagLength)
         try tag.withUnsafeMutableBytes { tag in
             try CryptographyError.check(
@@ -44,8 +42,7 @@ package enum AESGCM {
         precondition(key.count == keyLength, "AES-256 needs a 32-byte key")
         let box = Data(box) // indices from 0
         guard box.count >= nonceLength + tagLength else { throw CryptographyError.authenticationFailed }
-        let context = try CipherContext()
-        try context.begin(encrypting: false, key: key, nonce: box.prefix(nonceLength), additionalData: additionalData)
+        let context = try CipherContext(encrypting: false, key: key, nonce: box.prefix(nonceLength), additionalData: additionalData)
         let plaintext = try context.update(box[nonceLength..<(box.count - tagLength)])
         var tag = Data(box.suffix(tagLength))
         try tag.withUnsafeMutableBytes { tag in
@@ -53,10 +50,9 @@ package enum AESGCM {
                 EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), tag.baseAddress),
                 "EVP_CIPHER_CTX_ctrl(SET_TAG)")
         }
-        var length: Int32 = 0
         // The tag is checked here: anything but success is a wrong key or
         // a modified box, and the plaintext is dropped.
-        guard EVP_DecryptFinal_ex(context.pointer, nil, &length) == 1 else { throw CryptographyError.authenticationFailed }
+        guard context.finish() else { throw CryptographyError.authenticationFailed }
         return plaintext
     }
 
@@ -67,38 +63,35 @@ package enum AESGCM {
     }
 }
 
-/// One EVP_CIPHER_CTX, freed (and cleansed by OpenSSL) with the value.
+/// One EVP_CIPHER_CTX for AES-256-GCM in one direction, keyed and given
+/// its additional data; freed (and cleansed by OpenSSL) with the value.
 private final class CipherContext {
     let pointer: OpaquePointer
-    private var encrypting = true
 
-    init() throws {
+    /// The direction is set once, here: the EVP_Cipher* calls follow it.
+    init(encrypting: Bool, key: Data, nonce: Data, additionalData: Data) throws {
         guard let pointer = EVP_CIPHER_CTX_new() else { throw CryptographyError.openSSL(function: "EVP_CIPHER_CTX_new") }
         self.pointer = pointer
-    }
-
-    deinit { EVP_CIPHER_CTX_free(pointer) }
-
-    func begin(encrypting: Bool, key: Data, nonce: Data, additionalData: Data) throws {
-        self.encrypting = encrypting
         // The default IV length of EVP_aes_256_gcm is 12 bytes, the nonce's.
         let result = key.withUnsafeBytes { key in
             nonce.withUnsafeBytes { nonce in
-                let key = key.bindMemory(to: UInt8.self).baseAddress, nonce = nonce.bindMemory(to: UInt8.self).baseAddress
-                return encrypting
-                    ? EVP_EncryptInit_ex(pointer, EVP_aes_256_gcm(), nil, key, nonce)
-                    : EVP_DecryptInit_ex(pointer, EVP_aes_256_gcm(), nil, key, nonce)
+                EVP_CipherInit_ex(pointer, EVP_aes_256_gcm(), nil, key.bindMemory(to: UInt8.self).baseAddress,
+                                  nonce.bindMemory(to: UInt8.self).baseAddress, encrypting ? 1 : 0)
             }
         }
-        try CryptographyError.check(result, encrypting ? "EVP_EncryptInit_ex" : "EVP_DecryptInit_ex")
+        try CryptographyError.check(result, "EVP_CipherInit_ex")
         var length: Int32 = 0
         try additionalData.withUnsafeBytes { data in
             try CryptographyError.check(
-                encrypting
-                    ? EVP_EncryptUpdate(pointer, nil, &length, data.bindMemory(to: UInt8.self).baseAddress, Int32(data.count))
-                    : EVP_DecryptUpdate(pointer, nil, &length, data.bindMemory(to: UInt8.self).baseAddress, Int32(data.count)),
+                EVP_CipherUpdate(pointer, nil, &length, data.bindMemory(to: UInt8.self).baseAddress, Int32(data.count)),
                 "EVP_CipherUpdate(additional data)")
         }
+    }
+
+    /// Ends the stream: on decryption, this checks the tag set before.
+    func finish() -> Bool {
+        var length: Int32 = 0
+        return EVP_CipherFinal_ex(pointer, nil, &length) == 1
     }
 
     /// The ciphertext or plaintext of `input`, in pieces that fit OpenSSL's
@@ -113,10 +106,9 @@ private final class CipherContext {
                 while offset < source.count {
                     let count = min(piece, source.count - offset)
                     var written: Int32 = 0
-                    let result = encrypting
-                        ? EVP_EncryptUpdate(pointer, destination.baseAddress! + offset, &written, source.baseAddress! + offset, Int32(count))
-                        : EVP_DecryptUpdate(pointer, destination.baseAddress! + offset, &written, source.baseAddress! + offset, Int32(count))
-                    try CryptographyError.check(result, "EVP_CipherUpdate")
+                    try CryptographyError.check(
+                        EVP_CipherUpdate(pointer, destination.baseAddress! + offset, &written, source.baseAddress! + offset, Int32(count)),
+                        "EVP_CipherUpdate")
                     guard Int(written) == count else { throw CryptographyError.openSSL(function: "EVP_CipherUpdate") }
                     offset += count
                 }

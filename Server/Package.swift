@@ -20,7 +20,11 @@ let package = Package(
     dependencies: [
         .package(name: cipherDB, path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default traits: swift-configuration (which the
+        // server does not read its settings from) is neither resolved nor
+        // built, and no trait flags reach swiftc (see the Makefile's note
+        // on SwiftPM 6.3's traits).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -90,9 +94,12 @@ let package = Package(
                 "PlayersServerHTTP",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // The long-polls' clock, which the tests advance.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -134,9 +141,7 @@ let package = Package(
             dependencies: fromCipherDB("Players", "PlayersSync", "CipherSync", "CipherDB", "TestSupport") + [
                 "PlayersServerStore",
                 "PlayersServerHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "ServerTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,14 +1,12 @@
 import CipherDB
 import CipherSync
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import Logging
 import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
 import PlayersSync
+import ServerTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -29,11 +27,8 @@ func withLiveServer(
     configuration.token = token
     configuration.defaultPageSize = pageSize
     configuration.tombstoneRetention = tombstoneRetention
-    var logger = Logger(label: "players-server")
-    logger.logLevel = .warning
-    let app = Application(router: PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter(), logger: logger)
-    try await app.test(.live) { client in
-        try await body(store, URL(string: "http://127.0.0.1:\(client.port!)")!)
+    try await LiveServer.serve(PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter()) { port in
+        try await body(store, URL(string: "http://127.0.0.1:\(port)")!)
     }
 }
 

@@ -34,6 +34,9 @@ public final class AppDatabase: Sendable {
         if !kindIsChecked {
             try Self.refuseUnlessPlayers(dbWriter.read(DatabaseFileKind.of), path: dbWriter.path)
         }
+        // The triggers that store each name's order key call it: on the
+        // connection that writes, whatever its configuration.
+        dbWriter.writeWithoutTransaction { db in db.add(function: Player.nameOrderKeyFunction) }
         try Self.migrator.migrate(dbWriter)
     }
 
@@ -60,7 +63,7 @@ public final class AppDatabase: Sendable {
 
     /// The schema. Later versions add migrations; an applied migration is
     /// never edited.
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "player") { t in
@@ -106,10 +109,17 @@ public final class AppDatabase: Sendable {
                 try PendingChange.recordSave(db, of: player)
             }
         }
+        migrator.registerMigration("v5-name-order") { db in
+            // `list --order name` over 100,000 players: an index walk,
+            // not a sort that calls a Swift collation.
+            try Player.addNameOrderKeys(db)
+        }
         return migrator
     }
 
-    /// The configuration of the connections: foreign keys on; a write that
+    /// The configuration of the connections: foreign keys on; the SQL
+    /// function that stores each name's order key (``Player``'s
+    /// `nameOrderKeyFunction`, which the triggers call); a write that
     /// finds the database locked by another process waits up to 5 seconds
     /// before it fails (unless the base configuration says otherwise); and,
     /// when the environment variable `PLAYERS_SQL_TRACE` is `1`, every
@@ -117,6 +127,7 @@ public final class AppDatabase: Sendable {
     public static func makeConfiguration(_ base: Configuration = Configuration()) -> Configuration {
         var configuration = base
         configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in db.add(function: Player.nameOrderKeyFunction) }
         if case .immediateError = configuration.busyMode {
             configuration.busyMode = .timeout(5)
         }

@@ -79,28 +79,3 @@ extension Player {
         10 * Int.random(in: 0...100)
     }
 }
-
-// MARK: - Requests
-
-extension DerivableRequest<Player> {
-    /// Players by name, in the order people expect (localized,
-    /// case-insensitive): "anita" before "Arthur" before "Barbara".
-    ///
-    /// ```swift
-    /// let players = try Player.all().orderedByName().fetchAll(db)
-    /// ```
-    public func orderedByName() -> Self {
-        order(Columns.name.collating(.localizedCaseInsensitiveCompare))
-    }
-
-    /// Players by descending score, then by name.
-    ///
-    /// ```swift
-    /// let best = try Player.all().orderedByScore().fetchOne(db)
-    /// ```
-    public func orderedByScore() -> Self {
-        order(
-            Columns.score.desc,
-            Columns.name.collating(.localizedCaseInsensitiveCompare))
-    }
-}

@@ -123,18 +123,22 @@ struct PlayersFixtures {
 
     // MARK: - Raw C
 
-    /// A raw connection set up as CipherDB sets up its connections: the
-    /// collation of the players' requests and foreign keys.
+    /// A raw connection set up as CipherDB sets up the players'
+    /// connections: the SQL function of the triggers that store each
+    /// name's order key, and foreign keys.
     func rawConnection(path: String) throws -> RawSQLite {
         let raw = try RawSQLite(path: path, mode: mode)
         try raw.execute("PRAGMA foreign_keys = ON")
-        let code = sqlite3_create_collation_v2(
-            raw.handle, DatabaseCollation.localizedCaseInsensitiveCompare.name, SQLITE_UTF8, nil,
-            { _, length1, bytes1, length2, bytes2 in
-                let string1 = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: Int(length1)), as: UTF8.self)
-                let string2 = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: Int(length2)), as: UTF8.self)
-                return Int32(string1.localizedCaseInsensitiveCompare(string2).rawValue)
-            }, nil)
+        let code = sqlite3_create_function_v2(
+            raw.handle, "players_name_order_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, arguments in
+                guard let text = sqlite3_value_text(arguments![0]) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let key = Player.nameOrderKey(String(cString: text))
+                sqlite3_result_text(context, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }, nil, nil, nil)
         try raw.check(code)
         return raw
     }

@@ -78,11 +78,13 @@ extension CLISandbox {
     }
 
     /// A queue on a database of the sandbox, keyed with the default key
-    /// file (or `keyFile`), without migrating it.
+    /// file (or `keyFile`), set up as the app's connections are (the
+    /// function of the name order keys' triggers), without migrating it.
     func keyedQueue(at path: String, keyFile: String? = nil) throws -> DatabaseQueue {
         let key = try SecretFiles.readKey(keyFile ?? keyPath)
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.useRawKey(key) }
+        configuration = AppDatabase.makeConfiguration(configuration)
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 

@@ -128,9 +128,11 @@ private final class CurlTransfer {
         try set(handle, CURLOPT_FOLLOWLOCATION, 1)
         try set(handle, CURLOPT_MAXREDIRS, configuration.maximumRedirects)
         try set(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
-        try set(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.timeout))
+        // A long-poll's hold comes before both limits.
+        let hold = max(0, request.serverHold)
+        try set(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.timeout + hold))
         try set(handle, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
-        try set(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.lowSpeedTime.rounded(.up))))
+        try set(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int((configuration.lowSpeedTime + hold).rounded(.up))))
         // Refuses early a body announced larger than the limit; the write
         // callback enforces it on the decompressed bytes.
         try check(ccurl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maximumBodySize)),

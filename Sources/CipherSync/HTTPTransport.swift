@@ -28,13 +28,20 @@ public struct HTTPRequest: Sendable, Equatable {
     /// POST whose body the server deduplicates (the mutation ids of a
     /// push).
     public var isIdempotent: Bool
+    /// How long the server may rightly send nothing before it answers, in
+    /// seconds: a long-poll's wait (`wait=`). The transport's stall limit
+    /// and timeout are counted after it, so that a quiet long-poll is not
+    /// taken for a stalled transfer. Default: 0.
+    public var serverHold: TimeInterval
 
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil) {
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, isIdempotent: Bool? = nil,
+                serverHold: TimeInterval = 0) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.isIdempotent = isIdempotent ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
+        self.serverHold = serverHold
     }
 }
 

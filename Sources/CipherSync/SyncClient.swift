@@ -39,15 +39,18 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The longest the network part of one sync may last, in seconds:
     /// connecting, every request, retries and their waits, the staging of
     /// each page (and for `pushThenPull`, the push too); the local merge
-    /// that follows is not counted. Default: 600.
+    /// that follows is not counted; a long-poll's wait (``waitSeconds``)
+    /// is added to it. Default: 600.
     public var maximumDuration: TimeInterval = 600
     /// The longest cursor stored, in UTF-8 bytes; an `ETag` longer than
     /// that is not stored (it only saves a request). Default: 1024.
     public var maximumCursorLength = 1024
     /// A long-poll (`players sync --watch`): the delta since the stored
     /// cursor asks the server to hold it up to this many seconds while
-    /// there is nothing new (`wait=`, Docs/SyncProtocol.md). The
-    /// transport's timeout must be longer. Default: nil, answer at once.
+    /// there is nothing new (`wait=`, Docs/SyncProtocol.md); the
+    /// request tells the transport (``HTTPRequest/serverHold``), whose
+    /// stall limit and timeout then start after the wait. Default: nil,
+    /// answer at once.
     public var waitSeconds: Int?
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
@@ -113,7 +116,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// its pull with one deadline.
     package func withinDeadline<T: Sendable>(from start: SyncStopwatch,
                                              _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let seconds = maximumDuration
+        // A long-poll's wait comes before the deadline, as before the
+        // transport's limits.
+        let seconds = maximumDuration + TimeInterval(waitSeconds ?? 0)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
@@ -133,7 +138,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The delta since the stored cursor, or a snapshot.
     private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
         guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging)) }
-        switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging) {
+        switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging,
+                               serverHold: waitSeconds ?? 0) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
         case .gone:
@@ -190,7 +196,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// each staged as soon as it is checked. `firstPage` and `heldBefore`
     /// count what the sync already holds.
     private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: Store.Staging,
-                       isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
+                       serverHold: Int = 0, isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
         var count = 0
         var firstCursor: String?
         var bytes = 0
@@ -205,7 +211,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             }
             var headers = ["Accept": "application/json"]
             if count == 0, let etag { headers["If-None-Match"] = etag }
-            let response = try await transport.send(HTTPRequest(url: url, headers: headers))
+            // Only the first request of a long-poll is held by the server.
+            let hold = count == 0 ? TimeInterval(serverHold) : 0
+            let response = try await transport.send(HTTPRequest(url: url, headers: headers, serverHold: hold))
             bytes += response.bytesReceived
             switch response.status {
             case 200: break

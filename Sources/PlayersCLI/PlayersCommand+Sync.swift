@@ -20,7 +20,7 @@ extension PlayersCommand {
                 consistent, and the next sync finishes the job (exit code 5 for a network or \
                 server failure). The token comes from --token-file or PLAYERS_TOKEN. With --watch, \
                 it then keeps a long-poll open and pushes and merges each change as it comes, one \
-                line each, until Ctrl-C or SIGTERM (exit 0). See Docs/Sync.md.
+                line each, until Ctrl-C or SIGTERM (exit 0). See 'players docs sync'.
                 """)
 
         @OptionGroup var options: DatabaseOptions
@@ -92,10 +92,8 @@ extension PlayersCommand {
 
             let progress = SyncProgress(quiet: quiet || json, dryRun: dryRun)
             var configuration = TransportConfiguration()
-            // A long-poll lasts up to its wait: while watching, each round
-            // may take longer.
-            let timeout = watch ? max(timeout, Double(Self.watchWait + 15)) : timeout
-            // The deadline (maximumDuration) ends the sync. A transfer's own
+            // While watching, each long-poll's wait comes before these
+            // limits (SyncClient.waitSeconds). The deadline (maximumDuration) ends the sync. A transfer's own
             // limit only backs it up: as long as the deadline, it could fire
             // first on a loaded machine, and its failure be retried.
             configuration.timeout = timeout + 5

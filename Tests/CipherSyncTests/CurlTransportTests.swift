@@ -128,6 +128,33 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
+    /// A long-poll's hold comes before the stall limit. Two requests with
+    /// the same limit get no byte: the one sent second, without a hold,
+    /// stalls; the long-poll, sent first and so silent for longer, is
+    /// still waiting, and gets its answer when the server sends it.
+    @Test(.hangGuard) func aLongPollHeldLongerThanTheStallLimitIsAnswered() async throws {
+        let answer = Gate()
+        let server = try ScriptedHTTPServer { request, _ in
+            guard request.path == "/held" else { return [.holdUntilStopped] }
+            return [.hold(answer), .send(Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".utf8))]
+        }
+        defer { server.stop() }
+        var configuration = TransportConfiguration()
+        configuration.lowSpeedTime = 1
+        configuration.lowSpeedLimit = 10
+        let transport = CurlTransport(configuration: configuration)
+        let longPoll = Task {
+            try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/held")!, serverHold: 3600))
+        }
+        try await waitUntil("the server received the long-poll") { server.requests.count == 1 }
+        await #expect(throws: TransportError.timedOut) {
+            try await transport.send(HTTPRequest(url: URL(string: server.baseURL + "/silent")!))
+        }
+        answer.open()
+        let response = try await longPoll.value
+        #expect(response.status == 200 && response.body == Data("{}".utf8))
+    }
+
     @Test func aRefusedConnectionIsAConnectionFailure() async throws {
         let refusing = try RefusingPort()
         defer { refusing.close() }

@@ -55,6 +55,21 @@ import Testing
         #expect(await store.position.cursor == "6")
     }
 
+    /// `players sync --watch`: the server may hold the first request of
+    /// the delta for the whole wait, and the transport counts its stall
+    /// limit after it; the pages after it are answered at once.
+    @Test func aLongPollTellsTheTransportThatTheServerHoldsItsFirstRequest() async throws {
+        let transport = ScriptedTransport([
+            .page(.delta(cursor: "6", next: "/v1/items?since=5&after=a", ["a": 2])),
+            .page(.delta(cursor: "6", ["b": 3])),
+        ])
+        var client = client(transport, MemorySyncStore(items: ["a": 1], position: Self.stored(cursor: "5")))
+        client.waitSeconds = 50
+        _ = try await client.sync()
+        #expect(transport.paths == ["/v1/items?since=5&wait=50", "/v1/items?since=5&after=a"])
+        #expect(transport.requests.map(\.serverHold) == [50, 0])
+    }
+
     @Test func theStoredETagIsSentAndNotModifiedIsUpToDate() async throws {
         let transport = ScriptedTransport([.status(304)])
         let store = MemorySyncStore(position: Self.stored(cursor: "5", etag: #""v5""#))
@@ -260,6 +275,23 @@ import Testing
         await #expect(throws: SyncError.deadlineExceeded) { try await sync.value }
         #expect(transport.requests.count == 2)
         #expect(await store.merges.isEmpty)
+    }
+
+    /// A long-poll's wait is added to the deadline: the server may rightly
+    /// hold the request that long.
+    @Test(.hangGuard) func aLongPollsWaitComesBeforeTheDeadline() async throws {
+        let transport = ScriptedTransport([.stall])
+        let clock = ManualClock()
+        var client = client(transport, MemorySyncStore(position: Self.stored(cursor: "5")))
+        client.maximumDuration = 1
+        client.waitSeconds = 50
+        client.clock = clock
+        let sync = Task { try await client.sync() }
+        try await waitUntil("the long-poll is sent") { transport.requests.count == 1 }
+        try await clock.waitForSleepers(1)
+        #expect(clock.sleeperDeadlines == [ManualClock.Instant(offset: .seconds(51))])
+        clock.advance(by: .seconds(51))
+        await #expect(throws: SyncError.deadlineExceeded) { try await sync.value }
     }
 
     // MARK: - The store

@@ -10,15 +10,17 @@ import PlayersFiles
 struct DatabaseOptions: ParsableArguments {
     @Option(name: [.long, .customShort("d")], help: ArgumentHelp(
         "The database file (default: $PLAYERS_DATABASE, or $XDG_DATA_HOME/players/players.db).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A file holding a raw 256-bit key as 64 hexadecimal digits (mode 0600).", valueName: "file"))
+        "A file holding a raw 256-bit key as 64 hexadecimal digits (mode 0600).", valueName: "file"),
+        completion: .file())
     var keyFile: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A file holding the passphrase: its bytes, without one final newline (mode 0600).", valueName: "file"))
+        "A file holding the passphrase: its bytes, without one final newline (mode 0600).", valueName: "file"),
+        completion: .file())
     var passphraseFile: String?
 
     func validate() throws {

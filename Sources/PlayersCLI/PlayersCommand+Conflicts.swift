@@ -10,7 +10,7 @@ extension PlayersCommand {
                 When a sync pushes a change to a player that changed on the server since, the \\
                 server's value wins on every client and the local value is kept here. Keep it \\
                 ('resolve ID --keep-local': the next sync pushes it again) or drop it \\
-                ('resolve ID --keep-server'); a player deleted here is named by its uuid. See Docs/Sync.md.
+                ('resolve ID --keep-server'); a player deleted here is named by its uuid. See 'players docs sync'.
 
                 Example: players conflicts resolve 27 --keep-local
                 """,

@@ -38,62 +38,71 @@ extension PlayersCommand {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIError.failure("a players database already exists at \(url.path): choose another --database")
             }
+            let name = fromStandardInput ? StandardStream.inputName : source
+            let sourceURL = URL(fileURLWithPath: source)
+            // A file is checked before a passphrase is asked for it.
+            if !fromStandardInput { try checkImport(sourceURL, named: name) }
+            let folder = url.deletingLastPathComponent()
+            let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
+            try createFolder(of: url)
+            // As for `players init`: asked twice on a terminal (never when
+            // standard input is the database).
+            let (key, createdKeyFile) = try options.keyForNewDatabase(asking: !fromStandardInput)
             // sqlcipher_export and the migrations report no fraction: the
             // elapsed time.
             let progress = ProgressReporter(label: "Encrypt", quiet: quiet)
-            let name = fromStandardInput ? StandardStream.inputName : source
-            let createdKeyFile: URL?
-            if fromStandardInput {
-                // The copy of standard input goes next to the new database.
-                let folder = url.deletingLastPathComponent()
-                let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
-                try createFolder(of: url)
-                do {
-                    createdKeyFile = try progress.whileRunning {
+            do {
+                try progress.whileRunning {
+                    if fromStandardInput {
+                        // The copy of standard input goes next to the new database.
                         try DatabaseFileOperations.withCopyOfStandardInput(next: url) { copy in
                             do {
-                                return try importDatabase(copy, named: name, into: url)
+                                try checkImport(copy, named: name)
+                                try importDatabase(copy, named: name, into: url, key: key)
                             } catch {
                                 throw CLIError.from(error).naming(copy.path, as: name)
                             }
                         }
+                    } else {
+                        try importDatabase(sourceURL, named: name, into: url, key: key)
                     }
-                } catch {
-                    if createsFolder { rmdir(folder.path) }
-                    throw CLIError.from(error)
                 }
-            } else {
-                createdKeyFile = try progress.whileRunning { try importDatabase(URL(fileURLWithPath: source), named: name, into: url) }
+            } catch {
+                if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
+                if createsFolder { rmdir(folder.path) }
+                throw CLIError.from(error)
             }
             print("Encrypted \(name) into \(url.path).")
             if let createdKeyFile {
                 print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
+            } else if key.origin == .prompt {
+                print("Its key is the passphrase you entered: the commands ask for it on a terminal, or read it with --passphrase-file.")
             }
         }
 
-        /// Checks SRC before anything is created, then imports it into a
-        /// new database at `url`; returns the key file it created, if any.
-        func importDatabase(_ source: URL, named name: String, into url: URL) throws -> URL? {
-            let notPlaintext = CLIError.failure("\(name) is not a plaintext SQLite database: nothing was created")
+        /// Refuses SRC unless it is a plaintext SQLite database whose
+        /// schema and players a players database accepts.
+        func checkImport(_ source: URL, named name: String) throws {
             do {
                 try DatabaseFileOperations.checkPlaintextImport(source)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw notPlaintext
+                throw notPlaintext(name)
             } catch {
                 throw CLIError.from(error)
             }
-            try createFolder(of: url)
-            let (key, createdKeyFile) = try options.keyForNewDatabase()
+        }
+
+        /// Imports SRC, checked, into a new database at `url`.
+        func importDatabase(_ source: URL, named name: String, into url: URL, key: ResolvedKey) throws {
             do {
                 try DatabaseFileOperations.encrypt(source, into: url, key: key.source)
-            } catch {
-                if let createdKeyFile { try? FileManager.default.removeItem(at: createdKeyFile) }
-                if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
-                    throw notPlaintext
-                }
-                throw CLIError.from(error)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                throw notPlaintext(name)
             }
-            return createdKeyFile
+        }
+
+        func notPlaintext(_ name: String) -> CLIError {
+            .failure("\(name) is not a plaintext SQLite database: nothing was created")
         }
 
         func createFolder(of url: URL) throws {

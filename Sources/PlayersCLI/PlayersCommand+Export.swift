@@ -14,7 +14,7 @@ extension PlayersCommand {
                 along. The copy is verified before it is renamed to DEST.
 
                 With --format json, DEST is a snapshot of all players in the sync payload shape \
-                (Docs/SyncProtocol.md), encrypted with AES-256-GCM unless --plaintext; \
+                ('players docs syncprotocol'), encrypted with AES-256-GCM unless --plaintext; \
                 'players decrypt' prints it back.
 
                 DEST - writes to standard output (a file named - is ./-); an encrypted export or a \

@@ -21,11 +21,21 @@ struct PlayersCommand: AsyncParsableCommand {
             The options --database (-d), --key-file and --passphrase-file may also come before the \
             command's name: 'players -d other.db list'. 'players version' (or --version, -v) prints the version.
             """,
+        // Handled before parsing (runCommandLine); declared for help and
+        // shell completions.
+        version: VersionReport.line(command: "players"),
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
             Backup.self, Restore.self, Export.self, Decrypt.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
-            Sync.self, Conflicts.self, Remote.self, Version.self,
+            Sync.self, Conflicts.self, Remote.self, Docs.self, Version.self,
         ])
+
+    /// The options that may come before the command's name
+    /// (``globalOptions``), declared here too so that help and shell
+    /// completions know them (`players -d <TAB>` completes a file):
+    /// ``CommandLineArguments`` moves them after the name, where the
+    /// command reads them.
+    @OptionGroup var databaseOptions: DatabaseOptions
 
     /// The options every subcommand takes, which may also come before its
     /// name, with whether each takes a value.

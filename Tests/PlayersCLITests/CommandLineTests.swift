@@ -118,6 +118,38 @@ import Testing
         await #expect(try sandbox.run(["list", "--passphrase-file", passphrase]).status == 0)
     }
 
+    /// `players encrypt` takes the key as `players init` does: asked on a
+    /// terminal, after the file to import was found acceptable.
+    @Test func encryptOnATerminalAsksForAPassphraseTwice() async throws {
+        let sandbox = try CLISandbox()
+        let shell = try await sandbox.runShell("""
+            sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
+                INSERT INTO player (name, score) VALUES ('Arthur', 100);"
+            """)
+        #expect(shell.status == 0, "\(shell.error)")
+        let source = sandbox.root.appendingPathComponent("plain.db").path
+        let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", "--quiet", source]),
+                                             replies: [(Self.newPassphrasePrompt(sandbox), "team secret\n"),
+                                                       ("The same passphrase again: ", "team secret\n")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Its key is the passphrase you entered"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
+        let passphrase = try sandbox.writeSecret("passphrase", "team secret\n")
+        let list = try await sandbox.run(["list", "--passphrase-file", passphrase])
+        #expect(list.status == 0, "\(list.error)")
+        #expect(list.output.contains("Arthur"))
+    }
+
+    @Test func encryptAsksNothingForAFileItRefuses() async throws {
+        let sandbox = try CLISandbox()
+        let source = try sandbox.writeSecret("notes.txt", "not a database\n")
+        let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", source]), replies: [])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(!result.output.contains("passphrase"), "\(result.output)")
+        #expect(result.output.contains("is not a plaintext SQLite database: nothing was created"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath))
+    }
+
     @Test func initOnATerminalRefusesTwoDifferentPassphrases() async throws {
         let sandbox = try CLISandbox()
         let prompt = Self.newPassphrasePrompt(sandbox)
@@ -179,6 +211,41 @@ import Testing
         #expect(help.contains("Example: players add -n 'Arthur Dent' -s 42"))
     }
 
+    /// `players` built here prints the pages of this tree's Docs/.
+    @Test(arguments: ["cli", "sync", "syncprotocol"])
+    func docsPrintsAPageAsItIsInDocs(_ page: String) async throws {
+        let result = try await CLISandbox().run(["docs", page])
+        #expect(result.status == 0, "\(result.error)")
+        let docs = BuiltProducts.packageRoot.appendingPathComponent("Docs")
+        let file = try #require(FileManager.default.contentsOfDirectory(atPath: docs.path).first { $0.lowercased() == page + ".md" })
+        #expect(result.output == (try String(contentsOf: docs.appendingPathComponent(file), encoding: .utf8)))
+    }
+
+    /// An installed `players` (PREFIX/bin/players) prints the pages that
+    /// `make install` put in PREFIX/share/doc/players.
+    @Test func docsPrintsThePagesInstalledNextToPlayers() async throws {
+        let prefix = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: prefix.url("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: prefix.url("share/doc/players"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: BuiltProducts.path("players"), toPath: prefix.path("bin/players"))
+        try "# Sync, as installed\n".write(to: prefix.url("share/doc/players/Sync.md"), atomically: true, encoding: .utf8)
+        let environment = ["HOME": prefix.path, "PATH": "/usr/bin:/bin"]
+        let page = try await run(prefix.path("bin/players"), ["docs", "sync"], environment: environment)
+        #expect(page.status == 0, "\(page.error)")
+        #expect(page.output == "# Sync, as installed\n")
+        await #expect(try run(prefix.path("bin/players"), ["docs"], environment: environment).output == "players docs sync\n")
+    }
+
+    @Test func docsListsThePagesOfDocsAndRefusesAnother() async throws {
+        let sandbox = try CLISandbox()
+        let names = try FileManager.default.contentsOfDirectory(atPath: BuiltProducts.packageRoot.appendingPathComponent("Docs").path)
+            .filter { $0.hasSuffix(".md") }.map { String($0.dropLast(3)).lowercased() }.sorted()
+        await #expect(try sandbox.run(["docs"]).output == names.map { "players docs \($0)\n" }.joined())
+        let unknown = try await sandbox.run(["docs", "nonesuch"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error == "players: there is no page 'nonesuch': the pages are \(names.joined(separator: ", ")).\n", "\(unknown.error)")
+    }
+
     /// Every command, subcommands of subcommands included, found from the
     /// help's SUBCOMMANDS lists: `--quiet` comes with `-q`, `--json` with
     /// `-j`, as CLI.md says.
@@ -190,6 +257,12 @@ import Testing
             checked += 1
             for (long, short) in [("--quiet", "-q"), ("--json", "-j")] where help.contains(long) {
                 #expect(help.contains("\(short), \(long)"), "players \(command.joined(separator: " ")): \(long) without \(short)")
+            }
+            // The help refers to pages that `players` carries, never to a
+            // file of the source tree, which is not installed.
+            #expect(!help.contains("Docs/"), "players \(command.joined(separator: " ")) --help names a file of Docs/")
+            for page in help.components(separatedBy: "'players docs ").dropFirst().map({ $0.prefix { $0.isLetter } }) {
+                await #expect(try sandbox.run(["docs", String(page)]).status == 0, "players \(command.joined(separator: " ")): no page \(page)")
             }
             let subcommands = help.components(separatedBy: "SUBCOMMANDS:\n").dropFirst().first ?? ""
             for line in subcommands.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
@@ -210,6 +283,39 @@ import Testing
             try result.output.write(to: script.url("players.bash"), atomically: true, encoding: .utf8)
             await #expect(try run("/bin/bash", ["-n", script.path("players.bash")]).status == 0)
         }
+    }
+
+    /// What bash offers for the last word of `words`, in a folder that
+    /// holds `team.db`: the completion script that `players` generates,
+    /// run as bash runs it on a TAB.
+    func bashCompletions(_ words: [String]) async throws -> [String] {
+        let script = try await CLISandbox().run(["--generate-completion-script", "bash"])
+        try #require(script.status == 0)
+        let folder = try TemporaryFolder()
+        try script.output.write(to: folder.url("players.bash"), atomically: true, encoding: .utf8)
+        try #require(FileManager.default.createFile(atPath: folder.path("team.db"), contents: Data()))
+        let line = words.joined(separator: " ")
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let session = """
+            cd '\(folder.path)' && source players.bash 2>/dev/null
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+            _players players "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try await run("/bin/bash", ["-c", session])
+        try #require(result.status == 0, "\(result.error)")
+        return result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test(arguments: [["players", "-d", ""], ["players", "--database", ""], ["players", "list", "-d", ""], ["players", "--key-file", ""]])
+    func bashCompletesTheFileOfADatabaseOptionBeforeOrAfterTheCommand(_ words: [String]) async throws {
+        let offered = try await bashCompletions(words)
+        #expect(offered.contains("team.db"), "\(offered)")
+        #expect(!offered.contains("list"), "\(offered)")
+    }
+
+    @Test func bashCompletesVersion() async throws {
+        #expect(try await bashCompletions(["players", "--vers"]) == ["--version"])
     }
 
     @Test(arguments: ["n\n", "whatever\n", ""])

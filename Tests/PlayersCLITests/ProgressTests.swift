@@ -78,8 +78,9 @@ import Testing
             """)
         #expect(shell.status == 0, "\(shell.error)")
         let source = sandbox.root.appendingPathComponent("plain.db").path
+        let key = try sandbox.writeSecret("encrypt.key", String(repeating: "cd", count: 32) + "\n")
         func encrypt(into name: String) -> [String] {
-            ["encrypt", "--database", sandbox.root.appendingPathComponent(name).path, source]
+            ["encrypt", "--key-file", key, "--database", sandbox.root.appendingPathComponent(name).path, source]
         }
         let shown = try await runOnTerminal(sandbox.makeProcess(encrypt(into: "shown.db"), environment: Self.noDelay))
         #expect(shown.status == 0, "\(shown.output)")

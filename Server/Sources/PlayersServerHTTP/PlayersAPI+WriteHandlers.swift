@@ -5,13 +5,23 @@ import PlayersServerStore
 
 extension PlayersAPI {
     /// `POST /v1/players`: creates a player (with the client's uuid, if
-    /// given); 201 with the player, or 409 when the uuid is taken.
+    /// given); 201 with the player, or 409 when the uuid is a live
+    /// player's or a deleted one's (the rule of a pushed creation).
     @Sendable func createPlayer(_ request: Request, _ context: PlayersRequestContext) async throws -> EditedResponse<PlayersPayload.PlayerEntry> {
         let input = try PlayerInput.parse(try await body(request, upTo: configuration.maximumBodySize), requireAll: true)
-        guard let player = try await store.create(uuid: input.uuid ?? UUID(), name: input.name!, score: input.score!) else {
-            throw APIError(.conflict, "a player already has the uuid \(input.uuid?.uuidString ?? "")")
+        if input.version != nil {
+            throw APIError.badRequest("'version' is for PUT: a creation has none")
         }
-        return EditedResponse(status: .created, response: player.entry)
+        let uuid = input.uuid ?? UUID()
+        switch try await store.create(uuid: uuid, name: input.name!, score: input.score!) {
+        case .created(let player):
+            return EditedResponse(status: .created, response: player.entry)
+        case .taken(let version):
+            throw APIError(.conflict, "a player already has the uuid \(uuid.uuidString) (version \(version))")
+        case .deleted(let version):
+            throw APIError(.conflict, "the player \(uuid.uuidString) was deleted (version \(version)): a deleted player's uuid "
+                + "is never reused; to bring it back, push a save with base version \(version) (POST /v1/changes)")
+        }
     }
 
     /// `PUT /v1/players/{uuid}`: changes the name or score; with

@@ -3,13 +3,6 @@ import Players
 import PlayersServerStore
 
 extension PostgresPlayersStore {
-    public func create(uuid: UUID, name: String, score: Int) async throws -> ServerPlayer? {
-        try await write { transaction in
-            guard try await transaction.player(uuid) == nil else { return nil }
-            return try await transaction.insert(uuid: uuid, name: name, score: score)
-        }
-    }
-
     public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome {
         try await write { transaction in
             guard var player = try await transaction.player(uuid) else { return .notFound }

@@ -35,10 +35,6 @@ public struct EmbeddedPlayersStore: PlayersStore {
         try await StoreThreads.read { [database] in try database.player(uuid) }
     }
 
-    public func create(uuid: UUID, name: String, score: Int) async throws -> ServerPlayer? {
-        try await StoreThreads.write { [database] in try database.create(uuid: uuid, name: name, score: score) }
-    }
-
     public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome {
         try await StoreThreads.write { [database] in
             try database.update(uuid, name: name, score: score, expectedVersion: expectedVersion)

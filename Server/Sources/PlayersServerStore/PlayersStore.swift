@@ -25,10 +25,6 @@ public protocol PlayersStore: Sendable {
     /// The player with this uuid, if it is alive.
     func player(_ uuid: UUID) async throws -> ServerPlayer?
 
-    /// Inserts a player; returns it with its version, or nil when a live
-    /// player already has this uuid.
-    func create(uuid: UUID, name: String, score: Int) async throws -> ServerPlayer?
-
     /// Changes a player's name or score, unless its version differs from
     /// `expectedVersion` (the version a client last saw).
     func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome

@@ -121,15 +121,6 @@ public final class ServerPlayersDatabase: Sendable {
         try writer.write { db in try Self.insert(db, uuid: uuid, name: name, score: score) }
     }
 
-    /// Inserts a player, unless a live player has this uuid (then nil), in
-    /// one transaction.
-    public func create(uuid: UUID, name: String, score: Int) throws -> ServerPlayer? {
-        try writer.write { db in
-            guard try ServerPlayer.fetchOne(db, key: uuid.uuidString) == nil else { return nil }
-            return try Self.insert(db, uuid: uuid, name: name, score: score)
-        }
-    }
-
     /// Changes a player; returns it, or nil if there is none with this uuid.
     public func update(_ uuid: UUID, name: String?, score: Int?) throws -> ServerPlayer? {
         switch try update(uuid, name: name, score: score, expectedVersion: nil) {

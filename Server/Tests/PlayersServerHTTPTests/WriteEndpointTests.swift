@@ -51,6 +51,32 @@ import Testing
         }
     }
 
+    /// A deleted player's uuid is never reused by a creation, as a push of
+    /// the same creation is refused: 409, and the tombstone stays alone in
+    /// the delta, so that a client that synced the deletion keeps it.
+    @Test(arguments: StoreKind.allCases)
+    func aCreationNeverBringsADeletedPlayerBack(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let uuid = UUID()
+            #expect(try await post(client, "/v1/players", #"{"uuid":"\#(uuid.uuidString)","name":"Arthur","score":1}"#).status == .created)
+            #expect(try await client.execute(uri: "/v1/players/\(uuid.uuidString)", method: .delete, headers: Self.json).status == .noContent)
+
+            let again = try await post(client, "/v1/players", #"{"uuid":"\#(uuid.uuidString)","name":"Arthur","score":2}"#)
+            #expect(again.status == .conflict)
+            let message = String(buffer: again.body)
+            #expect(message.contains("was deleted (version 2)") && message.contains("base version 2"), "\(message)")
+            #expect(try await store.player(uuid) == nil)
+            let delta = try PlayersPayload.decode(Data(buffer: try await client.execute(uri: "/v1/players?since=0", method: .get).body))
+            #expect(delta.players.isEmpty)
+            #expect(delta.tombstones.map(\.uuid) == [uuid])
+
+            let withVersion = try await post(client, "/v1/players", #"{"uuid":"\#(uuid.uuidString)","name":"Arthur","score":2,"version":2}"#)
+            #expect(withVersion.status == .badRequest)
+            #expect(try await store.create(uuid: uuid, name: "Arthur", score: 3) == .deleted(tombstoneVersion: 2))
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func everyErrorStatusFromACraftedRequest(_ kind: StoreKind) async throws {
         try await withServerAndPlayer(kind) { server, uuid in

@@ -50,7 +50,7 @@ import Testing
                         var versions: [Int64] = []
                         for index in 0..<Self.creationsPerWriter {
                             let player = try await store.create(uuid: UUID(), name: "W\(writer)-\(index)", score: index)
-                            versions.append(try #require(player).version)
+                            versions.append(try #require(player.player).version)
                         }
                         return versions
                     }

@@ -11,7 +11,7 @@ import Testing
     func createPlayers(_ count: Int, in store: any PlayersStore) async throws -> [ServerPlayer] {
         var players: [ServerPlayer] = []
         for index in 0..<count {
-            players.append(try #require(try await store.create(uuid: UUID(), name: "P\(index)", score: index)))
+            players.append(try #require(try await store.create(uuid: UUID(), name: "P\(index)", score: index).player))
         }
         return players
     }
@@ -52,9 +52,9 @@ import Testing
     func createRefusesAUUIDInUse(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
             let uuid = UUID()
-            let created = try #require(try await store.create(uuid: uuid, name: "Arthur", score: 1))
+            let created = try #require(try await store.create(uuid: uuid, name: "Arthur", score: 1).player)
             #expect(created.version == 1)
-            #expect(try await store.create(uuid: uuid, name: "Copy", score: 2) == nil)
+            #expect(try await store.create(uuid: uuid, name: "Copy", score: 2) == .taken(currentVersion: created.version))
             #expect(try await store.player(uuid) == created)
             #expect(try await store.snapshot(limit: 10, after: nil).version == 1)
         }
@@ -105,7 +105,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func updateOfAnotherVersionIsAConflictAndChangesNothing(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             #expect(try await store.update(UUID(), name: "Nobody", score: nil, expectedVersion: nil) == .notFound)
             let updated = ServerPlayer(uuid: player.uuid, name: "Arthur Dent", score: 1, version: 2)
             #expect(try await store.update(player.uuid, name: "Arthur Dent", score: nil, expectedVersion: 1) == .updated(updated))
@@ -118,7 +118,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deleteLeavesATombstoneWithTheNextVersion(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             let beforeDeletion = Date()
             #expect(try await store.delete(player.uuid))
             let afterDeletion = Date()

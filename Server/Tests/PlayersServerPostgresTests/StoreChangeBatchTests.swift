@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func savesAreAppliedOnTheCurrentVersionOrAsNewPlayers(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             let edit = save(player.uuid, " Arthur Dent ", 42, base: 1)
             #expect(try await apply(store, edit) == .init(mutationID: edit.mutationID, status: .applied, version: 2))
             #expect(try await store.player(player.uuid) == ServerPlayer(uuid: player.uuid, name: "Arthur Dent", score: 42, version: 2))
@@ -60,7 +60,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func savesOnAnotherVersionAreConflictsThatChangeNothing(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             guard case .updated(let current) = try await store.update(player.uuid, name: nil, score: 150, expectedVersion: 1) else {
                 Issue.record("not updated")
                 return
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deletedPlayersAnswerWithTheirTombstoneAndComeBackOnItsVersion(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             let deletion = try await apply(store, delete(player.uuid, base: 1))
             #expect(deletion.status == .applied && deletion.version == 2)
             let before = try await state(store)
@@ -106,9 +106,9 @@ import Testing
         try await StoreSandbox.with(kind) { sandbox in
             let first = try await sandbox.makeStore()
             let second = try await sandbox.makeStore()
-            let arthur = try #require(try await first.create(uuid: UUID(), name: "Arthur", score: 1))
-            let barbara = try #require(try await first.create(uuid: UUID(), name: "Barbara", score: 2))
-            let craig = try #require(try await first.create(uuid: UUID(), name: "Craig", score: 3))
+            let arthur = try #require(try await first.create(uuid: UUID(), name: "Arthur", score: 1).player)
+            let barbara = try #require(try await first.create(uuid: UUID(), name: "Barbara", score: 2).player)
+            let craig = try #require(try await first.create(uuid: UUID(), name: "Craig", score: 3).player)
             _ = try await first.update(craig.uuid, name: nil, score: 30, expectedVersion: nil)
             let batch = PlayersChangeBatch(changes: [
                 save(arthur.uuid, "Arthur", 10, base: 1),
@@ -137,10 +137,13 @@ import Testing
             let arthur = try await store.insert(name: "Arthur", score: 1)
             let barbara = try await store.insert(name: "Barbara", score: 2)
             try #require(try await store.delete(barbara.uuid))
-            // Craig is created again over his tombstone, which stays.
+            // Craig is deleted, then brought back by a push made on his
+            // deletion (a creation would be refused).
             let craig = try await store.insert(name: "Craig", score: 3)
             try #require(try await store.delete(craig.uuid))
-            _ = try await store.insert(uuid: craig.uuid, name: "Craig", score: 3)
+            #expect(try await store.create(uuid: craig.uuid, name: "Craig", score: 3) == .deleted(tombstoneVersion: 5))
+            let revived = try await store.applyChanges(PlayersChangeBatch(changes: [save(craig.uuid, "Craig", 3, base: 5)]))
+            try #require(revived.results.map(\.status) == [.applied])
             let zoe = UUID()
             let batch = PlayersChangeBatch(changes: [
                 save(arthur.uuid, "Arthur", 10, base: 1),
@@ -197,7 +200,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aBatchThatBreaksARuleChangesNothing(_ kind: StoreKind) async throws {
         try await StoreSandbox.withStore(kind) { store in
-            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1))
+            let player = try #require(try await store.create(uuid: UUID(), name: "Arthur", score: 1).player)
             let before = try await state(store)
             let batch = PlayersChangeBatch(changes: [save(UUID(), "Zoé", 5, base: nil), save(player.uuid, "Arthur", 2, base: 1),
                                                      delete(player.uuid, base: 1)])

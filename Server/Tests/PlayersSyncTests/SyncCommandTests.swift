@@ -82,7 +82,10 @@ import Testing
         _ = try await sandbox.run(["init"])
         _ = try await sandbox.run(["add", "--name", "Arthur", "--score", "1"])
         let before = try queuedContent(sandbox)
-        let result = try await sandbox.run(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--quiet"])
+        // Bound and never listening: no server of another test can take it.
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let result = try await sandbox.run(["sync", "--url", refusing.baseURL, "--quiet"])
         #expect(result.status == 5)
         #expect(result.error.hasPrefix("players: cannot connect to the server"))
         #expect(result.error.contains("the database was left unchanged"))
@@ -124,7 +127,9 @@ import Testing
         _ = try await sandbox.run(["init"])
         let file = try sandbox.writeSecret("token", bytes: Data([0x74, 0x6F, 0xFF, 0x6B]))
         let before = sandbox.databaseSnapshot()
-        let result = try await sandbox.run(["sync", "--url", "http://127.0.0.1:\(try freeLoopbackPort())", "--token-file", file])
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let result = try await sandbox.run(["sync", "--url", refusing.baseURL, "--token-file", file])
         #expect(result.status == 1)
         #expect(result.error == "players: the token file \(file) is not UTF-8 text: write the token in it as text\n")
         #expect(sandbox.databaseSnapshot() == before)

@@ -3,10 +3,11 @@ import PlayersServerStore
 import TestSupport
 
 extension PlayersStore {
-    /// Creates a player, which must be new.
+    /// Creates a player, whose uuid must be new.
     public func insert(uuid: UUID = UUID(), name: String, score: Int) async throws -> ServerPlayer {
-        guard let player = try await create(uuid: uuid, name: name, score: score) else {
-            throw TestFailure("a player with the uuid \(uuid) exists already.")
+        let creation = try await create(uuid: uuid, name: name, score: score)
+        guard let player = creation.player else {
+            throw TestFailure("the player \(uuid) was not created: \(creation)")
         }
         return player
     }

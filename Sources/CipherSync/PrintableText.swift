@@ -1,9 +1,10 @@
 /// Text from a server or a database made safe to print on a terminal and
 /// to log: every control character (C0, DEL, C1: newlines and the escape
-/// that starts terminal sequences included) and every bidirectional
-/// embedding, override or isolate (which reorders the rest of the line)
-/// becomes `\u001B`, so that the text stays on one line, shows as it
-/// is, and cannot drive the terminal.
+/// that starts terminal sequences included), the line and paragraph
+/// separators (which end a line) and every bidirectional mark, embedding,
+/// override or isolate (which reorders the rest of the line) becomes
+/// `\u001B`, so that the text stays on one line, shows as it is, and
+/// cannot drive the terminal.
 ///
 /// ```swift
 /// PrintableText.escaping("Arthur\u{1B}[2J") // "Arthur\\u001B[2J"
@@ -24,13 +25,15 @@ public enum PrintableText {
         return String(escaped)
     }
 
-    /// C0 (U+0000 to U+001F), DEL (U+007F), C1 (U+0080 to U+009F), or a
-    /// bidirectional embedding, override (U+202A to U+202E) or isolate
-    /// (U+2066 to U+2069).
+    /// C0 (U+0000 to U+001F), DEL (U+007F), C1 (U+0080 to U+009F), the
+    /// line and paragraph separators (U+2028, U+2029), a bidirectional mark
+    /// (U+061C, U+200E, U+200F), embedding, override (U+202A to U+202E) or
+    /// isolate (U+2066 to U+2069).
     static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value)
-            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            || value == 0x061C || value == 0x200E || value == 0x200F
+            || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 
     /// Four uppercase hexadecimal digits: `001B`.

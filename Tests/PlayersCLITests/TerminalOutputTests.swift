@@ -33,6 +33,26 @@ import Testing
         #expect(result.output == "ID  NAME\(String(repeating: " ", count: Self.escapedName.count - 2))SCORE\n 1  \(Self.escapedName)      7\n")
     }
 
+    /// Line and paragraph separators end a line on some terminals, and
+    /// bidirectional marks reorder what follows: each is escaped, in the
+    /// table and in JSON Lines, which read back the same name.
+    @Test(arguments: ["\u{2028}", "\u{2029}", "\u{061C}", "\u{200E}", "\u{200F}"])
+    func listEscapesSeparatorsAndBidirectionalMarks(_ character: String) async throws {
+        let sandbox = try CLISandbox()
+        try await sandbox.runChecked(["init"])
+        let queue = try sandbox.keyedQueue(at: sandbox.databasePath)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, ?, 7)", arguments: [UUID().uuidString, "A\(character)B"])
+        }
+        try queue.close()
+        let escaped = "A\\u" + String(format: "%04X", character.unicodeScalars.first!.value) + "B"
+        let table = try await sandbox.run(["list"])
+        #expect(table.output.contains(" 1  \(escaped)  "), "\(table.output)")
+        let json = try await sandbox.run(["list", "--json"])
+        #expect(!json.output.contains(character))
+        #expect(try jsonLines(json.output).first?["name"] as? String == "A\(character)B")
+    }
+
     @Test func listJSONHasNoRawControlCharacterAndReadsBackTheSameName() async throws {
         let sandbox = try await sandboxWithAHostileName()
         let result = try await sandbox.run(["list", "--json"])

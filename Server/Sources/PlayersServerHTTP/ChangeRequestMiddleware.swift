@@ -9,13 +9,9 @@ struct ChangeRequestMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if token == nil, [.post, .put, .patch, .delete].contains(request.method), !Self.isJSON(request) {
+        if token == nil, [.post, .put, .patch, .delete].contains(request.method), !request.declaresJSONBody {
             throw APIError(.unsupportedMediaType, "a request that changes data must be sent with 'Content-Type: application/json'")
         }
         return try await next(request, context)
-    }
-
-    static func isJSON(_ request: Request) -> Bool {
-        request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
     }
 }

@@ -146,6 +146,14 @@ import Testing
             let valid = String(decoding: try PlayersChangeBatch(changes: [create()]).jsonData(), as: UTF8.self)
             #expect(try await post(client, valid, headers: [:]).status == .unsupportedMediaType)
             #expect(try await post(client, valid, headers: [.contentType: "text/plain"]).status == .unsupportedMediaType)
+            // Only application/json itself, in UTF-8, as CLI.md and Server.md say.
+            for contentType in ["application/jsonp", "application/json-patch+json", "application/json; charset=utf-16",
+                                "application/json;charset=latin1", "application/json; boundary=x"] {
+                #expect(try await post(client, valid, headers: [.contentType: contentType]).status == .unsupportedMediaType, "\(contentType)")
+            }
+            for contentType in ["Application/JSON", "application/json; charset=UTF-8", "application/json;charset=\"utf-8\""] {
+                #expect(try await post(client, valid, headers: [.contentType: contentType]).status == .ok, "\(contentType)")
+            }
             let tooLarge = try await post(client, String(repeating: " ", count: 1024 * 1024) + valid)
             #expect(tooLarge.status == .contentTooLarge)
             for method in [HTTPRequest.Method.get, .put, .delete, .patch] {
@@ -153,7 +161,8 @@ import Testing
                 #expect(response.status == .methodNotAllowed, "\(method)")
                 #expect(response.headers[.allow] == "POST", "\(method)")
             }
-            #expect(try await store.currentVersion() == 0)
+            // Only the one valid batch was applied (its retries answered again).
+            #expect(try await store.currentVersion() == 1)
         }
     }
 

@@ -61,6 +61,13 @@ import Testing
                                 "the body must be valid UTF-8")
     }
 
+    /// JSON exchanged between systems is UTF-8: a body in UTF-16 or
+    /// UTF-32, which Foundation's parsers would read, is refused.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf16, .utf32LittleEndian])
+    func aBodyInUTF16OrUTF32IsRefused(_ encoding: String.Encoding) async throws {
+        try await expectRefused(try #require(#"{"name":"Arthur","score":5}"#.data(using: encoding)), "the body must be valid UTF-8")
+    }
+
     @Test func aScoreOutOfRangeSaysWhy() async throws {
         try await expectRefused(Data(#"{"name":"Arthur","score":-5}"#.utf8),
                                 "'score' is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000")

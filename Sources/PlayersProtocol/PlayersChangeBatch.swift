@@ -63,16 +63,24 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
         return try encoder.encode(self)
     }
 
-    /// Decodes a batch and checks it: the protocol version, at most
+    /// Decodes a batch and checks it: strict JSON (``StrictJSON``: no
+    /// unknown or repeated key, integers written as integers), the protocol version, at most
     /// ``maximumChanges`` changes, a name and score by
     /// ``PlayerValidator`` in each save and none in a delete, a base
     /// version that is positive, no mutation id and no player twice.
     /// Throws for the first bad element, by its JSON path.
     public static func decode(_ data: Data) throws(PlayersPayloadError) -> PlayersChangeBatch {
         let batch = try PlayersPayloadError.decoding(PlayersChangeBatch.self, from: data)
+        try StrictJSON.check(data, keys: keys)
         try batch.validate()
         return batch
     }
+
+    /// The keys of a batch and of its changes: any other is refused.
+    static let keys: [String: Set<String>] = [
+        "$": ["protocolVersion", "changes"],
+        "$.changes[]": ["mutationID", "uuid", "kind", "name", "score", "baseVersion"],
+    ]
 
     /// The rules of ``decode(_:)`` that the JSON decoder does not check.
     public func validate() throws(PlayersPayloadError) {

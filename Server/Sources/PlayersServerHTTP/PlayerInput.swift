@@ -19,6 +19,13 @@ struct PlayerInput {
             if String(validating: data, as: UTF8.self) == nil { throw APIError.badRequest("the body must be valid UTF-8") }
             throw APIError.badRequest("the body must be a JSON object")
         }
+        do {
+            // No key twice, integers written as integers; the keys are
+            // checked below.
+            try StrictJSON.check(data)
+        } catch {
+            throw APIError.badRequest("\(error)")
+        }
         var input = PlayerInput()
         for (key, value) in object {
             switch key {

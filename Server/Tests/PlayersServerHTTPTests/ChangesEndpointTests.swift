@@ -139,6 +139,29 @@ import Testing
         }
     }
 
+    /// A misspelled key is refused, not dropped (`baseversion` would make
+    /// an update a creation); so are a key twice and a number that is
+    /// not an integer written as one, as on `POST /v1/players`.
+    @Test(arguments: StoreKind.allCases)
+    func aBatchWithAnUnknownOrRepeatedKeyOrANonIntegerIsRefused(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let change = #""kind":"save","mutationID":"\#(UUID().uuidString)","name":"Zoé","uuid":"\#(UUID().uuidString)""#
+            for (body, message) in [
+                (#"{"changes":[{\#(change),"score":5,"baseversion":3}],"protocolVersion":1}"#, "$.changes[0].baseversion: unknown key"),
+                (#"{"changes":[{\#(change),"score":5}],"protocolVersion":1,"extra":true}"#, "$.extra: unknown key"),
+                (#"{"changes":[{\#(change),"score":5,"score":6}],"protocolVersion":1}"#, "$.changes[0].score: appears twice"),
+                (#"{"changes":[{\#(change),"score":5e0}],"protocolVersion":1}"#,
+                 "$.changes[0].score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+            ] {
+                let response = try await post(client, body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(String(buffer: response.body).contains(message), "\(String(buffer: response.body))")
+            }
+            #expect(try await store.currentVersion() == 0)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func requestsThatDoNotReachTheStoreGetTheirStatuses(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in

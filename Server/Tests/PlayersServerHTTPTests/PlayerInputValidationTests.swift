@@ -68,6 +68,21 @@ import Testing
         try await expectRefused(try #require(#"{"name":"Arthur","score":5}"#.data(using: encoding)), "the body must be valid UTF-8")
     }
 
+    /// Parsers disagree on which of two equal keys wins, and on what
+    /// `1e2` or `-0` mean: both endpoints refuse them, by one rule
+    /// (StrictJSON).
+    @Test(arguments: [
+        (#"{"name":"Arthur","score":5,"score":7}"#, "$.score: appears twice"),
+        (#"{"name":"Arthur","n\u0061me":"Zaphod","score":5}"#, "$.name: appears twice"),
+        (#"{"name":"Arthur","score":1e2}"#, "$.score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+        (#"{"name":"Arthur","score":100.0}"#, "$.score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+        (#"{"name":"Arthur","score":-0}"#, "$.score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+        (#"{"name":"Arthur","score":1e-400}"#, "$.score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+    ])
+    func repeatedKeysAndNumbersThatAreNotIntegersAreRefused(_ body: String, _ message: String) async throws {
+        try await expectRefused(Data(body.utf8), message)
+    }
+
     @Test func aScoreOutOfRangeSaysWhy() async throws {
         try await expectRefused(Data(#"{"name":"Arthur","score":-5}"#.utf8),
                                 "'score' is -5, outside 0…1000000000: it must be an integer from 0 to 1000000000")

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import PlayersProtocol
+import PlayersServerStore
 
 extension PlayersAPI {
     /// `POST /v1/changes`: applies a client's batch of changes in one
-    /// transaction; 200 with one result per change, or 400 for a batch
-    /// that breaks a rule of Docs/SyncProtocol.md (then nothing of it is
-    /// applied).
+    /// transaction; 200 with one result per change, 400 for a batch that
+    /// breaks a rule of Docs/SyncProtocol.md, or 409 for a mutation id
+    /// already used for another change (then nothing of it is applied).
     @Sendable func applyChanges(_ request: Request, _ context: PlayersRequestContext) async throws -> PlayersChangeResults {
         let data = try await body(request, upTo: configuration.maximumChangesBodySize)
         let batch: PlayersChangeBatch
@@ -15,6 +16,10 @@ extension PlayersAPI {
         } catch {
             throw APIError.badRequest(error.description)
         }
-        return try await store.applyChanges(batch)
+        do {
+            return try await store.applyChanges(batch)
+        } catch let error as MutationIDReusedError {
+            throw APIError(.conflict, error.description)
+        }
     }
 }

@@ -34,13 +34,13 @@ extension PostgresPlayersStore {
     }
 
     /// The recorded answers of these mutation ids, by mutation id.
-    private static func recordedResults(of mutationIDs: [UUID], _ transaction: PostgresWrite) async throws -> [UUID: PlayersChangeResults.Result] {
+    private static func recordedResults(of mutationIDs: [UUID], _ transaction: PostgresWrite) async throws -> [UUID: RecordedAnswer] {
         let rows = try await transaction.connection.query(
             "SELECT mutation_id, result FROM applied_mutation WHERE mutation_id = ANY(\(mutationIDs)::uuid[])",
             logger: transaction.logger)
-        var results: [UUID: PlayersChangeResults.Result] = [:]
+        var results: [UUID: RecordedAnswer] = [:]
         for try await (mutationID, json) in rows.decode((UUID, String).self) {
-            results[mutationID] = try PlayersChangeResults.Result(recordedJSON: json)
+            results[mutationID] = try RecordedAnswer(json: json)
         }
         return results
     }
@@ -107,8 +107,8 @@ extension PostgresPlayersStore {
             try await connection.query(
                 """
                 INSERT INTO applied_mutation (mutation_id, result, applied_at)
-                SELECT mutation_id, result, \(date) FROM unnest(\(recorded.map(\.mutationID))::uuid[],
-                                                                \(try recorded.map { try $0.recordedJSON() })::text[])
+                SELECT mutation_id, result, \(date) FROM unnest(\(recorded.map(\.result.mutationID))::uuid[],
+                                                                \(try recorded.map { try $0.json() })::text[])
                     AS recorded (mutation_id, result)
                 """,
                 logger: logger)

@@ -12,18 +12,18 @@ struct AppliedMutation: Codable, FetchableRecord, PersistableRecord {
     }
 
     var mutationID: UUID
-    /// The answer, as `PlayersChangeResults.Result.recordedJSON()` writes it.
+    /// The answer and its change, as ``RecordedAnswer/json()`` writes them.
     var result: String
     var appliedAt: Date
 
-    init(_ result: PlayersChangeResults.Result, at date: Date) throws {
-        mutationID = result.mutationID
-        self.result = try result.recordedJSON()
+    init(_ answer: RecordedAnswer, at date: Date) throws {
+        mutationID = answer.result.mutationID
+        result = try answer.json()
         appliedAt = date
     }
 
     /// The recorded answer.
-    func decodedResult() throws -> PlayersChangeResults.Result {
-        try PlayersChangeResults.Result(recordedJSON: result)
+    func decodedAnswer() throws -> RecordedAnswer {
+        try RecordedAnswer(json: result)
     }
 }

@@ -28,7 +28,7 @@ public struct ChangeBatchPlan: Equatable, Sendable {
     public let results: [PlayersChangeResults.Result]
     /// The answers to the changes whose mutation ids were new, in the
     /// order of the batch: to record with their mutation ids.
-    public let resultsToRecord: [PlayersChangeResults.Result]
+    public let resultsToRecord: [RecordedAnswer]
     /// The counter after the batch: the last version it gave, or the
     /// counter it started from when it writes nothing.
     public let counter: Int64
@@ -54,7 +54,7 @@ public struct ChangeBatchPlan: Equatable, Sendable {
     ///   - date: when deletions happen.
     public init(
         _ batch: PlayersChangeBatch,
-        recorded: [UUID: PlayersChangeResults.Result],
+        recorded: [UUID: RecordedAnswer],
         players: [ServerPlayer],
         tombstones: [ServerTombstone],
         counter: Int64,
@@ -67,10 +67,10 @@ public struct ChangeBatchPlan: Equatable, Sendable {
         var tombstones = tombstonesBefore
         var version = counter
         var results: [PlayersChangeResults.Result] = []
-        var resultsToRecord: [PlayersChangeResults.Result] = []
+        var resultsToRecord: [RecordedAnswer] = []
         for change in batch.changes {
             if let answer = recorded[change.mutationID] {
-                results.append(answer)
+                results.append(try answer.answer(toRetryOf: change))
                 continue
             }
             let uuid = change.uuid
@@ -96,9 +96,9 @@ public struct ChangeBatchPlan: Equatable, Sendable {
             }
             // As if recorded at once: a later change with this mutation
             // id gets this answer, as the store's table would give it.
-            recorded[change.mutationID] = result
+            recorded[change.mutationID] = RecordedAnswer(result, for: change)
             results.append(result)
-            resultsToRecord.append(result)
+            resultsToRecord.append(RecordedAnswer(result, for: change))
         }
         self.results = results
         self.resultsToRecord = resultsToRecord

@@ -7,7 +7,8 @@ extension ServerPlayersDatabase {
     /// transaction, change by change, and answers one result per change.
     ///
     /// A change whose mutation id is recorded gets the recorded result and
-    /// changes nothing; any other follows the rules of ``ChangeDecision``
+    /// changes nothing (another change with that id is refused, with the
+    /// whole batch: ``MutationIDReusedError``); any other follows the rules of ``ChangeDecision``
     /// (applied, or a conflict that changes nothing). Each result is
     /// recorded with its mutation id in the same transaction, conflicts
     /// too: a retry gets the same answer. `date` is when deletions and
@@ -21,10 +22,10 @@ extension ServerPlayersDatabase {
             var results: [PlayersChangeResults.Result] = []
             for change in batch.changes {
                 if let recorded = try AppliedMutation.fetchOne(db, key: change.mutationID.uuidString) {
-                    results.append(try recorded.decodedResult())
+                    results.append(try recorded.decodedAnswer().answer(toRetryOf: change))
                 } else {
                     let result = try Self.apply(db, change, at: date)
-                    try AppliedMutation(result, at: date).insert(db)
+                    try AppliedMutation(RecordedAnswer(result, for: change), at: date).insert(db)
                     results.append(result)
                 }
             }

@@ -139,6 +139,25 @@ import Testing
         }
     }
 
+    /// Idempotency keys as payment APIs use them: a retry of a change gets
+    /// its answer again; its mutation id with another change is a 409,
+    /// and nothing of that batch is applied.
+    @Test(arguments: StoreKind.allCases)
+    func aMutationIDReusedForAnotherChangeIsRefused(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            let id = UUID()
+            let first = create("Arthur", id: id)
+            #expect(try await post(client, PlayersChangeBatch(changes: [first])).status == .ok)
+            #expect(try await post(client, PlayersChangeBatch(changes: [first])).status == .ok)
+            let before = try await store.state()
+            let reused = try await post(client, PlayersChangeBatch(changes: [create("Zoé"), create("Zaphod", id: id)]))
+            #expect(reused.status == .conflict)
+            #expect(String(buffer: reused.body).contains("the mutation id \(id.uuidString) was used for another change"))
+            #expect(try await store.state() == before)
+        }
+    }
+
     /// A misspelled key is refused, not dropped (`baseversion` would make
     /// an update a creation); so are a key twice and a number that is
     /// not an integer written as one, as on `POST /v1/players`.

@@ -19,14 +19,14 @@ import Testing
     /// The plan of `changes` on these rows, at ``date``.
     func makePlan(
         _ changes: [PlayersChangeBatch.Change],
-        recorded: [PlayersChangeResults.Result] = [],
+        recorded: [RecordedAnswer] = [],
         players: [ServerPlayer] = [],
         tombstones: [ServerTombstone] = [],
         counter: Int64
     ) throws -> ChangeBatchPlan {
         try ChangeBatchPlan(
             PlayersChangeBatch(changes: changes),
-            recorded: Dictionary(uniqueKeysWithValues: recorded.map { ($0.mutationID, $0) }),
+            recorded: Dictionary(uniqueKeysWithValues: recorded.map { ($0.result.mutationID, $0) }),
             players: players, tombstones: tombstones, counter: counter, date: date)
     }
 
@@ -43,7 +43,7 @@ import Testing
         // tombstone.
         #expect(plan.playersToSave == [ServerPlayer(uuid: uuid, name: "Arthur", score: 3, version: 14)])
         #expect(plan.playersToDelete.isEmpty && plan.tombstonesToSave.isEmpty && plan.tombstonesToDelete.isEmpty)
-        #expect(plan.resultsToRecord == plan.results)
+        #expect(plan.resultsToRecord.map(\.result) == plan.results)
     }
 
     @Test func deletionsAndRevivalsAreNetRowsOfBothTables() throws {
@@ -67,7 +67,7 @@ import Testing
         #expect(plan.results.map(\.status) == [.conflict, .conflict])
         #expect(plan.results.map(\.player) == [player.entry, nil])
         #expect(plan.results.map(\.version) == [nil, 4])
-        #expect(plan.resultsToRecord == plan.results)
+        #expect(plan.resultsToRecord.map(\.result) == plan.results)
         #expect(plan.counter == 4)
         #expect(plan.playersToSave.isEmpty && plan.playersToDelete.isEmpty)
         #expect(plan.tombstonesToSave.isEmpty && plan.tombstonesToDelete.isEmpty)
@@ -93,22 +93,44 @@ import Testing
         let plan = try makePlan([new[0], old[0], new[1], old[1]], recorded: first.resultsToRecord,
                             players: first.playersToSave, counter: first.counter)
         #expect(plan.results == [.applied(new[0], version: 3), first.results[0], .applied(new[1], version: 4), first.results[1]])
-        #expect(plan.resultsToRecord == [plan.results[0], plan.results[2]])
+        #expect(plan.resultsToRecord.map(\.result) == [plan.results[0], plan.results[2]])
         #expect(plan.playersToSave.map(\.name) == ["Craig", "Zoé"])
         #expect(plan.counter == 4)
     }
 
-    @Test func aMutationIDRepeatedInTheBatchGetsItsFirstAnswer() throws {
+    @Test func aMutationIDRepeatedInTheBatchForTheSameChangeGetsItsFirstAnswer() throws {
         // `PlayersChangeBatch.validate()` refuses such a batch; the plan
         // still answers as the store, which recorded the first answer,
         // would.
-        let (id, uuid) = (UUID(), UUID())
-        let first = save(uuid, "Arthur", 1, base: nil, id: id)
-        let plan = try makePlan([first, save(uuid, "Arthur", 2, base: 1, id: id)], counter: 0)
+        let first = save(UUID(), "Arthur", 1, base: nil)
+        let plan = try makePlan([first, first], counter: 0)
         let answer = PlayersChangeResults.Result.applied(first, version: 1)
         #expect(plan.results == [answer, answer])
-        #expect(plan.resultsToRecord == [answer])
+        #expect(plan.resultsToRecord == [RecordedAnswer(answer, for: first)])
         #expect(plan.counter == 1)
-        #expect(plan.playersToSave == [ServerPlayer(uuid: uuid, name: "Arthur", score: 1, version: 1)])
+    }
+
+    /// A mutation id names one change: another change with it is refused,
+    /// never answered with the first one's result.
+    @Test func aMutationIDUsedForAnotherChangeIsRefused() throws {
+        let (id, uuid) = (UUID(), UUID())
+        let first = try makePlan([save(uuid, "Arthur", 1, base: nil, id: id)], counter: 0)
+        #expect(throws: MutationIDReusedError(mutationID: id)) {
+            try makePlan([save(UUID(), "Zaphod", 2, base: nil, id: id)], recorded: first.resultsToRecord,
+                         players: first.playersToSave, counter: first.counter)
+        }
+    }
+
+    /// Answers recorded before they were bound to their change (a bare
+    /// result) are still given to a retry.
+    @Test func anAnswerRecordedWithoutItsChangeIsStillGiven() throws {
+        let change = save(UUID(), "Arthur", 1, base: nil)
+        let result = PlayersChangeResults.Result.applied(change, version: 7)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bare = try RecordedAnswer(json: String(decoding: try encoder.encode(result), as: UTF8.self))
+        #expect(bare.change == nil)
+        #expect(try bare.answer(toRetryOf: change) == result)
+        #expect(try RecordedAnswer(json: try RecordedAnswer(result, for: change).json()) == RecordedAnswer(result, for: change))
     }
 }

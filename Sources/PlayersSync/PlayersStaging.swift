@@ -11,7 +11,10 @@ import PlayersProtocol
 /// database is neither written nor locked while pages arrive; the merge
 /// attaches the file to the writer connection as `syncStaging` for its one
 /// transaction, and detaches it. The folder is deleted when the sync
-/// ends, whatever happens.
+/// ends, whatever happens; a sync killed before (kill -9, a crash, the
+/// computer's power) leaves it, and the next sync in that directory
+/// deletes it: the folder's lock (`owner.lock`, held with `flock` while
+/// its sync runs) is free.
 ///
 /// Staging consolidates the pages as they come
 /// (``stage(_:number:isCatchUp:)``): one row per uuid, in order of first
@@ -30,11 +33,14 @@ public final class PlayersStaging: SyncStaging {
     let queue: DatabaseQueue
     let beforeCommit: (@Sendable (Database) throws -> Void)?
     let mergeProgress: MergeProgress?
+    /// The open `owner.lock`, locked until the folder is deleted.
+    let ownerLock: Int32
 
-    private init(_ appDatabase: AppDatabase, folder: URL, path: String, key: DatabaseKeySource, queue: DatabaseQueue,
+    private init(_ appDatabase: AppDatabase, folder: URL, ownerLock: Int32, path: String, key: DatabaseKeySource, queue: DatabaseQueue,
                  beforeCommit: (@Sendable (Database) throws -> Void)?, mergeProgress: MergeProgress?) {
         self.appDatabase = appDatabase
         self.folder = folder
+        self.ownerLock = ownerLock
         self.path = path
         self.key = key
         self.queue = queue
@@ -47,11 +53,19 @@ public final class PlayersStaging: SyncStaging {
     static func begin(_ appDatabase: AppDatabase, in directory: URL,
                       beforeCommit: (@Sendable (Database) throws -> Void)?,
                       mergeProgress: MergeProgress?) async throws -> PlayersStaging {
-        var template = Array(directory.appendingPathComponent("players-sync-XXXXXX").path.utf8CString)
+        removeAbandonedFolders(in: directory)
+        var template = Array(directory.appendingPathComponent(folderPrefix + "XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template) else {
             throw DatabaseFileError("cannot create a folder for the sync in \(directory.path): \(String(cString: strerror(errno)))")
         }
         let folder = URL(fileURLWithPath: String(cString: created))
+        let ownerLock = open(folder.appendingPathComponent(ownerLockName).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard ownerLock >= 0, flock(ownerLock, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if ownerLock >= 0 { close(ownerLock) }
+            try? FileManager.default.removeItem(at: folder)
+            throw DatabaseFileError("cannot lock the sync's folder in \(directory.path): \(reason)")
+        }
         do {
             let url = folder.appendingPathComponent("staging.db")
             try PrivateFile.createDatabaseFileIfMissing(at: url)
@@ -76,11 +90,32 @@ public final class PlayersStaging: SyncStaging {
                         version INTEGER NOT NULL);
                     """)
             }
-            return PlayersStaging(appDatabase, folder: folder, path: url.path, key: key, queue: queue,
+            return PlayersStaging(appDatabase, folder: folder, ownerLock: ownerLock, path: url.path, key: key, queue: queue,
                                   beforeCommit: beforeCommit, mergeProgress: mergeProgress)
         } catch {
             try? FileManager.default.removeItem(at: folder)
+            close(ownerLock)
             throw error
+        }
+    }
+
+    /// The staging folders are `players-sync-XXXXXX`.
+    static let folderPrefix = "players-sync-"
+    static let ownerLockName = "owner.lock"
+
+    /// Deletes the staging folders in `directory` that no running sync
+    /// holds: their `owner.lock` can be locked. Folders of another user,
+    /// or that cannot be read, are left alone.
+    static func removeAbandonedFolders(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(folderPrefix) {
+            let folder = directory.appendingPathComponent(name)
+            let lock = open(folder.appendingPathComponent(ownerLockName).path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            guard lock >= 0 else { continue }
+            defer { close(lock) }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 {
+                try? FileManager.default.removeItem(at: folder)
+            }
         }
     }
 
@@ -142,9 +177,11 @@ public final class PlayersStaging: SyncStaging {
         }
     }
 
-    /// Closes the staging connection and deletes the folder.
+    /// Closes the staging connection and deletes the folder, then lets
+    /// its lock go.
     public func discard() async {
         try? queue.close()
         try? FileManager.default.removeItem(at: folder)
+        close(ownerLock)
     }
 }

@@ -86,6 +86,32 @@ import Testing
         }
     }
 
+    /// A sync killed mid-way (kill -9, Ctrl-C) leaves its folder: the next
+    /// sync deletes it, because no process holds its lock, and leaves the
+    /// folder of a sync still running (its lock held) and a folder it
+    /// cannot tell (no lock file) alone.
+    @Test func theNextSyncDeletesTheFoldersOfSyncsThatDied() async throws {
+        try await withLiveServer(seed: 5) { _, url in
+            let staging = try TemporaryFolder()
+            for name in ["players-sync-dead01", "players-sync-live01", "players-sync-nolock"] {
+                try FileManager.default.createDirectory(at: staging.url(name), withIntermediateDirectories: false)
+                try Data(count: 4096).write(to: staging.url(name).appendingPathComponent("staging.db"))
+            }
+            for name in ["players-sync-dead01", "players-sync-live01"] {
+                try Data().write(to: staging.url(name).appendingPathComponent("owner.lock"))
+            }
+            // The running sync's lock, as its process holds it.
+            let held = open(staging.url("players-sync-live01").appendingPathComponent("owner.lock").path, O_RDWR)
+            try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+            defer { close(held) }
+
+            let database = try ClientDatabase()
+            _ = try await database.appDatabase.syncClient(baseURL: url, transport: fastTransport(), stagingDirectory: staging.url).sync()
+            #expect(Self.stagingEntries(staging).sorted() == ["players-sync-live01", "players-sync-nolock"])
+            #expect(try database.players().count == 5)
+        }
+    }
+
     @Test func aBadPageAfterManyStagedOnesChangesNeitherTheDatabaseNorTheCursor() async throws {
         let goodPages = 40
         let uuids = (0..<goodPages * 10).map { _ in UUID().uuidString }

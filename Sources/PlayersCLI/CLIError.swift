@@ -21,6 +21,11 @@ struct CLIError: Error, CustomStringConvertible {
     static func verificationFailed(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.verificationFailed) }
     /// 5: the server could not be reached, failed, or sent an invalid answer.
     static func remote(_ message: String) -> CLIError { CLIError(description: message, exitCode: ExitStatus.remote) }
+    /// 128 + the signal (130 for Ctrl-C, 143 for SIGTERM), as a shell
+    /// reports a command that a signal ended.
+    static func interrupted(by signal: Int32, _ message: String) -> CLIError {
+        CLIError(description: message, exitCode: ExitStatus.interrupted(by: signal))
+    }
 
     /// The same error, with every occurrence of a secret (a token that a
     /// hostile server could echo in its error message) hidden.
@@ -81,4 +86,6 @@ enum ExitStatus {
     static let wrongKey: Int32 = 3
     static let verificationFailed: Int32 = 4
     static let remote: Int32 = 5
+    /// 130 (SIGINT) or 143 (SIGTERM).
+    static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 }

@@ -115,10 +115,19 @@ extension PlayersCommand {
             client.maximumBytes = maxSize * 1_048_576
             client.onPage = { pages, bytes in progress.staged(pages: pages, bytes: bytes) }
             let report: PlayersSyncReport
-            do {
-                let (syncClient, full, dryRun) = (client, full, dryRun)
-                report = try await progress.whileSyncing { try await syncClient.pushThenPull(full: full, dryRun: dryRun) }
-            } catch {
+            let (syncClient, full, dryRun) = (client, full, dryRun)
+            // Ctrl-C or SIGTERM abandons the sync as a failure does: its
+            // staging folder deleted, a merge under way finished or rolled
+            // back whole.
+            switch await InterruptibleOperation.run({
+                try await progress.whileSyncing { try await syncClient.pushThenPull(full: full, dryRun: dryRun) }
+            }) {
+            case (.success(let synced), _):
+                report = synced
+            case (.failure, let signal?):
+                throw CLIError.interrupted(by: signal, "interrupted: the sync was abandoned and nothing was merged; "
+                    + "the next 'players sync' takes it up")
+            case (.failure(let error), nil):
                 throw CLIError.from(error).redacting(token)
             }
             if watch {

@@ -1,5 +1,4 @@
 import CipherSync
-import Dispatch
 import Foundation
 import PlayersSync
 
@@ -19,16 +18,7 @@ extension PlayersCommand.Sync {
             onMerge: { [self] report in printWatched(report, baseURL: baseURL) },
             onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
             describe: { error in CLIError.from(error).redacting(token).description })
-        let watching = Task { await watcher.run() }
-        let signalSources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { watching.cancel() }
-            source.resume()
-            return source
-        }
-        await watching.value
-        for source in signalSources { source.cancel() }
+        _ = await InterruptibleOperation.run { await watcher.run() }
         Terminal.printLineNow("Stopped watching \(baseURL.absoluteString).")
     }
 

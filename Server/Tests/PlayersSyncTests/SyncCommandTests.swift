@@ -95,6 +95,30 @@ import Testing
         #expect(try queuedContent(sandbox) == before)
     }
 
+    /// Ctrl-C (or SIGTERM) during a sync abandons it as a failure does:
+    /// exit 128 + the signal, one line, the staging folder deleted, the
+    /// database as it was.
+    @Test(.hangGuard, arguments: [SIGINT, SIGTERM])
+    func anInterruptedSyncDeletesItsStagingAndExitsWithTheSignal(_ signal: Int32) async throws {
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.run(["init"])
+        let before = try queuedContent(sandbox)
+        let server = try ScriptedHTTPServer { _, _ in [.holdUntilStopped] }
+        defer { server.stop() }
+        let process = try sandbox.makeProcess(["sync", "--url", server.baseURL, "--quiet"])
+        let sync = Task { try await run(process) }
+        func stagingFolders() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path)) ?? []).filter { $0.hasPrefix("players-sync-") }
+        }
+        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count == 1 && stagingFolders().count == 1 }
+        kill(process.processIdentifier, signal)
+        let result = try await sync.value
+        #expect(result.status == 128 + signal, "\(result.error)")
+        #expect(result.error == "players: interrupted: the sync was abandoned and nothing was merged; the next 'players sync' takes it up\n")
+        #expect(stagingFolders() == [])
+        #expect(try queuedContent(sandbox) == before)
+    }
+
     @Test func theTokenComesFromAFileOrTheEnvironmentAndIsNeverPrinted() async throws {
         let token = "server-token-4f1c9a"
         try await withLiveServer(seed: 2, token: token) { _, url in

@@ -42,16 +42,16 @@ extension PlayersCommand {
             let sourceURL = URL(fileURLWithPath: source)
             // A file is checked before a passphrase is asked for it.
             if !fromStandardInput { try checkImport(sourceURL, named: name) }
+            // As for `players init`: asked twice on a terminal (never when
+            // standard input is the database), before anything is created.
+            let (key, createdKeyFile) = try options.keyForNewDatabase(asking: !fromStandardInput)
             let folder = url.deletingLastPathComponent()
             let createsFolder = !FileManager.default.fileExists(atPath: folder.path)
-            try createFolder(of: url)
-            // As for `players init`: asked twice on a terminal (never when
-            // standard input is the database).
-            let (key, createdKeyFile) = try options.keyForNewDatabase(asking: !fromStandardInput)
             // sqlcipher_export and the migrations report no fraction: the
             // elapsed time.
             let progress = ProgressReporter(label: "Encrypt", quiet: quiet)
             do {
+                try createFolder(of: url)
                 try progress.whileRunning {
                     if fromStandardInput {
                         // The copy of standard input goes next to the new database.

@@ -140,6 +140,19 @@ import Testing
         #expect(list.output.contains("Arthur"))
     }
 
+    @Test func encryptOnATerminalWithTwoDifferentPassphrasesCreatesNothing() async throws {
+        let sandbox = try CLISandbox()
+        let shell = try await sandbox.runShell(#"sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);""#)
+        #expect(shell.status == 0, "\(shell.error)")
+        let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", sandbox.root.appendingPathComponent("plain.db").path]),
+                                             replies: [(Self.newPassphrasePrompt(sandbox), "one\n"),
+                                                       ("The same passphrase again: ", "another\n")])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("players: the two passphrases differ: nothing was created"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
+    }
+
     @Test func encryptAsksNothingForAFileItRefuses() async throws {
         let sandbox = try CLISandbox()
         let source = try sandbox.writeSecret("notes.txt", "not a database\n")

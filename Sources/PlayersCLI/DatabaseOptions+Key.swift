@@ -61,6 +61,18 @@ extension DatabaseOptions {
         return (ResolvedKey(source: .rawKey { key }, origin: .defaultKeyFile), keyURL)
     }
 
+    /// What `init` and `encrypt` print after the database's line: where a
+    /// new random key was written, or that the key is the passphrase typed.
+    static func newKeyNotice(_ key: ResolvedKey, createdKeyFile: URL?) -> String? {
+        if let createdKeyFile {
+            return "Its key is in \(createdKeyFile.path): keep a copy of it in a safe place."
+        }
+        if key.origin == .prompt {
+            return "Its key is the passphrase you entered: the commands ask for it on a terminal, or read it with --passphrase-file."
+        }
+        return nil
+    }
+
     /// The CLI error of a failure to open the database with `key`. When
     /// the key does not open the file and came from the default key file,
     /// which the user did not name, it says so and how to give another.

@@ -73,10 +73,8 @@ extension PlayersCommand {
                 throw CLIError.from(error)
             }
             print("Encrypted \(name) into \(url.path).")
-            if let createdKeyFile {
-                print("Its key is in \(createdKeyFile.path): keep a copy of it in a safe place.")
-            } else if key.origin == .prompt {
-                print("Its key is the passphrase you entered: the commands ask for it on a terminal, or read it with --passphrase-file.")
+            if let notice = DatabaseOptions.newKeyNotice(key, createdKeyFile: createdKeyFile) {
+                print(notice)
             }
         }
 

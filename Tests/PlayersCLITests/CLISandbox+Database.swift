@@ -42,6 +42,18 @@ extension CLISandbox {
         return try await TestSupport.run(process)
     }
 
+    /// Makes `name` in the sandbox's home with the sqlite3 shell: a
+    /// plaintext database with the seeds' first schema (a GRDB app's
+    /// players), then `statements` run in it; returns its path.
+    func makeSeedsPlaintextDatabase(_ name: String, _ statements: String = "") async throws -> String {
+        let shell = try await runShell(#"""
+            sqlite3 \#(name) "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
+                \#(statements)"
+            """#)
+        guard shell.status == 0 else { throw TestFailure("sqlite3 could not make \(name): \(shell.error)") }
+        return root.appendingPathComponent(name).path
+    }
+
     /// Adds `count` players ("Player 1", …, or with another name
     /// before the number) in one SQL statement: a large database in a
     /// second or two, where `add` would take hours.

@@ -102,14 +102,18 @@ import Testing
         "New passphrase for \(sandbox.databasePath) (empty for a random key in a key file): "
     }
 
+    /// The answers to `init`'s (and `encrypt`'s) two questions: `passphrase`,
+    /// then `again` (the same unless given).
+    static func newPassphraseReplies(_ sandbox: CLISandbox, _ passphrase: String, again: String? = nil) -> [(prompt: String, reply: String)] {
+        [(newPassphrasePrompt(sandbox), passphrase), ("The same passphrase again: ", again ?? passphrase)]
+    }
+
     /// `players init` on a terminal, without a key option or default key
     /// file, asks for a passphrase twice, as the sqlcipher shell's users
     /// expect; the later commands ask for it, or read it from a file.
     @Test func initOnATerminalAsksForAPassphraseTwice() async throws {
         let sandbox = try CLISandbox()
-        let prompt = Self.newPassphrasePrompt(sandbox)
-        let result = try await runOnTerminal(sandbox.makeProcess(["init"]),
-                                             replies: [(prompt, "team secret\n"), ("The same passphrase again: ", "team secret\n")])
+        let result = try await runOnTerminal(sandbox.makeProcess(["init"]), replies: Self.newPassphraseReplies(sandbox, "team secret\n"))
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Its key is the passphrase you entered"), "\(result.output)")
         #expect(!result.output.contains("team secret"), "the passphrase was echoed: \(result.output)")
@@ -122,15 +126,9 @@ import Testing
     /// terminal, after the file to import was found acceptable.
     @Test func encryptOnATerminalAsksForAPassphraseTwice() async throws {
         let sandbox = try CLISandbox()
-        let shell = try await sandbox.runShell("""
-            sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
-                INSERT INTO player (name, score) VALUES ('Arthur', 100);"
-            """)
-        #expect(shell.status == 0, "\(shell.error)")
-        let source = sandbox.root.appendingPathComponent("plain.db").path
+        let source = try await sandbox.makeSeedsPlaintextDatabase("plain.db", "INSERT INTO player (name, score) VALUES ('Arthur', 100);")
         let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", "--quiet", source]),
-                                             replies: [(Self.newPassphrasePrompt(sandbox), "team secret\n"),
-                                                       ("The same passphrase again: ", "team secret\n")])
+                                             replies: Self.newPassphraseReplies(sandbox, "team secret\n"))
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Its key is the passphrase you entered"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.keyPath))
@@ -142,11 +140,9 @@ import Testing
 
     @Test func encryptOnATerminalWithTwoDifferentPassphrasesCreatesNothing() async throws {
         let sandbox = try CLISandbox()
-        let shell = try await sandbox.runShell(#"sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);""#)
-        #expect(shell.status == 0, "\(shell.error)")
-        let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", sandbox.root.appendingPathComponent("plain.db").path]),
-                                             replies: [(Self.newPassphrasePrompt(sandbox), "one\n"),
-                                                       ("The same passphrase again: ", "another\n")])
+        let source = try await sandbox.makeSeedsPlaintextDatabase("plain.db")
+        let result = try await runOnTerminal(sandbox.makeProcess(["encrypt", source]),
+                                             replies: Self.newPassphraseReplies(sandbox, "one\n", again: "another\n"))
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("players: the two passphrases differ: nothing was created"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: sandbox.databasePath).deletingLastPathComponent().path))
@@ -165,9 +161,8 @@ import Testing
 
     @Test func initOnATerminalRefusesTwoDifferentPassphrases() async throws {
         let sandbox = try CLISandbox()
-        let prompt = Self.newPassphrasePrompt(sandbox)
         let result = try await runOnTerminal(sandbox.makeProcess(["init"]),
-                                             replies: [(prompt, "one\n"), ("The same passphrase again: ", "another\n")])
+                                             replies: Self.newPassphraseReplies(sandbox, "one\n", again: "another\n"))
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("players: the two passphrases differ: nothing was created"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath))

@@ -71,13 +71,10 @@ import Testing
     @Test func encryptShowsTheElapsedTimeOnATerminalOnlyAndNotWhenQuiet() async throws {
         let sandbox = try CLISandbox()
         // Players to import, and migrate one by one.
-        let shell = try await sandbox.runShell("""
-            sqlite3 plain.db "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
-                INSERT INTO player (name, score) SELECT 'Player ' || i, i % 1000 FROM n;"
+        let source = try await sandbox.makeSeedsPlaintextDatabase("plain.db", """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            INSERT INTO player (name, score) SELECT 'Player ' || i, i % 1000 FROM n;
             """)
-        #expect(shell.status == 0, "\(shell.error)")
-        let source = sandbox.root.appendingPathComponent("plain.db").path
         let key = try sandbox.writeSecret("encrypt.key", String(repeating: "cd", count: 32) + "\n")
         func encrypt(into name: String) -> [String] {
             ["encrypt", "--key-file", key, "--database", sandbox.root.appendingPathComponent(name).path, source]

@@ -58,11 +58,7 @@ import Testing
 
     @Test func encryptImportsAPlaintextDatabaseFromStandardInput() async throws {
         let sandbox = try CLISandbox()
-        let shell = try await sandbox.runShell("""
-            sqlite3 plain.sqlite "CREATE TABLE player (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, score INTEGER NOT NULL);
-                INSERT INTO player (name, score) VALUES ('Imported', 7);"
-            """)
-        #expect(shell.status == 0, "\(shell.error)")
+        _ = try await sandbox.makeSeedsPlaintextDatabase("plain.sqlite", "INSERT INTO player (name, score) VALUES ('Imported', 7);")
         let result = try await sandbox.runShell("players encrypt - < plain.sqlite")
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("Encrypted standard input into \(sandbox.databasePath).\n"))

@@ -14,9 +14,8 @@ struct PlayerInput {
     var version: Int64?
 
     static func parse(_ data: Data, requireAll: Bool) throws -> PlayerInput {
+        // UTF-8 already (PlayersAPI.body refuses any other bytes).
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            // The parser refuses invalid UTF-8 as invalid JSON: say which.
-            if String(validating: data, as: UTF8.self) == nil { throw APIError.badRequest("the body must be valid UTF-8") }
             throw APIError.badRequest("the body must be a JSON object")
         }
         do {

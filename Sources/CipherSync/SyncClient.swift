@@ -73,9 +73,12 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// Syncs once, within ``maximumDuration`` of `start`.
     package func sync(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> SyncReport {
         let position = try await store.syncPosition()
-        // A cursor longer than the limit (stored by an older version) is
-        // not sent: the sync takes a snapshot, as for an unknown cursor.
-        let cursorBefore = position.cursor(for: endpoint).flatMap { $0.utf8.count <= maximumCursorLength ? $0 : nil }
+        // A cursor longer than the limit, or not of this protocol (both
+        // stored by an older version), is not sent: the sync takes a
+        // snapshot, as for an unknown cursor.
+        let cursorBefore = position.cursor(for: endpoint).flatMap { cursor in
+            cursor.utf8.count <= maximumCursorLength && Self.isOfThisProtocol(cursor) ? cursor : nil
+        }
         return try await store.withStaging { staging in
             let fetched: Staged
             switch try await withinDeadline(from: start, { try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
@@ -139,7 +142,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
         guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging)) }
         switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging,
-                               serverHold: waitSeconds ?? 0) {
+                               serverHold: waitSeconds ?? 0, after: try Store.Message.position(ofCursor: cursorBefore)) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
         case .gone:
@@ -164,7 +167,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         }
         // Changes made while the pages were read.
         switch try await pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false, into: staging,
-                               isCatchUp: true, firstPage: run.count + 1, heldBefore: run.held) {
+                               isCatchUp: true, firstPage: run.count + 1, heldBefore: run.held,
+                               after: try Store.Message.position(ofCursor: cursor)) {
         case .pages(let catchUp):
             let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil)
             return Staged(fetch: fetch, pages: run.count + catchUp.count, bytes: run.bytes + catchUp.bytes)
@@ -194,9 +198,12 @@ public struct SyncClient<Store: SyncStore>: Sendable {
 
     /// Every page from `url` on, following `next` until a complete page,
     /// each staged as soon as it is checked. `firstPage` and `heldBefore`
-    /// count what the sync already holds.
+    /// count what the sync already holds; `after` is the position a delta
+    /// continues from, which each of its pages moves on.
     private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: Store.Staging,
-                       serverHold: Int = 0, isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0) async throws -> Pages {
+                       serverHold: Int = 0, isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0,
+                       after: Int64? = nil) async throws -> Pages {
+        var after = after
         var count = 0
         var firstCursor: String?
         var bytes = 0
@@ -233,6 +240,11 @@ public struct SyncClient<Store: SyncStore>: Sendable {
                 throw error.on(page: pageNumber)
             }
             let cursor = try check(page, expectsSnapshot: expectsSnapshot, firstCursor: firstCursor, pageNumber: pageNumber)
+            do throws(SyncPayloadError) {
+                after = try checkVersions(page, cursor: cursor, after: after)
+            } catch {
+                throw error.on(page: pageNumber)
+            }
             try await staging.stage(page, number: pageNumber, isCatchUp: isCatchUp)
             count += 1
             firstCursor = firstCursor ?? cursor
@@ -264,6 +276,34 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             throw SyncPayloadError(page: pageNumber, path: "$.cursor", "differs from the first page's")
         }
         return cursor
+    }
+
+    /// Checks that the page's versions lie between the position it
+    /// continues from (`after`, for a delta) and its own cursor's, which
+    /// must not go back; returns the position the next delta page
+    /// continues from. A protocol with opaque cursors checks nothing.
+    private func checkVersions(_ page: Store.Message, cursor: String, after: Int64?) throws(SyncPayloadError) -> Int64? {
+        guard let position = try Store.Message.position(ofCursor: cursor) else { return after }
+        if page.isSnapshot {
+            try page.checkVersions(above: nil, atMost: position)
+            return after
+        }
+        if let after, position < after {
+            throw SyncPayloadError(path: "$.cursor", "goes back, from \(after) to \(position)")
+        }
+        try page.checkVersions(above: after, atMost: position)
+        return position
+    }
+
+    /// Whether the protocol reads `cursor` (every cursor, when its cursors
+    /// are opaque).
+    private static func isOfThisProtocol(_ cursor: String) -> Bool {
+        do {
+            _ = try Store.Message.position(ofCursor: cursor)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// The URL of a `next` link: on the endpoint's server, never elsewhere.

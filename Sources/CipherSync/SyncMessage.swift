@@ -11,10 +11,21 @@ public protocol SyncMessage: Sendable {
     var isSnapshot: Bool { get }
     /// Whether no page follows this one.
     var isComplete: Bool { get }
-    /// The server's opaque position after this page.
+    /// The server's position after this page (``position(ofCursor:)``).
     var cursor: String? { get }
     /// The next page, relative to the endpoint, when `isComplete` is false.
     var next: String? { get }
+
+    /// The position a cursor of this protocol stands for (the server's
+    /// change counter), or nil when the protocol's cursors are opaque.
+    /// Throws for a cursor that is not one of this protocol's.
+    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64?
+
+    /// Throws unless every version on the page is above `lower` (the
+    /// position a delta page continues from) and at most `upper` (the
+    /// position of the page's own cursor): a server cannot make a change
+    /// look newer than its history, nor send one change twice in a sync.
+    func checkVersions(above lower: Int64?, atMost upper: Int64) throws(SyncPayloadError)
 }
 
 /// A snapshot of everything, or a delta of the changes after a cursor.

@@ -48,7 +48,8 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     /// Whether this message holds everything up to `cursor` (false when
     /// more pages follow at `next`).
     public var complete: Bool
-    /// The server's opaque position after this message; absent in local
+    /// The server's position after this message, its change counter in
+    /// decimal digits (``cursorPosition(_:)``); absent in local
     /// exports.
     public var cursor: String?
     /// The next page, when `complete` is false.

@@ -80,11 +80,16 @@ struct PlayersMerge {
                 counts.inserted += 1
                 continue
             }
-            guard isNewer else {
+            // A snapshot is the server's state: it replaces every synced
+            // value whatever its version, so that no value, even one a
+            // tampered page left with a forged version, outlives it.
+            let newName = (row[5] as String) == name ? nil : name
+            let newScore = (row[6] as Int) == score ? nil : score
+            guard isNewer || (isSnapshot && (newName != nil || newScore != nil || localVersion != version)) else {
                 counts.unchanged += 1
                 continue
             }
-            try update(localID, name: (row[5] as String) == name ? nil : name, score: (row[6] as Int) == score ? nil : score, version: version)
+            try update(localID, name: newName, score: newScore, version: version)
             counts.updated += 1
         }
         if isSnapshot {

@@ -18,4 +18,20 @@ extension PlayersPayload: SyncMessage {
 
     public var isSnapshot: Bool { kind == .snapshot }
     public var isComplete: Bool { complete }
+
+    public static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64? {
+        do throws(PlayersPayloadError) {
+            return try cursorPosition(cursor)
+        } catch {
+            throw SyncPayloadError(path: error.path, error.message)
+        }
+    }
+
+    public func checkVersions(above lower: Int64?, atMost upper: Int64) throws(SyncPayloadError) {
+        do throws(PlayersPayloadError) {
+            try validateVersions(above: lower, atMost: upper)
+        } catch {
+            throw SyncPayloadError(path: error.path, error.message)
+        }
+    }
 }

@@ -59,8 +59,12 @@ public final class PlayersStaging: SyncStaging {
             throw DatabaseFileError("cannot create a folder for the sync in \(directory.path): \(String(cString: strerror(errno)))")
         }
         let folder = URL(fileURLWithPath: String(cString: created))
-        let ownerLock = open(folder.appendingPathComponent(ownerLockName).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard ownerLock >= 0, flock(ownerLock, LOCK_EX | LOCK_NB) == 0 else {
+        // Locked under another name, then renamed: another sync's cleanup
+        // never finds an `owner.lock` that is not locked yet.
+        let newLock = folder.appendingPathComponent(ownerLockName + ".new").path
+        let ownerLock = open(newLock, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        guard ownerLock >= 0, flock(ownerLock, LOCK_EX | LOCK_NB) == 0,
+              rename(newLock, folder.appendingPathComponent(ownerLockName).path) == 0 else {
             let reason = String(cString: strerror(errno))
             if ownerLock >= 0 { close(ownerLock) }
             try? FileManager.default.removeItem(at: folder)

@@ -30,4 +30,8 @@ struct TestPage: SyncMessage, Codable, Equatable {
 
     var isSnapshot: Bool { kind == "snapshot" }
     var isComplete: Bool { complete }
+
+    /// The test protocol's cursors are opaque: nothing to check.
+    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64? { nil }
+    func checkVersions(above lower: Int64?, atMost upper: Int64) throws(SyncPayloadError) {}
 }

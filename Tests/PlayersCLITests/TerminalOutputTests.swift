@@ -104,16 +104,17 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    @Test func aServersCursorIsPrintedEscaped() async throws {
+    @Test func aServersCursorWithControlCharactersIsRefusedAndNotPrinted() async throws {
         let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"7\u001b[2J","players":[],"tombstones":[]}"#
         let server = try ScriptedHTTPServer { _, _ in .json(page) }
         defer { server.stop() }
         let sandbox = try CLISandbox()
         _ = try await sandbox.run(["init"])
+        let before = sandbox.databaseSnapshot()
         let sync = try await sandbox.run(["sync", "--url", server.baseURL, "--quiet"])
-        #expect(sync.output == #"Synced with \#(server.baseURL): pushed 0, +0 ~0 -0, conflicts 0, cursor 7\u001B[2J."# + "\n")
-        let info = try await sandbox.run(["info"])
-        #expect(info.output.contains(#"Last sync:       cursor 7\u001B[2J from"#))
-        #expect(!info.output.contains("\u{1B}"))
+        #expect(sync.status == 5)
+        #expect(sync.error.hasPrefix("players: the server sent an invalid payload (page 1, $.cursor: not a cursor of this protocol): nothing was written"))
+        #expect(!(sync.output + sync.error).contains("\u{1B}"))
+        #expect(sandbox.databaseSnapshot() == before)
     }
 }

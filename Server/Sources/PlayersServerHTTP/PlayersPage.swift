@@ -11,12 +11,16 @@ struct PlayersPage: ResponseGenerator {
     var etag: String
 
     /// A page of the snapshot; `cursor` is the one of its first page, if
-    /// this is a later one: all pages of one snapshot carry it.
-    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: String?) {
-        let cursor = cursor ?? String(page.version)
+    /// this is a later one: all pages of one snapshot carry it. A later
+    /// page leaves out the players changed after that cursor: a page's
+    /// versions are at most its cursor (clients refuse any other), and the
+    /// delta since the cursor, which a client fetches after the last page,
+    /// brings them.
+    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: Int64?) {
+        let cursor = cursor ?? page.version
         let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
-        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor, next: next,
-                                 players: page.players.map(\.entry))
+        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: String(cursor), next: next,
+                                 players: page.players.filter { $0.version <= cursor }.map(\.entry))
         etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
     }
 

@@ -6,7 +6,7 @@ import Hummingbird
 enum PlayersQuery: Equatable {
     /// `after`: the last uuid of the previous page; `cursor` (`at`): the
     /// cursor of the snapshot's first page, carried by all of its pages.
-    case snapshot(limit: Int, after: UUID?, cursor: String?)
+    case snapshot(limit: Int, after: UUID?, cursor: Int64?)
     /// `wait`: how long to hold the request when the delta is empty, in
     /// seconds (a long-poll; 0 answers at once).
     case delta(since: Int64, limit: Int, wait: Int)
@@ -38,9 +38,9 @@ enum PlayersQuery: Equatable {
             guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
             return uuid
         }
-        let cursor = try query.get("at").map { text -> String in
-            guard Int64(text) != nil else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
-            return text
+        let cursor = try query.get("at").map { text -> Int64 in
+            guard let cursor = Int64(text), cursor >= 0 else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
+            return cursor
         }
         self = .snapshot(limit: limit, after: after, cursor: cursor)
     }

@@ -88,13 +88,39 @@ import Testing
                 seen += page.players.map(\.uuid)
                 cursors.insert(page.cursor ?? "")
                 // A write between pages does not move the snapshot's cursor.
-                try await store.update(players[0].uuid, score: Int.random(in: 0...1000))
+                if let seenPlayer = page.players.first {
+                    try await store.update(seenPlayer.uuid, score: Int.random(in: 0...1000))
+                }
                 #expect(page.complete == (page.next == nil))
                 uri = page.next
             }
             #expect(Set(seen) == Set(players.map(\.uuid)))
             #expect(seen.count == 7)
             #expect(cursors == ["7"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func laterPagesLeaveOutPlayersChangedAfterTheCursorForTheDeltaToBring(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            var players: [ServerPlayer] = []
+            for index in 0..<7 { players.append(try await store.insert(name: "P\(index)", score: index)) }
+            let first = try payload(try await client.execute(uri: "/v1/players?limit=3", method: .get))
+            let last = try #require(players.map(\.uuid).max())
+            try await store.update(last, score: 1234)
+            var uri = first.next
+            var later: [PlayersPayload.PlayerEntry] = []
+            while let next = uri {
+                let page = try payload(try await client.execute(uri: next, method: .get))
+                #expect(page.cursor == "7")
+                later += page.players
+                uri = page.next
+            }
+            #expect(later.count == 3 && !later.contains { $0.uuid == last })
+            #expect(later.allSatisfy { ($0.version ?? 0) <= 7 })
+            let catchUp = try payload(try await client.execute(uri: "/v1/players?since=7", method: .get))
+            #expect(catchUp.players == [PlayersPayload.PlayerEntry(uuid: last, name: players.first { $0.uuid == last }!.name, score: 1234, version: 8)])
         }
     }
 

@@ -13,6 +13,7 @@ import Testing
         case controlCharacterInName, newlineInName, combiningMarksName, invalidUTF8, cursorTooLong
         case otherProtocolVersion, nextOnAnotherServer, truncatedBody, bodyOverLimit, gzipBomb
         case serverErrorThreeTimes, unauthorized, redirectToFile, stall, connectionRefused
+        case versionAboveCursor, cursorNotACounter, playerAndTombstoneOfOneUUID
 
         var testDescription: String { rawValue }
 
@@ -24,8 +25,8 @@ import Testing
             #"{"protocolVersion":1,"kind":"snapshot","complete":\#(complete),\#(extra)"players":[\#(players)],"tombstones":[]}"#
         }
 
-        static func player(uuid: String = uuid, name: String = #""Arthur""#, score: String = "10") -> String {
-            #"{"uuid":"\#(uuid)","name":\#(name),"score":\#(score),"version":3}"#
+        static func player(uuid: String = uuid, name: String = #""Arthur""#, score: String = "10", version: String = "3") -> String {
+            #"{"uuid":"\#(uuid)","name":\#(name),"score":\#(score),"version":\#(version)}"#
         }
 
         func steps() throws -> [ScriptedHTTPServer.Step] {
@@ -61,6 +62,10 @@ import Testing
             case .redirectToFile: return .response(302, headers: ["Location": "file:///etc/passwd"])
             case .stall: return [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{".utf8)), .holdUntilStopped]
             case .connectionRefused: return []
+            case .versionAboveCursor: return .json(Self.page(Self.player(version: "9223372036854775807")))
+            case .cursorNotACounter: return .json(Self.page(Self.player(), extra: #""cursor":"30x","#))
+            case .playerAndTombstoneOfOneUUID:
+                return .json(Self.page(Self.player()).replacingOccurrences(of: #""tombstones":[]"#, with: #""tombstones":[{"uuid":"\#(Self.uuid)","version":4}]"#))
             }
         }
 
@@ -104,6 +109,9 @@ import Testing
             case .redirectToFile: return error as? TransportError == .forbiddenProtocol
             case .stall: return error as? TransportError == .timedOut
             case .connectionRefused: return error as? TransportError == .connectionFailed
+            case .versionAboveCursor: return payload("$.players[0].version", "9223372036854775807 is above the page's cursor 30")
+            case .cursorNotACounter: return payload("$.cursor", "not a cursor of this protocol")
+            case .playerAndTombstoneOfOneUUID: return payload("$.tombstones[0].uuid", "\(Self.uuid) appears twice")
             }
         }
     }

@@ -112,6 +112,28 @@ import Testing
         }
     }
 
+    @Test func aNewSyncsFolderIsNeverTakenForAnAbandonedOne() async throws {
+        // Each new staging cleans up the folder first: two loops of them
+        // race, so that one's cleanup meets the other's folder as it is
+        // being made (the lock file created but not yet locked, before).
+        let staging = try TemporaryFolder()
+        let database = try ClientDatabase()
+        let store = PlayersSyncStore(database.appDatabase, stagingDirectory: staging.url)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<500 {
+                        let area = try await store.beginStaging()
+                        try await area.stage(PlayersPayload(kind: .delta, cursor: "1", players: []), number: 1, isCatchUp: false)
+                        await area.discard()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Self.stagingEntries(staging).isEmpty)
+    }
+
     @Test func aBadPageAfterManyStagedOnesChangesNeitherTheDatabaseNorTheCursor() async throws {
         let goodPages = 40
         let uuids = (0..<goodPages * 10).map { _ in UUID().uuidString }

@@ -7,10 +7,20 @@ public struct StagedFetch: Equatable, Sendable {
     /// The `ETag` to send with the next delta request, if the server gave
     /// one for the current cursor.
     public var etag: String?
+    /// How the server's history differs from the stored cursor's, when a
+    /// snapshot found it so.
+    public var historyChange: SyncHistoryChange?
+    /// With ``SyncHistoryChange/wentBack``: the counter up to which the
+    /// store's history and the server's are the same; nil when unknown
+    /// (then every synced value that differs from the server's is kept as
+    /// a conflict, none pushed again).
+    public var sharedCounter: Int64?
 
-    public init(kind: SyncKind, cursor: String, etag: String?) {
+    public init(kind: SyncKind, cursor: String, etag: String?, historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil) {
         self.kind = kind
         self.cursor = cursor
         self.etag = etag
+        self.historyChange = historyChange
+        self.sharedCounter = sharedCounter
     }
 }

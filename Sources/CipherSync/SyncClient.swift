@@ -11,6 +11,14 @@ import Foundation
 /// kept: what a sync holds in memory does not grow with its pages. Once
 /// every page is staged, the store merges them in one write transaction.
 ///
+/// Where the protocol's cursors name a history (``SyncCursorPosition``),
+/// no answer of another history is merged as if it were the stored one's:
+/// a delta page must continue its cursor's server and epoch, and a
+/// snapshot of another server's database throws ``SyncError/otherServer``
+/// (unless ``allowsOtherServer``); a snapshot of another epoch of the same
+/// database is merged as a ``SyncHistoryChange/wentBack``, which the store
+/// uses to keep what the server lost.
+///
 /// What a hostile server can make one sync hold is bounded: pages
 /// (``maximumPages``), their bytes together (``maximumBytes``), the time
 /// to fetch them (``maximumDuration``) and the cursor to store
@@ -57,6 +65,11 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// The clock of ``maximumDuration`` and of the report's duration:
     /// `ContinuousClock`, or in a test one that the test advances.
     public var clock: any Clock<Duration> = ContinuousClock()
+    /// Whether a snapshot from another server's database than the one the
+    /// stored cursor names (whatever its endpoint) may replace the synced
+    /// data. Default: false, such a sync throws ``SyncError/otherServer``
+    /// before anything is merged, as git refuses unrelated histories.
+    public var allowsOtherServer = false
 
     public init(transport: any HTTPTransport, endpoint: URL, store: Store) {
         self.transport = transport
@@ -81,7 +94,12 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         }
         return try await store.withStaging { staging in
             let fetched: Staged
-            switch try await withinDeadline(from: start, { try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full) }) {
+            // The history the store last synced, from any endpoint: a
+            // server behind a new URL must still be the same database.
+            let known = position.cursor.flatMap { try? Store.Message.position(ofCursor: $0) }
+            switch try await withinDeadline(from: start, {
+                try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full, known: known)
+            }) {
             case .upToDate(let bytes):
                 return SyncReport(
                     kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
@@ -91,7 +109,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             }
             let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
             return SyncReport(
-                kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, cursorBefore: cursorBefore,
+                kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, historyChange: fetched.fetch.historyChange,
+                cursorBefore: cursorBefore,
                 cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
                 bytesReceived: fetched.bytes, durationSeconds: start.elapsedSeconds)
         }
@@ -138,15 +157,17 @@ public struct SyncClient<Store: SyncStore>: Sendable {
 
     // MARK: - Fetching
 
-    /// The delta since the stored cursor, or a snapshot.
-    private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool) async throws -> Fetched {
-        guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging)) }
+    /// The delta since the stored cursor, or a snapshot. `known`: the
+    /// position of the stored cursor, from any endpoint.
+    private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool,
+                       known: SyncCursorPosition?) async throws -> Fetched {
+        guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging, known: known)) }
         switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging,
                                serverHold: waitSeconds ?? 0, after: try Store.Message.position(ofCursor: cursorBefore)) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
         case .gone:
-            return .fetched(try await snapshot(into: staging))
+            return .fetched(try await snapshot(into: staging, known: known))
         case .pages(let run):
             // The tag answers `since=cursorBefore`: it is worth keeping
             // only when the cursor did not move.
@@ -156,21 +177,26 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// A snapshot, and for one of several pages the delta since its cursor.
-    private func snapshot(into staging: Store.Staging) async throws -> Staged {
-        guard case .pages(let run) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true, into: staging) else {
+    /// Its history is compared with `known`'s before any page is staged.
+    private func snapshot(into staging: Store.Staging, known: SyncCursorPosition?) async throws -> Staged {
+        guard case .pages(let run) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true, into: staging,
+                                                     known: known) else {
             throw SyncError.unexpectedStatus.with(status: 410, detail: "for a snapshot")
         }
         // Every page of a snapshot carries the same cursor (checked).
         let cursor = run.cursor
         guard run.count > 1 else {
-            return Staged(fetch: StagedFetch(kind: .snapshot, cursor: cursor, etag: nil), pages: 1, bytes: run.bytes)
+            return Staged(fetch: StagedFetch(kind: .snapshot, cursor: cursor, etag: nil, historyChange: run.history?.change,
+                                             sharedCounter: run.history?.sharedCounter),
+                          pages: 1, bytes: run.bytes)
         }
         // Changes made while the pages were read.
         switch try await pages(from: deltaURL(since: cursor), etag: nil, expectsSnapshot: false, into: staging,
                                isCatchUp: true, firstPage: run.count + 1, heldBefore: run.held,
                                after: try Store.Message.position(ofCursor: cursor)) {
         case .pages(let catchUp):
-            let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil)
+            let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil,
+                                    historyChange: run.history?.change, sharedCounter: run.history?.sharedCounter)
             return Staged(fetch: fetch, pages: run.count + catchUp.count, bytes: run.bytes + catchUp.bytes)
         case .gone:
             throw SyncError.cursorForgotten.with(status: 410, detail: nil)
@@ -188,6 +214,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         var etag: String?
         var bytes: Int
         var held: Int
+        /// How a snapshot's history differs from the known one, if it does.
+        var history: (change: SyncHistoryChange, sharedCounter: Int64?)?
     }
 
     private enum Pages {
@@ -202,8 +230,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// continues from, which each of its pages moves on.
     private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: Store.Staging,
                        serverHold: Int = 0, isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0,
-                       after: Int64? = nil) async throws -> Pages {
+                       after: SyncCursorPosition? = nil, known: SyncCursorPosition? = nil) async throws -> Pages {
         var after = after
+        var history: (change: SyncHistoryChange, sharedCounter: Int64?)?
         var count = 0
         var firstCursor: String?
         var bytes = 0
@@ -245,12 +274,15 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             } catch {
                 throw error.on(page: pageNumber)
             }
+            if count == 0, page.isSnapshot, let known {
+                history = try historyChange(page, cursor: cursor, known: known)
+            }
             try await staging.stage(page, number: pageNumber, isCatchUp: isCatchUp)
             count += 1
             firstCursor = firstCursor ?? cursor
             onPage?(count, bytes)
             if page.isComplete {
-                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held))
+                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held, history: history))
             }
             let next = try nextURL(page.next, pageNumber: pageNumber)
             guard seen.insert(next).inserted else {
@@ -279,20 +311,44 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// Checks that the page's versions lie between the position it
-    /// continues from (`after`, for a delta) and its own cursor's, which
-    /// must not go back; returns the position the next delta page
-    /// continues from. A protocol with opaque cursors checks nothing.
-    private func checkVersions(_ page: Store.Message, cursor: String, after: Int64?) throws(SyncPayloadError) -> Int64? {
+    /// continues from (`after`, for a delta: a page of the same history)
+    /// and its own cursor's, which must not go back; returns the position
+    /// the next delta page continues from. A protocol with opaque cursors
+    /// checks nothing.
+    private func checkVersions(_ page: Store.Message, cursor: String,
+                               after: SyncCursorPosition?) throws(SyncPayloadError) -> SyncCursorPosition? {
         guard let position = try Store.Message.position(ofCursor: cursor) else { return after }
         if page.isSnapshot {
-            try page.checkVersions(above: nil, atMost: position)
+            try page.checkVersions(above: nil, atMost: position.counter)
             return after
         }
-        if let after, position < after {
-            throw SyncPayloadError(path: "$.cursor", "goes back, from \(after) to \(position)")
+        if let after {
+            guard position.isInHistory(of: after) else {
+                throw SyncPayloadError(path: "$.cursor", "belongs to another history than the cursor the page continues from")
+            }
+            guard position.counter >= after.counter else {
+                throw SyncPayloadError(path: "$.cursor", "goes back, from \(after.counter) to \(position.counter)")
+            }
         }
-        try page.checkVersions(above: after, atMost: position)
+        try page.checkVersions(above: after?.counter, atMost: position.counter)
         return position
+    }
+
+    /// How the history of a snapshot's first page differs from the `known`
+    /// one, before the page is staged: another server's database throws
+    /// ``SyncError/otherServer`` unless ``allowsOtherServer``; another
+    /// epoch of the same one means that its history went back.
+    private func historyChange(_ page: Store.Message, cursor: String,
+                               known: SyncCursorPosition) throws -> (change: SyncHistoryChange, sharedCounter: Int64?)? {
+        guard let position = try Store.Message.position(ofCursor: cursor) else { return nil }
+        if position.server != known.server {
+            guard allowsOtherServer else {
+                throw SyncError.otherServer.with(detail: "it holds database \(position.server); this one synced with \(known.server)")
+            }
+            return (.otherServer, nil)
+        }
+        guard position.epoch != known.epoch else { return nil }
+        return (.wentBack, page.sharedCounter(with: known))
     }
 
     /// Whether the protocol reads `cursor` (every cursor, when its cursors
@@ -336,6 +392,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             let retryAfter = response.retryAfter().map { "retry after \(Int($0.rounded(.up))) s" }
             return SyncError.serverBusy.with(status: status, detail: retryAfter ?? message)
         case 500...599: return SyncError.serverError.with(status: status, detail: message)
+        case 412: return SyncError.otherServer.with(status: status, detail: message)
         case 400...499: return SyncError.requestRefused.with(status: status, detail: message)
         default: return SyncError.unexpectedStatus.with(status: status, detail: nil)
         }

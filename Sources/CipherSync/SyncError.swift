@@ -7,7 +7,7 @@ import Foundation
 public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case unauthorized, forbidden, serverBusy, serverError, requestRefused, unexpectedStatus, cursorForgotten
-        case tooLarge, deadlineExceeded
+        case tooLarge, deadlineExceeded, otherServer
     }
 
     private let code: Code
@@ -45,6 +45,11 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Fetching took longer than ``SyncClient/maximumDuration``; `detail`
     /// is the limit.
     public static let deadlineExceeded = SyncError(.deadlineExceeded)
+    /// The server holds another database than the one the store synced
+    /// with (a snapshot of another identity, or 412 to a push that named
+    /// the known one): nothing was pushed or merged.
+    /// ``SyncClient/allowsOtherServer`` accepts it.
+    public static let otherServer = SyncError(.otherServer)
 
     /// The same error, with a detail and no HTTP status.
     public func with(detail: String) -> SyncError {
@@ -80,6 +85,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the server sent more than one sync may hold (\(detail ?? "over the limit")): check the URL, or allow a larger sync"
         case .deadlineExceeded:
             return "the sync did not finish within its deadline (\(detail ?? "over the limit")): try again later, or allow it longer"
+        case .otherServer:
+            let reason = status == nil ? detail ?? "another identity" : answer
+            return "the server holds another database than the one this one synced with (\(reason)): nothing was pushed or merged"
         }
     }
 }

@@ -16,10 +16,15 @@ public protocol SyncMessage: Sendable {
     /// The next page, relative to the endpoint, when `isComplete` is false.
     var next: String? { get }
 
-    /// The position a cursor of this protocol stands for (the server's
-    /// change counter), or nil when the protocol's cursors are opaque.
-    /// Throws for a cursor that is not one of this protocol's.
-    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64?
+    /// The position a cursor of this protocol stands for, or nil when the
+    /// protocol's cursors are opaque. Throws for a cursor that is not one
+    /// of this protocol's.
+    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition?
+
+    /// For a snapshot page: the counter up to which the history of
+    /// `position` (a cursor of an earlier epoch of the same server) and
+    /// the page's history are the same, or nil when the page cannot tell.
+    func sharedCounter(with position: SyncCursorPosition) -> Int64?
 
     /// Throws unless every version on the page is above `lower` (the
     /// position a delta page continues from) and at most `upper` (the
@@ -67,11 +72,15 @@ public struct SyncCounts: Codable, Equatable, Sendable {
     public var updated = 0
     public var deleted = 0
     public var unchanged = 0
+    /// Local data that the server lost when its history went back
+    /// (``SyncHistoryChange/wentBack``), queued to be pushed again.
+    public var requeued = 0
 
-    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0) {
+    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0, requeued: Int = 0) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.unchanged = unchanged
+        self.requeued = requeued
     }
 }

@@ -14,6 +14,12 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var updated: Int
     public var deleted: Int
     public var unchanged: Int
+    /// Local data that the server lost, queued to be pushed again
+    /// (``SyncCounts/requeued``).
+    public var requeued: Int
+    /// How the server's history differed from the stored cursor's, when
+    /// the sync found it so; nil otherwise.
+    public var historyChange: SyncHistoryChange?
     public var cursorBefore: String?
     /// The cursor stored after the merge; in a dry run, the one the merge
     /// would store (the server's cursor of the answer), although nothing
@@ -24,7 +30,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var bytesReceived: Int
     public var durationSeconds: Double
 
-    public init(kind: SyncKind, upToDate: Bool, dryRun: Bool, counts: SyncCounts,
+    public init(kind: SyncKind, upToDate: Bool, dryRun: Bool, counts: SyncCounts, historyChange: SyncHistoryChange? = nil,
                 cursorBefore: String?, cursorAfter: String?, pages: Int, bytesReceived: Int, durationSeconds: Double) {
         self.kind = kind
         self.upToDate = upToDate
@@ -33,6 +39,8 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         updated = counts.updated
         deleted = counts.deleted
         unchanged = counts.unchanged
+        requeued = counts.requeued
+        self.historyChange = historyChange
         self.cursorBefore = cursorBefore
         self.cursorAfter = cursorAfter
         self.pages = pages
@@ -50,6 +58,8 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         try container.encode(updated, forKey: .updated)
         try container.encode(deleted, forKey: .deleted)
         try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(requeued, forKey: .requeued)
+        try container.encode(historyChange, forKey: .historyChange)
         try container.encode(cursorBefore, forKey: .cursorBefore)
         try container.encode(cursorAfter, forKey: .cursorAfter)
         try container.encode(pages, forKey: .pages)
@@ -58,7 +68,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var counts: SyncCounts {
-        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged)
+        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued)
     }
 
     /// One line: `+12 ~3 -1, cursor 4815`.

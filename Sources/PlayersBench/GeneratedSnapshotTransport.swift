@@ -12,7 +12,15 @@ struct GeneratedSnapshotTransport: HTTPTransport {
     let pageSize: Int
 
     /// The snapshot's cursor.
-    var cursor: String { "\(playerCount)" }
+    var cursor: String { Self.cursor(at: playerCount) }
+
+    /// The cursor at `counter` of the benchmark's server, whose history
+    /// never changes.
+    static func cursor(at counter: Int) -> String {
+        PlayersCursor(counter: Int64(counter), epoch: "0000000000000001", server: server).description
+    }
+
+    static let server = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []

@@ -25,14 +25,14 @@ struct SyncWorkloads {
         guard names.contains(where: harness.includes) else { return }
         let fixtures = try PlayersFixtures(folder: folder, mode: mode, name: "sync")
         let entries = Self.makeEntries(count: playerCount)
-        let snapshot = try PlayersPayload(kind: .snapshot, cursor: "\(playerCount)", players: entries).jsonData()
+        let snapshot = try PlayersPayload(kind: .snapshot, cursor: GeneratedSnapshotTransport.cursor(at: playerCount), players: entries).jsonData()
         let changed = stride(from: 0, to: entries.count, by: 10).map { index in
             var entry = entries[index]
             entry.score += 1
             entry.version = Int64(playerCount + index / 10 + 1)
             return entry
         }
-        let delta = try PlayersPayload(kind: .delta, cursor: "\(playerCount + changed.count)", players: changed).jsonData()
+        let delta = try PlayersPayload(kind: .delta, cursor: GeneratedSnapshotTransport.cursor(at: playerCount + changed.count), players: changed).jsonData()
         let path = fixtures.path("sync-run")
         let baselinePath = fixtures.path("sync-baseline")
         let merged = fixtures.path("sync-merged")

@@ -66,6 +66,10 @@ struct CLIError: Error, CustomStringConvertible {
             return .remote("\(error.description); the database was left unchanged")
         case let error as SyncError where error == .tooLarge:
             return .remote("the server sent more than one sync may hold (\(error.detail ?? "")): check the URL, or give a larger --max-size; the database was left unchanged")
+        case let error as SyncError where error == .otherServer:
+            return CLIError(description: "\(error.description); if this database should now sync with that server, run "
+                + "'players sync --allow-other-server' once: its local changes are pushed there, and its synced players "
+                + "replaced by that server's", exitCode: ExitStatus.otherServer)
         case let error as SyncError where error == .deadlineExceeded:
             return .remote("the sync did not finish within its --timeout (\(error.detail ?? "")): try again later, or give a longer --timeout; the database was left unchanged")
         case let error as SyncError:
@@ -86,6 +90,9 @@ enum ExitStatus {
     static let wrongKey: Int32 = 3
     static let verificationFailed: Int32 = 4
     static let remote: Int32 = 5
+    /// `sync`: the server holds another database than the one this one
+    /// synced with.
+    static let otherServer: Int32 = 6
     /// 130 (SIGINT) or 143 (SIGTERM).
     static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 }

@@ -3,6 +3,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import PlayersSync
 
 extension PlayersCommand {
     struct Info: AsyncParsableCommand {
@@ -77,7 +78,7 @@ extension PlayersCommand {
                     "Schema:          \(report.migrations.joined(separator: ", "))",
                     "Players:         \(report.playerCount)",
                     "Remote:          \(report.remoteURL ?? "none ('players remote set URL')")",
-                    "Last sync:       \(report.syncCursor.map { "cursor \($0) from \(report.syncEndpoint ?? "?")" } ?? "never")",
+                    "Last sync:       \(report.syncCursor.map { "cursor \(PlayersSyncReport.shownCursor($0)) from \(report.syncEndpoint ?? "?")" } ?? "never")",
                     "To push:         \(report.pendingChanges) change\(report.pendingChanges == 1 ? "" : "s")",
                     "Conflicts:       \(report.conflicts)\(report.conflicts > 0 ? " ('players conflicts')" : "")",
                 ].forEach(Terminal.printLine)

@@ -48,6 +48,10 @@ extension PlayersCommand {
         @Flag(help: "Take a snapshot even if the database has a cursor.")
         var full = false
 
+        @Flag(help: ArgumentHelp(
+            "Sync with a server that holds another database than the one this database synced with: push the local changes there, then replace the synced players by its snapshot."))
+        var allowOtherServer = false
+
         @Flag(help: "Report what would be pushed and merged, sending no change and writing nothing.")
         var dryRun = false
 
@@ -112,6 +116,7 @@ extension PlayersCommand {
             var client = appDatabase.syncClient(
                 baseURL: baseURL, transport: transport, beforeCommit: Self.testPauseHook(), mergeProgress: progress.merged)
             client.maximumDuration = timeout
+            client.allowsOtherServer = allowOtherServer
             client.maximumBytes = maxSize * 1_048_576
             client.onPage = { pages, bytes in progress.staged(pages: pages, bytes: bytes) }
             let report: PlayersSyncReport
@@ -133,13 +138,13 @@ extension PlayersCommand {
             if watch {
                 printWatched(report, baseURL: baseURL)
                 client.waitSeconds = Self.watchWait
-                await watchChanges(client, baseURL: baseURL, token: token)
+                client.allowsOtherServer = false
+                try await watchChanges(client, baseURL: baseURL, token: token)
             } else if json {
                 print(try JSONOutput.string(report))
-            } else if dryRun {
-                Terminal.printLine("Checked \(baseURL.absoluteString): \(report).")
             } else {
-                Terminal.printLine("Synced with \(baseURL.absoluteString): \(report).")
+                if let note = report.historyNote { Terminal.printLine(note) }
+                Terminal.printLine("\(dryRun ? "Checked" : "Synced with") \(baseURL.absoluteString): \(report).")
             }
         }
 

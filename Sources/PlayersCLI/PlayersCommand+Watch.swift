@@ -10,15 +10,17 @@ extension PlayersCommand.Sync {
 
     /// `--watch`: runs a ``SyncWatcher`` until SIGINT or SIGTERM, which
     /// cancel the transfer under way (a merge under way finishes or rolls
-    /// back whole), then prints "Stopped watching URL.".
-    func watchChanges(_ client: SyncClient<PlayersSyncStore>, baseURL: URL, token: String?) async {
+    /// back whole), then prints "Stopped watching URL."; or until a failure
+    /// that no retry mends, which it throws.
+    func watchChanges(_ client: SyncClient<PlayersSyncStore>, baseURL: URL, token: String?) async throws {
         let quiet = quiet
         let watcher = SyncWatcher(
             syncOnce: { try await client.pushThenPull() },
             onMerge: { [self] report in printWatched(report, baseURL: baseURL) },
             onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
             describe: { error in CLIError.from(error).redacting(token).description })
-        _ = await InterruptibleOperation.run { await watcher.run() }
+        let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
+        if case .success(let error?) = ended { throw CLIError.from(error).redacting(token) }
         Terminal.printLineNow("Stopped watching \(baseURL.absoluteString).")
     }
 
@@ -28,6 +30,7 @@ extension PlayersCommand.Sync {
         if json {
             if let line = try? JSONOutput.line(report) { Terminal.printLineNow(line) }
         } else {
+            if let note = report.historyNote { Terminal.printLineNow(note) }
             Terminal.printLineNow("Synced with \(baseURL.absoluteString): \(report).")
         }
     }

@@ -16,7 +16,8 @@ struct PlayersCommand: AsyncParsableCommand {
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, \
             3 wrong passphrase or key (or not an encrypted players database or export), 4 verification failed, \
-            5 the sync server could not be reached, failed, or sent an invalid answer, 130 or 143 a sync \
+            5 the sync server could not be reached, failed, or sent an invalid answer, 6 the sync server holds \
+            another database than the one this one synced with, 130 or 143 a sync \
             interrupted by Ctrl-C or SIGTERM.
 
             The options --database (-d), --key-file and --passphrase-file may also come before the \

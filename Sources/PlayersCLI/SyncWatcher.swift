@@ -6,7 +6,8 @@ import PlayersSync
 /// then long-polls the delta (``SyncClient/waitSeconds``), merges each
 /// answer in its own transaction, and again, until its task is cancelled
 /// (Ctrl-C, SIGTERM). A failure is reported in one line and retried after
-/// a back-off that doubles from 1 s up to ``maximumBackOff``; a sleep of
+/// a back-off that doubles from 1 s up to ``maximumBackOff``, except one
+/// that no retry mends (``SyncError/otherServer``), which ends it; a sleep of
 /// the computer (the wall clock jumps past the monotonic one) abandons
 /// the request under way, whose connection is likely dead, and resumes at
 /// once.
@@ -27,8 +28,9 @@ struct SyncWatcher: Sendable {
     /// The computer slept while a request was under way.
     private struct SleepNoticed: Error {}
 
-    /// Runs until the task is cancelled.
-    func run() async {
+    /// Runs until the task is cancelled, or returns the failure that no
+    /// retry mends.
+    func run() async -> (any Error)? {
         var failures = 0
         while !Task.isCancelled {
             do {
@@ -39,7 +41,8 @@ struct SyncWatcher: Sendable {
                 failures = 0
                 onNotice("the computer slept; resuming now.")
             } catch {
-                if Task.isCancelled { return }
+                if Task.isCancelled { return nil }
+                if error as? SyncError == .otherServer { return error }
                 failures += 1
                 let backOff = min(.seconds(1) * (1 << min(failures - 1, 16)), maximumBackOff)
                 onNotice("\(describe(error)); retrying in \(backOff.components.seconds) s.")
@@ -52,10 +55,11 @@ struct SyncWatcher: Sendable {
                     failures = 0
                     onNotice("the computer slept; resuming now.")
                 } catch {
-                    return // cancelled
+                    return nil // cancelled
                 }
             }
         }
+        return nil
     }
 
     /// Runs `operation`, or throws ``SleepNoticed`` (cancelling it) when the

@@ -19,19 +19,22 @@ extension DatabaseFileOperations {
     /// An online backup of any database, such as the players server's
     /// (whose schema is not the players one): consistent even while other
     /// connections or processes write, encrypted with `destinationKey`.
+    /// `markingCopy` changes the copy before it is verified, without
+    /// adding or removing rows (the server marks its backups).
     public static func backup(
         reader source: any DatabaseReader,
         to destination: URL,
         destinationKey: DatabaseKeySource?,
         replacing: Bool = false,
-        progress: Progress? = nil) throws
+        progress: Progress? = nil,
+        markingCopy: ((Database) throws -> Void)? = nil) throws
     {
         try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source))
         try writeVerified(to: destination) { temporary in
             try writeVerifiedCopy(at: temporary, key: destinationKey) {
                 try withDatabase(at: temporary, key: destinationKey) { copy in
                     try copy.writeWithoutTransaction { copyDB in
-                        try source.read { sourceDB in
+                        let counts = try source.read { sourceDB in
                             // The counts and the pages come from one snapshot.
                             let counts = try tableCounts(sourceDB)
                             try sourceDB.backup(
@@ -42,6 +45,8 @@ extension DatabaseFileOperations {
                                 }
                             return counts
                         }
+                        try markingCopy?(copyDB)
+                        return counts
                     }
                 }
             }

@@ -50,10 +50,16 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
 
     public var protocolVersion: Int
     public var changes: [Change]
+    /// The identity of the server database that the client synced with
+    /// (``PlayersCursor/server``), if it did: a server of another identity
+    /// refuses the batch (412) rather than take changes meant for another
+    /// database.
+    public var server: UUID?
 
-    public init(changes: [Change]) {
+    public init(changes: [Change], server: UUID? = nil) {
         protocolVersion = PlayersPayload.currentProtocolVersion
         self.changes = changes
+        self.server = server
     }
 
     /// The JSON of the batch: UTF-8, sorted keys.
@@ -78,7 +84,7 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
 
     /// The keys of a batch and of its changes: any other is refused.
     static let keys: [String: Set<String>] = [
-        "$": ["protocolVersion", "changes"],
+        "$": ["protocolVersion", "changes", "server"],
         "$.changes[]": ["mutationID", "uuid", "kind", "name", "score", "baseVersion"],
     ]
 

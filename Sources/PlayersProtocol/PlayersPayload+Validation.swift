@@ -40,17 +40,31 @@ extension PlayersPayload {
         }
     }
 
-    /// The server's change counter that a cursor stands for: a cursor of
-    /// this protocol is its decimal digits.
-    ///
-    /// ```swift
-    /// try PlayersPayload.cursorPosition("42") // 42
-    /// ```
-    public static func cursorPosition(_ cursor: String) throws(PlayersPayloadError) -> Int64 {
-        guard cursor.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let position = Int64(cursor) else {
-            throw PlayersPayloadError(path: "$.cursor", "not a cursor of this protocol")
+    /// Checks the history that a server's page names: a cursor of this
+    /// protocol (``PlayersCursor``), and its `epochs` if any: each once,
+    /// starting at 0 and in order, the last being the cursor's and starting
+    /// at most at its counter. A page without a cursor is left to the
+    /// client's check, which names it. (A snapshot without `epochs` is
+    /// read: a client that finds the history went back then keeps every
+    /// value that differs as a conflict, Docs/Sync.md.)
+    public func validateHistory() throws(PlayersPayloadError) {
+        guard let cursor else { return }
+        let position = try PlayersCursor(cursor)
+        guard let epochs else { return }
+        var seen = Set<String>()
+        for (index, entry) in epochs.enumerated() {
+            let path = "$.epochs[\(index)]"
+            guard PlayersCursor.isEpoch(entry.epoch[...]), seen.insert(entry.epoch).inserted else {
+                throw PlayersPayloadError(path: "\(path).epoch", "not an epoch, or one listed twice")
+            }
+            let lowest = index == 0 ? 0 : epochs[index - 1].start
+            guard index == 0 ? entry.start == 0 : entry.start >= lowest, entry.start <= position.counter else {
+                throw PlayersPayloadError(path: "\(path).start", "out of order")
+            }
         }
-        return position
+        guard epochs.last?.epoch == position.epoch else {
+            throw PlayersPayloadError(path: "$.epochs", "does not end with the cursor's epoch \(position.epoch)")
+        }
     }
 
     /// Throws unless every version of the message is above `lower` and at

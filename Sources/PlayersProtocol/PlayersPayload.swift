@@ -48,17 +48,20 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     /// Whether this message holds everything up to `cursor` (false when
     /// more pages follow at `next`).
     public var complete: Bool
-    /// The server's position after this message, its change counter in
-    /// decimal digits (``cursorPosition(_:)``); absent in local
-    /// exports.
+    /// The server's position after this message (``PlayersCursor``);
+    /// absent in local exports.
     public var cursor: String?
     /// The next page, when `complete` is false.
     public var next: String?
     public var players: [PlayerEntry]
     public var tombstones: [Tombstone]
+    /// The epochs of the server database's history, oldest first, the last
+    /// being the cursor's: on every page of a players server's snapshot;
+    /// absent in deltas and local exports.
+    public var epochs: [PlayersEpoch]?
 
     private enum CodingKeys: String, CodingKey {
-        case protocolVersion, kind, complete, cursor, next, players, tombstones
+        case protocolVersion, kind, complete, cursor, next, players, tombstones, epochs
     }
 
     /// Decodes the protocol version first, and the rest only if this
@@ -75,10 +78,11 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         next = try container.decodeIfPresent(String.self, forKey: .next)
         players = try container.decode([PlayerEntry].self, forKey: .players)
         tombstones = try container.decode([Tombstone].self, forKey: .tombstones)
+        epochs = try container.decodeIfPresent([PlayersEpoch].self, forKey: .epochs)
     }
 
     public init(kind: Kind, complete: Bool = true, cursor: String? = nil, next: String? = nil,
-                players: [PlayerEntry], tombstones: [Tombstone] = []) {
+                players: [PlayerEntry], tombstones: [Tombstone] = [], epochs: [PlayersEpoch]? = nil) {
         protocolVersion = Self.currentProtocolVersion
         self.kind = kind
         self.complete = complete
@@ -86,6 +90,7 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         self.next = next
         self.players = players
         self.tombstones = tombstones
+        self.epochs = epochs
     }
 
     /// The JSON of the message: UTF-8, sorted keys.

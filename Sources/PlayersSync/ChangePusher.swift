@@ -25,6 +25,10 @@ public struct ChangePusher: Sendable {
     public let transport: any HTTPTransport
     /// The most changes one request carries.
     public var maximumChanges = PlayersChangeBatch.maximumChanges
+    /// The server database that the changes are meant for (the one the
+    /// stored cursor names), sent with every batch: a server of another
+    /// identity refuses them (412, ``SyncError/otherServer``). Nil: any.
+    public var expectedServer: UUID?
 
     public init(_ appDatabase: AppDatabase, baseURL: URL, transport: any HTTPTransport) {
         self.init(appDatabase, changesEndpoint: AppDatabase.changesEndpoint(baseURL: baseURL), transport: transport)
@@ -46,7 +50,8 @@ public struct ChangePusher: Sendable {
         }
         var report = PushReport(pending: pending)
         var previousBatch: PlayersChangeBatch?
-        while let batch = try appDatabase.nextPushBatch(maximumChanges: maximumChanges) {
+        while var batch = try appDatabase.nextPushBatch(maximumChanges: maximumChanges) {
+            batch.server = expectedServer
             // Each answered batch leaves the outbox: the same batch twice
             // means another process is recording the answers.
             guard batch != previousBatch else { break }

@@ -1,6 +1,7 @@
 import CipherDB
 import CipherSync
 import Foundation
+import Players
 
 /// One merge of the changes staged by a sync (``PlayersStaging``) into the
 /// players, inside a transaction. It walks the staged changes in order of
@@ -17,12 +18,17 @@ struct PlayersMerge {
     /// Gets the staged changes walked so far and their total: at the
     /// start, every thousand changes, and at the end.
     let progress: MergeProgress?
+    /// Set when the server's history went back since the last sync
+    /// (``SyncHistoryChange/wentBack``): the counter up to which both
+    /// histories are the same, nil when unknown.
+    let wentBack: Int64??
 
-    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil) {
+    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil, wentBack: Int64?? = nil) {
         self.db = db
         self.isSnapshot = isSnapshot
         self.dryRun = dryRun
         self.progress = progress
+        self.wentBack = wentBack
     }
 
     /// The condition on a uuid (an SQL expression) that a local player
@@ -52,6 +58,9 @@ struct PlayersMerge {
 
     func apply() throws -> SyncCounts {
         var counts = SyncCounts()
+        if case let .some(sharedCounter) = wentBack {
+            counts.requeued = try keepWhatTheServerLost(sharedCounter: sharedCounter)
+        }
         // Counted only for someone who follows the merge.
         let staged = progress == nil ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(PlayersStaging.schema).playerChange") ?? 0
         var walked = 0
@@ -99,6 +108,47 @@ struct PlayersMerge {
         }
         progress?(staged, staged)
         return counts
+    }
+
+    /// After the server's history went back: keeps every synced value that
+    /// the server lost (a player synced after `sharedCounter`, whose value
+    /// differs from the server's), before the walk, which then leaves it
+    /// alone or gives it the server's value:
+    ///
+    /// - a player that the server has as it was before the loss (a version
+    ///   up to `sharedCounter`), or does not have, is queued to be pushed
+    ///   again: a save on the server's version, or a creation;
+    /// - a player that the server changed or deleted since, or any when
+    ///   `sharedCounter` is unknown, is kept as a conflict
+    ///   (``PlayerConflict``): the server's value wins, as after a push.
+    ///
+    /// Returns how many values were kept. Held in memory: those values.
+    private func keepWhatTheServerLost(sharedCounter: Int64?) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT player.uuid, player.name, player.score, change.uuid IS NOT NULL, change.name, change.score, change.version
+            FROM player LEFT JOIN \(PlayersStaging.schema).playerChange AS change ON change.uuid = player.uuid
+            WHERE player.version > ? AND \(Self.mayTouch(uuid: "player.uuid"))
+            """, arguments: [sharedCounter ?? 0])
+        var kept = 0
+        for row in rows {
+            let (uuid, name, score): (UUID, String, Int) = (row[0], row[1], row[2])
+            let isStaged: Bool = row[3]
+            let serverName: String? = row[4]
+            let serverScore: Int? = row[5]
+            let serverVersion: Int64? = row[6]
+            if serverName == name && serverScore == score { continue }
+            kept += 1
+            guard !dryRun else { continue }
+            if let sharedCounter, !isStaged || (serverName != nil && (serverVersion ?? .max) <= sharedCounter) {
+                var change = PendingChange(playerUUID: uuid, kind: .save, name: name, score: score, baseVersion: isStaged ? serverVersion : nil)
+                try change.insert(db)
+            } else {
+                var conflict = PlayerConflict(playerUUID: uuid, localName: name, localScore: score, serverName: serverName,
+                                              serverScore: serverScore, serverVersion: serverVersion, changedAt: Date())
+                try conflict.insert(db)
+            }
+        }
+        return kept
     }
 
     /// Deletes the synced players that the snapshot does not list, and

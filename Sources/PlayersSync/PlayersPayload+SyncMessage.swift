@@ -10,6 +10,7 @@ extension PlayersPayload: SyncMessage {
         do throws(PlayersPayloadError) {
             let payload = try decode(data)
             try payload.validate()
+            try payload.validateHistory()
             return payload
         } catch {
             throw SyncPayloadError(path: error.path, error.message)
@@ -19,12 +20,17 @@ extension PlayersPayload: SyncMessage {
     public var isSnapshot: Bool { kind == .snapshot }
     public var isComplete: Bool { complete }
 
-    public static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64? {
+    public static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? {
         do throws(PlayersPayloadError) {
-            return try cursorPosition(cursor)
+            let cursor = try PlayersCursor(cursor)
+            return SyncCursorPosition(server: cursor.server.uuidString, epoch: cursor.epoch, counter: cursor.counter)
         } catch {
             throw SyncPayloadError(path: error.path, error.message)
         }
+    }
+
+    public func sharedCounter(with position: SyncCursorPosition) -> Int64? {
+        epochs.flatMap { PlayersEpoch.sharedCounter($0, epoch: position.epoch, counter: position.counter) }
     }
 
     public func checkVersions(above lower: Int64?, atMost upper: Int64) throws(SyncPayloadError) {

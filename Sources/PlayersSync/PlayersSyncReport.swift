@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import PlayersProtocol
 
 /// What one `players sync` did: the push of the local changes, then the
 /// pull.
@@ -25,8 +26,30 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
     public var description: String {
         let pushed = pull.dryRun ? "would push \(push.pending)" : "pushed \(push.counts.applied)"
         let pulled = pull.upToDate ? "up to date" : "+\(pull.inserted) ~\(pull.updated) -\(pull.deleted)"
-        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(pull.cursorAfter ?? "none")"
+        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(Self.shownCursor(pull.cursorAfter))"
             + (pull.dryRun ? " (dry run: nothing written)" : "")
+    }
+
+    /// A cursor as a line shows it: its counter (the JSON report has the
+    /// whole cursor, with the server's identity and epoch).
+    public static func shownCursor(_ cursor: String?) -> String {
+        guard let cursor else { return "none" }
+        return (try? PlayersCursor(cursor)).map { String($0.counter) } ?? cursor
+    }
+
+    /// The line that says how the server's history differed from the one
+    /// this database synced with, when the sync found it so.
+    public var historyNote: String? {
+        switch pull.historyChange {
+        case nil:
+            return nil
+        case .wentBack:
+            let kept = pull.requeued == 1 ? "the 1 value" : "the \(pull.requeued) values"
+            return "The server's database went back (it was restored from a backup): took a snapshot, and kept \(kept) "
+                + "it had lost (\(pull.dryRun ? "would push" : "pushed") again, or in 'players conflicts')."
+        case .otherServer:
+            return "The server holds another database than the one this one synced with: its snapshot replaced the synced players."
+        }
     }
 
     /// The pull's fields (``SyncReport``), then `pushed`, `conflicts` and,

@@ -17,3 +17,14 @@ public struct PushReport: Equatable, Sendable {
         self.bytesReceived = bytesReceived
     }
 }
+
+extension PushReport {
+    /// Two pushes of one sync as one: the second pushes what the pull
+    /// queued again (``SyncCounts/requeued``).
+    static func += (lhs: inout PushReport, rhs: PushReport) {
+        lhs.counts += rhs.counts
+        lhs.pending += rhs.pending
+        lhs.batches += rhs.batches
+        lhs.bytesReceived += rhs.bytesReceived
+    }
+}

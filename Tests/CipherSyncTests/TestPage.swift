@@ -32,6 +32,7 @@ struct TestPage: SyncMessage, Codable, Equatable {
     var isComplete: Bool { complete }
 
     /// The test protocol's cursors are opaque: nothing to check.
-    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> Int64? { nil }
+    static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? { nil }
+    func sharedCounter(with position: SyncCursorPosition) -> Int64? { nil }
     func checkVersions(above lower: Int64?, atMost upper: Int64) throws(SyncPayloadError) {}
 }

@@ -102,9 +102,9 @@ import Testing
         let entries = local.enumerated().map { index, player in
             #"{"uuid":"\#(player.uuid.uuidString)","name":"\#(player.name)","score":\#(player.score),"version":\#(100 + index)}"#
         } + (1...20).map { #"{"uuid":"\#(UUID().uuidString)","name":"Player \#($0)","score":\#($0 * 10),"version":\#($0)}"# }
-        let snapshot = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"200","players":["#
+        let snapshot = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(ScriptedCursor.at(200))","players":["#
             + entries.joined(separator: ",") + #"],"tombstones":[]}"#
-        let delta = #"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"200","players":[],"tombstones":[]}"#
+        let delta = #"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"\#(ScriptedCursor.at(200))","players":[],"tombstones":[]}"#
         let server = try ScriptedHTTPServer { request, _ in
             guard request.method == "POST" else { return .json(request.path.contains("since=") ? delta : snapshot) }
             guard let batch = try? PlayersChangeBatch.decode(request.body) else { return .json("{}", status: 400) }

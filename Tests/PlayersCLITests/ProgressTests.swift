@@ -92,7 +92,7 @@ import Testing
 
     /// A snapshot page of `count` new players.
     static func snapshot(_ count: Int) -> Data {
-        var json = Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(count)","tombstones":[],"players":["#.utf8)
+        var json = Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(ScriptedCursor.at(Int64(count)))","tombstones":[],"players":["#.utf8)
         for index in 1...count {
             if index > 1 { json.append(UInt8(ascii: ",")) }
             let number = String(index)

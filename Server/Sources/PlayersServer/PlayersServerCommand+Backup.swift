@@ -3,6 +3,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersFiles
+import PlayersServerStore
 
 extension PlayersServerCommand {
     /// `players-server backup`: an online copy of the server's database.
@@ -49,8 +50,11 @@ extension PlayersServerCommand {
                 throw DatabaseFileError("cannot open \(database): the passphrase or key is wrong, or the file is not an encrypted database")
             }
             defer { try? source.close() }
+            // Marked: a server that opens the copy, once restored, begins a
+            // new epoch, and its clients take a snapshot.
             try DatabaseFileOperations.backup(
-                reader: source, to: URL(fileURLWithPath: destination), destinationKey: keySource, replacing: force)
+                reader: source, to: URL(fileURLWithPath: destination), destinationKey: keySource, replacing: force,
+                markingCopy: ServerPlayersDatabase.markAsBackupCopy)
             print("Backed up \(database) to \(destination), encrypted.")
         }
     }

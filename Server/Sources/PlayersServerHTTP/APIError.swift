@@ -33,7 +33,20 @@ public struct APIError: HTTPResponseError, Sendable {
     static let unauthorized = APIError(.unauthorized, "missing or wrong bearer token: send 'Authorization: Bearer TOKEN'")
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
     static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
-    static let gone = APIError(
-        .gone, "the cursor is older than the tombstone retention, or unknown to this server: take a snapshot",
-        extra: ["snapshot": "/v1/players"])
+    /// 410 for a cursor that no delta answers: `snapshot` links to what
+    /// the client takes instead.
+    static func gone(_ reason: GoneCursor) -> APIError {
+        let why = switch reason {
+        case .forgotten: "the cursor is older than the tombstone retention, or later than this server's counter"
+        case .otherServer: "the cursor is from another server's database"
+        case .earlierEpoch: "the cursor is from before this server's database was restored from a backup (another epoch)"
+        case .olderForm: "the cursor is of an older form, without the server's identity and epoch"
+        }
+        return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": "/v1/players"])
+    }
+
+    /// Why a cursor gets 410.
+    enum GoneCursor {
+        case forgotten, otherServer, earlierEpoch, olderForm
+    }
 }

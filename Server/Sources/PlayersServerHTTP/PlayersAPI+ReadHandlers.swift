@@ -12,15 +12,27 @@ extension PlayersAPI {
     @Sendable func listPlayers(_ request: Request, _ context: PlayersRequestContext) async throws -> PlayersPage {
         switch try PlayersQuery(request.uri.queryParameters, configuration: configuration) {
         case let .snapshot(limit, after, cursor):
+            if let cursor { try checkHistory(of: cursor) }
             let page = try await store.snapshot(limit: limit, after: after)
-            return PlayersPage(page, limit: limit, after: after, cursor: cursor)
+            return PlayersPage(page, limit: limit, after: after, cursor: cursor?.counter, history: store.history)
         case let .delta(since, limit, wait):
+            try checkHistory(of: since)
             try await purgeTombstonesIfDue()
-            guard var page = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
+            guard var page = try await store.delta(since: since.counter, limit: limit) else { throw APIError.gone(.forgotten) }
             if page.changes.isEmpty, wait > 0 {
-                page = try await waitForDelta(since: since, limit: limit, seconds: wait, empty: page)
+                page = try await waitForDelta(since: since.counter, limit: limit, seconds: wait, empty: page)
             }
-            return PlayersPage(page, since: since, limit: limit)
+            return PlayersPage(page, since: since.counter, limit: limit, history: store.history)
+        }
+    }
+
+    /// Throws 410 for a cursor of another history than the store's: never
+    /// a delta across a restore or from another server's database.
+    func checkHistory(of cursor: PlayersCursor) throws {
+        switch store.history.mismatch(of: cursor) {
+        case nil: return
+        case .otherServer: throw APIError.gone(.otherServer)
+        case .earlierEpoch: throw APIError.gone(.earlierEpoch)
         }
     }
 
@@ -40,7 +52,7 @@ extension PlayersAPI {
         while page.changes.isEmpty {
             let outcome = await store.changes.wait(after: after, until: deadline, timers: longPollTimers)
             after = max(after, store.changes.latestVersion)
-            guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone }
+            guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone(.forgotten) }
             page = next
             after = max(after, page.serverVersion)
             if outcome != .changed { break }

@@ -16,16 +16,17 @@ struct PlayersPage: ResponseGenerator {
     /// versions are at most its cursor (clients refuse any other), and the
     /// delta since the cursor, which a client fetches after the last page,
     /// brings them.
-    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: Int64?) {
-        let cursor = cursor ?? page.version
+    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: Int64?, history: ServerHistory) {
+        let counter = cursor ?? page.version
+        let cursor = history.cursor(at: counter)
         let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
-        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: String(cursor), next: next,
-                                 players: page.players.filter { $0.version <= cursor }.map(\.entry))
+        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor.description, next: next,
+                                 players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs)
         etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
     }
 
     /// A page of the delta after `since`.
-    init(_ page: DeltaPage, since: Int64, limit: Int) {
+    init(_ page: DeltaPage, since: Int64, limit: Int, history: ServerHistory) {
         var players: [PlayersPayload.PlayerEntry] = []
         var tombstones: [PlayersPayload.Tombstone] = []
         for change in page.changes {
@@ -34,14 +35,14 @@ struct PlayersPage: ResponseGenerator {
             case .tombstone(let tombstone): tombstones.append(.init(uuid: tombstone.uuid, version: tombstone.version))
             }
         }
-        let cursor = String(page.version)
+        let cursor = history.cursor(at: page.version).description
         message = PlayersPayload(
             kind: .delta, complete: page.isLast, cursor: cursor,
             next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
             players: players, tombstones: tombstones)
         // Later changes can move players out of an older page: the
         // server's counter is part of the tag.
-        etag = "\"delta-\(since)-\(limit)-\(page.version)-\(page.serverVersion)\""
+        etag = "\"delta-\(history.cursor(at: since))-\(limit)-\(page.version)-\(page.serverVersion)\""
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -1,15 +1,16 @@
 import Foundation
 import Hummingbird
+import PlayersProtocol
 
 /// The query of `GET /v1/players`, checked: a page of the snapshot, or,
 /// with `since`, a page of the delta after that cursor.
 enum PlayersQuery: Equatable {
     /// `after`: the last uuid of the previous page; `cursor` (`at`): the
     /// cursor of the snapshot's first page, carried by all of its pages.
-    case snapshot(limit: Int, after: UUID?, cursor: Int64?)
+    case snapshot(limit: Int, after: UUID?, cursor: PlayersCursor?)
     /// `wait`: how long to hold the request when the delta is empty, in
     /// seconds (a long-poll; 0 answers at once).
-    case delta(since: Int64, limit: Int, wait: Int)
+    case delta(since: PlayersCursor, limit: Int, wait: Int)
 
     /// The longest `wait` of a long-poll, in seconds.
     static let maximumWait = 60
@@ -25,10 +26,7 @@ enum PlayersQuery: Equatable {
             return wait
         }
         if let sinceText = query.get("since") {
-            guard let since = Int64(sinceText), since >= 0 else {
-                throw APIError.badRequest("'since' must be a cursor returned by this server")
-            }
-            self = .delta(since: since, limit: limit, wait: wait ?? 0)
+            self = .delta(since: try Self.cursor(sinceText, name: "since"), limit: limit, wait: wait ?? 0)
             return
         }
         if wait != nil {
@@ -38,11 +36,21 @@ enum PlayersQuery: Equatable {
             guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
             return uuid
         }
-        let cursor = try query.get("at").map { text -> Int64 in
-            guard let cursor = Int64(text), cursor >= 0 else { throw APIError.badRequest("'at' must be a cursor returned by this server") }
-            return cursor
-        }
+        let cursor = try query.get("at").map { try Self.cursor($0, name: "at") }
         self = .snapshot(limit: limit, after: after, cursor: cursor)
+    }
+
+    /// A cursor of this protocol; the bare counter of an older server gets
+    /// 410, so that its client takes a snapshot.
+    private static func cursor(_ text: String, name: String) throws -> PlayersCursor {
+        do {
+            return try PlayersCursor(text)
+        } catch {
+            if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                throw APIError.gone(.olderForm)
+            }
+            throw APIError.badRequest("'\(name)' must be a cursor returned by this server")
+        }
     }
 
     private static func pageSize(_ text: String?, configuration: ServerConfiguration) throws -> Int {

@@ -1,3 +1,7 @@
+import Foundation
+import Logging
+import PlayersProtocol
+import PlayersServerStore
 import PostgresNIO
 
 extension PostgresPlayersStore {
@@ -39,7 +43,32 @@ extension PostgresPlayersStore {
             """,
             "CREATE INDEX applied_mutation_applied_at ON applied_mutation (applied_at)",
         ],
+        [
+            // The database's identity and the epochs of its history
+            // (``ServerHistory``). `player_table` is the oid of the player
+            // table when the current epoch began: `pg_restore` makes the
+            // tables anew, with new oids, so that a restored database
+            // begins a new epoch (``beginEpochIfRestored(_:)``).
+            """
+            CREATE TABLE server_identity (
+                id integer PRIMARY KEY CHECK (id = 1),
+                server uuid NOT NULL,
+                player_table oid NOT NULL)
+            """,
+            "INSERT INTO server_identity (id, server, player_table) VALUES (1, gen_random_uuid(), 'player'::regclass::oid)",
+            """
+            CREATE TABLE history_epoch (
+                position integer PRIMARY KEY,
+                epoch text NOT NULL UNIQUE,
+                start bigint NOT NULL)
+            """,
+            PostgresQuery(unsafeSQL: "INSERT INTO history_epoch (position, epoch, start) VALUES (1, \(randomEpoch), 0)"),
+        ],
     ]
+
+    /// A random epoch in ``PlayersCursor/newEpoch()``'s form, made by
+    /// PostgreSQL: 16 hexadecimal digits of a random UUID.
+    static let randomEpoch = "encode(substring(uuid_send(gen_random_uuid()) from 1 for 8), 'hex')"
 
     /// The key of the advisory lock that migrations hold: "players" in
     /// ASCII, an arbitrary constant of this program.
@@ -48,11 +77,13 @@ extension PostgresPlayersStore {
     /// Creates or migrates the schema to the last version, in one
     /// transaction that holds an advisory lock: of several instances that
     /// start at once, one migrates and the others then find the schema
-    /// done. Throws for a database whose schema is newer than this
+    /// done. In the same transaction, begins a new epoch if the database
+    /// was restored (``beginEpochIfRestored(_:_:)``), and returns the
+    /// history. Throws for a database whose schema is newer than this
     /// program's.
-    func migrate() async throws {
+    static func migrate(_ pool: PostgresConnectionPool, logger: Logger) async throws -> ServerHistory {
         let timeout = pool.connectTimeout
-        try await pool.withTransaction(leaseTimeout: timeout, operationTimeout: timeout, logger: logger) { [logger] connection in
+        return try await pool.withTransaction(leaseTimeout: timeout, operationTimeout: timeout, logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",
@@ -73,6 +104,40 @@ extension PostgresPlayersStore {
                 }
             }
             try await connection.query("UPDATE schema_version SET version = \(Self.migrations.count) WHERE id = 1", logger: logger)
+            return try await beginEpochIfRestored(connection, logger)
         }
+    }
+
+    /// In the migration's transaction: begins a new epoch, at the counter,
+    /// if the player table is not the one the current epoch began with
+    /// (`pg_restore` made it anew, or the database was restored into
+    /// another one), and returns the history.
+    static func beginEpochIfRestored(_ connection: PostgresConnection, _ logger: Logger) async throws -> ServerHistory {
+        var identity: (server: UUID, isSameTable: Bool)?
+        for try await row in try await connection.query(
+            "SELECT server, player_table = 'player'::regclass::oid FROM server_identity WHERE id = 1", logger: logger
+        ).decode((UUID, Bool).self) {
+            identity = row
+        }
+        guard let identity else {
+            throw PostgresStoreError("the PostgreSQL database has no server identity: another program changed it; restore it from a backup.")
+        }
+        if !identity.isSameTable {
+            try await connection.query(PostgresQuery(unsafeSQL: """
+                INSERT INTO history_epoch (position, epoch, start)
+                SELECT MAX(position) + 1, \(randomEpoch), (SELECT value FROM change_counter WHERE id = 1) FROM history_epoch
+                """), logger: logger)
+            try await connection.query("UPDATE server_identity SET player_table = 'player'::regclass::oid WHERE id = 1", logger: logger)
+        }
+        var epochs: [PlayersEpoch] = []
+        for try await (epoch, start) in try await connection.query(
+            "SELECT epoch, start FROM history_epoch ORDER BY position", logger: logger
+        ).decode((String, Int64).self) {
+            epochs.append(PlayersEpoch(epoch: epoch, start: start))
+        }
+        guard !epochs.isEmpty else {
+            throw PostgresStoreError("the PostgreSQL database has no history epoch: another program changed it; restore it from a backup.")
+        }
+        return ServerHistory(server: identity.server, epochs: epochs)
     }
 }

@@ -30,10 +30,11 @@ public final class PostgresPlayersStore: PlayersStore {
     /// Woken by the notifications of every instance's commits
     /// (``listenForChanges()``), and by this instance's own at once.
     public let changes: StoreChangeNotifier
+    public let history: ServerHistory
     private let listening = Mutex<Task<Void, Never>?>(nil)
     private let isClosed = Mutex(false)
 
-    /// Connects, creates or migrates the schema (``migrate()``), and starts
+    /// Connects, creates or migrates the schema (``migrate(_:logger:)``), and starts
     /// listening for the changes of every instance.
     /// Throws one ``PostgresStoreError`` sentence within `connectTimeout`
     /// when the database cannot be reached, refuses the connection (a
@@ -52,21 +53,22 @@ public final class PostgresPlayersStore: PlayersStore {
         operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        pool = try PostgresConnectionPool(
+        let pool = try PostgresConnectionPool(
             url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
             logger: logger)
-        self.logger = logger
-        changes = StoreChangeNotifier(latestVersion: 0)
+        let counter: Int64
         do {
-            try await migrate()
-            let counter = try await pool.withConnection(leaseTimeout: connectTimeout, operationTimeout: connectTimeout) {
-                [logger] connection in try await Self.counter(connection, logger).value
+            history = try await Self.migrate(pool, logger: logger)
+            counter = try await pool.withConnection(leaseTimeout: connectTimeout, operationTimeout: connectTimeout) {
+                connection in try await Self.counter(connection, logger).value
             }
-            changes.publish(counter)
         } catch {
             await pool.close()
             throw error
         }
+        self.pool = pool
+        self.logger = logger
+        changes = StoreChangeNotifier(latestVersion: counter)
         listening.withLock { $0 = Task { [self] in await listenForChanges() } }
     }
 

@@ -23,6 +23,8 @@ public struct EmbeddedPlayersStore: PlayersStore {
     /// on the writes of the others.
     public var changes: StoreChangeNotifier { database.changes }
 
+    public var history: ServerHistory { database.history }
+
     public func snapshot(limit: Int, after: UUID?) async throws -> SnapshotPage {
         try await StoreThreads.read { [database] in try database.snapshot(limit: limit, afterUUID: after) }
     }

@@ -13,6 +13,10 @@ import PlayersProtocol
 /// threads, which must stay free for other requests while it waits for a
 /// lock, a disk or a network.
 public protocol PlayersStore: Sendable {
+    /// The identity of the store's database and the epochs of its history,
+    /// read when it opened: every cursor names them.
+    var history: ServerHistory { get }
+
     /// A page of the snapshot: live players in uuid order, after `after`,
     /// at most `limit`, with the counter when the page was read.
     func snapshot(limit: Int, after: UUID?) async throws -> SnapshotPage

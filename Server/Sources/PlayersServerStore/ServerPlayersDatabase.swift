@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import Players
+import PlayersProtocol
 
 /// The server's players in a CipherDB database: the source of truth that
 /// clients sync from. Its calls block (SQLite waits for its lock): the
@@ -20,11 +21,15 @@ public final class ServerPlayersDatabase: Sendable {
     public let changes: StoreChangeNotifier
     /// Held here: the database holds its observers weakly.
     private let commitObserver: CounterCommitObserver
+    /// The database's identity and epochs (``ServerHistory``).
+    public let history: ServerHistory
 
-    /// Migrates the database, then serves it.
+    /// Migrates the database, begins a new epoch if it is a backup copy
+    /// (``beginEpochIfRestored(_:)``), then serves it.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         try Self.migrator.migrate(writer)
+        history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })
         commitObserver = CounterCommitObserver(notifier: changes)
         writer.add(transactionObserver: commitObserver)
@@ -61,6 +66,23 @@ public final class ServerPlayersDatabase: Sendable {
                 t.column("result", .text).notNull()
                 t.column("appliedAt", .datetime).notNull().indexed()
             }
+        }
+        // The database's identity and the epochs of its history
+        // (``ServerHistory``); `isBackupCopy` marks the copies that
+        // `players-server backup` makes.
+        migrator.registerMigration("server-v3-history") { db in
+            try db.create(table: "serverIdentity") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("server", .text).notNull()
+                t.column("isBackupCopy", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "historyEpoch") { t in
+                t.primaryKey("position", .integer)
+                t.column("epoch", .text).notNull().unique()
+                t.column("start", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO serverIdentity (id, server) VALUES (1, ?)", arguments: [UUID().uuidString])
+            try db.execute(sql: "INSERT INTO historyEpoch (position, epoch, start) VALUES (1, ?, 0)", arguments: [PlayersCursor.newEpoch()])
         }
         return migrator
     }

@@ -20,7 +20,7 @@ import Testing
             let player = try await server.store.insert(name: "A", score: 1)
             let uris = [
                 "/health", "/healthz", "/ready", "/metrics",
-                "/v1/players", "/v1/players?limit=1", "/v1/players?since=0", "/v1/players?limit=0",
+                "/v1/players", "/v1/players?limit=1", "/v1/players?since=\(server.store.cursor(0))", "/v1/players?limit=0",
                 "/v1/players/\(player.uuid.uuidString)", "/v1/players/\(UUID().uuidString)", "/v1/players/nope", "/nowhere",
             ]
             for uri in uris {

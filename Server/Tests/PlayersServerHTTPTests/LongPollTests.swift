@@ -22,7 +22,7 @@ import Testing
         try await APITestServer.with(kind) { server in
             _ = try await server.store.insert(name: "Arthur", score: 1)
             // The clock stands still: an answer did not wait.
-            let response = try await server.client.execute(uri: "/v1/players?since=0&wait=30", method: .get)
+            let response = try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(0))&wait=30", method: .get)
             #expect(response.status == .ok)
             #expect(try api.payload(response).players.map(\.name) == ["Arthur"])
         }
@@ -33,7 +33,7 @@ import Testing
         try await APITestServer.with(kind) { server in
             let cursor = try await server.store.currentVersion()
             let otherInstance = try await server.sandbox.makeStore()
-            let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(cursor)&wait=30", method: .get) }
+            let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(cursor))&wait=30", method: .get) }
             try await waitUntil("the long-poll waiting on the store") { server.store.changes.waiterCount == 1 }
             _ = try await otherInstance.insert(name: "Beatrix", score: 2)
             // The clock stands still: the commit woke it, not its wait's end.
@@ -41,7 +41,7 @@ import Testing
             try await otherInstance.close()
             let payload = try api.payload(response)
             #expect(payload.players.map(\.name) == ["Beatrix"])
-            #expect(payload.cursor == String(cursor + 1))
+            #expect(payload.cursor == server.store.cursor(cursor + 1))
         }
     }
 
@@ -50,7 +50,7 @@ import Testing
     @Test func aLongPollOutlivesTheLossOfTheListeningConnection() async throws {
         try await APITestServer.with(.postgres) { server in
             let cursor = try await server.store.currentVersion()
-            let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(cursor)&wait=30", method: .get) }
+            let poll = Task { try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(cursor))&wait=30", method: .get) }
             // Dropped once the request waits (not while it reads).
             try await waitUntil("the long-poll waiting on the store") { server.store.changes.waiterCount == 1 }
             try await server.sandbox.dropPostgresConnections()
@@ -69,13 +69,13 @@ import Testing
     func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
             _ = try await server.store.insert(name: "Arthur", score: 1)
-            let immediate = try await server.client.execute(uri: "/v1/players?since=1", method: .get)
+            let immediate = try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(1))", method: .get)
             let etag = try #require(immediate.headers[.eTag])
-            let waited = try await longPoll(server, "/v1/players?since=1&wait=1")
+            let waited = try await longPoll(server, "/v1/players?since=\(server.store.cursor(1))&wait=1")
             #expect(waited.status == .ok)
             #expect(waited.body == immediate.body)
             #expect(waited.headers[.eTag] == immediate.headers[.eTag])
-            let notModified = try await longPoll(server, "/v1/players?since=1&wait=1", headers: [.ifNoneMatch: etag])
+            let notModified = try await longPoll(server, "/v1/players?since=\(server.store.cursor(1))&wait=1", headers: [.ifNoneMatch: etag])
             #expect(notModified.status == .notModified)
         }
     }
@@ -104,7 +104,7 @@ import Testing
             _ = try await server.store.delete(player.uuid)
             try await server.store.purgeTombstones(olderThan: 1, now: Date().addingTimeInterval(10))
             // The clock stands still: an answer did not wait.
-            let response = try await server.client.execute(uri: "/v1/players?since=0&wait=30", method: .get)
+            let response = try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(0))&wait=30", method: .get)
             #expect(response.status == .gone)
         }
     }
@@ -112,7 +112,7 @@ import Testing
     @Test(arguments: ["-1", "61", "1.5", "soon", ""])
     func badWaitValuesAreRefused(_ wait: String) async throws {
         try await APITestServer.with(.embedded) { server in
-            let response = try await server.client.execute(uri: "/v1/players?since=0&wait=\(wait)", method: .get)
+            let response = try await server.client.execute(uri: "/v1/players?since=\(server.store.cursor(0))&wait=\(wait)", method: .get)
             #expect(response.status == .badRequest)
             #expect(try api.errorMessage(response) == "'wait' must be an integer from 0 to 60")
         }

@@ -33,7 +33,7 @@ import Testing
             let snapshot = try payload(response)
             #expect(snapshot.kind == .snapshot)
             #expect(snapshot.complete)
-            #expect(snapshot.cursor == "4")
+            #expect(snapshot.cursor == store.cursor(4))
             #expect(Set(snapshot.players.map(\.uuid)) == [players[0].uuid, players[2].uuid])
             #expect(snapshot.players.allSatisfy { $0.version != nil })
         }
@@ -53,7 +53,7 @@ import Testing
             #expect(delta.players.map(\.uuid) == [arthur.uuid])
             #expect(delta.players.first?.score == 100)
             #expect(delta.tombstones.map(\.uuid) == [barbara.uuid])
-            #expect(delta.cursor == "4")
+            #expect(delta.cursor == store.cursor(4))
         }
     }
 
@@ -96,7 +96,7 @@ import Testing
             }
             #expect(Set(seen) == Set(players.map(\.uuid)))
             #expect(seen.count == 7)
-            #expect(cursors == ["7"])
+            #expect(cursors == [store.cursor(7)])
         }
     }
 
@@ -113,13 +113,13 @@ import Testing
             var later: [PlayersPayload.PlayerEntry] = []
             while let next = uri {
                 let page = try payload(try await client.execute(uri: next, method: .get))
-                #expect(page.cursor == "7")
+                #expect(page.cursor == store.cursor(7))
                 later += page.players
                 uri = page.next
             }
             #expect(later.count == 3 && !later.contains { $0.uuid == last })
             #expect(later.allSatisfy { ($0.version ?? 0) <= 7 })
-            let catchUp = try payload(try await client.execute(uri: "/v1/players?since=7", method: .get))
+            let catchUp = try payload(try await client.execute(uri: "/v1/players?since=\(store.cursor(7))", method: .get))
             #expect(catchUp.players == [PlayersPayload.PlayerEntry(uuid: last, name: players.first { $0.uuid == last }!.name, score: 1234, version: 8)])
         }
     }
@@ -132,9 +132,52 @@ import Testing
             _ = try await store.delete(player.uuid)
             try await server.sandbox.ageTombstones(by: 7200)
             try await store.purgeTombstones(olderThan: 3600, now: Date())
-            let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
+            let response = try await client.execute(uri: "/v1/players?since=\(store.cursor(1))", method: .get)
             #expect(response.status == .gone)
             #expect(try errorMessage(response)?.contains("take a snapshot") == true)
+        }
+    }
+
+    /// A cursor of another history gets 410 with its reason, whatever its
+    /// counter: never a delta across a restore or from another database.
+    @Test(arguments: StoreKind.allCases)
+    func cursorsOfAnotherHistoryAreGone(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            _ = try await store.insert(name: "A", score: 1)
+            let history = store.history
+            let cases = [
+                (PlayersCursor(counter: 1, epoch: history.currentEpoch, server: UUID()).description, "another server's database"),
+                (PlayersCursor(counter: 1, epoch: PlayersCursor.newEpoch(), server: history.server).description,
+                 "from before this server's database was restored from a backup"),
+                ("1", "of an older form"),
+            ]
+            for (cursor, reason) in cases {
+                for uri in ["/v1/players?since=\(cursor)", "/v1/players?since=\(cursor)&wait=30", "/v1/players?limit=1&at=\(cursor)"] {
+                    let response = try await client.execute(uri: uri, method: .get)
+                    #expect(response.status == .gone, "\(uri)")
+                    #expect(try errorMessage(response)?.contains(reason) == true, "\(uri)")
+                }
+            }
+            #expect(try await client.execute(uri: "/v1/players?since=\(store.cursor(1))", method: .get).status == .ok)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchForAnotherServersDatabaseIsRefusedWhole(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let (store, client) = (server.store, server.client)
+            func batch(server: UUID) -> ByteBuffer {
+                ByteBuffer(string: #"{"changes":[{"kind":"save","mutationID":"\#(UUID().uuidString)","name":"A","score":1,"uuid":"\#(UUID().uuidString)"}],"protocolVersion":1,"server":"\#(server.uuidString)"}"#)
+            }
+            let headers: HTTPFields = [.contentType: "application/json"]
+            let other = try await client.execute(uri: "/v1/changes", method: .post, headers: headers, body: batch(server: UUID()))
+            #expect(other.status == .preconditionFailed)
+            #expect(try errorMessage(other)?.contains("not ") == true)
+            #expect(try await store.allPlayers().isEmpty)
+            let own = try await client.execute(uri: "/v1/changes", method: .post, headers: headers, body: batch(server: store.history.server))
+            #expect(own.status == .ok)
+            #expect(try await store.allPlayers().count == 1)
         }
     }
 
@@ -146,7 +189,7 @@ import Testing
             _ = try await store.delete(player.uuid)
             try await server.sandbox.ageTombstones(by: 7200)
             // No purge was asked for: the server purges before answering.
-            let response = try await client.execute(uri: "/v1/players?since=1", method: .get)
+            let response = try await client.execute(uri: "/v1/players?since=\(store.cursor(1))", method: .get)
             #expect(response.status == .gone)
         }
     }

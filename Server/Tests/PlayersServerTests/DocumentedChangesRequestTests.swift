@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 import TestSupport
 import Testing
 
@@ -28,6 +29,8 @@ import Testing
         }
         let player = try server.request("GET", "/v1/players/7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B")
         #expect(player.body == #"{"name":"Zoé","score":30,"uuid":"7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B","version":24}"#)
-        #expect(try server.request("GET", "/v1/players?since=24").body.contains(#""players":[]"#))
+        let cursor = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players?limit=1").body.utf8)).cursor ?? ""
+        #expect(try PlayersCursor(cursor).counter == 24)
+        #expect(try server.request("GET", "/v1/players?since=\(cursor)").body.contains(#""players":[]"#))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 import TestSupport
 import Testing
 
@@ -14,10 +15,15 @@ import Testing
             throw TestFailure("Docs/Server.md has no curl command with wait=")
         }
         let server = try ServerProcess(["--seed", "25"])
+        let cursor = try #require(try PlayersPayload.decode(Data(try server.request("GET", "/v1/players?limit=1").body.utf8)).cursor)
         let command = lines[index].dropFirst(2).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
-        let result = try await run("/bin/sh", ["-c", command], environment: ServerProcess.environment([:]))
+        let result = try await run("/bin/sh", ["-c", command], environment: ServerProcess.environment(["CURSOR": cursor]))
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == String(lines[index + 1]))
+        // The page's cursor, in place of this server's own.
+        let documented = String(lines[index + 1])
+        let pageCursor = try #require(documented.firstMatch(of: /"cursor":"([^"]*)"/)?.1)
+        #expect(try PlayersCursor(String(pageCursor)).counter == PlayersCursor(cursor).counter)
+        #expect(result.output == documented.replacingOccurrences(of: String(pageCursor), with: cursor))
         #expect(try server.metric("players_server_long_polls_total") == 1, "the long-poll waited")
     }
 }

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 import Synchronization
 import TestSupport
 import Testing
@@ -87,6 +88,7 @@ import Testing
     @Test func documentedBackupCommandRunsAsWrittenAndRestores() async throws {
         let server = try ServerProcess(["--database", "server.db", "--passphrase-file", "passphrase", "--seed", "5"],
                                        folder: try Self.folderWithPassphraseFile())
+        let before = try PlayersCursor(try PlayersPayload.decode(Data(try server.request("GET", "/v1/players").body.utf8)).cursor ?? "")
         let result = try await ServerProcess.run(
             ["backup", "--database", "server.db", "--passphrase-file", "passphrase", "server-backup.db"], in: server.folder)
         #expect(result.status == 0, "\(result.error)")
@@ -105,7 +107,14 @@ import Testing
         let restarted = try ServerProcess(["--database", "server.db", "--passphrase-file", "passphrase"], folder: server.folder)
         let snapshot = try restarted.request("GET", "/v1/players")
         #expect(snapshot.status == 200)
-        #expect(snapshot.body.contains(#""cursor":"5""#))
+        // The restored database begins a new epoch at the backup's
+        // counter: cursors from after it name the epoch before.
+        let page = try PlayersPayload.decode(Data(snapshot.body.utf8))
+        let cursor = try PlayersCursor(page.cursor ?? "")
+        #expect(cursor.counter == 5)
+        #expect(page.epochs?.map(\.start) == [0, 5])
+        #expect(page.epochs?.last?.epoch == cursor.epoch)
+        #expect(cursor.server == before.server && cursor.epoch != before.epoch)
     }
 
     static func folderWithPassphraseFile() throws -> TemporaryFolder {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 import TestSupport
 
 /// The built `players-server` running as a subprocess on a free loopback
@@ -80,6 +81,13 @@ final class ServerProcess: @unchecked Sendable {
     /// The value of the sample `name` of `GET /metrics` (without labels),
     /// if the server shows it. Counted in it: this request itself, when
     /// `name` is `players_server_requests_in_progress`.
+    /// The cursor of the server's answers now: its snapshot's.
+    func cursor() throws -> String {
+        let page = try PlayersPayload.decode(Data(try request("GET", "/v1/players?limit=1").body.utf8))
+        guard let cursor = page.cursor else { throw TestFailure("players-server on port \(port) answered a snapshot without a cursor") }
+        return cursor
+    }
+
     func metric(_ name: String) throws -> Double? {
         try request("GET", "/metrics").body.split(separator: "\n").first { $0.hasPrefix(name + " ") }
             .flatMap { Double($0.split(separator: " ").last!) }

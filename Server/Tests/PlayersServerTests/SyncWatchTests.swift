@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 import ServerTestSupport
 import Synchronization
 import TestSupport
@@ -106,7 +107,7 @@ import Testing
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
         #expect(objects.map { $0["inserted"] as? Int } == [3, 1])
-        #expect(objects.map { $0["cursorAfter"] as? String } == ["3", "4"])
+        #expect(objects.map { ($0["cursorAfter"] as? String).flatMap { try? PlayersCursor($0).counter } } == [3, 4])
         #expect(watcher.lines.last == "Stopped watching http://127.0.0.1:\(server.port).")
     }
 
@@ -163,6 +164,15 @@ final class WatchProcess: Sendable {
         try waitUntilBlocking("players sync --watch to exit after signal \(signal)") { !process.isRunning }
         return process.terminationStatus
     }
+
+    /// Waits until the client exits by itself, and returns its exit status.
+    func waitForExit() throws -> Int32 {
+        try waitUntilBlocking("players sync --watch to exit") { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// What the client printed on standard error so far.
+    var errorText: String { text(errors) }
 
     /// Waits until `condition` holds; fails at once if the client exits.
     private func waitWhileRunning(_ what: String, _ condition: () -> Bool) throws {

@@ -53,9 +53,9 @@ import Testing
         // The real change on one page, other values with its version on
         // the next: the first would have stayed for ever.
         let server = try server([
-            Self.page("snapshot", cursor: "30", version: 3),
-            Self.page("delta", cursor: "31", next: "/v1/players?since=31", name: "Poisoned", score: 424_242, version: 31),
-            Self.page("delta", cursor: "31", score: 20, version: 31),
+            Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
+            Self.page("delta", cursor: ScriptedCursor.at(31), next: "/v1/players?since=\(ScriptedCursor.at(31))", name: "Poisoned", score: 424_242, version: 31),
+            Self.page("delta", cursor: ScriptedCursor.at(31), score: 20, version: 31),
         ])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
@@ -64,16 +64,16 @@ import Testing
     }
 
     @Test func aDeltaVersionNotAfterTheStoredCursorIsRefused() async throws {
-        let server = try server([Self.page("snapshot", cursor: "30", version: 3), Self.page("delta", cursor: "31", version: 30)])
+        let server = try server([Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3), Self.page("delta", cursor: ScriptedCursor.at(31), version: 30)])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
         try await expectRefusal(client, database, content: content, page: 1, path: "$.players[0].version",
                                 message: "30 is not after the cursor 30 that the page continues from")
-        #expect(server.requests.last?.path == "/v1/players?since=30")
+        #expect(server.requests.last?.path == "/v1/players?since=\(ScriptedCursor.at(30))")
     }
 
     @Test func aDeltaVersionAboveItsPagesCursorIsRefused() async throws {
-        let server = try server([Self.page("snapshot", cursor: "30", version: 3), Self.page("delta", cursor: "31", version: .max)])
+        let server = try server([Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3), Self.page("delta", cursor: ScriptedCursor.at(31), version: .max)])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
         try await expectRefusal(client, database, content: content, page: 1, path: "$.players[0].version",
@@ -82,9 +82,9 @@ import Testing
 
     @Test func aDeltaCursorThatGoesBackIsRefused() async throws {
         let server = try server([
-            Self.page("snapshot", cursor: "30", version: 3),
-            Self.page("delta", cursor: "40", next: "/v1/players?since=40", version: 40),
-            Self.page("delta", cursor: "35", version: nil),
+            Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
+            Self.page("delta", cursor: ScriptedCursor.at(40), next: "/v1/players?since=\(ScriptedCursor.at(40))", version: 40),
+            Self.page("delta", cursor: ScriptedCursor.at(35), version: nil),
         ])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
@@ -93,12 +93,12 @@ import Testing
 
     @Test func aSnapshotReplacesAValueThatATamperedDeltaLeft() async throws {
         let server = try server([
-            Self.page("snapshot", cursor: "30", version: 3),
+            Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
             // Tampered on the way: the server's change 31 set the score to 20.
-            Self.page("delta", cursor: "31", name: "Poisoned", score: 424_242, version: 31),
+            Self.page("delta", cursor: ScriptedCursor.at(31), name: "Poisoned", score: 424_242, version: 31),
             // An honest delta cannot tell: nothing changed since.
-            Self.page("delta", cursor: "31", version: nil),
-            Self.page("snapshot", cursor: "31", score: 20, version: 31),
+            Self.page("delta", cursor: ScriptedCursor.at(31), version: nil),
+            Self.page("snapshot", cursor: ScriptedCursor.at(31), score: 20, version: 31),
         ])
         defer { server.stop() }
         let (database, client, _) = try await syncedClient(server)
@@ -112,9 +112,9 @@ import Testing
 
     @Test func aSnapshotLowersAForgedVersionSoThatLaterChangesApply() async throws {
         let server = try server([
-            Self.page("snapshot", cursor: "30", version: 3),
-            Self.page("snapshot", cursor: "31", version: 3),
-            Self.page("delta", cursor: "32", name: "Zaphod", version: 32),
+            Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
+            Self.page("snapshot", cursor: ScriptedCursor.at(31), version: 3),
+            Self.page("delta", cursor: ScriptedCursor.at(32), name: "Zaphod", version: 32),
         ])
         defer { server.stop() }
         let queue = try DatabaseQueue()

@@ -128,3 +128,11 @@ final class RequestCounter: Sendable {
         }
     }
 }
+
+extension ServerPlayersDatabase {
+    /// The cursor of the database's history at `counter`, as its server
+    /// sends it.
+    func cursor(_ counter: Int64) -> String {
+        history.cursor(at: counter).description
+    }
+}

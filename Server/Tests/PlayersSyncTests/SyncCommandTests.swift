@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aStoredRemoteMakesAPlainSyncWork() async throws {
-        try await withLiveServer(seed: 3) { _, url in
+        try await withLiveServer(seed: 3) { store, url in
             let sandbox = try CLISandbox()
             _ = try await sandbox.run(["init"])
             #expect(try await sandbox.run(["remote"]).output == "No remote is set: run 'players remote set URL'.\n")
@@ -49,7 +49,7 @@ import Testing
             let info = try await sandbox.run(["info", "--json"])
             let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
             #expect(report?["remoteURL"] as? String == url.absoluteString)
-            #expect(report?["syncCursor"] as? String == "3")
+            #expect(report?["syncCursor"] as? String == store.cursor(3))
             #expect(report?["syncEndpoint"] as? String == url.absoluteString + "/v1/players")
         }
     }
@@ -192,7 +192,7 @@ import Testing
     /// dry run, a snapshot, an answer with nothing new; and the cursor of
     /// the dry run is the one the real sync stores.
     @Test func theJSONReportHasOneShapeInEveryOutcome() async throws {
-        try await withLiveServer(seed: 3) { _, url in
+        try await withLiveServer(seed: 3) { store, url in
             let sandbox = try CLISandbox()
             _ = try await sandbox.run(["init"])
             var reports: [[String: Any]] = []
@@ -202,12 +202,14 @@ import Testing
                 reports.append(try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
             }
             let fields: Set = ["pushed", "conflicts", "pending", "kind", "upToDate", "dryRun", "inserted", "updated", "deleted",
-                               "unchanged", "cursorBefore", "cursorAfter", "pages", "bytesReceived", "durationSeconds"]
+                               "unchanged", "requeued", "historyChange", "cursorBefore", "cursorAfter", "pages", "bytesReceived",
+                               "durationSeconds"]
             for report in reports { #expect(Set(report.keys) == fields) }
             #expect(reports.map { $0["kind"] as? String } == ["snapshot", "snapshot", "delta"])
-            #expect(reports[2]["inserted"] as? Int == 0 && reports[2]["cursorBefore"] as? String == "3")
+            #expect(reports[2]["inserted"] as? Int == 0 && reports[2]["cursorBefore"] as? String == store.cursor(3))
             #expect(reports[0]["cursorBefore"] is NSNull)
-            #expect(reports[0]["cursorAfter"] as? String == "3" && reports[1]["cursorAfter"] as? String == "3")
+            #expect(reports[0]["cursorAfter"] as? String == store.cursor(3) && reports[1]["cursorAfter"] as? String == store.cursor(3))
+            #expect(reports.allSatisfy { $0["historyChange"] is NSNull && $0["requeued"] as? Int == 0 })
         }
     }
 

@@ -16,7 +16,7 @@ import Testing
     func endlessSnapshot(fillerBytes: Int = 0, stallingFrom: Int? = nil) throws -> ScriptedHTTPServer {
         let filler = String(repeating: "x", count: fillerBytes)
         return try ScriptedHTTPServer { _, number in
-            let page = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"9","next":"/v1/players?page=\#(number + 1)","filler":"\#(filler)","players":[],"tombstones":[]}"#
+            let page = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"\#(ScriptedCursor.at(9))","next":"/v1/players?page=\#(number + 1)","filler":"\#(filler)","players":[],"tombstones":[]}"#
             return number >= (stallingFrom ?? .max) ? [.holdUntilStopped] : .json(page)
         }
     }
@@ -53,14 +53,14 @@ import Testing
             let kind = request.path.contains("since=") ? "delta" : "snapshot"
             let isFirst = !request.path.contains("page=2")
             let next = isFirst ? #""next":"\#(request.path.contains("since=") ? "/v1/players?since=9&page=2" : "/v1/players?page=2")","# : ""
-            return .json(#"{"protocolVersion":1,"kind":"\#(kind)","complete":\#(!isFirst),"cursor":"9",\#(next)"players":[],"tombstones":[]}"#)
+            return .json(#"{"protocolVersion":1,"kind":"\#(kind)","complete":\#(!isFirst),"cursor":"\#(ScriptedCursor.at(9))",\#(next)"players":[],"tombstones":[]}"#)
         }
         defer { server.stop() }
         let (database, before) = try await syncedDatabase()
         var client = database.client(URL(string: server.baseURL)!)
         client.maximumPages = 3
         await #expect(throws: SyncError.tooLarge) { try await client.sync(full: true) }
-        #expect(server.requests.map(\.path) == ["/v1/players", "/v1/players?page=2", "/v1/players?since=9"])
+        #expect(server.requests.map(\.path) == ["/v1/players", "/v1/players?page=2", "/v1/players?since=\(ScriptedCursor.at(9))"])
         #expect(try database.contentChecksum() == before)
     }
 
@@ -100,7 +100,7 @@ import Testing
         let database = try ClientDatabase()
         _ = try await database.client(URL(string: server.baseURL)!).sync()
         let state = try await database.appDatabase.reader.read { db in try SyncState.fetch(db, name: SyncState.playersStream) }
-        #expect(state.cursor == "30")
+        #expect(state.cursor == ScriptedCursor.at(30))
         #expect(state.etag == nil)
     }
 
@@ -109,7 +109,7 @@ import Testing
     @Test(arguments: [String(repeating: "7", count: 2000), "v7-abc"])
     func aStoredCursorThatCannotBeSentIsNotAndASnapshotReplacesIt(_ storedCursor: String) async throws {
         let player = SyncFailureTests.BadServer.player()
-        let server = try ScriptedHTTPServer { _, _ in .json(SyncFailureTests.BadServer.page(player, extra: #""cursor":"31","#)) }
+        let server = try ScriptedHTTPServer { _, _ in .json(SyncFailureTests.BadServer.page(player, extra: #""cursor":"\#(ScriptedCursor.at(31))","#)) }
         defer { server.stop() }
         let queue = try DatabaseQueue()
         let appDatabase = try AppDatabase(queue)
@@ -123,7 +123,7 @@ import Testing
         #expect(report.kind == .snapshot)
         #expect(server.requests.map(\.path) == ["/v1/players"])
         let state = try await queue.read { db in try SyncState.fetch(db, name: SyncState.playersStream) }
-        #expect(state.cursor == "31")
+        #expect(state.cursor == ScriptedCursor.at(31))
     }
 
     @Test func theCommandsDeadlineAndSizeOptionsEndASyncWithExitCodeFive() async throws {

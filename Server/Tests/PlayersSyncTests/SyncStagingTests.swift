@@ -124,7 +124,7 @@ import Testing
                 group.addTask {
                     for _ in 0..<500 {
                         let area = try await store.beginStaging()
-                        try await area.stage(PlayersPayload(kind: .delta, cursor: "1", players: []), number: 1, isCatchUp: false)
+                        try await area.stage(PlayersPayload(kind: .delta, cursor: ScriptedCursor.at(1), players: []), number: 1, isCatchUp: false)
                         await area.discard()
                     }
                 }
@@ -143,7 +143,7 @@ import Testing
                 return .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: "not-a-uuid")))
             }
             let players = (0..<10).map { SyncFailureTests.BadServer.player(uuid: uuids[page * 10 + $0], name: #""Player \#(page * 10 + $0)""#) }
-            return .json(SyncFailureTests.BadServer.page(players.joined(separator: ","), extra: #""cursor":"30","next":"/v1/players?page=\#(page + 1)","#, complete: false))
+            return .json(SyncFailureTests.BadServer.page(players.joined(separator: ","), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=\#(page + 1)","#, complete: false))
         }
         defer { server.stop() }
         let (database, before) = try await SyncLimitTests().syncedDatabase()
@@ -161,11 +161,11 @@ import Testing
         let uuid = SyncFailureTests.BadServer.uuid
         let server = try ScriptedHTTPServer { request, _ in
             if request.path.contains("since=") {
-                return .json(#"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"30","players":[],"tombstones":[]}"#)
+                return .json(#"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"\#(ScriptedCursor.at(30))","players":[],"tombstones":[]}"#)
             }
             return request.path.contains("page=2")
                 ? .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: SyncFailureTests.BadServer.otherUUID) + "," + SyncFailureTests.BadServer.player(uuid: uuid)))
-                : .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: uuid), extra: #""cursor":"30","next":"/v1/players?page=2","#, complete: false))
+                : .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: uuid), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=2","#, complete: false))
         }
         defer { server.stop() }
         let (database, before) = try await SyncLimitTests().syncedDatabase()

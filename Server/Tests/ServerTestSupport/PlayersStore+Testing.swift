@@ -47,3 +47,11 @@ extension PlayersStore {
         return "\(delta.serverVersion) \(delta.changes)"
     }
 }
+
+extension PlayersStore {
+    /// The cursor of the store's history at `counter`, as its server sends
+    /// it.
+    public func cursor(_ counter: Int64) -> String {
+        history.cursor(at: counter).description
+    }
+}

@@ -92,28 +92,42 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         let cursorBefore = position.cursor(for: endpoint).flatMap { cursor in
             cursor.utf8.count <= maximumCursorLength && Self.isOfThisProtocol(cursor) ? cursor : nil
         }
-        return try await store.withStaging { staging in
-            let fetched: Staged
-            // The history the store last synced, from any endpoint: a
-            // server behind a new URL must still be the same database.
-            let known = position.cursor.flatMap { try? Store.Message.position(ofCursor: $0) }
-            switch try await withinDeadline(from: start, {
-                try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full, known: known)
-            }) {
-            case .upToDate(let bytes):
-                return SyncReport(
-                    kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
-                    cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: start.elapsedSeconds)
-            case .fetched(let staged):
-                fetched = staged
-            }
-            let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
-            return SyncReport(
-                kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, historyChange: fetched.fetch.historyChange,
-                cursorBefore: cursorBefore,
-                cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
-                bytesReceived: fetched.bytes, durationSeconds: start.elapsedSeconds)
+        // Begun at the first page: an answer with none makes no staging.
+        let staging = StagingOnDemand(store)
+        do {
+            let report = try await sync(into: staging, position: position, cursorBefore: cursorBefore, full: full, dryRun: dryRun,
+                                        startedAt: start)
+            await staging.discard()
+            return report
+        } catch {
+            await staging.discard()
+            throw error
         }
+    }
+
+    /// The fetch and the merge of ``sync(full:dryRun:startedAt:)``.
+    private func sync(into staging: StagingOnDemand<Store>, position: SyncPosition, cursorBefore: String?, full: Bool, dryRun: Bool,
+                      startedAt start: SyncStopwatch) async throws -> SyncReport {
+        let fetched: Staged
+        // The history the store last synced, from any endpoint: a
+        // server behind a new URL must still be the same database.
+        let known = position.cursor.flatMap { try? Store.Message.position(ofCursor: $0) }
+        switch try await withinDeadline(from: start, {
+            try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full, known: known)
+        }) {
+        case .upToDate(let bytes):
+            return SyncReport(
+                kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
+                cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: start.elapsedSeconds)
+        case .fetched(let staged):
+            fetched = staged
+        }
+        let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
+        return SyncReport(
+            kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, historyChange: fetched.fetch.historyChange,
+            cursorBefore: cursorBefore,
+            cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
+            bytesReceived: fetched.bytes, durationSeconds: start.elapsedSeconds)
     }
 
     /// The result of fetching: nothing new, or staged pages to merge.
@@ -159,7 +173,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
 
     /// The delta since the stored cursor, or a snapshot. `known`: the
     /// position of the stored cursor, from any endpoint.
-    private func fetch(into staging: Store.Staging, cursorBefore: String?, etag: String?, full: Bool,
+    private func fetch(into staging: StagingOnDemand<Store>, cursorBefore: String?, etag: String?, full: Bool,
                        known: SyncCursorPosition?) async throws -> Fetched {
         guard !full, let cursorBefore else { return .fetched(try await snapshot(into: staging, known: known)) }
         switch try await pages(from: deltaURL(since: cursorBefore, wait: waitSeconds), etag: etag, expectsSnapshot: false, into: staging,
@@ -178,7 +192,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
 
     /// A snapshot, and for one of several pages the delta since its cursor.
     /// Its history is compared with `known`'s before any page is staged.
-    private func snapshot(into staging: Store.Staging, known: SyncCursorPosition?) async throws -> Staged {
+    private func snapshot(into staging: StagingOnDemand<Store>, known: SyncCursorPosition?) async throws -> Staged {
         guard case .pages(let run) = try await pages(from: endpoint, etag: nil, expectsSnapshot: true, into: staging,
                                                      known: known) else {
             throw SyncError.unexpectedStatus.with(status: 410, detail: "for a snapshot")
@@ -228,7 +242,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// each staged as soon as it is checked. `firstPage` and `heldBefore`
     /// count what the sync already holds; `after` is the position a delta
     /// continues from, which each of its pages moves on.
-    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: Store.Staging,
+    private func pages(from url: URL, etag: String?, expectsSnapshot: Bool, into staging: StagingOnDemand<Store>,
                        serverHold: Int = 0, isCatchUp: Bool = false, firstPage: Int = 1, heldBefore: Int = 0,
                        after: SyncCursorPosition? = nil, known: SyncCursorPosition? = nil) async throws -> Pages {
         var after = after

@@ -57,7 +57,10 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: "How long a request may take to arrive, headers to body, before its connection is closed (1s to 1h; default: 30s).")
     var readTimeout = "30s"
 
-    @Option(help: "The most connections open at once; more wait to be accepted (1 to 100000; default: 256); each long-poll holds one.")
+    @Option(help: "How long a new connection may take to send its first request's headers before it is closed (1s to 1h; default: 10s).")
+    var headerTimeout = "10s"
+
+    @Option(help: "The most connections open at once (1 to 100000; default: 256); at the limit the connection idle for longest is closed to make room, and only when every one has a request in progress (each long-poll holds one) do more wait to be accepted.")
     var maxConnections = 256
 
     @Option(help: "After SIGTERM or SIGINT, how long to go on serving with GET /ready answering 503, so that load balancers stop sending, before the server stops accepting connections (0s to 5m; default: 0s).")
@@ -87,6 +90,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try Self.checkDuration(tombstoneRetention, option: "--tombstone-retention", in: 1...36_500 * 86_400, "1s to 36500d, such as 30d")
         try Self.checkDuration(idleTimeout, option: "--idle-timeout", in: 1...3600, "1s to 1h, such as 60s")
         try Self.checkDuration(readTimeout, option: "--read-timeout", in: 1...3600, "1s to 1h, such as 30s")
+        try Self.checkDuration(headerTimeout, option: "--header-timeout", in: 1...3600, "1s to 1h, such as 10s")
         try Self.checkDuration(drainTime, option: "--drain-time", in: 0...300, "0s to 5m, such as 10s")
         if let seed, !(0...1_000_000).contains(seed) { throw ValidationError("--seed must be from 0 to 1000000.") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
@@ -124,6 +128,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         serverConfiguration.tombstoneRetention = Self.duration(tombstoneRetention)!
         serverConfiguration.idleTimeout = Self.duration(idleTimeout)!
         serverConfiguration.readTimeout = Self.duration(readTimeout)!
+        serverConfiguration.headerTimeout = Self.duration(headerTimeout)!
         serverConfiguration.maximumConnections = maxConnections
         serverConfiguration.servesDemoRefresh = demo
         if let tokenFile {

@@ -4,12 +4,20 @@ import HummingbirdCore
 import NIOCore
 
 extension PlayersAPI {
-    /// HTTP/1.1 with the idle and read timeouts of the configuration, and
-    /// a JSON body in the answer to a request that is not HTTP.
+    /// HTTP/1.1 with the header, idle and read timeouts of the
+    /// configuration, the idle connections closed first at the limit of
+    /// connections (``OpenConnections``), and a JSON body in the answer to
+    /// a request that is not HTTP.
     public var server: HTTPServerBuilder {
         let readTimeout = Self.timeAmount(configuration.readTimeout)
+        let headerTimeout = Self.timeAmount(configuration.headerTimeout)
+        let connections = OpenConnections(limit: configuration.maximumConnections)
         return .http1(configuration: .init(
-            additionalChannelHandlers: [ReadTimeoutHandler(timeout: readTimeout), MalformedRequestAnswerHandler()],
+            additionalChannelHandlers: [
+                ConnectionSlotHandler(connections, headerTimeout: headerTimeout),
+                ReadTimeoutHandler(timeout: readTimeout),
+                MalformedRequestAnswerHandler(),
+            ],
             idleTimeout: Self.timeAmount(configuration.idleTimeout)))
     }
 

@@ -27,7 +27,12 @@ public struct ServerConfiguration: Sendable {
     /// How long a request may take to arrive, from its headers to the end
     /// of its body, before its connection is closed.
     public var readTimeout: TimeInterval = 30
-    /// The most connections open at once; more wait to be accepted.
+    /// How long a new connection may take to send its first request's
+    /// head before it is closed.
+    public var headerTimeout: TimeInterval = 10
+    /// The most connections open at once. At the limit, the connection
+    /// idle for longest is closed to make room; only when every one has a
+    /// request in progress do more wait to be accepted.
     public var maximumConnections: Int = 256
     /// How long `GET /ready` waits for the store's check before it
     /// answers 503.

@@ -28,24 +28,44 @@ import Testing
         #expect(try server.request("GET", "/v1/players").status == 200)
     }
 
-    @Test func connectionsBeyondTheLimitWaitForAFreeOne() throws {
-        let server = try ServerProcess(["--max-connections", "2"])
-        var held = [try RawHTTP(port: server.port), try RawHTTP(port: server.port)]
-        // Both are accepted: each answers a keep-alive request.
+    @Test func anIdleConnectionMakesRoomForANewOneAtTheLimit() throws {
+        // Idle connections stay open for the hang guard's whole length:
+        // only the limit can close one.
+        let server = try ServerProcess(["--max-connections", "3", "--idle-timeout", "1h", "--header-timeout", "1h"])
+        let held = [try RawHTTP(port: server.port), try RawHTTP(port: server.port)]
         for connection in held {
             try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try connection.readResponse().status == 200)
         }
+        // The third reaches the limit: the connection idle for longest is
+        // closed for it, and it is answered.
         let third = try RawHTTP(port: server.port)
         try third.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        // A sentinel rather than a time: a request sent after the third's,
-        // on a held connection, is answered, and the third's is not.
+        let answer = try #require(third.readToEnd(), "the third connection answered")
+        #expect(try RawHTTP.parse(answer).status == 200)
+        #expect(held[0].isClosedByServer)
         try held[1].send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try held[1].readResponse().status == 200)
-        #expect(!third.hasAnswerWaiting, "the third connection waits while two are open")
-        held.removeFirst()
-        let answer = try #require(third.readToEnd(), "the third connection answered once one of the two closed")
-        #expect(try RawHTTP.parse(answer).status == 200)
+    }
+
+    @Test func connectionsThatSendNothingCannotKeepARequestOut() throws {
+        // Neither timeout can close them within the hang guard: only
+        // closing the idle ones first lets the request in.
+        let server = try ServerProcess(["--max-connections", "16", "--idle-timeout", "1h", "--header-timeout", "1h"])
+        let silent = try (0..<300).map { _ in try RawHTTP(port: server.port) }
+        #expect(try server.request("GET", "/health").status == 200)
+        // All but those that fit under the limit were closed for others.
+        try waitUntilBlocking("the server to close all but 15 of 300 silent connections") {
+            silent.filter(\.isClosedNow).count >= 300 - 15
+        }
+    }
+
+    @Test func aConnectionThatSendsNoRequestHeadIsClosedByTheHeaderTimeout() throws {
+        let server = try ServerProcess(["--header-timeout", "1s", "--idle-timeout", "1h"])
+        let silent = try RawHTTP(port: server.port)
+        #expect(silent.isClosedByServer)
+        // A request within it is served as usual.
+        #expect(try server.request("GET", "/health").status == 200)
     }
 
     @Test func writesWaitingForTheDatabaseLockDoNotStallReads() async throws {

@@ -90,6 +90,13 @@ final class RawHTTP {
 
     /// Whether an answer has arrived and waits to be read (without
     /// waiting for one).
+    /// Whether the server has closed the connection, without waiting:
+    /// the end of the stream is there to read now.
+    var isClosedNow: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     var hasAnswerWaiting: Bool {
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0

@@ -103,14 +103,17 @@ import Testing
         let sandbox = try CLISandbox()
         _ = try await sandbox.run(["init"])
         let before = try queuedContent(sandbox)
-        let server = try ScriptedHTTPServer { _, _ in [.holdUntilStopped] }
+        // A first page, staged; the second never comes.
+        let firstPage = SyncFailureTests.BadServer.page(
+            SyncFailureTests.BadServer.player(), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=2","#, complete: false)
+        let server = try ScriptedHTTPServer { _, number in number == 0 ? .json(firstPage) : [.holdUntilStopped] }
         defer { server.stop() }
         let process = try sandbox.makeProcess(["sync", "--url", server.baseURL, "--quiet"])
         let sync = Task { try await run(process) }
         func stagingFolders() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path)) ?? []).filter { $0.hasPrefix("players-sync-") }
         }
-        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count == 1 && stagingFolders().count == 1 }
+        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count == 2 && stagingFolders().count == 1 }
         kill(process.processIdentifier, signal)
         let result = try await sync.value
         #expect(result.status == 128 + signal, "\(result.error)")

@@ -134,6 +134,21 @@ import Testing
         #expect(Self.stagingEntries(staging).isEmpty)
     }
 
+    @Test func anAnswerWithNoPageMakesNoStaging() async throws {
+        try await withLiveServer(seed: 3) { _, url in
+            let database = try ClientDatabase()
+            // The first delta at the new cursor brings its ETag.
+            for _ in 0..<2 { _ = try await database.client(url).sync() }
+            // A file where the staging folder would go: making one fails.
+            let folder = try TemporaryFolder()
+            try Data().write(to: folder.url("not-a-folder"))
+            let store = PlayersSyncStore(database.appDatabase, stagingDirectory: folder.url("not-a-folder"))
+            let client = SyncClient(transport: fastTransport(), endpoint: url.appendingPathComponent("v1/players"), store: store)
+            let report = try await client.sync()
+            #expect(report.upToDate)
+        }
+    }
+
     @Test func aBadPageAfterManyStagedOnesChangesNeitherTheDatabaseNorTheCursor() async throws {
         let goodPages = 40
         let uuids = (0..<goodPages * 10).map { _ in UUID().uuidString }

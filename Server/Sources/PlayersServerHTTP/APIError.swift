@@ -45,6 +45,15 @@ public struct APIError: HTTPResponseError, Sendable {
         return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": "/v1/players"])
     }
 
+    /// The store's database cannot be reached now: clients try again after
+    /// `Retry-After`.
+    static let storeUnavailable = APIError(
+        .serviceUnavailable, "the server's database cannot be reached now: try again later",
+        headers: [.retryAfter: String(retryAfterSeconds)])
+
+    /// The `Retry-After` of ``storeUnavailable``, in seconds.
+    static let retryAfterSeconds = 5
+
     /// Why a cursor gets 410.
     enum GoneCursor {
         case forgotten, otherServer, earlierEpoch, olderForm

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PlayersServerStore
 
 /// The outermost middleware: gives each request its id (an incoming
 /// `X-Request-ID` if it is short and safe, else Hummingbird's own), echoed
@@ -12,7 +13,9 @@ import Logging
 /// Errors become responses here, so that they carry the id too. The
 /// handlers turn every mistake of a client into an `HTTPResponseError`,
 /// so any other error is a store's (the database failed): it is logged,
-/// counted, and answered 500 with the id to look for in the log.
+/// counted, and answered 503 with `Retry-After` when the store's database
+/// cannot be reached now (``StoreFailure``), else 500 with the id to look
+/// for in the log.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
 
@@ -31,6 +34,10 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try error.response(from: request, context: context)
         } catch let error as CancellationError {
             throw error
+        } catch let error as any StoreFailure where error.isUnavailable {
+            metrics.storeCallFailed()
+            context.logger.error("store unavailable", metadata: ["error": "\(error)"])
+            response = try APIError.storeUnavailable.response(from: request, context: context)
         } catch {
             metrics.storeCallFailed()
             context.logger.error("store error", metadata: ["error": "\(error)"])

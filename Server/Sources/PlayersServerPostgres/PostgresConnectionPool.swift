@@ -204,9 +204,10 @@ package final class PostgresConnectionPool: Sendable {
         case .finished(let result):
             return try result.get()
         case .timedOut:
-            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s.")
+            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s.",
+                                     kind: .unavailable)
         case .connectionClosed:
-            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) closed the connection.")
+            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) closed the connection.", kind: .unavailable)
         case .cancelled:
             throw CancellationError()
         }
@@ -275,7 +276,7 @@ package final class PostgresConnectionPool: Sendable {
                     ? "PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s."
                     : "no PostgreSQL connection was free within \(timeout.components.seconds) s: all \(maximumConnections) were in use."
             }
-            fail(id, with: PostgresStoreError(reason))
+            fail(id, with: PostgresStoreError(reason, kind: .unavailable))
         }
         let isWaiting = state.withLock { state in
             guard let index = state.requests.firstIndex(where: { $0.id == id }) else { return false }

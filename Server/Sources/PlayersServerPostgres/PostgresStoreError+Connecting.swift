@@ -7,6 +7,11 @@ extension PostgresStoreError {
     /// message for a refusal (it names the user or the database, never
     /// the password), the network's for a server that cannot be reached.
     init(connectingTo url: PostgresURL, _ error: PSQLError) {
+        self.init(connectionFailure: url, error)
+        kind = .unavailable
+    }
+
+    private init(connectionFailure url: PostgresURL, _ error: PSQLError) {
         let endpoint = url.endpointDescription
         switch error.code {
         case .server:

@@ -181,6 +181,27 @@ import Testing
         }
     }
 
+    /// PostgreSQL refuses connections: every call that needs it is answered
+    /// 503 with `Retry-After`, which clients retry, and not 500.
+    @Test func anUnreachableDatabaseIsAnsweredServiceUnavailableWithRetryAfter() async throws {
+        try await APITestServer.with(.postgres) { server in
+            let (store, client) = (server.store, server.client)
+            _ = try await store.insert(name: "A", score: 1)
+            try await server.sandbox.refuseConnections()
+            let batch = ByteBuffer(string: #"{"changes":[{"kind":"delete","mutationID":"\#(UUID().uuidString)","uuid":"\#(UUID().uuidString)"}],"protocolVersion":1}"#)
+            let answers = [
+                try await client.execute(uri: "/v1/players", method: .get),
+                try await client.execute(uri: "/v1/players?since=\(store.cursor(0))", method: .get),
+                try await client.execute(uri: "/v1/changes", method: .post, headers: [.contentType: "application/json"], body: batch),
+            ]
+            for answer in answers {
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.headers[.retryAfter] == "5")
+                #expect(try errorMessage(answer) == "the server's database cannot be reached now: try again later")
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func expiredTombstonesArePurgedWhileTheServerRuns(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, tombstoneRetention: 3600) { server in

@@ -39,11 +39,14 @@ final class OpenConnections: Sendable {
             state.nextOrder += 1
             state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, idleSince: state.nextOrder)
             guard state.entries.count >= limit else { return nil }
-            let idle = state.entries.filter { $0.key != ObjectIdentifier(channel) && $0.value.idleSince != nil }
-            guard let oldest = idle.min(by: { $0.value.idleSince! < $1.value.idleSince! }) else { return nil }
+            var oldest: (key: ObjectIdentifier, since: UInt64)?
+            for (key, entry) in state.entries where key != ObjectIdentifier(channel) {
+                if let since = entry.idleSince, since < oldest?.since ?? .max { oldest = (key, since) }
+            }
+            guard let oldest else { return nil }
             // Closed once: no longer a candidate.
             state.entries[oldest.key]?.idleSince = nil
-            return oldest.value.channel
+            return state.entries[oldest.key]?.channel
         }
         victim?.close(promise: nil)
     }

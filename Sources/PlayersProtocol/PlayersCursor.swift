@@ -40,6 +40,12 @@ public struct PlayersCursor: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(counter).\(epoch).\(server.uuidString)" }
 
+    /// Whether `text` is a cursor of the older form: a bare counter,
+    /// without the server's identity and epoch.
+    public static func isOlderForm(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isDigit)
+    }
+
     /// A new random epoch.
     public static func newEpoch() -> String {
         let value = UInt64.random(in: .min ... .max)

@@ -18,17 +18,21 @@ struct PlayersMerge {
     /// Gets the staged changes walked so far and their total: at the
     /// start, every thousand changes, and at the end.
     let progress: MergeProgress?
-    /// Set when the server's history went back since the last sync
-    /// (``SyncHistoryChange/wentBack``): the counter up to which both
+    /// How the server's history differed from the stored cursor's: with
+    /// ``SyncHistoryChange/wentBack``, what the server lost is kept.
+    let historyChange: SyncHistoryChange?
+    /// With ``SyncHistoryChange/wentBack``: the counter up to which both
     /// histories are the same, nil when unknown.
-    let wentBack: Int64??
+    let sharedCounter: Int64?
 
-    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil, wentBack: Int64?? = nil) {
+    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil,
+         historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil) {
         self.db = db
         self.isSnapshot = isSnapshot
         self.dryRun = dryRun
         self.progress = progress
-        self.wentBack = wentBack
+        self.historyChange = historyChange
+        self.sharedCounter = sharedCounter
     }
 
     /// The condition on a uuid (an SQL expression) that a local player
@@ -58,8 +62,8 @@ struct PlayersMerge {
 
     func apply() throws -> SyncCounts {
         var counts = SyncCounts()
-        if case let .some(sharedCounter) = wentBack {
-            counts.requeued = try keepWhatTheServerLost(sharedCounter: sharedCounter)
+        if historyChange == .wentBack {
+            counts.requeued = try keepWhatTheServerLost()
         }
         // Counted only for someone who follows the merge.
         let staged = progress == nil ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(PlayersStaging.schema).playerChange") ?? 0
@@ -123,7 +127,7 @@ struct PlayersMerge {
     ///   (``PlayerConflict``): the server's value wins, as after a push.
     ///
     /// Returns how many values were kept. Held in memory: those values.
-    private func keepWhatTheServerLost(sharedCounter: Int64?) throws -> Int {
+    private func keepWhatTheServerLost() throws -> Int {
         let rows = try Row.fetchAll(db, sql: """
             SELECT player.uuid, player.name, player.score, change.uuid IS NOT NULL, change.name, change.score, change.version
             FROM player LEFT JOIN \(PlayersStaging.schema).playerChange AS change ON change.uuid = player.uuid

@@ -167,8 +167,8 @@ public final class PlayersStaging: SyncStaging {
             defer { try? db.execute(sql: "PRAGMA main.cache_size = \(cacheSize)") }
             var counts = SyncCounts()
             try db.inTransaction(dryRun ? .deferred : .immediate) {
-                let wentBack: Int64?? = fetch.historyChange == .wentBack ? .some(fetch.sharedCounter) : .none
-                counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun, progress: mergeProgress, wentBack: wentBack).apply()
+                counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun, progress: mergeProgress,
+                                          historyChange: fetch.historyChange, sharedCounter: fetch.sharedCounter).apply()
                 guard !dryRun else { return .commit }
                 try SyncState.update(db, name: SyncState.playersStream) { state in
                     state.cursorEndpoint = endpoint.absoluteString

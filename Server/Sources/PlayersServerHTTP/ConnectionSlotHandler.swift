@@ -2,11 +2,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Tells ``OpenConnections`` when its connection opens, begins a request
-/// (its head arrives), goes idle (its response ends) and closes; and
-/// closes a connection whose first request's head does not arrive within
-/// `headerTimeout`, so that a connection that sends nothing holds no slot
-/// for long. (Later requests of a kept-alive connection are bounded by
-/// the idle timeout, and a request's body by the read timeout.)
+/// (its head arrives), goes idle (its response ends) and closes.
 final class ConnectionSlotHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -14,13 +10,10 @@ final class ConnectionSlotHandler: ChannelDuplexHandler, RemovableChannelHandler
     typealias OutboundOut = HTTPResponsePart
 
     let connections: OpenConnections
-    let headerTimeout: TimeAmount
     private var isCounted = false
-    private var headerDeadline: Scheduled<Void>?
 
-    init(_ connections: OpenConnections, headerTimeout: TimeAmount) {
+    init(_ connections: OpenConnections) {
         self.connections = connections
-        self.headerTimeout = headerTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -36,16 +29,10 @@ final class ConnectionSlotHandler: ChannelDuplexHandler, RemovableChannelHandler
         guard !isCounted else { return }
         isCounted = true
         connections.opened(context.channel)
-        let channel = context.channel
-        headerDeadline = context.eventLoop.scheduleTask(in: headerTimeout) { channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
-            headerDeadline?.cancel()
-            headerDeadline = nil
-            connections.busy(context.channel)
-        }
+        if case .head = unwrapInboundIn(data) { connections.busy(context.channel) }
         context.fireChannelRead(data)
     }
 
@@ -55,8 +42,6 @@ final class ConnectionSlotHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        headerDeadline?.cancel()
-        headerDeadline = nil
         if isCounted { connections.closed(context.channel) }
         context.fireChannelInactive()
     }

@@ -68,7 +68,4 @@ final class OpenConnections: Sendable {
     func closed(_ channel: any Channel) {
         _ = state.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(channel)) }
     }
-
-    /// The connections open now.
-    var count: Int { state.withLock { $0.entries.count } }
 }

@@ -14,8 +14,8 @@ extension PlayersAPI {
         let connections = OpenConnections(limit: configuration.maximumConnections)
         return .http1(configuration: .init(
             additionalChannelHandlers: [
-                ConnectionSlotHandler(connections, headerTimeout: headerTimeout),
-                ReadTimeoutHandler(timeout: readTimeout),
+                ConnectionSlotHandler(connections),
+                ReadTimeoutHandler(headerTimeout: headerTimeout, timeout: readTimeout),
                 MalformedRequestAnswerHandler(),
             ],
             idleTimeout: Self.timeAmount(configuration.idleTimeout)))

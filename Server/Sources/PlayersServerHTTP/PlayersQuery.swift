@@ -46,9 +46,7 @@ enum PlayersQuery: Equatable {
         do {
             return try PlayersCursor(text)
         } catch {
-            if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-                throw APIError.gone(.olderForm)
-            }
+            if PlayersCursor.isOlderForm(text) { throw APIError.gone(.olderForm) }
             throw APIError.badRequest("'\(name)' must be a cursor returned by this server")
         }
     }

@@ -55,9 +55,12 @@ let package = Package(
             name: "CipherSync",
             dependencies: ["CCurl"]),
         // The players' wire format: messages, the one validator of names
-        // and scores. No database, no HTTP.
+        // and scores, the digest of a server's players (MD5 from the
+        // libcrypto that SQLCipher links, as PostgreSQL's md5()). No
+        // database, no HTTP.
         .target(
-            name: "PlayersProtocol"),
+            name: "PlayersProtocol",
+            dependencies: ["COpenSSL"]),
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
@@ -68,7 +71,7 @@ let package = Package(
             name: "PlayersSync",
             dependencies: ["Players", "PlayersProtocol", "CipherSync", "CipherDB"]),
         // Backups, exports and key rotation: apart from the database layer,
-        // so that libcrypto is linked only where files are encrypted.
+        // which needs none of their code.
         .target(
             name: "PlayersFiles",
             dependencies: ["Players", "PlayersProtocol", "CipherDB", "COpenSSL"]),

@@ -15,12 +15,18 @@ public struct StagedFetch: Equatable, Sendable {
     /// (then every synced value that differs from the server's is kept as
     /// a conflict, none pushed again).
     public var sharedCounter: Int64?
+    /// The server's digest at `cursor`, from the last page, if it sent one:
+    /// the merge compares the store's synced data with it, and stores it
+    /// with the cursor.
+    public var digest: SyncDigest?
 
-    public init(kind: SyncKind, cursor: String, etag: String?, historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil) {
+    public init(kind: SyncKind, cursor: String, etag: String?, historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil,
+                digest: SyncDigest? = nil) {
         self.kind = kind
         self.cursor = cursor
         self.etag = etag
         self.historyChange = historyChange
         self.sharedCounter = sharedCounter
+        self.digest = digest
     }
 }

@@ -83,8 +83,32 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         try await sync(full: full, dryRun: dryRun, startedAt: SyncStopwatch(clock))
     }
 
-    /// Syncs once, within ``maximumDuration`` of `start`.
+    /// Syncs once, within ``maximumDuration`` of `start`. When the store's
+    /// synced data differs from the server's digest at the same cursor
+    /// (``SyncDigest``), a snapshot repairs it at once, and the report
+    /// says what was found (``SyncReport/repaired``); a store that still
+    /// differs after it throws ``SyncError/inconsistentServer``.
     package func sync(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> SyncReport {
+        let (report, divergence) = try await syncOnce(full: full, dryRun: dryRun, startedAt: start)
+        guard let divergence else { return report }
+        let (repair, remaining) = try await syncOnce(full: true, dryRun: false, startedAt: start)
+        if let remaining {
+            throw SyncError.inconsistentServer.with(detail: "this database holds \(remaining.local), the server's digest says \(remaining.server)")
+        }
+        let counts = report.counts
+        return SyncReport(
+            kind: .snapshot, upToDate: false, dryRun: false,
+            counts: SyncCounts(inserted: counts.inserted + repair.inserted, updated: counts.updated + repair.updated,
+                               deleted: counts.deleted + repair.deleted, unchanged: repair.unchanged,
+                               requeued: counts.requeued + repair.requeued),
+            historyChange: report.historyChange ?? repair.historyChange, repaired: divergence,
+            cursorBefore: report.cursorBefore, cursorAfter: repair.cursorAfter, pages: report.pages + repair.pages,
+            bytesReceived: report.bytesReceived + repair.bytesReceived, durationSeconds: start.elapsedSeconds)
+    }
+
+    /// One fetch and merge; with how the store's synced data differs from
+    /// the server's digest afterwards, if it does.
+    private func syncOnce(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> (SyncReport, SyncDivergence?) {
         let position = try await store.syncPosition()
         // A cursor longer than the limit, or not of this protocol (both
         // stored by an older version), is not sent: the sync takes a
@@ -95,19 +119,19 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         // Begun at the first page: an answer with none makes no staging.
         let staging = StagingOnDemand(store)
         do {
-            let report = try await sync(into: staging, position: position, cursorBefore: cursorBefore, full: full, dryRun: dryRun,
+            let result = try await sync(into: staging, position: position, cursorBefore: cursorBefore, full: full, dryRun: dryRun,
                                         startedAt: start)
             await staging.discard()
-            return report
+            return result
         } catch {
             await staging.discard()
             throw error
         }
     }
 
-    /// The fetch and the merge of ``sync(full:dryRun:startedAt:)``.
+    /// The fetch and the merge of ``syncOnce(full:dryRun:startedAt:)``.
     private func sync(into staging: StagingOnDemand<Store>, position: SyncPosition, cursorBefore: String?, full: Bool, dryRun: Bool,
-                      startedAt start: SyncStopwatch) async throws -> SyncReport {
+                      startedAt start: SyncStopwatch) async throws -> (SyncReport, SyncDivergence?) {
         let fetched: Staged
         // The history the store last synced, from any endpoint: a
         // server behind a new URL must still be the same database.
@@ -116,18 +140,20 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             try await fetch(into: staging, cursorBefore: cursorBefore, etag: position.etag, full: full, known: known)
         }) {
         case .upToDate(let bytes):
-            return SyncReport(
+            let report = SyncReport(
                 kind: .delta, upToDate: true, dryRun: dryRun, counts: SyncCounts(), cursorBefore: cursorBefore,
                 cursorAfter: cursorBefore, pages: 0, bytesReceived: bytes, durationSeconds: start.elapsedSeconds)
+            return (report, dryRun ? nil : try await store.checkDigest())
         case .fetched(let staged):
             fetched = staged
         }
         let counts = try await staging.merge(fetched.fetch, from: endpoint, dryRun: dryRun)
-        return SyncReport(
+        let report = SyncReport(
             kind: fetched.fetch.kind, upToDate: false, dryRun: dryRun, counts: counts, historyChange: fetched.fetch.historyChange,
             cursorBefore: cursorBefore,
             cursorAfter: fetched.fetch.cursor, pages: fetched.pages,
             bytesReceived: fetched.bytes, durationSeconds: start.elapsedSeconds)
+        return (report, counts.divergence)
     }
 
     /// The result of fetching: nothing new, or staged pages to merge.
@@ -185,7 +211,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         case .pages(let run):
             // The tag answers `since=cursorBefore`: it is worth keeping
             // only when the cursor did not move.
-            let fetch = StagedFetch(kind: .delta, cursor: run.cursor, etag: run.cursor == cursorBefore ? run.etag : nil)
+            let fetch = StagedFetch(kind: .delta, cursor: run.cursor, etag: run.cursor == cursorBefore ? run.etag : nil, digest: run.digest)
             return .fetched(Staged(fetch: fetch, pages: run.count, bytes: run.bytes))
         }
     }
@@ -201,7 +227,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         let cursor = run.cursor
         guard run.count > 1 else {
             return Staged(fetch: StagedFetch(kind: .snapshot, cursor: cursor, etag: nil, historyChange: run.history?.change,
-                                             sharedCounter: run.history?.sharedCounter),
+                                             sharedCounter: run.history?.sharedCounter, digest: run.digest),
                           pages: 1, bytes: run.bytes)
         }
         // Changes made while the pages were read.
@@ -210,7 +236,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
                                after: try Store.Message.position(ofCursor: cursor)) {
         case .pages(let catchUp):
             let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil,
-                                    historyChange: run.history?.change, sharedCounter: run.history?.sharedCounter)
+                                    historyChange: run.history?.change, sharedCounter: run.history?.sharedCounter,
+                                    digest: catchUp.digest)
             return Staged(fetch: fetch, pages: run.count + catchUp.count, bytes: run.bytes + catchUp.bytes)
         case .gone:
             throw SyncError.cursorForgotten.with(status: 410, detail: nil)
@@ -228,6 +255,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         var etag: String?
         var bytes: Int
         var held: Int
+        /// The last page's digest.
+        var digest: SyncDigest?
         /// How a snapshot's history differs from the known one, if it does.
         var history: (change: SyncHistoryChange, sharedCounter: Int64?)?
     }
@@ -296,7 +325,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             firstCursor = firstCursor ?? cursor
             onPage?(count, bytes)
             if page.isComplete {
-                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held, history: history))
+                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held, digest: page.serverDigest,
+                                      history: history))
             }
             let next = try nextURL(page.next, pageNumber: pageNumber)
             guard seen.insert(next).inserted else {

@@ -7,7 +7,7 @@ import Foundation
 public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case unauthorized, forbidden, serverBusy, serverError, requestRefused, unexpectedStatus, cursorForgotten
-        case tooLarge, deadlineExceeded, otherServer
+        case tooLarge, deadlineExceeded, otherServer, inconsistentServer
     }
 
     private let code: Code
@@ -50,6 +50,10 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// the known one): nothing was pushed or merged.
     /// ``SyncClient/allowsOtherServer`` accepts it.
     public static let otherServer = SyncError(.otherServer)
+    /// The store still differs from the server's digest after the snapshot
+    /// that was to repair it: the server's digest does not describe its
+    /// own snapshot. The snapshot was merged; `detail` gives both digests.
+    public static let inconsistentServer = SyncError(.inconsistentServer)
 
     /// The same error, with a detail and no HTTP status.
     public func with(detail: String) -> SyncError {
@@ -88,6 +92,8 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .otherServer:
             let reason = status == nil ? detail ?? "another identity" : answer
             return "the server holds another database than the one this one synced with (\(reason)): nothing was pushed or merged"
+        case .inconsistentServer:
+            return "the server's snapshot does not match its own digest (\(detail ?? "")): tell the server's administrator"
         }
     }
 }

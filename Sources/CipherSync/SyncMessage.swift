@@ -15,6 +15,10 @@ public protocol SyncMessage: Sendable {
     var cursor: String? { get }
     /// The next page, relative to the endpoint, when `isComplete` is false.
     var next: String? { get }
+    /// The server's data at the page's cursor, on a complete page whose
+    /// server read it with the page; nil otherwise. The client hands the
+    /// last page's to the store's merge, which compares it with its own.
+    var serverDigest: SyncDigest? { get }
 
     /// The position a cursor of this protocol stands for, or nil when the
     /// protocol's cursors are opaque. Throws for a cursor that is not one
@@ -73,14 +77,22 @@ public struct SyncCounts: Codable, Equatable, Sendable {
     public var deleted = 0
     public var unchanged = 0
     /// Local data that the server lost when its history went back
-    /// (``SyncHistoryChange/wentBack``), queued to be pushed again.
+    /// (``SyncHistoryChange/wentBack``), or that it never had, queued to
+    /// be pushed again.
     public var requeued = 0
+    /// After the merge, the store's synced data compared with the server's
+    /// digest (``SyncMessage/serverDigest``) and found different; nil when they
+    /// match or were not compared (no digest, local changes waiting, a dry
+    /// run).
+    public var divergence: SyncDivergence?
 
-    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0, requeued: Int = 0) {
+    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0, requeued: Int = 0,
+                divergence: SyncDivergence? = nil) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.unchanged = unchanged
         self.requeued = requeued
+        self.divergence = divergence
     }
 }

@@ -20,6 +20,10 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     /// How the server's history differed from the stored cursor's, when
     /// the sync found it so; nil otherwise.
     public var historyChange: SyncHistoryChange?
+    /// The store's synced data differed from the server's digest at the
+    /// same cursor, and a snapshot repaired it: the digests found then;
+    /// nil otherwise.
+    public var repaired: SyncDivergence?
     public var cursorBefore: String?
     /// The cursor stored after the merge; in a dry run, the one the merge
     /// would store (the server's cursor of the answer), although nothing
@@ -31,7 +35,8 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var durationSeconds: Double
 
     public init(kind: SyncKind, upToDate: Bool, dryRun: Bool, counts: SyncCounts, historyChange: SyncHistoryChange? = nil,
-                cursorBefore: String?, cursorAfter: String?, pages: Int, bytesReceived: Int, durationSeconds: Double) {
+                repaired: SyncDivergence? = nil, cursorBefore: String?, cursorAfter: String?, pages: Int, bytesReceived: Int,
+                durationSeconds: Double) {
         self.kind = kind
         self.upToDate = upToDate
         self.dryRun = dryRun
@@ -41,6 +46,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         unchanged = counts.unchanged
         requeued = counts.requeued
         self.historyChange = historyChange
+        self.repaired = repaired
         self.cursorBefore = cursorBefore
         self.cursorAfter = cursorAfter
         self.pages = pages
@@ -60,6 +66,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         try container.encode(unchanged, forKey: .unchanged)
         try container.encode(requeued, forKey: .requeued)
         try container.encode(historyChange, forKey: .historyChange)
+        try container.encode(repaired, forKey: .repaired)
         try container.encode(cursorBefore, forKey: .cursorBefore)
         try container.encode(cursorAfter, forKey: .cursorAfter)
         try container.encode(pages, forKey: .pages)

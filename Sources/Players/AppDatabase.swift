@@ -114,6 +114,11 @@ public final class AppDatabase: Sendable {
             // not a sort that calls a Swift collation.
             try Player.addNameOrderKeys(db)
         }
+        migrator.registerMigration("v6-sync-digest") { db in
+            // The server's digest at the stored cursor, which a sync
+            // answered `304` compares the synced players with.
+            try SyncState.addDigestColumns(db)
+        }
         return migrator
     }
 

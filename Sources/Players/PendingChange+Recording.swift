@@ -23,6 +23,24 @@ extension PendingChange {
         try entry.insert(db)
     }
 
+    /// Queues a save of every player that was never synced (no version)
+    /// and has no change waiting, in the caller's transaction, and returns
+    /// how many: such a player would otherwise never reach the server. It
+    /// happens only when the outbox lost an entry behind the database
+    /// layer's back; the sync calls it before it compares its players with
+    /// the server's digest.
+    public static func requeueUnsyncedPlayers(_ db: Database) throws -> Int {
+        let players = try Player.fetchAll(db, sql: """
+            SELECT * FROM player WHERE version IS NULL
+            AND NOT EXISTS (SELECT 1 FROM pendingChange WHERE pendingChange.playerUUID = player.uuid)
+            ORDER BY id
+            """)
+        for player in players {
+            try recordSave(db, of: player)
+        }
+        return players.count
+    }
+
     /// Records the deletion of the player, in the caller's transaction,
     /// before or after its row is deleted. A player never synced and never
     /// sent is forgotten, so the server never hears of it; otherwise its

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 
 /// The stored state of one sync stream, a row of the `syncState` table:
 /// the remote to sync from, and where the last sync left off.
@@ -26,13 +27,32 @@ public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, Persista
     public var cursor: String?
     /// The `ETag` of the server's answer at `cursor`, for `If-None-Match`.
     public var etag: String?
+    /// The server's digest at `cursor` (``PlayersDigest``), if it sent one:
+    /// the number of players and the checksum. A sync that the server
+    /// answers `304` compares the synced players with it.
+    public var digestPlayers: Int?
+    public var digestChecksum: String?
 
-    public init(name: String, remoteURL: String? = nil, cursorEndpoint: String? = nil, cursor: String? = nil, etag: String? = nil) {
+    public init(name: String, remoteURL: String? = nil, cursorEndpoint: String? = nil, cursor: String? = nil, etag: String? = nil,
+                digest: PlayersDigest? = nil) {
         self.name = name
         self.remoteURL = remoteURL
         self.cursorEndpoint = cursorEndpoint
         self.cursor = cursor
         self.etag = etag
+        self.digest = digest
+    }
+
+    /// The server's digest at `cursor`, if it sent one.
+    public var digest: PlayersDigest? {
+        get {
+            guard let digestPlayers, let digestChecksum else { return nil }
+            return PlayersDigest(players: digestPlayers, checksum: digestChecksum)
+        }
+        set {
+            digestPlayers = newValue?.players
+            digestChecksum = newValue?.checksum
+        }
     }
 
     /// Creates the `syncState` table, in a migration.
@@ -43,6 +63,14 @@ public struct SyncState: Codable, Equatable, Sendable, FetchableRecord, Persista
             t.column("cursorEndpoint", .text)
             t.column("cursor", .text)
             t.column("etag", .text)
+        }
+    }
+
+    /// Adds the server's digest to the `syncState` table, in a migration.
+    public static func addDigestColumns(_ db: Database) throws {
+        try db.alter(table: databaseTableName) { t in
+            t.add(column: "digestPlayers", .integer)
+            t.add(column: "digestChecksum", .text)
         }
     }
 

@@ -25,14 +25,20 @@ struct SyncWorkloads {
         guard names.contains(where: harness.includes) else { return }
         let fixtures = try PlayersFixtures(folder: folder, mode: mode, name: "sync")
         let entries = Self.makeEntries(count: playerCount)
-        let snapshot = try PlayersPayload(kind: .snapshot, cursor: GeneratedSnapshotTransport.cursor(at: playerCount), players: entries).jsonData()
+        // With the server's digest, as a server sends them: each merge
+        // also compares the merged players with it.
+        let snapshot = try PlayersPayload(kind: .snapshot, cursor: GeneratedSnapshotTransport.cursor(at: playerCount), players: entries,
+                                          digest: Self.digest(of: entries)).jsonData()
+        var afterDelta = entries
         let changed = stride(from: 0, to: entries.count, by: 10).map { index in
             var entry = entries[index]
             entry.score += 1
             entry.version = Int64(playerCount + index / 10 + 1)
+            afterDelta[index] = entry
             return entry
         }
-        let delta = try PlayersPayload(kind: .delta, cursor: GeneratedSnapshotTransport.cursor(at: playerCount + changed.count), players: changed).jsonData()
+        let delta = try PlayersPayload(kind: .delta, cursor: GeneratedSnapshotTransport.cursor(at: playerCount + changed.count), players: changed,
+                                       digest: Self.digest(of: afterDelta)).jsonData()
         let path = fixtures.path("sync-run")
         let baselinePath = fixtures.path("sync-baseline")
         let merged = fixtures.path("sync-merged")
@@ -109,6 +115,15 @@ struct SyncWorkloads {
         PlayersFixtures.makePlayers(count: count).enumerated().map { index, player in
             PlayersPayload.PlayerEntry(uuid: player.uuid, name: player.name, score: player.score, version: Int64(index + 1))
         }
+    }
+
+    /// The digest of players as a server computes it.
+    static func digest(of entries: [PlayersPayload.PlayerEntry]) -> PlayersDigest {
+        var digest = PlayersDigest.empty
+        for entry in entries {
+            digest.toggle(uuid: entry.uuid, name: entry.name, score: entry.score, version: entry.version ?? 0)
+        }
+        return digest
     }
 
     static func check(_ counts: SyncCounts, _ expected: SyncCounts) throws {

@@ -70,6 +70,8 @@ struct CLIError: Error, CustomStringConvertible {
             return CLIError(description: "\(error.description); if this database should now sync with that server, run "
                 + "'players sync --allow-other-server' once: its local changes are pushed there, and its synced players "
                 + "replaced by that server's", exitCode: ExitStatus.otherServer)
+        case let error as SyncError where error == .inconsistentServer:
+            return .remote("\(error.description); the server's snapshot was merged")
         case let error as SyncError where error == .deadlineExceeded:
             return .remote("the sync did not finish within its --timeout (\(error.detail ?? "")): try again later, or give a longer --timeout; the database was left unchanged")
         case let error as SyncError:

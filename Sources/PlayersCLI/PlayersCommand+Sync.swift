@@ -143,7 +143,7 @@ extension PlayersCommand {
             } else if json {
                 print(try JSONOutput.string(report))
             } else {
-                if let note = report.historyNote { Terminal.printLine(note) }
+                for note in report.notes { Terminal.printLine(note) }
                 Terminal.printLine("\(dryRun ? "Checked" : "Synced with") \(baseURL.absoluteString): \(report).")
             }
         }

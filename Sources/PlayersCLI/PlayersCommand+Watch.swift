@@ -30,7 +30,7 @@ extension PlayersCommand.Sync {
         if json {
             if let line = try? JSONOutput.line(report) { Terminal.printLineNow(line) }
         } else {
-            if let note = report.historyNote { Terminal.printLineNow(note) }
+            for note in report.notes { Terminal.printLineNow(note) }
             Terminal.printLineNow("Synced with \(baseURL.absoluteString): \(report).")
         }
     }

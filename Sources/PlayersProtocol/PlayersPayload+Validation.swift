@@ -4,7 +4,8 @@ extension PlayersPayload {
     /// Checks what the decoder does not, in a server's message: names and
     /// scores (``PlayerValidator``, the rule of the command line and the
     /// server), versions present and positive, no uuid twice among the
-    /// players and tombstones. The versions' bounds are checked against the
+    /// players and tombstones, a well-formed digest on a complete page
+    /// only. The versions' bounds are checked against the
     /// page's cursors (``validateVersions(above:atMost:)``). Throws for the first bad element, by its JSON path.
     ///
     /// Exports are not checked this way: a player that an older version
@@ -36,6 +37,13 @@ extension PlayersPayload {
             guard tombstone.version > 0 else { throw PlayersPayloadError(path: "$.tombstones[\(index)].version", "not positive") }
             guard seen.insert(tombstone.uuid).inserted else {
                 throw PlayersPayloadError(path: "$.tombstones[\(index)].uuid", "\(tombstone.uuid.uuidString) appears twice")
+            }
+        }
+        if let digest {
+            guard complete else { throw PlayersPayloadError(path: "$.digest", "on a page that is not complete") }
+            guard digest.players >= 0 else { throw PlayersPayloadError(path: "$.digest.players", "negative") }
+            guard digest.checksumValue != nil else {
+                throw PlayersPayloadError(path: "$.digest.checksum", "not 16 lowercase hexadecimal digits")
             }
         }
     }

@@ -19,6 +19,7 @@ extension PlayersPayload: SyncMessage {
 
     public var isSnapshot: Bool { kind == .snapshot }
     public var isComplete: Bool { complete }
+    public var serverDigest: SyncDigest? { digest.map(SyncDigest.init) }
 
     public static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? {
         do throws(PlayersPayloadError) {
@@ -39,5 +40,12 @@ extension PlayersPayload: SyncMessage {
         } catch {
             throw SyncPayloadError(path: error.path, error.message)
         }
+    }
+}
+
+extension SyncDigest {
+    /// The digest of players, as the sync client carries it.
+    init(_ digest: PlayersDigest) {
+        self.init(count: digest.players, checksum: digest.checksum)
     }
 }

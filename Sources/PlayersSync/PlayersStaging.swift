@@ -170,10 +170,18 @@ public final class PlayersStaging: SyncStaging {
                 counts = try PlayersMerge(db, isSnapshot: isSnapshot, dryRun: dryRun, progress: mergeProgress,
                                           historyChange: fetch.historyChange, sharedCounter: fetch.sharedCounter).apply()
                 guard !dryRun else { return .commit }
+                let digest = fetch.digest.map(PlayersDigest.init)
+                if digest != nil {
+                    // A player that never reached the server and waits
+                    // for nothing (its outbox entry lost) is queued.
+                    counts.requeued += try PendingChange.requeueUnsyncedPlayers(db)
+                }
+                counts.divergence = try SyncedPlayersCheck.divergence(db, from: digest)
                 try SyncState.update(db, name: SyncState.playersStream) { state in
                     state.cursorEndpoint = endpoint.absoluteString
                     state.cursor = fetch.cursor
                     state.etag = fetch.etag
+                    state.digest = digest
                 }
                 try beforeCommit?(db)
                 return .commit

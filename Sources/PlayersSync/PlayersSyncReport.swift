@@ -14,10 +14,10 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
     }
 
     /// Whether nothing was pushed and the pull brought no player nor
-    /// tombstone (up to date, or an empty delta): `players sync --watch`
-    /// prints nothing for it.
+    /// tombstone (up to date, or an empty delta), and nothing was repaired:
+    /// `players sync --watch` prints nothing for it.
     public var isEmpty: Bool {
-        push.counts.applied == 0 && push.counts.conflicts == 0
+        push.counts.applied == 0 && push.counts.conflicts == 0 && pull.repaired == nil
             && (pull.upToDate || pull.inserted + pull.updated + pull.deleted + pull.unchanged == 0)
     }
 
@@ -37,9 +37,27 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
         return (try? PlayersCursor(cursor)).map { String($0.counter) } ?? cursor
     }
 
+    /// The lines that say what the sync found besides its counts: that the
+    /// server's history differed from the one this database synced with,
+    /// and that the synced players differed from the server's digest.
+    public var notes: [String] {
+        [historyNote, repairNote].compactMap { $0 }
+    }
+
+    /// The line that says what a digest found, when a snapshot repaired
+    /// the synced players.
+    var repairNote: String? {
+        guard let repaired = pull.repaired else { return nil }
+        func players(_ digest: SyncDigest) -> String {
+            "\(digest.count) player\(digest.count == 1 ? "" : "s"), checksum \(digest.checksum)"
+        }
+        return "This database's synced players differed from the server's (here \(players(repaired.local)); "
+            + "on the server \(players(repaired.server))): a snapshot repaired them."
+    }
+
     /// The line that says how the server's history differed from the one
     /// this database synced with, when the sync found it so.
-    public var historyNote: String? {
+    var historyNote: String? {
         switch pull.historyChange {
         case nil:
             return nil

@@ -48,6 +48,12 @@ public struct PlayersSyncStore: SyncStore {
         return SyncPosition(endpoint: state.cursorEndpoint, cursor: state.cursor, etag: state.etag)
     }
 
+    public func checkDigest() async throws -> SyncDivergence? {
+        try await appDatabase.reader.read { db in
+            try SyncedPlayersCheck.divergence(db, from: try SyncState.fetch(db, name: SyncState.playersStream).digest)
+        }
+    }
+
     public func beginStaging() async throws -> PlayersStaging {
         try await PlayersStaging.begin(appDatabase, in: stagingDirectory ?? FileManager.default.temporaryDirectory,
                                        beforeCommit: beforeCommit, mergeProgress: mergeProgress)

@@ -25,8 +25,32 @@ actor MemorySyncStore: SyncStore {
         self.mergeError = mergeError
     }
 
+    /// The server's digest stored by the last merge.
+    private(set) var storedDigest: SyncDigest?
+
     func syncPosition() -> SyncPosition {
         position
+    }
+
+    /// The test protocol's digest of items: their count, and each
+    /// `name=value` in name order as the checksum.
+    static func digest(of items: [String: Int]) -> SyncDigest {
+        SyncDigest(count: items.count, checksum: items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+    }
+
+    /// How the items differ from `server`, if they do.
+    private func divergence(from server: SyncDigest?) -> SyncDivergence? {
+        guard let server, Self.digest(of: items) != server else { return nil }
+        return SyncDivergence(local: Self.digest(of: items), server: server)
+    }
+
+    func checkDigest() -> SyncDivergence? {
+        divergence(from: storedDigest)
+    }
+
+    /// Changes an item behind the sync's back, as a bug or a disk would.
+    func corrupt(_ name: String, _ value: Int?) {
+        items[name] = value
     }
 
     func beginStaging() -> MemorySyncStaging {
@@ -43,7 +67,7 @@ actor MemorySyncStore: SyncStore {
     }
 
     /// Applies every page of the fetch, as one change.
-    func apply(_ fetch: SyncFetch<TestPage>, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
+    func apply(_ fetch: SyncFetch<TestPage>, digest: SyncDigest?, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
         merges.append((fetch, dryRun))
         if let mergeError { throw mergeError }
         var merged = items
@@ -61,6 +85,8 @@ actor MemorySyncStore: SyncStore {
         guard !dryRun else { return counts }
         items = merged
         position = SyncPosition(endpoint: endpoint.absoluteString, cursor: fetch.cursor, etag: fetch.etag)
+        storedDigest = digest
+        counts.divergence = divergence(from: digest)
         return counts
     }
 }

@@ -11,13 +11,15 @@ struct TestPage: SyncMessage, Codable, Equatable {
     var complete: Bool
     var next: String?
     var items: [String: Int]
+    /// The server's items at `cursor` (``MemorySyncStore/digest(of:)``).
+    var digest: SyncDigest?
 
-    static func snapshot(cursor: String?, next: String? = nil, _ items: [String: Int] = [:]) -> TestPage {
-        TestPage(kind: "snapshot", cursor: cursor, complete: next == nil, next: next, items: items)
+    static func snapshot(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncDigest? = nil) -> TestPage {
+        TestPage(kind: "snapshot", cursor: cursor, complete: next == nil, next: next, items: items, digest: digest)
     }
 
-    static func delta(cursor: String?, next: String? = nil, _ items: [String: Int] = [:]) -> TestPage {
-        TestPage(kind: "delta", cursor: cursor, complete: next == nil, next: next, items: items)
+    static func delta(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncDigest? = nil) -> TestPage {
+        TestPage(kind: "delta", cursor: cursor, complete: next == nil, next: next, items: items, digest: digest)
     }
 
     static func decodePage(_ data: Data) throws -> TestPage {
@@ -30,6 +32,7 @@ struct TestPage: SyncMessage, Codable, Equatable {
 
     var isSnapshot: Bool { kind == "snapshot" }
     var isComplete: Bool { complete }
+    var serverDigest: SyncDigest? { digest }
 
     /// The test protocol's cursors are opaque: nothing to check.
     static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? { nil }

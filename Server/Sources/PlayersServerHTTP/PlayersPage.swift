@@ -20,8 +20,11 @@ struct PlayersPage: ResponseGenerator {
         let counter = cursor ?? page.version
         let cursor = history.cursor(at: counter)
         let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
+        // The digest is the state at the page's read: the snapshot's
+        // cursor only when nothing changed since its first page.
         message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor.description, next: next,
-                                 players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs)
+                                 players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs,
+                                 digest: page.isLast && page.version == counter ? page.digest : nil)
         etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
     }
 
@@ -39,7 +42,7 @@ struct PlayersPage: ResponseGenerator {
         message = PlayersPayload(
             kind: .delta, complete: page.isLast, cursor: cursor,
             next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
-            players: players, tombstones: tombstones)
+            players: players, tombstones: tombstones, digest: page.isLast ? page.digest : nil)
         // Later changes can move players out of an older page: the
         // server's counter is part of the tag.
         etag = "\"delta-\(history.cursor(at: since))-\(limit)-\(page.version)-\(page.serverVersion)\""

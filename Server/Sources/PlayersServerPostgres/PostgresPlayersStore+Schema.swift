@@ -64,6 +64,74 @@ extension PostgresPlayersStore {
             """,
             PostgresQuery(unsafeSQL: "INSERT INTO history_epoch (position, epoch, start) VALUES (1, \(randomEpoch), 0)"),
         ],
+        [
+            // The digest of the live players (``PlayersDigest``) in the
+            // counter's row, kept by triggers in the transaction of every
+            // statement that writes players, whoever runs it: one hash
+            // per player, the same as `PlayersDigest.hash` computes.
+            "ALTER TABLE change_counter ADD COLUMN player_count bigint NOT NULL DEFAULT 0, ADD COLUMN checksum bigint NOT NULL DEFAULT 0",
+            """
+            CREATE FUNCTION players_digest_hash(uuid uuid, name text, score bigint, version bigint) RETURNS bigint
+            LANGUAGE sql IMMUTABLE STRICT
+            AS $$ SELECT ('x' || left(md5(convert_to(uuid::text || '|' || version::text || '|' || score::text || '|' || name, 'UTF8')),
+                                     16))::bit(64)::bigint $$
+            """,
+            """
+            CREATE FUNCTION players_digest_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE change_counter SET player_count = player_count + added.n, checksum = checksum # added.x
+                FROM (SELECT count(*) AS n, coalesce(bit_xor(players_digest_hash(uuid, name, score, version)), 0) AS x
+                      FROM new_players) AS added
+                WHERE id = 1;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION players_digest_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE change_counter SET player_count = player_count - removed.n, checksum = checksum # removed.x
+                FROM (SELECT count(*) AS n, coalesce(bit_xor(players_digest_hash(uuid, name, score, version)), 0) AS x
+                      FROM old_players) AS removed
+                WHERE id = 1;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION players_digest_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE change_counter SET checksum = checksum # before.x # after.x
+                FROM (SELECT coalesce(bit_xor(players_digest_hash(uuid, name, score, version)), 0) AS x FROM old_players) AS before,
+                     (SELECT coalesce(bit_xor(players_digest_hash(uuid, name, score, version)), 0) AS x FROM new_players) AS after
+                WHERE id = 1;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION players_digest_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE change_counter SET player_count = 0, checksum = 0 WHERE id = 1;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER player_digest_insert AFTER INSERT ON player REFERENCING NEW TABLE AS new_players
+            FOR EACH STATEMENT EXECUTE FUNCTION players_digest_inserted()
+            """,
+            """
+            CREATE TRIGGER player_digest_delete AFTER DELETE ON player REFERENCING OLD TABLE AS old_players
+            FOR EACH STATEMENT EXECUTE FUNCTION players_digest_deleted()
+            """,
+            """
+            CREATE TRIGGER player_digest_update AFTER UPDATE ON player REFERENCING OLD TABLE AS old_players NEW TABLE AS new_players
+            FOR EACH STATEMENT EXECUTE FUNCTION players_digest_updated()
+            """,
+            "CREATE TRIGGER player_digest_truncate AFTER TRUNCATE ON player FOR EACH STATEMENT EXECUTE FUNCTION players_digest_truncated()",
+            """
+            UPDATE change_counter SET player_count = (SELECT count(*) FROM player),
+                checksum = (SELECT coalesce(bit_xor(players_digest_hash(uuid, name, score, version)), 0) FROM player)
+            WHERE id = 1
+            """,
+        ],
     ]
 
     /// A random epoch in ``PlayersCursor/newEpoch()``'s form, made by

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlayersProtocol
 import PlayersServerStore
 import PostgresNIO
 import Synchronization
@@ -101,7 +102,8 @@ public final class PostgresPlayersStore: PlayersStore {
             for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
                 players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
             }
-            return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit)
+            return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit,
+                                digest: counter.digest)
         }
     }
 
@@ -125,7 +127,7 @@ public final class PostgresPlayersStore: PlayersStore {
                     changes.append((version, .tombstone(ServerTombstone(uuid: uuid, version: version, deletedAt: deletedAt))))
                 }
             }
-            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value)
+            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value, digest: counter.digest)
         }
     }
 
@@ -184,10 +186,11 @@ public final class PostgresPlayersStore: PlayersStore {
     }
 
     /// The counter and the oldest cursor a delta can start from.
-    static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> (value: Int64, floor: Int64) {
-        let rows = try await connection.query("SELECT value, floor FROM change_counter WHERE id = 1", logger: logger)
-        for try await (value, floor) in rows.decode((Int64, Int64).self) {
-            return (value, floor)
+    static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws
+        -> (value: Int64, floor: Int64, digest: PlayersDigest) {
+        let rows = try await connection.query("SELECT value, floor, player_count, checksum FROM change_counter WHERE id = 1", logger: logger)
+        for try await (value, floor, players, checksum) in rows.decode((Int64, Int64, Int, Int64).self) {
+            return (value, floor, PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum)))
         }
         throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
     }

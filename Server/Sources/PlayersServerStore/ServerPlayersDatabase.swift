@@ -28,6 +28,8 @@ public final class ServerPlayersDatabase: Sendable {
     /// (``beginEpochIfRestored(_:)``), then serves it.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
+        // The digest's triggers call it (``addDigest(_:)``).
+        writer.writeWithoutTransaction { db in db.add(function: Self.digestToggleFunction) }
         try Self.migrator.migrate(writer)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })
@@ -84,6 +86,11 @@ public final class ServerPlayersDatabase: Sendable {
             try db.execute(sql: "INSERT INTO serverIdentity (id, server) VALUES (1, ?)", arguments: [UUID().uuidString])
             try db.execute(sql: "INSERT INTO historyEpoch (position, epoch, start) VALUES (1, ?, 0)", arguments: [PlayersCursor.newEpoch()])
         }
+        // The digest of the live players (``PlayersDigest``), which every
+        // answer's last page carries.
+        migrator.registerMigration("server-v4-digest") { db in
+            try addDigest(db)
+        }
         return migrator
     }
 
@@ -104,7 +111,8 @@ public final class ServerPlayersDatabase: Sendable {
                 request = request.filter(Column("uuid") > afterUUID.uuidString)
             }
             let players = try request.fetchAll(db)
-            return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit)
+            return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit,
+                                digest: try Self.digest(db))
         }
     }
 
@@ -121,7 +129,7 @@ public final class ServerPlayersDatabase: Sendable {
             var changes: [(version: Int64, change: DeltaPage.Change)] =
                 players.map { ($0.version, .player($0)) } + tombstones.map { ($0.version, .tombstone($0)) }
             changes.sort { $0.version < $1.version }
-            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value)
+            return DeltaPage(cutting: changes, limit: limit, since: since, serverVersion: counter.value, digest: try Self.digest(db))
         }
     }
 

@@ -17,6 +17,9 @@ import Testing
 
     @Test func aPostgreSQLDatabaseThatRefusesConnectionsIsUnreachable() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
+            // The schema is made first, within the hang guard: a loaded
+            // machine may take long to run the migrations.
+            try await sandbox.makeStore().close()
             // The check fails once the store gives up connecting: 30 s, not
             // the hang guard, since no machine makes the database reachable.
             let store = try await sandbox.makeStore(connectTimeout: .seconds(30))

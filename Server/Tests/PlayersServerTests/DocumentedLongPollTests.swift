@@ -19,11 +19,15 @@ import Testing
         let command = lines[index].dropFirst(2).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(server.port)")
         let result = try await run("/bin/sh", ["-c", command], environment: ServerProcess.environment(["CURSOR": cursor]))
         #expect(result.status == 0, "\(result.error)")
-        // The page's cursor, in place of this server's own.
+        // The page's cursor and checksum, in place of this server's own
+        // (its players are random).
         let documented = String(lines[index + 1])
         let pageCursor = try #require(documented.firstMatch(of: /"cursor":"([^"]*)"/)?.1)
         #expect(try PlayersCursor(String(pageCursor)).counter == PlayersCursor(cursor).counter)
-        #expect(result.output == documented.replacingOccurrences(of: String(pageCursor), with: cursor))
+        let pageChecksum = try #require(documented.firstMatch(of: /"checksum":"([0-9a-f]{16})"/)?.1)
+        let checksum = try #require(try PlayersPayload.decode(Data(result.output.utf8)).digest?.checksum)
+        #expect(result.output == documented.replacingOccurrences(of: String(pageCursor), with: cursor)
+            .replacingOccurrences(of: String(pageChecksum), with: checksum))
         #expect(try server.metric("players_server_long_polls_total") == 1, "the long-poll waited")
     }
 }

@@ -36,11 +36,24 @@ func withLiveServer(
 final class ClientDatabase: Sendable {
     let folder: TemporaryFolder
     let appDatabase: AppDatabase
+    let key: Data
 
     init() throws {
         folder = try TemporaryFolder()
         let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+        self.key = key
         appDatabase = try AppDatabase.open(at: folder.url("players.db"), key: .rawKey { key })
+    }
+
+    /// Runs SQL on a connection of its own, as another program (or a bug,
+    /// or a disk) would: nothing reaches the outbox.
+    func writeBehindTheSyncsBack(_ sql: String, arguments: StatementArguments = []) throws {
+        // The functions that the players' triggers call, and the key.
+        var configuration = AppDatabase.makeConfiguration()
+        DatabaseKeySource.rawKey { [key] in key }.configure(&configuration)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
+        try queue.close()
     }
 
     var path: String { folder.path("players.db") }

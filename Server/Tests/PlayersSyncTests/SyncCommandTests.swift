@@ -205,14 +205,14 @@ import Testing
                 reports.append(try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
             }
             let fields: Set = ["pushed", "conflicts", "pending", "kind", "upToDate", "dryRun", "inserted", "updated", "deleted",
-                               "unchanged", "requeued", "historyChange", "cursorBefore", "cursorAfter", "pages", "bytesReceived",
-                               "durationSeconds"]
+                               "unchanged", "requeued", "historyChange", "repaired", "cursorBefore", "cursorAfter", "pages",
+                               "bytesReceived", "durationSeconds"]
             for report in reports { #expect(Set(report.keys) == fields) }
             #expect(reports.map { $0["kind"] as? String } == ["snapshot", "snapshot", "delta"])
             #expect(reports[2]["inserted"] as? Int == 0 && reports[2]["cursorBefore"] as? String == store.cursor(3))
             #expect(reports[0]["cursorBefore"] is NSNull)
             #expect(reports[0]["cursorAfter"] as? String == store.cursor(3) && reports[1]["cursorAfter"] as? String == store.cursor(3))
-            #expect(reports.allSatisfy { $0["historyChange"] is NSNull && $0["requeued"] as? Int == 0 })
+            #expect(reports.allSatisfy { $0["historyChange"] is NSNull && $0["requeued"] as? Int == 0 && $0["repaired"] is NSNull })
         }
     }
 

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresNIO
@@ -49,9 +50,61 @@ extension StoreSandbox {
         return count
     }
 
+    /// Takes the sandbox's PostgreSQL schema back to version 2, before the
+    /// digest (its triggers, functions and columns dropped), as a server
+    /// of an older version left it: the next store migrates it again.
+    public func rewindPostgresSchemaBeforeTheDigest() async throws {
+        try await Self.withClient(try postgresURL()) { client in
+            for trigger in ["player_digest_insert", "player_digest_delete", "player_digest_update", "player_digest_truncate"] {
+                try await client.query("DROP TRIGGER \(unescaped: trigger) ON player")
+            }
+            for function in ["players_digest_inserted", "players_digest_deleted", "players_digest_updated", "players_digest_truncated",
+                             "players_digest_hash"] {
+                try await client.query("DROP FUNCTION \(unescaped: function)")
+            }
+            try await client.query("ALTER TABLE change_counter DROP COLUMN player_count, DROP COLUMN checksum")
+            try await client.query("UPDATE schema_version SET version = 2")
+        }
+    }
+
+    /// The digest that the store keeps with its counter, and the one this
+    /// process computes from every live player with
+    /// `PlayersDigest.hash` (on PostgreSQL, a check of its SQL hash too).
+    public func digests() async throws -> (stored: PlayersDigest, recomputed: PlayersDigest) {
+        var stored = PlayersDigest.empty
+        var recomputed = PlayersDigest.empty
+        switch kind {
+        case .embedded:
+            let pool = try embeddedPool()
+            defer { try? pool.close() }
+            (stored, recomputed) = try await pool.read { db in
+                let row = try Row.fetchOne(db, sql: "SELECT playerCount, checksum FROM changeCounter")
+                var recomputed = PlayersDigest.empty
+                let rows = try Row.fetchCursor(db, sql: "SELECT uuid, name, score, version FROM player")
+                while let row = try rows.next() {
+                    recomputed.toggle(uuid: UUID(uuidString: row[0])!, name: row[1], score: row[2], version: row[3])
+                }
+                return (PlayersDigest(players: row?[0] ?? -1, checksum: UInt64(bitPattern: row?[1] ?? 0)), recomputed)
+            }
+        case .postgres:
+            try await Self.withClient(try postgresURL()) { client in
+                for try await (players, checksum) in try await client.query(
+                    "SELECT player_count, checksum FROM change_counter").decode((Int, Int64).self) {
+                    stored = PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum))
+                }
+                for try await (uuid, name, score, version) in try await client.query(
+                    "SELECT uuid, name, score, version FROM player").decode((UUID, String, Int, Int64).self) {
+                    recomputed.toggle(uuid: uuid, name: name, score: score, version: version)
+                }
+            }
+        }
+        return (stored, recomputed)
+    }
+
     /// What is wrong with the stored players, as sentences; empty when
     /// nothing is: on both stores, every version is unique among players
-    /// and tombstones and none is above the counter; on the embedded
+    /// and tombstones and none is above the counter, and the digest kept
+    /// with the counter is the players' (``digests()``); on the embedded
     /// store, SQLite's integrity check passes too.
     public func storeProblems() async throws -> [String] {
         let versionsQuery = "SELECT version FROM player UNION ALL SELECT version FROM tombstone"
@@ -79,6 +132,8 @@ extension StoreSandbox {
                 }
             }
         }
+        let digests = try await digests()
+        if digests.stored != digests.recomputed { problems.append("the digest kept is \(digests.stored), the players' \(digests.recomputed)") }
         if Set(versions).count != versions.count { problems.append("a version is used twice") }
         if let highest = versions.max(), highest > counter { problems.append("version \(highest) is above the counter \(counter)") }
         return problems

@@ -105,7 +105,11 @@ public struct StoreSandbox: Sendable {
     func embeddedPool() throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        configuration.prepareDatabase { db in try db.usePassphrase(Self.passphrase) }
+        configuration.prepareDatabase { db in
+            try db.usePassphrase(Self.passphrase)
+            // The digest's triggers call it when a test writes players.
+            db.add(function: ServerPlayersDatabase.digestToggleFunction)
+        }
         return try DatabasePool(path: databasePath, configuration: configuration)
     }
 

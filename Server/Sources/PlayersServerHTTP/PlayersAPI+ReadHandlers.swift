@@ -18,7 +18,9 @@ extension PlayersAPI {
         case let .delta(since, limit, wait):
             try checkHistory(of: since)
             try await purgeTombstonesIfDue()
-            guard var page = try await store.delta(since: since.counter, limit: limit) else { throw APIError.gone(.forgotten) }
+            guard var page = try await sharedDeltaReads.delta(since: since.counter, limit: limit, from: store) else {
+                throw APIError.gone(.forgotten)
+            }
             if page.changes.isEmpty, wait > 0 {
                 page = try await waitForDelta(since: since.counter, limit: limit, seconds: wait, empty: page)
             }
@@ -39,7 +41,8 @@ extension PlayersAPI {
     /// Holds a long-poll whose delta was `empty` until a commit moves the
     /// counter past it (through any instance), the wait ends, or the
     /// server shuts down; then reads the delta again, which is the answer
-    /// (the empty one with the same cursor when nothing changed). A wake
+    /// (the empty one with the same cursor when nothing changed): one read
+    /// for all the long-polls that the commit woke (``SharedDeltaReads``). A wake
     /// that brings nothing (the store rechecks after losing its
     /// notifications) waits again until the same deadline, for a version
     /// past every one known: it never spins.
@@ -52,7 +55,7 @@ extension PlayersAPI {
         while page.changes.isEmpty {
             let outcome = await store.changes.wait(after: after, until: deadline, timers: longPollTimers)
             after = max(after, store.changes.latestVersion)
-            guard let next = try await store.delta(since: since, limit: limit) else { throw APIError.gone(.forgotten) }
+            guard let next = try await sharedDeltaReads.delta(since: since, limit: limit, from: store) else { throw APIError.gone(.forgotten) }
             page = next
             after = max(after, page.serverVersion)
             if outcome != .changed { break }

@@ -13,12 +13,14 @@ public struct PlayersAPI: Sendable {
     /// When tombstones were last purged.
     let lastPurge = PurgeClock()
     /// What `GET /metrics` shows.
-    public let metrics = ServerMetrics()
+    public let metrics: ServerMetrics
     /// Whether the graceful shutdown has begun (`GET /ready` answers 503).
     public let readiness = ServerReadiness()
     /// The clock and timers of the long-polls' waits: the real ones, or in
     /// tests a loop whose time moves only when the test advances it.
     let longPollTimers: any EventLoopGroup
+    /// The reads of deltas that requests asking for the same one share.
+    let sharedDeltaReads: SharedDeltaReads
 
     public init(store: any PlayersStore, configuration: ServerConfiguration) {
         self.init(store: store, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
@@ -29,6 +31,9 @@ public struct PlayersAPI: Sendable {
         self.store = store
         self.configuration = configuration
         self.longPollTimers = longPollTimers
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        sharedDeltaReads = SharedDeltaReads(onRead: { metrics.deltaRead() })
     }
 
     /// The router, with request ids, logging and metrics, the `Host` check,

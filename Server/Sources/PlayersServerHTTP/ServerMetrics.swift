@@ -3,7 +3,7 @@ import Prometheus
 
 /// The server's Prometheus metrics (`GET /metrics`): requests by route and
 /// status, their latency by route, the requests in progress, the
-/// long-polls open and held so far, the store errors.
+/// long-polls open and held so far, the reads of deltas, the store errors.
 ///
 /// Label values are bounded: a route is the template the router matched
 /// (`/v1/players/{uuid}`, never the path a client sent; `unmatched` when
@@ -21,6 +21,7 @@ public final class ServerMetrics: Sendable {
     private let longPolls: Gauge
     private let longPollsHeld: Counter
     private let storeErrors: Counter
+    private let deltaReads: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
     static let latencyBuckets: [Duration] = [
@@ -57,6 +58,11 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "long_polls", unitName: "total",
             helpText: "Long-polls that waited for a change (they had none at once), since the server started.")
     }
+    static var deltaReadCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "delta_reads", unitName: "total",
+            helpText: "Reads of a delta from the store; requests for the same delta at the same time share one.")
+    }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "store_errors", unitName: "total",
@@ -68,6 +74,7 @@ public final class ServerMetrics: Sendable {
         longPolls = registry.makeGauge(descriptor: Self.openLongPolls)
         longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
+        deltaReads = registry.makeCounter(descriptor: Self.deltaReadCount)
     }
 
     /// A request begins: call ``requestEnded()`` exactly once when it is
@@ -102,6 +109,11 @@ public final class ServerMetrics: Sendable {
     /// A long-poll counted by ``longPollStarted()`` has ended.
     public func longPollEnded() {
         longPolls.decrement()
+    }
+
+    /// The store was asked for a delta (``SharedDeltaReads``).
+    func deltaRead() {
+        deltaReads.increment()
     }
 
     /// A store call threw something other than a client's error.

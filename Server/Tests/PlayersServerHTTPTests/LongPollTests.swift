@@ -125,4 +125,46 @@ import Testing
             #expect(try api.errorMessage(response) == "'wait' needs 'since': only a delta can wait for changes")
         }
     }
+
+    /// The value of a counter of `GET /metrics`.
+    func metric(_ server: APITestServer, _ name: String) async throws -> Double {
+        let text = String(buffer: try await server.client.execute(uri: "/metrics", method: .get).body)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) in /metrics")
+        return try #require(Double(line.split(separator: " ")[1]))
+    }
+
+    /// The commit wakes every long-poll at once; they and the requests
+    /// that follow ask for the same delta: one read of the store each time.
+    @Test(arguments: StoreKind.allCases)
+    func longPollsWokenByOneCommitShareOneReadOfTheDelta(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let cursor = server.store.cursor(try await server.store.currentVersion())
+            let count = 50
+            let polls = (0..<count).map { _ in
+                Task { try await server.client.execute(uri: "/v1/players?since=\(cursor)&wait=30", method: .get) }
+            }
+            try await waitUntil("\(count) long-polls waiting on the store") { server.store.changes.waiterCount == count }
+            let readsBefore = try await metric(server, "players_server_delta_reads_total")
+            let otherInstance = try await server.sandbox.makeStore()
+            _ = try await otherInstance.insert(name: "Beatrix", score: 2)
+            try await otherInstance.close()
+            var cursors: Set<String> = []
+            for poll in polls {
+                let payload = try api.payload(try await poll.value)
+                #expect(payload.players.map(\.name) == ["Beatrix"])
+                cursors.insert(try #require(payload.cursor))
+            }
+            #expect(try await metric(server, "players_server_delta_reads_total") - readsBefore == 1)
+            // Their next long-polls, from the new cursor, again share one.
+            let next = try #require(cursors.first)
+            #expect(cursors.count == 1)
+            let again = (0..<count).map { _ in
+                Task { try await server.client.execute(uri: "/v1/players?since=\(next)&wait=30", method: .get) }
+            }
+            try await waitUntil("\(count) long-polls waiting again") { server.store.changes.waiterCount == count }
+            #expect(try await metric(server, "players_server_delta_reads_total") - readsBefore == 2)
+            _ = server.store.changes.releaseAll()
+            for poll in again { _ = try await poll.value }
+        }
+    }
 }

@@ -1,0 +1,81 @@
+import PlayersServerStore
+import Synchronization
+
+/// One read of a delta for every request that asks for the same one at
+/// the same time: the long-polls that one commit wakes together, and the
+/// new long-polls that their clients send right after, all ask for the
+/// delta after the same cursor. 10,000 watchers then cost one store read
+/// per commit, not 10,000.
+///
+/// A request joins a read (running or done) of the same `since` and
+/// `limit` only if the read began when the store's latest known version
+/// (``StoreChangeNotifier/latestVersion``) was at least the request's
+/// own and its cursor's: so an answer never misses a commit that the
+/// request could know of, and a cursor just made on another instance is
+/// never answered from a read older than it. Reads of an older version
+/// are dropped as soon as a later one is known; a read that fails is not
+/// kept, so the next request tries again.
+///
+/// ```swift
+/// let page = try await sharedReads.delta(since: 41, limit: 500, from: store)
+/// ```
+final class SharedDeltaReads: Sendable {
+    private struct Key: Hashable {
+        var since: Int64
+        var limit: Int
+    }
+
+    private struct Read {
+        var id: UInt64
+        /// The store's latest known version when the read began.
+        var version: Int64
+        var task: Task<DeltaPage?, any Error>
+    }
+
+    private struct State {
+        var reads: [Key: Read] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    /// The most reads kept at once: past it they are all dropped (the
+    /// tasks running go on for their requests).
+    static let maximumKept = 1024
+
+    private let state = Mutex(State())
+    /// Called once for each read of the store.
+    private let onRead: @Sendable () -> Void
+
+    init(onRead: @escaping @Sendable () -> Void = {}) {
+        self.onRead = onRead
+    }
+
+    /// The delta after `since`, at most `limit` changes, from a read that
+    /// began at the store's latest known version or later; nil when the
+    /// cursor is too old or ahead of the store (``PlayersStore/delta(since:limit:)``).
+    func delta(since: Int64, limit: Int, from store: any PlayersStore) async throws -> DeltaPage? {
+        let key = Key(since: since, limit: limit)
+        let (read, isNew) = state.withLock { state -> (Read, Bool) in
+            let latest = store.changes.latestVersion
+            if let read = state.reads[key], read.version >= max(latest, since) {
+                return (read, false)
+            }
+            // Reads of an older version can no longer be joined.
+            state.reads = state.reads.filter { $0.value.version >= latest }
+            if state.reads.count >= Self.maximumKept { state.reads.removeAll() }
+            let id = state.nextID
+            state.nextID += 1
+            let read = Read(id: id, version: latest, task: Task { try await store.delta(since: since, limit: limit) })
+            state.reads[key] = read
+            return (read, true)
+        }
+        if isNew { onRead() }
+        do {
+            return try await read.task.value
+        } catch {
+            state.withLock { state in
+                if state.reads[key]?.id == read.id { state.reads[key] = nil }
+            }
+            throw error
+        }
+    }
+}

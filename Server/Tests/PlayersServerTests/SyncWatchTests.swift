@@ -45,6 +45,36 @@ import Testing
         }
     }
 
+    /// How long the servers stay quiet before the change: past libcurl's
+    /// stall limit of 15 s, which once ended every quiet wait in an error
+    /// and a back-off; in the long tier past a whole long-poll (50 s) too.
+    static let silence: Duration = TestTier.current.size(correctness: .seconds(20), long: .seconds(60))
+
+    @Test func aChangeAfterASilenceReachesTheWatcherThroughItsHeldLongPoll() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let environment = try sandbox.serverEnvironment
+            let instanceA = try ServerProcess(sandbox.serverArguments + ["--seed", "2"], environment: environment)
+            let instanceB = try ServerProcess(sandbox.serverArguments, environment: environment)
+            let client = try CLISandbox()
+            try await client.runChecked(["init"])
+            let watcher = try WatchProcess(client, url: "http://127.0.0.1:\(instanceB.port)")
+            try watcher.waitForLines(1)
+            try Self.waitForLongPoll(on: instanceB)
+            // The silence is what this test is about: real time, as
+            // libcurl's and the server's clocks are.
+            let quietSince = ContinuousClock.now
+            try await waitUntil("\(Self.silence) of silence", every: .seconds(1)) { ContinuousClock.now - quietSince >= Self.silence }
+            try Self.waitForLongPoll(on: instanceB)
+            let answered = try Self.listsAnswered(by: instanceB)
+            #expect(try instanceA.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(9)).status == 201)
+            try watcher.waitForLines(2)
+            #expect(try Self.listsAnswered(by: instanceB) == answered + 1, "the held long-poll brought the change")
+            #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(instanceB.port): pushed 0, +1 ~0 -0, conflicts 0, cursor 3.")
+            #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
+            #expect(try watcher.stop(SIGINT) == 0)
+        }
+    }
+
     @Test func watchingResumesAfterTheServerStopsAndStartsAgain() async throws {
         let folder = try TemporaryFolder()
         let first = try ServerProcess(["--database", "server.db", "--seed", "3"], environment: ServerDatabase.environment, folder: folder)

@@ -76,7 +76,12 @@ struct ConvergenceRun {
                 }
                 let client = clients[index].appDatabase.syncClient(baseURL: url, transport: transport, beforeCommit: hook)
                 do {
-                    _ = try await client.pushThenPull()
+                    // A repair would hide a merge that went wrong: none may
+                    // be needed.
+                    let report = try await client.pushThenPull()
+                    if let repaired = report.pull.repaired {
+                        failures.append("client \(index) needed a repair: \(repaired)")
+                    }
                 } catch is InjectedFault {
                     // The failure this step asked for.
                 }

@@ -12,13 +12,13 @@ extension PlayersDigest {
     /// let digest = try await appDatabase.reader.read { db in try PlayersDigest.ofSyncedPlayers(db) }
     /// ```
     public static func ofSyncedPlayers(_ db: Database) throws -> PlayersDigest {
-        var digest = PlayersDigest.empty
+        var players = 0
         var checksum: UInt64 = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT uuid, name, score, version FROM player WHERE version IS NOT NULL")
         while let row = try rows.next() {
-            digest.players += 1
+            players += 1
             checksum ^= hash(uuidText: row[0], name: row[1], score: row[2], version: row[3])
         }
-        return PlayersDigest(players: digest.players, checksum: checksum)
+        return PlayersDigest(players: players, checksum: checksum)
     }
 }

@@ -3,10 +3,12 @@
 
 Usage: long-polls.py PORT PID N
 Prints the server's resident memory before and with the long-polls open,
-the gauge of /metrics, and how long the one write took to answer them all.
+the gauge of /metrics, how long the one write took to answer them all, and
+the server's CPU time meanwhile (this client runs on the same cores).
 """
 import asyncio
 import json
+import os
 import sys
 import time
 import urllib.request
@@ -20,6 +22,13 @@ def rss_mb():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds():
+    # utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks.
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def get(path):
@@ -54,17 +63,21 @@ async def main():
         await asyncio.sleep(0.5)
     held = open_polls()
     during = rss_mb()
+    cpu_before = cpu_seconds()
     start = time.monotonic()
     request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/players", data=b'{"name":"Wake","score":1}',
                                      headers={"Content-Type": "application/json"}, method="POST")
     urllib.request.urlopen(request).read()
     statuses = await asyncio.gather(*tasks)
+    server_cpu = cpu_seconds() - cpu_before
     ok = sum(1 for status in statuses if b" 200 " in status)
     print(json.dumps({
         "long_polls": count, "held": held, "answered_200": ok,
         "rss_before_mb": round(before, 1), "rss_held_mb": round(during, 1),
         "kb_per_long_poll": round((during - before) * 1024 / max(held, 1), 1),
         "all_answered_after_write_ms": round((max(answered) - start) * 1000, 1),
+        # The server's own CPU time meanwhile: this client shares the cores.
+        "server_cpu_ms_during_wake": round(server_cpu * 1000, 1),
     }))
 
 

@@ -55,12 +55,10 @@ let package = Package(
             name: "CipherSync",
             dependencies: ["CCurl"]),
         // The players' wire format: messages, the one validator of names
-        // and scores, the digest of a server's players (MD5 from the
-        // libcrypto that SQLCipher links, as PostgreSQL's md5()). No
-        // database, no HTTP.
+        // and scores, the digest of a server's players. No database, no
+        // HTTP.
         .target(
-            name: "PlayersProtocol",
-            dependencies: ["COpenSSL"]),
+            name: "PlayersProtocol"),
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
@@ -71,7 +69,7 @@ let package = Package(
             name: "PlayersSync",
             dependencies: ["Players", "PlayersProtocol", "CipherSync", "CipherDB"]),
         // Backups, exports and key rotation: apart from the database layer,
-        // which needs none of their code.
+        // so that libcrypto is linked only where files are encrypted.
         .target(
             name: "PlayersFiles",
             dependencies: ["Players", "PlayersProtocol", "CipherDB", "COpenSSL"]),

@@ -88,7 +88,7 @@ let package = Package(
         // in a sandbox each.
         .target(
             name: "ServerTestSupport",
-            dependencies: fromCipherDB("CipherDB", "TestSupport") + [
+            dependencies: fromCipherDB("CipherDB", "Players", "TestSupport") + [
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerHTTP",

@@ -116,15 +116,18 @@ public final class AppDatabase: Sendable {
         }
         migrator.registerMigration("v6-sync-digest") { db in
             // The server's digest at the stored cursor, which a sync
-            // answered `304` compares the synced players with.
+            // answered `304` compares the synced players with; and the
+            // synced players' own, kept by triggers.
             try SyncState.addDigestColumns(db)
+            try PlayersDigest.addSyncedPlayerDigest(db)
         }
         return migrator
     }
 
     /// The configuration of the connections: foreign keys on; the SQL
-    /// function that stores each name's order key (``Player``'s
-    /// `nameOrderKeyFunction`, which the triggers call); a write that
+    /// functions that the triggers call: the one that stores each name's
+    /// order key (``Player``'s `nameOrderKeyFunction`), and the one that
+    /// keeps the digest of the synced players (``PlayersDigest/toggleFunction``); a write that
     /// finds the database locked by another process waits up to 5 seconds
     /// before it fails (unless the base configuration says otherwise); and,
     /// when the environment variable `PLAYERS_SQL_TRACE` is `1`, every
@@ -132,7 +135,10 @@ public final class AppDatabase: Sendable {
     public static func makeConfiguration(_ base: Configuration = Configuration()) -> Configuration {
         var configuration = base
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in db.add(function: Player.nameOrderKeyFunction) }
+        configuration.prepareDatabase { db in
+            db.add(function: Player.nameOrderKeyFunction)
+            db.add(function: PlayersDigest.toggleFunction)
+        }
         if case .immediateError = configuration.busyMode {
             configuration.busyMode = .timeout(5)
         }

@@ -2,6 +2,7 @@ import CipherDB
 import CSQLCipher
 import Foundation
 import Players
+import PlayersProtocol
 
 /// The demo application's database work: inserting players one record at
 /// a time (`savePlayer`), fetching them by score, updating some with
@@ -124,8 +125,9 @@ struct PlayersFixtures {
     // MARK: - Raw C
 
     /// A raw connection set up as CipherDB sets up the players'
-    /// connections: the SQL function of the triggers that store each
-    /// name's order key, and foreign keys.
+    /// connections: the SQL functions of the triggers that store each
+    /// name's order key and keep the synced players' digest, and foreign
+    /// keys.
     func rawConnection(path: String) throws -> RawSQLite {
         let raw = try RawSQLite(path: path, mode: mode)
         try raw.execute("PRAGMA foreign_keys = ON")
@@ -140,6 +142,21 @@ struct PlayersFixtures {
                 sqlite3_result_text(context, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             }, nil, nil, nil)
         try raw.check(code)
+        // The function of the triggers that keep the synced players'
+        // digest (PlayersDigest.toggleFunction).
+        let digestCode = sqlite3_create_function_v2(
+            raw.handle, "players_digest_toggle", 5, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, arguments in
+                let values = (0..<5).map { arguments![$0] }
+                guard let uuid = sqlite3_value_text(values[1]), let name = sqlite3_value_text(values[2]) else {
+                    sqlite3_result_error(context, "players_digest_toggle: a player's value is missing", -1)
+                    return
+                }
+                let hash = PlayersDigest.hash(uuidText: String(cString: uuid), name: String(cString: name),
+                                              score: Int(sqlite3_value_int64(values[3])), version: sqlite3_value_int64(values[4]))
+                sqlite3_result_int64(context, Int64(bitPattern: UInt64(bitPattern: sqlite3_value_int64(values[0])) ^ hash))
+            }, nil, nil, nil)
+        try raw.check(digestCode)
         return raw
     }
 

@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 
 /// The digest of a players server's state at a cursor: how many live
@@ -61,7 +60,8 @@ public struct PlayersDigest: Codable, Equatable, Sendable, CustomStringConvertib
     /// the UTF-8 text `uuid|version|score|name` (the uuid in lowercase,
     /// the numbers in decimal). PostgreSQL computes the same with
     /// `md5()` in the PostgreSQL store's triggers; the name comes last, so
-    /// that a `|` in it cannot make two players one text.
+    /// that a `|` in it cannot make two players one text. For many
+    /// players, one ``PlayersDigestHasher`` is faster.
     public static func hash(uuid: UUID, name: String, score: Int, version: Int64) -> UInt64 {
         hash(uuidText: uuid.uuidString, name: name, score: score, version: version)
     }
@@ -69,15 +69,7 @@ public struct PlayersDigest: Codable, Equatable, Sendable, CustomStringConvertib
     /// ``hash(uuid:name:score:version:)`` of a uuid as a database stores
     /// it, in either case.
     public static func hash(uuidText: String, name: String, score: Int, version: Int64) -> UInt64 {
-        let text = Array("\(uuidText.lowercased())|\(version)|\(score)|\(name)".utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        // MD5 is there in every libcrypto build: it cannot fail here.
-        let succeeded = text.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_md5(), nil) == 1
-        }
-        precondition(succeeded && length == 16, "libcrypto's MD5 failed")
-        return digest.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+        PlayersDigestHasher().hash(uuidText: uuidText, name: name, score: score, version: version)
     }
 
     private static func hexadecimal(_ value: UInt64) -> String {

@@ -13,9 +13,23 @@ import Testing
     @Test func theHashOfAPlayerIsFixed() {
         // Clients and servers of different versions compare digests: the
         // hash never changes. The first 8 bytes of the MD5 of
-        // "00000000-0000-0000-0000-000000000001|5|42|Zoé" (md5sum).
+        // "00000000-0000-0000-0000-000000000001|5|42|Zoé" (md5sum), and
+        // of a text of several MD5 blocks (Python's hashlib).
         #expect(PlayersDigest.hash(uuid: Self.uuid, name: "Zoé", score: 42, version: 5) == 0x8603_32c2_0d4e_74ab)
         #expect(PlayersDigest.hash(uuidText: Self.uuid.uuidString.lowercased(), name: "Zoé", score: 42, version: 5) == 0x8603_32c2_0d4e_74ab)
+    }
+
+    @Test func theHashOfALongPlayerIsMD5sToo() {
+        // 194 bytes: four blocks of MD5, a name beyond ASCII, large numbers.
+        let name = String(repeating: "Émile ⚽ ", count: 12)
+        #expect(PlayersDigest.hash(uuid: Self.uuid, name: name, score: 1_000_000_000, version: 1_234_567_890_123) == 0x81a8_5cd1_a35c_5623)
+        // One hasher for many players gives each the same hash as alone.
+        let hasher = PlayersDigestHasher()
+        for _ in 0..<3 {
+            #expect(hasher.hash(uuidText: Self.uuid.uuidString, name: "Zoé", score: 42, version: 5) == 0x8603_32c2_0d4e_74ab)
+            #expect(hasher.hash(uuidText: Self.uuid.uuidString, name: name, score: 1_000_000_000, version: 1_234_567_890_123)
+                == 0x81a8_5cd1_a35c_5623)
+        }
     }
 
     @Test func togglingAPlayerTwiceLeavesTheDigestAsItWas() {
@@ -40,7 +54,34 @@ import Testing
             try db.execute(sql: "INSERT INTO player (uuid, name, score, version) VALUES (?, 'Zoé', 42, 5)", arguments: [Self.uuid.uuidString])
             try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Local', 1)", arguments: [UUID().uuidString])
         }
-        let digest = try await appDatabase.reader.read { db in try PlayersDigest.ofSyncedPlayers(db) }
-        #expect(digest == PlayersDigest(players: 1, checksum: "860332c20d4e74ab"))
+        let digests = try await appDatabase.reader.read { db in
+            (try PlayersDigest.ofSyncedPlayers(db), try PlayersDigest.recomputedOfSyncedPlayers(db))
+        }
+        #expect(digests.0 == PlayersDigest(players: 1, checksum: "860332c20d4e74ab"))
+        #expect(digests.1 == digests.0)
+    }
+
+    /// The triggers follow every statement that writes a player: a
+    /// player synced or not, renamed, given a version, deleted, all at
+    /// once.
+    @Test func theTriggersKeepTheDigestOfTheSyncedPlayers() async throws {
+        let appDatabase = try AppDatabase.empty()
+        let steps = [
+            "INSERT INTO player (uuid, name, score, version) VALUES ('\(UUID().uuidString)', 'A', 1, 1), ('\(UUID().uuidString)', 'B', 2, 2)",
+            "INSERT INTO player (uuid, name, score) VALUES ('\(UUID().uuidString)', 'C', 3)",
+            "UPDATE player SET name = 'Ä' WHERE name = 'A'",
+            "UPDATE player SET version = 3 WHERE name = 'C'",
+            "UPDATE player SET version = NULL WHERE name = 'B'",
+            "UPDATE player SET score = score + 1",
+            "DELETE FROM player WHERE name = 'Ä'",
+            "DELETE FROM player",
+        ]
+        for step in steps {
+            try await appDatabase.dbWriter.write { db in try db.execute(sql: step) }
+            let (kept, recomputed) = try await appDatabase.reader.read { db in
+                (try PlayersDigest.ofSyncedPlayers(db), try PlayersDigest.recomputedOfSyncedPlayers(db))
+            }
+            #expect(kept == recomputed, "after \(step)")
+        }
     }
 }

@@ -29,7 +29,7 @@ public final class ServerPlayersDatabase: Sendable {
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         // The digest's triggers call it (``addDigest(_:)``).
-        writer.writeWithoutTransaction { db in db.add(function: Self.digestToggleFunction) }
+        writer.writeWithoutTransaction { db in db.add(function: PlayersDigest.toggleFunction) }
         try Self.migrator.migrate(writer)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })

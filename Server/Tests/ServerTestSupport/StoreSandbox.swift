@@ -1,6 +1,8 @@
 import CipherDB
 import Foundation
 import Logging
+import Players
+import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresNIO
@@ -108,7 +110,7 @@ public struct StoreSandbox: Sendable {
         configuration.prepareDatabase { db in
             try db.usePassphrase(Self.passphrase)
             // The digest's triggers call it when a test writes players.
-            db.add(function: ServerPlayersDatabase.digestToggleFunction)
+            db.add(function: PlayersDigest.toggleFunction)
         }
         return try DatabasePool(path: databasePath, configuration: configuration)
     }

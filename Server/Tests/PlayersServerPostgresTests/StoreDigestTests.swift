@@ -47,7 +47,8 @@ import Testing
                 try await checkDigest(sandbox, store, after: "a deletion")
                 let results = try await store.applyChanges(PlayersChangeBatch(changes: [
                     save(players[1].uuid, "Batched", 1, base: players[1].version),
-                    save(players[2].uuid, "Conflict", 2, base: 1),
+                    // Never its current version: a conflict.
+                    save(players[2].uuid, "Conflict", 2, base: players[2].version + 1_000),
                     .init(mutationID: UUID(), uuid: players[3].uuid, kind: .delete, baseVersion: players[3].version),
                     save(UUID(), "New", 3, base: nil),
                     save(players[0].uuid, "Revived", 4, base: nil),

@@ -37,9 +37,10 @@ final class SharedDeltaReads: Sendable {
         var nextID: UInt64 = 0
     }
 
-    /// The most reads kept at once: past it they are all dropped (the
-    /// tasks running go on for their requests).
-    static let maximumKept = 1024
+    /// The most reads kept at once (each holds its page until the next
+    /// commit): past it they are all dropped (the tasks running go on for
+    /// their requests).
+    static let maximumKept = 256
 
     private let state = Mutex(State())
     /// Called once for each read of the store.

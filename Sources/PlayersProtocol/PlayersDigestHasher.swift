@@ -2,9 +2,9 @@ import Foundation
 
 /// Hashes players one after another (``PlayersDigest/hash(uuid:name:score:version:)``)
 /// with one buffer and MD5 written here (RFC 1321), so that the digest of
-/// many players costs little more than their bytes: a sync compares the
-/// digest of every synced player after each merge. (libcrypto's MD5
-/// allocates a context for each player, which cost three times as much.)
+/// many players costs little more than their bytes (libcrypto's MD5
+/// allocates a context for each call): the migrations that first compute
+/// a digest, and the checks that recompute one, hash every player.
 ///
 /// Not `Sendable`: one per task, for the players it hashes.
 ///

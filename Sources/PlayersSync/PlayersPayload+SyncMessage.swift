@@ -42,10 +42,3 @@ extension PlayersPayload: SyncMessage {
         }
     }
 }
-
-extension SyncDigest {
-    /// The digest of players, as the sync client carries it.
-    init(_ digest: PlayersDigest) {
-        self.init(count: digest.players, checksum: digest.checksum)
-    }
-}

@@ -26,3 +26,10 @@ extension PlayersDigest {
         self.init(players: digest.count, checksum: digest.checksum)
     }
 }
+
+extension SyncDigest {
+    /// The digest of players, as the sync client carries it.
+    init(_ digest: PlayersDigest) {
+        self.init(count: digest.players, checksum: digest.checksum)
+    }
+}

@@ -17,7 +17,7 @@ extension ServerPlayersDatabase {
         }
         try db.execute(sql: PlayersDigest.triggersSQL(prefix: "player_digest", table: "changeCounter", playersColumn: "playerCount",
                                                       checksumColumn: "checksum") { _ in "1" })
-        let digest = try recomputedDigest(db)
+        let digest = try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player")
         try db.execute(sql: "UPDATE changeCounter SET playerCount = ?, checksum = ?",
                        arguments: [digest.players, Int64(bitPattern: digest.checksumValue ?? 0)])
     }
@@ -28,25 +28,5 @@ extension ServerPlayersDatabase {
             throw DatabaseError(message: "the change counter is missing")
         }
         return PlayersDigest(players: row[0], checksum: UInt64(bitPattern: row[1] as Int64))
-    }
-
-    /// The digest of the live players, computed from every one of them.
-    static func recomputedDigest(_ db: Database) throws -> PlayersDigest {
-        let hasher = PlayersDigestHasher()
-        var players = 0
-        var checksum: UInt64 = 0
-        let rows = try Row.fetchCursor(db, sql: "SELECT uuid, name, score, version FROM player")
-        while let row = try rows.next() {
-            players += 1
-            checksum ^= hasher.hash(uuidText: row[0], name: row[1], score: row[2], version: row[3])
-        }
-        return PlayersDigest(players: players, checksum: checksum)
-    }
-
-    /// The digest that the counter's row holds, and the one computed from
-    /// every live player: the same, unless the players were written
-    /// behind the triggers' back.
-    public func digests() throws -> (stored: PlayersDigest, recomputed: PlayersDigest) {
-        try writer.read { db in (try Self.digest(db), try Self.recomputedDigest(db)) }
     }
 }

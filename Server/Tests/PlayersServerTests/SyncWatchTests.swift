@@ -24,25 +24,38 @@ import Testing
         try server.metric(#"players_server_requests_total{route="/v1/players",method="GET",status="200"}"#) ?? 0
     }
 
-    @Test func aChangeThroughOneInstanceWakesTheLongPollOfAClientWatchingAnother() async throws {
+    /// Two instances on one PostgreSQL database seeded with `seed` players,
+    /// a client watching the second, whose long-poll it holds for
+    /// `silence`; then a change through the first. The held long-poll
+    /// brings it (one answer more: at its wait's end, an empty answer and
+    /// another request would), with no retry.
+    func expectAChangeThroughOneInstanceReachesAClientWatchingAnother(seed: Int, after silence: Duration) async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let environment = try sandbox.serverEnvironment
-            let instanceA = try ServerProcess(sandbox.serverArguments + ["--seed", "5"], environment: environment)
+            let instanceA = try ServerProcess(sandbox.serverArguments + ["--seed", String(seed)], environment: environment)
             let instanceB = try ServerProcess(sandbox.serverArguments, environment: environment)
             let client = try CLISandbox()
             try await client.runChecked(["init"])
             let watcher = try WatchProcess(client, url: "http://127.0.0.1:\(instanceB.port)")
             try watcher.waitForLines(1)
             try Self.waitForLongPoll(on: instanceB)
+            // The silence is what the test is about: real time, as
+            // libcurl's and the server's clocks are, which no test injects.
+            let quietSince = ContinuousClock.now
+            try await waitUntil("\(silence) of silence", every: .seconds(1)) { ContinuousClock.now - quietSince >= silence }
+            try Self.waitForLongPoll(on: instanceB)
             let answered = try Self.listsAnswered(by: instanceB)
-            #expect(try instanceA.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status == 201)
+            #expect(try instanceA.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(seed + 7)).status == 201)
             try watcher.waitForLines(2)
-            // One answer more: the held long-poll brought the change (at
-            // its wait's end, an empty answer and another request would).
-            #expect(try Self.listsAnswered(by: instanceB) == answered + 1)
-            #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(instanceB.port): pushed 0, +1 ~0 -0, conflicts 0, cursor 6.")
+            #expect(try Self.listsAnswered(by: instanceB) == answered + 1, "the held long-poll brought the change")
+            #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(instanceB.port): pushed 0, +1 ~0 -0, conflicts 0, cursor \(seed + 1).")
+            #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
             #expect(try watcher.stop(SIGINT) == 0)
         }
+    }
+
+    @Test func aChangeThroughOneInstanceWakesTheLongPollOfAClientWatchingAnother() async throws {
+        try await expectAChangeThroughOneInstanceReachesAClientWatchingAnother(seed: 5, after: .zero)
     }
 
     /// How long the servers stay quiet before the change: past libcurl's
@@ -51,28 +64,7 @@ import Testing
     static let silence: Duration = TestTier.current.size(correctness: .seconds(20), long: .seconds(60))
 
     @Test func aChangeAfterASilenceReachesTheWatcherThroughItsHeldLongPoll() async throws {
-        try await StoreSandbox.with(.postgres) { sandbox in
-            let environment = try sandbox.serverEnvironment
-            let instanceA = try ServerProcess(sandbox.serverArguments + ["--seed", "2"], environment: environment)
-            let instanceB = try ServerProcess(sandbox.serverArguments, environment: environment)
-            let client = try CLISandbox()
-            try await client.runChecked(["init"])
-            let watcher = try WatchProcess(client, url: "http://127.0.0.1:\(instanceB.port)")
-            try watcher.waitForLines(1)
-            try Self.waitForLongPoll(on: instanceB)
-            // The silence is what this test is about: real time, as
-            // libcurl's and the server's clocks are.
-            let quietSince = ContinuousClock.now
-            try await waitUntil("\(Self.silence) of silence", every: .seconds(1)) { ContinuousClock.now - quietSince >= Self.silence }
-            try Self.waitForLongPoll(on: instanceB)
-            let answered = try Self.listsAnswered(by: instanceB)
-            #expect(try instanceA.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(9)).status == 201)
-            try watcher.waitForLines(2)
-            #expect(try Self.listsAnswered(by: instanceB) == answered + 1, "the held long-poll brought the change")
-            #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(instanceB.port): pushed 0, +1 ~0 -0, conflicts 0, cursor 3.")
-            #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
-            #expect(try watcher.stop(SIGINT) == 0)
-        }
+        try await expectAChangeThroughOneInstanceReachesAClientWatchingAnother(seed: 2, after: Self.silence)
     }
 
     @Test func watchingResumesAfterTheServerStopsAndStartsAgain() async throws {

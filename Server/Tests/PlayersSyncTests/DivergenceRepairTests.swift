@@ -15,10 +15,21 @@ import Testing
 /// digest finds it at the next sync, a snapshot repairs it in the same
 /// sync, and the report says so; on both stores, through the real router.
 @Suite struct DivergenceRepairTests {
-    /// Serves `store` on loopback while `body` runs.
-    func withServer(_ store: any PlayersStore, _ body: @Sendable (URL) async throws -> Void) async throws {
-        try await LiveServer.serve(PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter()) { port in
-            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+    /// A store of `kind` with `count` players, served on loopback, and a
+    /// client database that has synced from it once, with nothing to
+    /// repair, while `body` runs.
+    func withSyncedClient(
+        _ kind: StoreKind, players count: Int,
+        _ body: @Sendable (any PlayersStore, ClientDatabase, SyncClient<PlayersSyncStore>) async throws -> Void
+    ) async throws {
+        try await StoreSandbox.withStore(kind) { store in
+            for index in 0..<count { _ = try await store.insert(name: "P\(index)", score: index) }
+            try await LiveServer.serve(PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter()) { port in
+                let database = try ClientDatabase()
+                let client = database.client(URL(string: "http://127.0.0.1:\(port)")!)
+                #expect(try await client.pushThenPull().pull.repaired == nil)
+                try await body(store, database, client)
+            }
         }
     }
 
@@ -44,69 +55,51 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aClientChangedBehindTheSyncsBackIsRepairedByTheNextSync(_ kind: StoreKind) async throws {
-        try await StoreSandbox.withStore(kind) { store in
-            for index in 0..<5 { _ = try await store.insert(name: "P\(index)", score: index) }
-            try await withServer(store) { url in
-                let database = try ClientDatabase()
-                let client = database.client(url)
-                #expect(try await client.pushThenPull().pull.repaired == nil)
-                try corrupt(database)
-                // A change on the server: the next sync is a delta.
-                _ = try await store.insert(name: "Later", score: 6)
-                let report = try await client.pushThenPull()
-                // The delta brought the new player before the check: the
-                // client then held 5 − 1 + 1 + 1 players.
-                let repaired = try #require(report.pull.repaired)
-                #expect(repaired.local.count == 6)
-                #expect(repaired.server.count == 6)
-                #expect(repaired.local.checksum != repaired.server.checksum)
-                #expect(report.pull.kind == .snapshot)
-                #expect(report.notes == [
-                    "This database's synced players differed from the server's (here 6 players, checksum \(repaired.local.checksum); "
-                        + "on the server 6 players, checksum \(repaired.server.checksum)): a snapshot repaired them.",
-                ])
-                #expect(try clientPlayers(database) == (try await serverPlayers(store)))
-                #expect(try await client.pushThenPull().pull.repaired == nil)
-            }
+        try await withSyncedClient(kind, players: 5) { store, database, client in
+            try corrupt(database)
+            // A change on the server: the next sync is a delta.
+            _ = try await store.insert(name: "Later", score: 6)
+            let report = try await client.pushThenPull()
+            // The delta brought the new player before the check: the
+            // client then held 5 − 1 + 1 + 1 players.
+            let repaired = try #require(report.pull.repaired)
+            #expect(repaired.local.count == 6)
+            #expect(repaired.server.count == 6)
+            #expect(repaired.local.checksum != repaired.server.checksum)
+            #expect(report.pull.kind == .snapshot)
+            #expect(report.notes == [
+                "This database's synced players differed from the server's (here 6 players, checksum \(repaired.local.checksum); "
+                    + "on the server 6 players, checksum \(repaired.server.checksum)): a snapshot repaired them.",
+            ])
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try await client.pushThenPull().pull.repaired == nil)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func aSyncAnswered304ComparesTheStoredDigest(_ kind: StoreKind) async throws {
-        try await StoreSandbox.withStore(kind) { store in
-            for index in 0..<3 { _ = try await store.insert(name: "P\(index)", score: index) }
-            try await withServer(store) { url in
-                let database = try ClientDatabase()
-                let client = database.client(url)
-                _ = try await client.pushThenPull()
-                // The cursor did not move: the answer's tag is kept.
-                #expect(try await client.pushThenPull().pull.upToDate == false)
-                #expect(try await client.pushThenPull().pull.upToDate)
-                try corrupt(database)
-                let report = try await client.pushThenPull()
-                #expect(report.pull.repaired?.server.count == 3)
-                #expect(try clientPlayers(database) == (try await serverPlayers(store)))
-            }
+        try await withSyncedClient(kind, players: 3) { store, database, client in
+            // The cursor did not move: the answer's tag is kept.
+            #expect(try await client.pushThenPull().pull.upToDate == false)
+            #expect(try await client.pushThenPull().pull.upToDate)
+            try corrupt(database)
+            let report = try await client.pushThenPull()
+            #expect(report.pull.repaired?.server.count == 3)
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func aPlayerWhoseOutboxEntryWasLostIsPushed(_ kind: StoreKind) async throws {
-        try await StoreSandbox.withStore(kind) { store in
-            _ = try await store.insert(name: "Server", score: 1)
-            try await withServer(store) { url in
-                let database = try ClientDatabase()
-                let client = database.client(url)
-                _ = try await client.pushThenPull()
-                let uuid = UUID()
-                try database.writeBehindTheSyncsBack("INSERT INTO player (uuid, name, score) VALUES (?, 'Unsent', 2)", arguments: [uuid.uuidString])
-                _ = try await store.insert(name: "Later", score: 3)
-                let report = try await client.pushThenPull()
-                #expect(report.pull.requeued == 1)
-                #expect(report.pull.repaired == nil)
-                #expect(try await store.player(uuid)?.name == "Unsent")
-                #expect(try clientPlayers(database) == (try await serverPlayers(store)))
-            }
+        try await withSyncedClient(kind, players: 1) { store, database, client in
+            let uuid = UUID()
+            try database.writeBehindTheSyncsBack("INSERT INTO player (uuid, name, score) VALUES (?, 'Unsent', 2)", arguments: [uuid.uuidString])
+            _ = try await store.insert(name: "Later", score: 3)
+            let report = try await client.pushThenPull()
+            #expect(report.pull.requeued == 1)
+            #expect(report.pull.repaired == nil)
+            #expect(try await store.player(uuid)?.name == "Unsent")
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
@@ -79,12 +80,8 @@ extension StoreSandbox {
             defer { try? pool.close() }
             (stored, recomputed) = try await pool.read { db in
                 let row = try Row.fetchOne(db, sql: "SELECT playerCount, checksum FROM changeCounter")
-                var recomputed = PlayersDigest.empty
-                let rows = try Row.fetchCursor(db, sql: "SELECT uuid, name, score, version FROM player")
-                while let row = try rows.next() {
-                    recomputed.toggle(uuid: UUID(uuidString: row[0])!, name: row[1], score: row[2], version: row[3])
-                }
-                return (PlayersDigest(players: row?[0] ?? -1, checksum: UInt64(bitPattern: row?[1] ?? 0)), recomputed)
+                return (PlayersDigest(players: row?[0] ?? -1, checksum: UInt64(bitPattern: row?[1] ?? 0)),
+                        try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player"))
             }
         case .postgres:
             try await Self.withClient(try postgresURL()) { client in

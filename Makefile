@@ -40,8 +40,8 @@ deps:
 # Two packages: CipherDB (this folder) and the server's (Server/), which
 # depends on it by path. An app that uses CipherDB builds only the first.
 build: deps
-	swift build
-	swift build --package-path Server
+	./scripts/swift-build
+	./scripts/swift-build --package-path Server
 
 demo: build
 	./scripts/demo
@@ -55,8 +55,8 @@ demo-postgres: build
 # command-line tests run (the README's `make install`, run by
 # DocumentationTests, installs these debug ones: CONFIGURATION=debug).
 build-tests: deps
-	./scripts/build-without-warnings swift build --build-tests
-	./scripts/build-without-warnings swift build --build-tests --package-path Server
+	./scripts/build-without-warnings ./scripts/swift-build --build-tests
+	./scripts/build-without-warnings ./scripts/swift-build --build-tests --package-path Server
 
 # The cluster is stopped whether the tests pass or not.
 test: build-tests

@@ -14,17 +14,17 @@ extension PlayersAPI {
         case let .snapshot(limit, after, cursor):
             if let cursor { try checkHistory(of: cursor) }
             let page = try await store.snapshot(limit: limit, after: after)
-            return PlayersPage(page, limit: limit, after: after, cursor: cursor?.counter, history: store.history)
+            return try PlayersPage(page, limit: limit, after: after, cursor: cursor?.counter, history: store.history)
         case let .delta(since, limit, wait):
             try checkHistory(of: since)
             try await purgeTombstonesIfDue()
-            guard var page = try await sharedDeltaReads.delta(since: since.counter, limit: limit, from: store) else {
+            guard var delta = try await sharedDeltaReads.delta(since: since.counter, limit: limit, from: store) else {
                 throw APIError.gone(.forgotten)
             }
-            if page.changes.isEmpty, wait > 0 {
-                page = try await waitForDelta(since: since.counter, limit: limit, seconds: wait, empty: page)
+            if delta.page.changes.isEmpty, wait > 0 {
+                delta = try await waitForDelta(since: since.counter, limit: limit, seconds: wait, empty: delta)
             }
-            return PlayersPage(page, since: since.counter, limit: limit, history: store.history)
+            return delta.answer
         }
     }
 
@@ -46,21 +46,21 @@ extension PlayersAPI {
     /// that brings nothing (the store rechecks after losing its
     /// notifications) waits again until the same deadline, for a version
     /// past every one known: it never spins.
-    func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: DeltaPage) async throws -> DeltaPage {
+    func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: SharedDelta) async throws -> SharedDelta {
         let deadline = longPollTimers.any().now + .seconds(Int64(seconds))
         metrics.longPollStarted()
         defer { metrics.longPollEnded() }
-        var page = empty
-        var after = empty.serverVersion
-        while page.changes.isEmpty {
+        var delta = empty
+        var after = empty.page.serverVersion
+        while delta.page.changes.isEmpty {
             let outcome = await store.changes.wait(after: after, until: deadline, timers: longPollTimers)
             after = max(after, store.changes.latestVersion)
             guard let next = try await sharedDeltaReads.delta(since: since, limit: limit, from: store) else { throw APIError.gone(.forgotten) }
-            page = next
-            after = max(after, page.serverVersion)
+            delta = next
+            after = max(after, delta.page.serverVersion)
             if outcome != .changed { break }
         }
-        return page
+        return delta
     }
 
     /// `GET /v1/players/{uuid}`: one live player, or 404.

@@ -3,11 +3,13 @@ import Hummingbird
 import PlayersProtocol
 import PlayersServerStore
 
-/// A page of `GET /v1/players` as the sync protocol sends it, with its
-/// strong ETag: a request whose `If-None-Match` is that tag gets
-/// `304 Not Modified` with no body.
-struct PlayersPage: ResponseGenerator {
-    var message: PlayersPayload
+/// A page of `GET /v1/players` as the sync protocol sends it, encoded
+/// once (the long-polls that one commit wakes share one page,
+/// ``SharedDeltaReads``), with its strong ETag: a request whose
+/// `If-None-Match` is that tag gets `304 Not Modified` with no body.
+struct PlayersPage: ResponseGenerator, Sendable {
+    /// The message in JSON, as ``JSONEncoder/api`` writes it.
+    var body: ByteBuffer
     var etag: String
 
     /// A page of the snapshot; `cursor` is the one of its first page, if
@@ -16,20 +18,21 @@ struct PlayersPage: ResponseGenerator {
     /// versions are at most its cursor (clients refuse any other), and the
     /// delta since the cursor, which a client fetches after the last page,
     /// brings them.
-    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: Int64?, history: ServerHistory) {
+    init(_ page: SnapshotPage, limit: Int, after: UUID?, cursor: Int64?, history: ServerHistory) throws {
         let counter = cursor ?? page.version
         let cursor = history.cursor(at: counter)
         let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
         // The digest is the state at the page's read: the snapshot's
         // cursor only when nothing changed since its first page.
-        message = PlayersPayload(kind: .snapshot, complete: page.isLast, cursor: cursor.description, next: next,
-                                 players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs,
-                                 digest: page.isLast && page.version == counter ? page.digest : nil)
+        body = try Self.encoded(PlayersPayload(
+            kind: .snapshot, complete: page.isLast, cursor: cursor.description, next: next,
+            players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs,
+            digest: page.isLast && page.version == counter ? page.digest : nil))
         etag = "\"snapshot-\(after?.uuidString ?? "")-\(limit)-\(cursor)-\(page.version)\""
     }
 
     /// A page of the delta after `since`.
-    init(_ page: DeltaPage, since: Int64, limit: Int, history: ServerHistory) {
+    init(_ page: DeltaPage, since: Int64, limit: Int, history: ServerHistory) throws {
         var players: [PlayersPayload.PlayerEntry] = []
         var tombstones: [PlayersPayload.Tombstone] = []
         for change in page.changes {
@@ -39,10 +42,10 @@ struct PlayersPage: ResponseGenerator {
             }
         }
         let cursor = history.cursor(at: page.version).description
-        message = PlayersPayload(
+        body = try Self.encoded(PlayersPayload(
             kind: .delta, complete: page.isLast, cursor: cursor,
             next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
-            players: players, tombstones: tombstones, digest: page.isLast ? page.digest : nil)
+            players: players, tombstones: tombstones, digest: page.isLast ? page.digest : nil))
         // Later changes can move players out of an older page: the
         // server's counter is part of the tag.
         etag = "\"delta-\(history.cursor(at: since))-\(limit)-\(page.version)-\(page.serverVersion)\""
@@ -52,8 +55,18 @@ struct PlayersPage: ResponseGenerator {
         if request.headers[.ifNoneMatch] == etag {
             return Response(status: .notModified, headers: [.eTag: etag])
         }
-        var response = try context.responseEncoder.encode(message, from: request, context: context)
-        response.headers[.eTag] = etag
-        return response
+        // The headers of Hummingbird's JSON responses.
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json; charset=utf-8",
+                .contentLength: String(body.readableBytes),
+                .eTag: etag,
+            ],
+            body: ResponseBody(byteBuffer: body))
+    }
+
+    private static func encoded(_ message: PlayersPayload) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONEncoder.api.encode(message))
     }
 }

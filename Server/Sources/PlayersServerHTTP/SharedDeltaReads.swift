@@ -1,11 +1,12 @@
 import PlayersServerStore
 import Synchronization
 
-/// One read of a delta for every request that asks for the same one at
-/// the same time: the long-polls that one commit wakes together, and the
-/// new long-polls that their clients send right after, all ask for the
-/// delta after the same cursor. 10,000 watchers then cost one store read
-/// per commit, not 10,000.
+/// One read of a delta, and one encoding of its answer, for every request
+/// that asks for the same one at the same time: the long-polls that one
+/// commit wakes together, and the new long-polls that their clients send
+/// right after, all ask for the delta after the same cursor. 10,000
+/// watchers then cost one store read and one JSON encoding per commit,
+/// not 10,000.
 ///
 /// A request joins a read (running or done) of the same `since` and
 /// `limit` only if the read began when the store's latest known version
@@ -17,7 +18,7 @@ import Synchronization
 /// kept, so the next request tries again.
 ///
 /// ```swift
-/// let page = try await sharedReads.delta(since: 41, limit: 500, from: store)
+/// let delta = try await sharedReads.delta(since: 41, limit: 500, from: store)
 /// ```
 final class SharedDeltaReads: Sendable {
     private struct Key: Hashable {
@@ -29,7 +30,7 @@ final class SharedDeltaReads: Sendable {
         var id: UInt64
         /// The store's latest known version when the read began.
         var version: Int64
-        var task: Task<DeltaPage?, any Error>
+        var task: Task<SharedDelta?, any Error>
     }
 
     private struct State {
@@ -51,9 +52,10 @@ final class SharedDeltaReads: Sendable {
     }
 
     /// The delta after `since`, at most `limit` changes, from a read that
-    /// began at the store's latest known version or later; nil when the
-    /// cursor is too old or ahead of the store (``PlayersStore/delta(since:limit:)``).
-    func delta(since: Int64, limit: Int, from store: any PlayersStore) async throws -> DeltaPage? {
+    /// began at the store's latest known version or later, with its
+    /// answer; nil when the cursor is too old or ahead of the store
+    /// (``PlayersStore/delta(since:limit:)``).
+    func delta(since: Int64, limit: Int, from store: any PlayersStore) async throws -> SharedDelta? {
         let key = Key(since: since, limit: limit)
         let (read, isNew) = state.withLock { state -> (Read, Bool) in
             let latest = store.changes.latestVersion
@@ -65,7 +67,11 @@ final class SharedDeltaReads: Sendable {
             if state.reads.count >= Self.maximumKept { state.reads.removeAll() }
             let id = state.nextID
             state.nextID += 1
-            let read = Read(id: id, version: latest, task: Task { try await store.delta(since: since, limit: limit) })
+            let read = Read(id: id, version: latest, task: Task {
+                try await store.delta(since: since, limit: limit).map { page in
+                    SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
+                }
+            })
             state.reads[key] = read
             return (read, true)
         }

@@ -95,7 +95,7 @@ public final class StoreChangeNotifier: Sendable {
             for id in woken.keys { state.waiters[id] = nil }
             return Array(woken.values)
         }
-        for waiter in woken { finish(waiter, with: .changed) }
+        finish(woken, with: .changed)
     }
 
     /// Wakes every waiter to read again: changes may have been missed
@@ -105,7 +105,7 @@ public final class StoreChangeNotifier: Sendable {
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
-        for waiter in woken { finish(waiter, with: .changed) }
+        finish(woken, with: .changed)
     }
 
     /// Releases every waiter, now and from now on: the server is shutting
@@ -117,17 +117,20 @@ public final class StoreChangeNotifier: Sendable {
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
-        for waiter in woken { finish(waiter, with: .released) }
+        finish(woken, with: .released)
         return woken.count
     }
 
     private func resume(_ id: UInt64, with outcome: StoreChangeWait) {
         guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
-        finish(waiter, with: outcome)
+        finish([waiter], with: outcome)
     }
 
-    private func finish(_ waiter: Waiter, with outcome: StoreChangeWait) {
-        waiter.timer?.cancel()
-        waiter.continuation.resume(returning: outcome)
+    /// Resumes the waiters, then cancels their timers: the answers of a
+    /// commit that wakes 10,000 long-polls start before the 10,000
+    /// cancellations (each removes its timer from its loop's queue).
+    private func finish(_ waiters: [Waiter], with outcome: StoreChangeWait) {
+        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+        for waiter in waiters { waiter.timer?.cancel() }
     }
 }

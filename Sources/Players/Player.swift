@@ -66,16 +66,36 @@ extension Player {
 
     /// A new player with a random name and a random score.
     public static func newRandom() -> Player {
-        Player(id: nil, name: randomName(), score: randomScore())
+        var generator = SystemRandomNumberGenerator()
+        return newRandom(using: &generator)
+    }
+
+    /// A new player with a random name and a random score, drawn from
+    /// `generator` (a seeded one replays the same players).
+    public static func newRandom(using generator: inout some RandomNumberGenerator) -> Player {
+        Player(id: nil, name: randomName(using: &generator), score: randomScore(using: &generator))
     }
 
     /// A random name.
     public static func randomName() -> String {
-        names.randomElement()!
+        var generator = SystemRandomNumberGenerator()
+        return randomName(using: &generator)
+    }
+
+    /// A random name, drawn from `generator`.
+    public static func randomName(using generator: inout some RandomNumberGenerator) -> String {
+        names.randomElement(using: &generator)!
     }
 
     /// A random score, a multiple of 10 from 0 to 1000.
     public static func randomScore() -> Int {
-        10 * Int.random(in: 0...100)
+        var generator = SystemRandomNumberGenerator()
+        return randomScore(using: &generator)
+    }
+
+    /// A random score, a multiple of 10 from 0 to 1000, drawn from
+    /// `generator`.
+    public static func randomScore(using generator: inout some RandomNumberGenerator) -> Int {
+        10 * Int.random(in: 0...100, using: &generator)
     }
 }

@@ -21,17 +21,26 @@ public struct RandomPlayerChanges<Existing> {
 
     /// Draws the changes of a table that holds `existing`.
     public init(existing: [Existing]) {
+        var generator = SystemRandomNumberGenerator()
+        self.init(existing: existing, using: &generator)
+    }
+
+    /// Draws the changes of a table that holds `existing` from
+    /// `generator` (a seeded one replays the same changes).
+    public init(existing: [Existing], using generator: inout some RandomNumberGenerator) {
         guard !existing.isEmpty else {
-            insertions = (0..<Self.emptyTablePlayerCount).map { _ in Player.newRandom() }
+            insertions = (0..<Self.emptyTablePlayerCount).map { _ in Player.newRandom(using: &generator) }
             deletion = nil
             scoreChanges = []
             return
         }
-        insertions = Bool.random() ? [Player.newRandom()] : []
-        let deleted = Bool.random() ? existing.indices.randomElement() : nil
+        insertions = Bool.random(using: &generator) ? [Player.newRandom(using: &generator)] : []
+        let deleted = Bool.random(using: &generator) ? existing.indices.randomElement(using: &generator) : nil
         deletion = deleted.map { existing[$0] }
-        scoreChanges = existing.indices
-            .filter { $0 != deleted && Bool.random() }
-            .map { (existing[$0], Player.randomScore()) }
+        var scoreChanges: [(player: Existing, score: Int)] = []
+        for index in existing.indices where index != deleted && Bool.random(using: &generator) {
+            scoreChanges.append((existing[index], Player.randomScore(using: &generator)))
+        }
+        self.scoreChanges = scoreChanges
     }
 }

@@ -28,11 +28,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        // libpq, PostgreSQL's C client (Debian's libpq-dev), which the
+        // PostgreSQL store connects with.
+        .systemLibrary(
+            name: "CPostgres",
+            path: "Sources/CPostgres",
+            providers: [.apt(["libpq-dev"])]),
         // The server's storage behind an async protocol (PlayersStore):
         // the embedded CipherDB store, and the rules both stores apply.
         .target(
@@ -42,12 +47,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The server's players in PostgreSQL, for several server instances
-        // on one database.
+        // on one database, over libpq.
         .target(
             name: "PlayersServerPostgres",
             dependencies: fromCipherDB("Players") + [
                 "PlayersServerStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -92,7 +97,6 @@ let package = Package(
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -114,7 +118,6 @@ let package = Package(
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "ServerTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
             name: "PlayersServerHTTPTests",

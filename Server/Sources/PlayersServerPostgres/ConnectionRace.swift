@@ -1,16 +1,13 @@
-import PostgresNIO
 import Synchronization
 
 /// Runs an operation on a pooled connection against its deadline, the
 /// connection's close and the caller's cancellation, and returns as soon as
 /// one of them ends, without waiting for the others.
 ///
-/// A task group would wait for the operation, which may never end:
-/// PostgresNIO 1.33 writes a statement to a connection whose channel has
-/// just closed without failing it (`channel.write(…, promise: nil)` in
-/// `PostgresConnection.query`), so the statement waits for ever, out of
-/// reach of cancellation. Such an operation's task is left behind, holding
-/// a closed connection; a deadline or a close ends the wait of its caller.
+/// A task group would wait for the operation, and an operation may wait
+/// long, on PostgreSQL or on work of its own between statements: the
+/// caller's wait ends at once, and its connection is closed, which ends
+/// the statement the operation waits on (``PostgresConnection/close()``).
 ///
 /// ```swift
 /// switch await ConnectionRace.run(on: pooled, timeout: .seconds(60), { connection in try await work(connection) }) {

@@ -1,4 +1,3 @@
-import PostgresNIO
 import Synchronization
 
 /// A connection of a ``PostgresConnectionPool``, which tells the operation
@@ -13,7 +12,7 @@ final class PooledConnection: Sendable {
         self.connection = connection
         // The handler holds `self` until the connection closes, which every
         // connection of a pool does.
-        connection.closeFuture.whenComplete { _ in self.closed() }
+        connection.whenClosed { self.closed() }
     }
 
     /// Whether the connection is closed or closing.
@@ -35,11 +34,10 @@ final class PooledConnection: Sendable {
         state.withLock { $0.onClose = nil }
     }
 
-    /// Closes the connection, and holds it until closed: a PostgresNIO
-    /// connection that ends unclosed asserts in debug builds.
+    /// Closes the connection: a statement it runs ends at once.
     func close() {
         state.withLock { $0.isClosed = true }
-        connection.close().whenComplete { _ in _ = self }
+        connection.close()
     }
 
     private func closed() {

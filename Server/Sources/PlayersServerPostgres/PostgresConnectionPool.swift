@@ -1,15 +1,11 @@
 import Logging
-import PostgresNIO
 import Synchronization
 
 /// The PostgreSQL connections of one ``PostgresPlayersStore``: at most
 /// `maximumConnections` open, each lent to one operation at a time, and
 /// every wait bounded.
 ///
-/// postgres-nio's `PostgresClient` is not used: it bounds neither the wait
-/// for a connection nor an operation, and an operation whose statement
-/// PostgresNIO never fails (one written to a connection that has just
-/// closed, see ``ConnectionRace``) held its caller for ever. Here:
+/// Every wait is bounded:
 /// - a request waits at most its lease timeout, first come first served,
 ///   and fails with what it waited for: a connection that could not be
 ///   made (PostgreSQL's own reason), or one that every other operation
@@ -18,15 +14,15 @@ import Synchronization
 ///   maximum); a connection that cannot be made fails the oldest request
 ///   at once, rather than being retried without end;
 /// - an operation ends at its timeout, or as soon as its connection
-///   closes, even when PostgresNIO never fails the statement it waits on
-///   (``ConnectionRace``); its connection is then closed and dropped;
+///   closes (``ConnectionRace``); its connection is then closed and
+///   dropped;
 /// - a connection found closed is dropped, never lent;
 /// - ``close()`` fails every request and closes every connection.
 ///
 /// ```swift
 /// let pool = try PostgresConnectionPool(url: url, connectTimeout: .seconds(10), logger: logger)
 /// let count = try await pool.withTransaction(logger: logger) { connection in
-///     try await connection.query("SELECT count(*) FROM player", logger: logger).collect().count
+///     try await connection.query("SELECT count(*) FROM player", logger: logger).count
 /// }
 /// await pool.close()
 /// ```
@@ -65,7 +61,6 @@ package final class PostgresConnectionPool: Sendable {
     /// How long an operation may hold its connection, unless it says
     /// otherwise.
     package let operationTimeout: Duration
-    private let connectionConfiguration: PostgresConnection.Configuration
     private let logger: Logger
     private let state = Mutex(State())
     private let nextConnectionID = Atomic(1)
@@ -77,14 +72,13 @@ package final class PostgresConnectionPool: Sendable {
         leaseTimeout: Duration = .seconds(30),
         operationTimeout: Duration = .seconds(60),
         logger: Logger
-    ) throws {
+    ) {
         precondition(maximumConnections > 0, "a pool needs at least one connection")
         self.url = url
         self.maximumConnections = maximumConnections
         self.connectTimeout = connectTimeout
         self.leaseTimeout = leaseTimeout
         self.operationTimeout = operationTimeout
-        connectionConfiguration = try url.connectionConfiguration(connectTimeout: connectTimeout)
         self.logger = logger
     }
 
@@ -97,11 +91,7 @@ package final class PostgresConnectionPool: Sendable {
     /// connect timeout; a failure is one ``PostgresStoreError`` sentence.
     package func connect() async throws -> PostgresConnection {
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-        do {
-            return try await PostgresConnection.connect(configuration: connectionConfiguration, id: id, logger: logger)
-        } catch let error as PSQLError {
-            throw PostgresStoreError(connectingTo: url, error)
-        }
+        return try await PostgresConnection.connect(to: url, timeout: connectTimeout, id: id, logger: logger)
     }
 
     /// Runs `body` with a connection lent by the pool.
@@ -155,7 +145,7 @@ package final class PostgresConnectionPool: Sendable {
                         try await connection.query("ROLLBACK", logger: logger)
                     } catch {
                         // Its transaction state is unknown: never lend it again.
-                        try? await connection.close()
+                        connection.close()
                     }
                     throw error
                 }
@@ -231,7 +221,7 @@ package final class PostgresConnectionPool: Sendable {
         }
         perform(effects)
         for pooled in idle {
-            try? await pooled.connection.close()
+            pooled.close()
         }
     }
 

@@ -39,7 +39,7 @@ extension PostgresPlayersStore {
             "SELECT mutation_id, result FROM applied_mutation WHERE mutation_id = ANY(\(mutationIDs)::uuid[])",
             logger: transaction.logger)
         var results: [UUID: RecordedAnswer] = [:]
-        for try await (mutationID, json) in rows.decode((UUID, String).self) {
+        for (mutationID, json) in try rows.decode((UUID, String).self) {
             results[mutationID] = try RecordedAnswer(json: json)
         }
         return results
@@ -50,7 +50,7 @@ extension PostgresPlayersStore {
         let rows = try await transaction.connection.query(
             "SELECT uuid, name, score, version FROM player WHERE uuid = ANY(\(uuids)::uuid[])", logger: transaction.logger)
         var players: [ServerPlayer] = []
-        for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+        for (uuid, name, score, version) in try rows.decode((UUID, String, Int, Int64).self) {
             players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
         }
         return players
@@ -61,7 +61,7 @@ extension PostgresPlayersStore {
         let rows = try await transaction.connection.query(
             "SELECT uuid, version, deleted_at FROM tombstone WHERE uuid = ANY(\(uuids)::uuid[])", logger: transaction.logger)
         var tombstones: [ServerTombstone] = []
-        for try await (uuid, version, deletedAt) in rows.decode((UUID, Int64, Date).self) {
+        for (uuid, version, deletedAt) in try rows.decode((UUID, Int64, Date).self) {
             tombstones.append(ServerTombstone(uuid: uuid, version: version, deletedAt: deletedAt))
         }
         return tombstones

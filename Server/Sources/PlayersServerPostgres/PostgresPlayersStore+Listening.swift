@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PlayersServerStore
-import PostgresNIO
 
 extension PostgresPlayersStore {
     /// The channel of the notifications that writing transactions send at
@@ -18,7 +17,7 @@ extension PostgresPlayersStore {
             FROM change_counter WHERE id = 1
             """,
             logger: logger)
-        for try await (value, _) in rows.decode((Int64, String).self) { return value }
+        for (value, _) in try rows.decode((Int64, String).self) { return value }
         throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
     }
 
@@ -31,9 +30,8 @@ extension PostgresPlayersStore {
     /// subscribed again wakes every waiter to read again: the
     /// notifications sent meanwhile are lost, and waking them while the
     /// database is unreachable would only turn their answers into errors.
-    /// The session runs in a ``ConnectionRace``: a statement that
-    /// PostgresNIO never answers once the connection closes does not keep
-    /// it from reconnecting, nor the store from closing.
+    /// The session runs in a ``ConnectionRace``, which the store's close
+    /// ends at once.
     func listenForChanges() async {
         var backOff: Duration = .milliseconds(100)
         var hasListened = false
@@ -69,18 +67,16 @@ extension PostgresPlayersStore {
     /// once the counter is read, and publishes the counters notified until
     /// the connection fails.
     private func listen(on connection: PostgresConnection, subscribed: @Sendable () -> Void) async throws {
-        var schema = ""
-        for try await name in try await connection.query("SELECT current_schema()::text", logger: logger).decode(String.self) {
-            schema = name
+        guard let schema = try await connection.query("SELECT current_schema()::text", logger: logger).first(String.self) else {
+            throw PostgresStoreError("the PostgreSQL session has no current schema.")
         }
-        try await connection.listen(on: Self.changesChannel) { notifications in
-            changes.publish(try await Self.counter(connection, logger).value)
-            subscribed()
-            for try await notification in notifications {
-                let parts = notification.payload.split(separator: " ")
-                if parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
-                    changes.publish(version)
-                }
+        try await connection.query("LISTEN \(unescaped: Self.changesChannel)", logger: logger)
+        changes.publish(try await Self.counter(connection, logger).value)
+        subscribed()
+        try await connection.waitForNotifications { [changes] notification in
+            let parts = notification.payload.split(separator: " ")
+            if notification.channel == Self.changesChannel, parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
+                changes.publish(version)
             }
         }
     }

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PlayersProtocol
 import PlayersServerStore
-import PostgresNIO
 
 extension PostgresPlayersStore {
     /// The schema, one list of statements per version, applied in order:
@@ -159,7 +158,7 @@ extension PostgresPlayersStore {
             try await connection.query(
                 "INSERT INTO schema_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING", logger: logger)
             var current = 0
-            for try await version in try await connection.query("SELECT version FROM schema_version WHERE id = 1", logger: logger).decode(Int.self) {
+            for version in try await connection.query("SELECT version FROM schema_version WHERE id = 1", logger: logger).decode(Int.self) {
                 current = version
             }
             guard current <= Self.migrations.count else {
@@ -182,7 +181,7 @@ extension PostgresPlayersStore {
     /// another one), and returns the history.
     static func beginEpochIfRestored(_ connection: PostgresConnection, _ logger: Logger) async throws -> ServerHistory {
         var identity: (server: UUID, isSameTable: Bool)?
-        for try await row in try await connection.query(
+        for row in try await connection.query(
             "SELECT server, player_table = 'player'::regclass::oid FROM server_identity WHERE id = 1", logger: logger
         ).decode((UUID, Bool).self) {
             identity = row
@@ -198,7 +197,7 @@ extension PostgresPlayersStore {
             try await connection.query("UPDATE server_identity SET player_table = 'player'::regclass::oid WHERE id = 1", logger: logger)
         }
         var epochs: [PlayersEpoch] = []
-        for try await (epoch, start) in try await connection.query(
+        for (epoch, start) in try await connection.query(
             "SELECT epoch, start FROM history_epoch ORDER BY position", logger: logger
         ).decode((String, Int64).self) {
             epochs.append(PlayersEpoch(epoch: epoch, start: start))

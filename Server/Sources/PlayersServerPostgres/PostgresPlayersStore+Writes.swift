@@ -26,7 +26,7 @@ extension PostgresPlayersStore {
         try await write { transaction in
             let rows = try await transaction.connection.query("SELECT EXISTS (SELECT 1 FROM player)", logger: transaction.logger)
             var hasPlayers = true
-            for try await exists in rows.decode(Bool.self) { hasPlayers = exists }
+            for exists in try rows.decode(Bool.self) { hasPlayers = exists }
             guard !hasPlayers else { return }
             var remaining = count
             while remaining > 0 {

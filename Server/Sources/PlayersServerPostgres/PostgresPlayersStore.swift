@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PlayersProtocol
 import PlayersServerStore
-import PostgresNIO
 import Synchronization
 
 /// The server's players in a PostgreSQL database, shared by several server
@@ -54,7 +53,7 @@ public final class PostgresPlayersStore: PlayersStore {
         operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        let pool = try PostgresConnectionPool(
+        let pool = PostgresConnectionPool(
             url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
             logger: logger)
         let counter: Int64
@@ -99,7 +98,7 @@ public final class PostgresPlayersStore: PlayersStore {
                 """,
                 logger: logger)
             var players: [ServerPlayer] = []
-            for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+            for (uuid, name, score, version) in try rows.decode((UUID, String, Int, Int64).self) {
                 players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
             }
             return SnapshotPage(version: counter.value, players: Array(players.prefix(limit)), isLast: players.count <= limit,
@@ -120,7 +119,7 @@ public final class PostgresPlayersStore: PlayersStore {
                 """,
                 logger: logger)
             var changes: [(version: Int64, change: DeltaPage.Change)] = []
-            for try await (uuid, name, score, version, deletedAt) in rows.decode((UUID, String?, Int?, Int64, Date?).self) {
+            for (uuid, name, score, version, deletedAt) in try rows.decode((UUID, String?, Int?, Int64, Date?).self) {
                 if let name, let score {
                     changes.append((version, .player(ServerPlayer(uuid: uuid, name: name, score: score, version: version))))
                 } else if let deletedAt {
@@ -143,8 +142,8 @@ public final class PostgresPlayersStore: PlayersStore {
     public func checkReachable() async throws {
         try checkOpen()
         let timeout = pool.connectTimeout
-        try await pool.withConnection(leaseTimeout: timeout, operationTimeout: timeout) { [logger] connection in
-            _ = try await connection.query("SELECT value FROM change_counter WHERE id = 1", logger: logger).collect()
+        _ = try await pool.withConnection(leaseTimeout: timeout, operationTimeout: timeout) { [logger] connection in
+            try await connection.query("SELECT value FROM change_counter WHERE id = 1", logger: logger)
         }
     }
 
@@ -170,7 +169,7 @@ public final class PostgresPlayersStore: PlayersStore {
         let (result, counter) = try await pool.withTransaction(logger: logger) { [logger] connection in
             let rows = try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
             var locked: Int64?
-            for try await value in rows.decode(Int64.self) { locked = value }
+            for value in try rows.decode(Int64.self) { locked = value }
             guard let locked else { throw PostgresStoreError("the change counter is missing from the PostgreSQL database.") }
             let result = try await body(PostgresWrite(connection: connection, logger: logger, lockedCounter: locked))
             return (result, try await Self.notifyCounter(connection, logger))
@@ -189,7 +188,7 @@ public final class PostgresPlayersStore: PlayersStore {
     static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws
         -> (value: Int64, floor: Int64, digest: PlayersDigest) {
         let rows = try await connection.query("SELECT value, floor, player_count, checksum FROM change_counter WHERE id = 1", logger: logger)
-        for try await (value, floor, players, checksum) in rows.decode((Int64, Int64, Int, Int64).self) {
+        for (value, floor, players, checksum) in try rows.decode((Int64, Int64, Int, Int64).self) {
             return (value, floor, PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum)))
         }
         throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")

@@ -1,49 +1,41 @@
 import Foundation
-import NIOCore
-import PostgresNIO
 
 extension PostgresStoreError {
-    /// What failed when connecting to `url`, in words: PostgreSQL's own
-    /// message for a refusal (it names the user or the database, never
-    /// the password), the network's for a server that cannot be reached.
-    init(connectingTo url: PostgresURL, _ error: PSQLError) {
-        self.init(connectionFailure: url, error)
-        kind = .unavailable
-    }
-
-    private init(connectionFailure url: PostgresURL, _ error: PSQLError) {
+    /// What failed when connecting to `url`, in words, from libpq's
+    /// message: PostgreSQL's own reason for a refusal (it names the user or
+    /// the database, never the password) with its SQLSTATE, the network's
+    /// for a server that cannot be reached.
+    init(connectingTo url: PostgresURL, libpqMessage message: UnsafePointer<CChar>?) {
         let endpoint = url.endpointDescription
-        switch error.code {
-        case .server:
-            let message = error.serverInfo?[.message] ?? "no reason given"
-            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            self.init("PostgreSQL at \(endpoint) refused the connection: \(message)\(state).")
-        case .sslUnsupported:
-            self.init("PostgreSQL at \(endpoint) does not offer TLS, which sslmode=\(url.sslMode) requires.")
-        case .authMechanismRequiresPassword:
+        var reason = PostgresConnection.firstLine(of: message)[...]
+        // "connection to server at "host", port 5432 failed: …"
+        if let failed = reason.range(of: "failed: ") { reason = reason[failed.upperBound...] }
+        if let refusal = Self.refusal(reason) {
+            let state = refusal.sqlState.map { " (SQLSTATE \($0))" } ?? ""
+            self.init("PostgreSQL at \(endpoint) refused the connection: \(refusal.message)\(state).", kind: .unavailable)
+        } else if reason.contains("no password supplied") {
             self.init(
-                "PostgreSQL at \(endpoint) asks for a password and none is given: put it in PLAYERS_SERVER_POSTGRES_URL or PGPASSWORD.")
-        case .connectionError, .serverClosedConnection, .uncleanShutdown:
-            let reason = error.underlying.map { Self.reason($0) } ?? "the connection failed"
-            self.init("cannot connect to PostgreSQL at \(endpoint): \(reason).")
-        default:
-            self.init("cannot connect to PostgreSQL at \(endpoint): \(error.code).")
+                "PostgreSQL at \(endpoint) asks for a password and none is given: put it in PLAYERS_SERVER_POSTGRES_URL or PGPASSWORD.",
+                kind: .unavailable)
+        } else if reason.contains("does not support SSL") {
+            self.init("PostgreSQL at \(endpoint) does not offer TLS, which sslmode=\(url.sslMode) requires.", kind: .unavailable)
+        } else {
+            let text = reason.isEmpty ? "the connection failed" : reason.prefix(1).lowercased() + reason.dropFirst()
+            self.init("cannot connect to PostgreSQL at \(endpoint): \(text).", kind: .unavailable)
         }
     }
 
-    /// The network's reason, short.
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case ChannelError.connectTimeout:
-            return "no answer within the connect timeout"
-        case let error as NIOConnectionError:
-            if let first = error.connectionErrors.first { return reason(first.error) }
-            if let dns = error.dnsAAAAError ?? error.dnsAError { return "the host name does not resolve (\(dns))" }
-            return "the connection failed"
-        case let error as IOError:
-            return String(cString: strerror(error.errnoCode)).lowercased()
-        default:
-            return String(describing: error)
+    /// The message and SQLSTATE of an error that the server sent
+    /// (`FATAL:  28P01: password authentication failed …`, libpq's
+    /// verbose form); nil for libpq's own reasons.
+    private static func refusal(_ reason: Substring) -> (message: Substring, sqlState: Substring?)? {
+        guard let severity = ["FATAL:", "ERROR:", "PANIC:"].first(where: { reason.hasPrefix($0) }) else { return nil }
+        let message = reason.dropFirst(severity.count).drop { $0 == " " }
+        let code = message.prefix(5)
+        if code.count == 5, code.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+           message.dropFirst(5).hasPrefix(": ") {
+            return (message.dropFirst(7), code)
         }
+        return (message, nil)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 
 /// A PostgreSQL connection URL, `postgres://user:password@host:port/database`
 /// (`postgresql://` too), as the connection configuration of a
@@ -47,7 +46,10 @@ public struct PostgresURL: Sendable {
         let database = String(components.path.drop { $0 == "/" })
         self.database = database.isEmpty ? nil : database
         sslMode = components.queryItems?.last { $0.name == "sslmode" }?.value ?? "prefer"
-        _ = try tlsConfiguration()
+        guard Self.sslModes.contains(sslMode) else {
+            throw PostgresStoreError(
+                "the PostgreSQL URL's sslmode is not one of disable, allow, prefer, require, verify-ca or verify-full.")
+        }
     }
 
     /// Where the URL points, for messages: never the password.
@@ -55,40 +57,28 @@ public struct PostgresURL: Sendable {
         "\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
-    /// The configuration of one connection, with this connect timeout.
-    package func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch try tlsConfiguration() {
-        case nil: tls = .disable
-        case (let configuration, true)?: tls = .require(try NIOSSLContext(configuration: configuration))
-        case (let configuration, false)?: tls = .prefer(try NIOSSLContext(configuration: configuration))
-        }
-        var connection = PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: tls)
-        connection.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
-        return connection
-    }
+    /// The modes of `sslmode`, as libpq has them.
+    static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
-    /// The TLS of `sslMode`, and whether it is required; nil without TLS.
-    private func tlsConfiguration() throws -> (TLSConfiguration, required: Bool)? {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        switch sslMode {
-        case "disable":
-            return nil
-        case "allow", "prefer":
-            tls.certificateVerification = .none
-            return (tls, false)
-        case "require":
-            tls.certificateVerification = .none
-            return (tls, true)
-        case "verify-ca":
-            tls.certificateVerification = .noHostnameVerification
-            return (tls, true)
-        case "verify-full":
-            return (tls, true)
-        default:
-            throw PostgresStoreError(
-                "the PostgreSQL URL's sslmode is not one of disable, allow, prefer, require, verify-ca or verify-full.")
+    /// The system's certificate authorities, which `verify-ca` and
+    /// `verify-full` check the server's certificate against unless
+    /// `PGSSLROOTCERT` names others (libpq's own default is a file in the
+    /// home folder, which servers seldom have).
+    static let systemCertificates = "/etc/ssl/certs/ca-certificates.crt"
+
+    /// libpq's connection parameters for this URL (the password among
+    /// them: never logged).
+    var connectionParameters: [(key: String, value: String)] {
+        var parameters: [(key: String, value: String)] = [
+            ("host", host), ("port", String(port)), ("user", user), ("dbname", database ?? user),
+            ("sslmode", sslMode), ("client_encoding", "UTF8"), ("fallback_application_name", "players-server"),
+            // No Kerberos encryption attempt before the TLS that sslmode says.
+            ("gssencmode", "disable"),
+        ]
+        if let password { parameters.append(("password", password)) }
+        if sslMode.hasPrefix("verify"), ProcessInfo.processInfo.environment["PGSSLROOTCERT"] == nil {
+            parameters.append(("sslrootcert", Self.systemCertificates))
         }
+        return parameters
     }
 }

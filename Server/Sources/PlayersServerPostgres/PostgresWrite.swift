@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Players
 import PlayersServerStore
-import PostgresNIO
 
 /// A writing transaction of ``PostgresPlayersStore``, which holds the
 /// change counter: the steps of a write, as `ServerPlayersDatabase` takes
@@ -17,7 +16,7 @@ struct PostgresWrite {
     func nextVersion() async throws -> Int64 {
         let rows = try await connection.query(
             "UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING value", logger: logger)
-        for try await value in rows.decode(Int64.self) { return value }
+        for value in try rows.decode(Int64.self) { return value }
         throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
     }
 
@@ -29,7 +28,7 @@ struct PostgresWrite {
     static func player(_ uuid: UUID, _ connection: PostgresConnection, _ logger: Logger) async throws -> ServerPlayer? {
         let rows = try await connection.query(
             "SELECT uuid, name, score, version FROM player WHERE uuid = \(uuid)", logger: logger)
-        for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+        for (uuid, name, score, version) in try rows.decode((UUID, String, Int, Int64).self) {
             return ServerPlayer(uuid: uuid, name: name, score: score, version: version)
         }
         return nil
@@ -39,7 +38,7 @@ struct PostgresWrite {
     func players() async throws -> [ServerPlayer] {
         let rows = try await connection.query("SELECT uuid, name, score, version FROM player", logger: logger)
         var players: [ServerPlayer] = []
-        for try await (uuid, name, score, version) in rows.decode((UUID, String, Int, Int64).self) {
+        for (uuid, name, score, version) in try rows.decode((UUID, String, Int, Int64).self) {
             players.append(ServerPlayer(uuid: uuid, name: name, score: score, version: version))
         }
         return players
@@ -60,7 +59,7 @@ struct PostgresWrite {
         let rows = try await connection.query(
             "UPDATE change_counter SET value = value + \(players.count) WHERE id = 1 RETURNING value", logger: logger)
         var last: Int64?
-        for try await value in rows.decode(Int64.self) { last = value }
+        for value in try rows.decode(Int64.self) { last = value }
         guard let last else { throw PostgresStoreError("the change counter is missing from the PostgreSQL database.") }
         let first = last - Int64(players.count) + 1
         try await connection.query(
@@ -88,7 +87,7 @@ struct PostgresWrite {
     func delete(_ uuid: UUID, at date: Date) async throws -> ServerTombstone? {
         let rows = try await connection.query("DELETE FROM player WHERE uuid = \(uuid) RETURNING uuid", logger: logger)
         var deleted = false
-        for try await _ in rows.decode(UUID.self) { deleted = true }
+        for _ in try rows.decode(UUID.self) { deleted = true }
         guard deleted else { return nil }
         let tombstone = ServerTombstone(uuid: uuid, version: try await nextVersion(), deletedAt: date)
         try await connection.query(

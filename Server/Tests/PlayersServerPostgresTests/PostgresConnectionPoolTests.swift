@@ -1,6 +1,5 @@
 import Foundation
 import PlayersServerPostgres
-import PostgresNIO
 import ServerTestSupport
 import Testing
 import TestSupport
@@ -55,7 +54,7 @@ import TestSupport
     @Test func aDatabaseThatRefusesConnectionsFailsARequestWithItsReason() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let url = try sandbox.postgresURL()
-            let pool = try PostgresConnectionPool(url: url, connectTimeout: hangGuard, leaseTimeout: hangGuard, logger: postgresTestLogger)
+            let pool = PostgresConnectionPool(url: url, connectTimeout: hangGuard, leaseTimeout: hangGuard, logger: postgresTestLogger)
             try await sandbox.refuseConnections()
             let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
             #expect(error?.description.hasPrefix("PostgreSQL at \(url.endpointDescription) refused the connection: ") == true)
@@ -111,7 +110,7 @@ import TestSupport
 /// A pool of one connection to the sandbox's database, whose requests wait
 /// for it as long as a hang guard (operations: the pool's default limit).
 private func oneConnectionPool(_ sandbox: StoreSandbox, operationTimeout: Duration = .seconds(60)) throws -> PostgresConnectionPool {
-    try PostgresConnectionPool(
+    PostgresConnectionPool(
         url: try sandbox.postgresURL(), maximumConnections: 1, connectTimeout: hangGuard, leaseTimeout: hangGuard,
         operationTimeout: operationTimeout, logger: postgresTestLogger)
 }
@@ -140,7 +139,7 @@ private func holdTheOnlyConnection(
 
 /// The process id of the connection's backend.
 private func backendID(_ connection: PostgresConnection) async throws -> Int {
-    for try await id in try await connection.query("SELECT pg_backend_pid()::int", logger: postgresTestLogger).decode(Int.self) {
+    for id in try await connection.query("SELECT pg_backend_pid()::int", logger: postgresTestLogger).decode(Int.self) {
         return id
     }
     throw TestFailure("pg_backend_pid() returned no row")

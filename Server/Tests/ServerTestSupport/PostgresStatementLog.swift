@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 
 /// The statements that PostgreSQL stores send, each a round trip, as
-/// PostgresNIO's trace log tells them: a test opens a store with
+/// their connections' trace log tells them: a test opens a store with
 /// ``logger`` and counts the statements of one of its transactions.
 ///
 /// ```swift
@@ -12,10 +12,6 @@ import TestSupport
 /// let statements = try await log.transaction { _ = try await store.applyChanges(batch) }
 /// ```
 public final class PostgresStatementLog: Sendable {
-    /// What PostgresNIO's connections log before they send a query (its
-    /// parse, bind, execute and sync: one round trip).
-    static let queryAction = "sendParseDescribeBindExecuteSync"
-
     private let statements = Mutex<[(connection: String, statement: String)]>([])
 
     public init() {}
@@ -54,10 +50,11 @@ public final class PostgresStatementLog: Sendable {
         }
 
         func log(event: LogEvent) {
-            guard let action = event.metadata?["psql_connection_action"].map({ "\($0)" }),
-                  action.hasPrefix(PostgresStatementLog.queryAction) else { return }
-            let connection = metadata["psql_connection_id"].map { "\($0)" } ?? ""
-            log.statements.withLock { $0.append((connection, action)) }
+            // Logged by a connection before it sends a statement (its parse,
+            // bind, execute and sync: one round trip).
+            guard let statement = event.metadata?["postgres_statement"].map({ "\($0)" }) else { return }
+            let connection = event.metadata?["postgres_connection_id"].map { "\($0)" } ?? ""
+            log.statements.withLock { $0.append((connection, statement)) }
         }
     }
 }

@@ -4,7 +4,6 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
-import PostgresNIO
 
 extension StoreSandbox {
     /// Moves every tombstone and recorded mutation id `seconds` into the
@@ -46,7 +45,7 @@ extension StoreSandbox {
         try await Self.withClient(try postgresURL()) { client in
             let rows = try await client.query(
                 "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
-            for try await value in rows.decode(Int.self) { count = value }
+            for value in try rows.decode(Int.self) { count = value }
         }
         return count
     }
@@ -85,11 +84,11 @@ extension StoreSandbox {
             }
         case .postgres:
             try await Self.withClient(try postgresURL()) { client in
-                for try await (players, checksum) in try await client.query(
+                for (players, checksum) in try await client.query(
                     "SELECT player_count, checksum FROM change_counter").decode((Int, Int64).self) {
                     stored = PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum))
                 }
-                for try await (uuid, name, score, version) in try await client.query(
+                for (uuid, name, score, version) in try await client.query(
                     "SELECT uuid, name, score, version FROM player").decode((UUID, String, Int, Int64).self) {
                     recomputed.toggle(uuid: uuid, name: name, score: score, version: version)
                 }
@@ -121,10 +120,10 @@ extension StoreSandbox {
             try pool.close()
         case .postgres:
             try await Self.withClient(try postgresURL()) { client in
-                for try await version in try await client.query(PostgresQuery(unsafeSQL: versionsQuery)).decode(Int64.self) {
+                for version in try await client.query(PostgresQuery(unsafeSQL: versionsQuery)).decode(Int64.self) {
                     versions.append(version)
                 }
-                for try await value in try await client.query("SELECT value FROM change_counter").decode(Int64.self) {
+                for value in try await client.query("SELECT value FROM change_counter").decode(Int64.self) {
                     counter = value
                 }
             }

@@ -5,7 +5,6 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
-import PostgresNIO
 import TestSupport
 
 /// A place where stores of one kind share their players: an encrypted
@@ -138,13 +137,13 @@ public struct StoreSandbox: Sendable {
     /// secret of anyone's).
     static func administer(_ statement: PostgresQuery) async throws {
         let url = try PostgresURL(try postgresURLString())
-        var lastError: PSQLError?
+        var lastError: (any Error)?
         do {
             try await waitUntil("the test cluster (\(urlVariable)) to run \(statement.sql)", every: .seconds(1)) {
                 do {
                     try await withClient(url) { client in try await client.query(statement) }
                     return true
-                } catch let error as PSQLError {
+                } catch where error is PostgresStoreError || error is PostgresServerError {
                     lastError = error
                     return false
                 }
@@ -158,15 +157,9 @@ public struct StoreSandbox: Sendable {
     /// tests' own, apart from the stores' pools that they test.
     static func withClient(_ url: PostgresURL, _ body: (AdminConnection) async throws -> Void) async throws {
         let logger = Logger(label: "StoreSandbox")
-        let connection = try await PostgresConnection.connect(
-            configuration: try url.connectionConfiguration(connectTimeout: hangGuard), id: 0, logger: logger)
-        do {
-            try await body(AdminConnection(connection: connection, logger: logger))
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
+        let connection = try await PostgresConnection.connect(to: url, timeout: hangGuard, id: 0, logger: logger)
+        defer { connection.close() }
+        try await body(AdminConnection(connection: connection, logger: logger))
     }
 }
 
@@ -176,7 +169,7 @@ struct AdminConnection {
     let logger: Logger
 
     @discardableResult
-    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    func query(_ query: PostgresQuery) async throws -> PostgresRows {
         try await connection.query(query, logger: logger)
     }
 }

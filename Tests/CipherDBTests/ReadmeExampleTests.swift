@@ -31,7 +31,12 @@ import Testing
             .write(to: sources.appendingPathComponent("Passphrase.swift"), atomically: true, encoding: .utf8)
 
         let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
-        let build = try await run("/usr/bin/env", ["swift", "build", "--package-path", folder.path("MyApp")], environment: environment)
+        // Without debug information or an index store, which the app does
+        // not need to build and run: a quarter less of the suite's CPU
+        // for this build (51 → 37 s), which compiles CipherDB whole.
+        let build = try await run(
+            "/usr/bin/env", ["swift", "build", "-debug-info-format", "none", "--disable-index-store", "--package-path", folder.path("MyApp")],
+            environment: environment)
         #expect(build.status == 0, "\(build.output)\(build.error)")
         guard build.status == 0 else { return }
         let checkouts = try FileManager.default.contentsOfDirectory(atPath: folder.path("MyApp/.build/checkouts")).sorted()

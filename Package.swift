@@ -9,6 +9,7 @@ let package = Package(
         // Three products, so that what links one does not link the others'
         // libraries: players-server links Players and PlayersFiles, never
         // PlayersSync and libcurl.
+        .library(name: "SyncSchema", targets: ["SyncSchema"]),
         .library(name: "Players", targets: ["PlayersProtocol", "Players"]),
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
@@ -58,7 +59,10 @@ let package = Package(
         // and scores, the digest of a server's players. No database, no
         // HTTP.
         .target(
-            name: "PlayersProtocol"),
+            name: "SyncSchema"),
+        .target(
+            name: "PlayersProtocol",
+            dependencies: ["SyncSchema"]),
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
@@ -120,6 +124,9 @@ let package = Package(
         .testTarget(
             name: "CipherSyncTests",
             dependencies: ["CipherSync", "TestSupport"]),
+        .testTarget(
+            name: "SyncSchemaTests",
+            dependencies: ["SyncSchema", "PlayersProtocol", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport"]),

@@ -53,10 +53,10 @@ public enum PlayerValidationError: Error, Equatable, Sendable, CustomStringConve
     }
 
     /// What a name must be, after "must be".
-    public static let nameRule = "a string of 1 to \(PlayerValidator.maximumNameLength) characters and at most \(PlayerValidator.maximumNameBytes) UTF-8 bytes, without control characters"
+    public static let nameRule = PlayersSchema.name.rule
 
     /// What a score must be, after "must be".
-    public static let scoreRule = "an integer from \(PlayerValidator.scoreRange.lowerBound) to \(PlayerValidator.scoreRange.upperBound)"
+    public static let scoreRule = PlayersSchema.score.rule
 
     /// "the name is empty: it must be …".
     public var description: String {

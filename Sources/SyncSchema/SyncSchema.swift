@@ -1,0 +1,96 @@
+import Foundation
+
+/// The tables an app syncs, declared once and read by both sides: the app
+/// (its outbox, staging and merge) and the server (`--schema FILE`), which
+/// thereby never needs the app's code.
+///
+/// A declaration is a JSON file (``init(json:)``); its rules are checked
+/// when it is read (``SyncSchemaError``), so a declaration in hand is one
+/// that both sides can serve.
+///
+/// ```swift
+/// let schema = try SyncSchema(json: Data(contentsOf: URL(fileURLWithPath: "notes.schema.json")))
+/// for table in schema.tablesInApplyOrder { … }   // parents before children
+/// ```
+///
+/// ```json
+/// {
+///   "format": 1,
+///   "tables": [
+///     { "name": "notebook", "primaryKey": "id", "conflicts": "server-wins",
+///       "columns": [
+///         { "name": "id", "type": "uuid", "required": true },
+///         { "name": "name", "type": "text", "required": true, "trimmed": true, "maximumLength": 100 } ] },
+///     { "name": "note", "primaryKey": "id", "conflicts": "merge-by-column",
+///       "columns": [
+///         { "name": "id", "type": "uuid", "required": true },
+///         { "name": "notebook", "type": "uuid", "required": true,
+///           "references": { "table": "notebook", "onDelete": "cascade" } },
+///         { "name": "title", "type": "text", "required": true, "maximumLength": 200 },
+///         { "name": "body", "type": "text", "maximumLength": 100000 } ] }
+///   ]
+/// }
+/// ```
+public struct SyncSchema: Sendable, Equatable {
+    /// The version of the declaration format that this program reads.
+    public static let format = 1
+
+    /// The tables, in the order of the declaration.
+    public let tables: [SyncTable]
+
+    /// The tables with their parents first: the order in which a merge
+    /// inserts and updates rows (deletes go in the reverse order), so that
+    /// every foreign key holds at each step.
+    public let tablesInApplyOrder: [SyncTable]
+
+    /// A declaration of these tables; throws the first rule it breaks.
+    public init(tables: [SyncTable]) throws(SyncSchemaError) {
+        var names: Set<String> = []
+        for table in tables {
+            try table.check()
+            guard names.insert(table.name).inserted else { throw .duplicateTable(table.name) }
+        }
+        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        for table in tables {
+            for column in table.columns {
+                guard let reference = column.references else { continue }
+                guard byName[reference.table] != nil else {
+                    throw .unknownReferencedTable(table: table.name, column: column.name, referenced: reference.table)
+                }
+            }
+        }
+        self.tables = tables
+        tablesInApplyOrder = try Self.parentsFirst(tables, byName)
+    }
+
+    /// The table named `name`.
+    public func table(_ name: String) -> SyncTable? {
+        tables.first { $0.name == name }
+    }
+
+    /// A depth-first order of the references; throws for a cycle, which no
+    /// order of inserts could keep valid.
+    private static func parentsFirst(_ tables: [SyncTable], _ byName: [String: SyncTable]) throws(SyncSchemaError) -> [SyncTable] {
+        var ordered: [SyncTable] = []
+        var done: Set<String> = []
+        var visiting: [String] = []
+        func visit(_ table: SyncTable) throws(SyncSchemaError) {
+            if done.contains(table.name) { return }
+            if let start = visiting.firstIndex(of: table.name) {
+                throw .referenceCycle(Array(visiting[start...]) + [table.name])
+            }
+            visiting.append(table.name)
+            for column in table.columns {
+                // A table that references itself (a tree) is inserted in the
+                // order of its rows' own references, not a cycle of tables.
+                guard let parent = column.references?.table, parent != table.name, let referenced = byName[parent] else { continue }
+                try visit(referenced)
+            }
+            visiting.removeLast()
+            done.insert(table.name)
+            ordered.append(table)
+        }
+        for table in tables { try visit(table) }
+        return ordered
+    }
+}

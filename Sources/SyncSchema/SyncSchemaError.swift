@@ -1,0 +1,61 @@
+/// A declaration that breaks a rule: one sentence that names the table and
+/// column, and says what to change.
+public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not JSON, or not the shape of a declaration, at a JSON path.
+    case malformed(path: String, reason: String)
+    /// A declaration of another format than ``SyncSchema/format``.
+    case unsupportedFormat(Int)
+    case invalidName(String, table: String?)
+    case reservedName(String, table: String?)
+    case duplicateTable(String)
+    case duplicateColumn(table: String, column: String)
+    case noColumns(table: String)
+    case missingPrimaryKey(table: String, column: String)
+    case primaryKeyNotARequiredUUID(table: String, column: String)
+    case ruleNotForType(table: String, column: String, rule: String, type: SyncColumnType)
+    case missingMaximumLength(table: String, column: String)
+    case invalidBound(table: String, column: String, String)
+    case setNullOnRequiredColumn(table: String, column: String)
+    case unknownReferencedTable(table: String, column: String, referenced: String)
+    /// Tables that reference each other in a cycle, the first repeated last.
+    case referenceCycle([String])
+
+    public var description: String {
+        switch self {
+        case .malformed(let path, let reason):
+            return "the declaration is not valid at \(path): \(reason)."
+        case .unsupportedFormat(let format):
+            return "the declaration is of format \(format); this program reads format \(SyncSchema.format)."
+        case .invalidName(let name, let table):
+            return "\(Self.place(name, table)) is not a valid name: use 1 to \(SyncIdentifier.maximumLength) lowercase letters, digits and underscores, not starting with a digit."
+        case .reservedName(let name, let table):
+            return "\(Self.place(name, table)) has a reserved prefix (sqlite_ or sync_): rename it."
+        case .duplicateTable(let table):
+            return "table \(table) is declared twice."
+        case .duplicateColumn(let table, let column):
+            return "column \(table).\(column) is declared twice."
+        case .noColumns(let table):
+            return "table \(table) has no column."
+        case .missingPrimaryKey(let table, let column):
+            return "table \(table) has no column \(column), its primary key."
+        case .primaryKeyNotARequiredUUID(let table, let column):
+            return "the primary key \(table).\(column) must be a required uuid column without a reference."
+        case .ruleNotForType(let table, let column, let rule, let type):
+            return "column \(table).\(column) is of type \(type.rawValue), which has no \(rule) rule."
+        case .missingMaximumLength(let table, let column):
+            return "text column \(table).\(column) has no maximumLength: every text column is bounded."
+        case .invalidBound(let table, let column, let reason):
+            return "column \(table).\(column): \(reason)."
+        case .setNullOnRequiredColumn(let table, let column):
+            return "column \(table).\(column) is required, so deleting its parent cannot set it to null: use cascade or restrict."
+        case .unknownReferencedTable(let table, let column, let referenced):
+            return "column \(table).\(column) references table \(referenced), which is not declared."
+        case .referenceCycle(let tables):
+            return "tables reference each other in a cycle (\(tables.joined(separator: " → "))): no order of inserts keeps every reference valid."
+        }
+    }
+
+    private static func place(_ name: String, _ table: String?) -> String {
+        table.map { "column \($0).\(name)" } ?? "table \(name)"
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import SyncSchema
 import Testing
+import TestSupport
 
 /// Declarations: read from their JSON file, checked, and ordered so that
 /// a merge keeps every foreign key valid.
@@ -111,6 +112,15 @@ import Testing
         let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(type.utf8)) }
         guard case .malformed(let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(path == "$.tables[0].columns[2].type")
+    }
+
+    @Test func theDeclarationInDocsSyncEngineIsValid() throws {
+        let page = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/SyncEngine.md"), encoding: .utf8)
+        let blocks = page.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+        try #require(blocks.count == 1)
+        let schema = try SyncSchema(json: Data(blocks[0].utf8))
+        #expect(schema.tablesInApplyOrder.map(\.name) == ["notebook", "note"])
+        #expect(schema.table("note")?.column("notebook")?.references == SyncReference(table: "notebook", onDelete: .cascade))
     }
 
     @Test func textThatIsNotJSONIsRefused() {

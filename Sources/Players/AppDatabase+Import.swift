@@ -18,9 +18,7 @@ extension AppDatabase {
             }
             let columns = Set(try db.columns(in: "player").map { $0.name.lowercased() })
             guard columns.isSuperset(of: ["id", "name", "score"]) else {
-                throw AppDatabaseError(
-                    description: "the player table of the imported database lacks the id, name or score column",
-                    isWrongKey: false)
+                throw AppDatabaseError.importLacksColumns
             }
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
@@ -56,9 +54,7 @@ extension AppDatabase {
                 guard row[3] as String == "integer" else { throw .scoreNotInteger }
                 try PlayerValidator.validateScore(row[4])
             } catch {
-                throw AppDatabaseError(
-                    description: "player \(id) of \(source) cannot be imported: its \(error.field) \(error.problem), and it must be \(error.rule); correct it in \(source) and try again (nothing was created)",
-                    isWrongKey: false)
+                throw AppDatabaseError.notImportable(playerID: id, source: source, error)
             }
         }
     }

@@ -88,10 +88,7 @@ extension AppDatabase {
             _ = try PlayerValidator.validPlayer(name: entry.name ?? "", score: entry.score ?? -1)
         } catch {
             let id = try Player.filter(Player.Columns.uuid == entry.playerUUID.uuidString).fetchOne(db)?.id
-            let player = id.map { "player \($0)" } ?? "the player \(entry.playerUUID.uuidString)"
-            throw AppDatabaseError(
-                description: "\(player) cannot be pushed: its \(error.field) \(error.problem), and it must be \(error.rule); correct it with 'players edit' and sync again (nothing was sent)",
-                isWrongKey: false)
+            throw AppDatabaseError.notPushable(playerID: id, uuid: entry.playerUUID, error)
         }
     }
 

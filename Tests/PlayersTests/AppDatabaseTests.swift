@@ -134,6 +134,7 @@ import Testing
             _ = try AppDatabase.open(at: url, passphrase: { "wrong" })
             Issue.record("the database opened with a wrong passphrase")
         } catch let error as AppDatabaseError {
+            #expect(error == .wrongKey(path: url.path) && error.isKeyMismatch)
             #expect(error.description.contains("passphrase or key is wrong"))
             #expect(!error.description.contains("wrong\""))
         }
@@ -151,7 +152,7 @@ import Testing
         }
         let reopened = try AppDatabase.open(at: url, key: .rawKey { key })
         #expect(try reopened.reader.read(Player.fetchCount(_:)) == 8)
-        #expect(throws: AppDatabaseError.self) { try AppDatabase.open(at: url, passphrase: { "not the key" }) }
+        #expect(throws: AppDatabaseError.wrongKey(path: url.path)) { try AppDatabase.open(at: url, passphrase: { "not the key" }) }
     }
 
     @Test func defaultLocationFollowsXDG() {

@@ -114,7 +114,7 @@ import Testing
         let database = try TestDatabase(storage)
         let player = try syncedPlayer(database.appDatabase, version: 7)
 
-        #expect(throws: AppDatabaseError.self) { try database.appDatabase.deletePlayers(exactly: [player.id!, 999]) }
+        #expect(throws: AppDatabaseError.missingPlayers([999])) { try database.appDatabase.deletePlayers(exactly: [player.id!, 999]) }
 
         #expect(try entries(database.appDatabase).isEmpty)
         #expect(try database.appDatabase.reader.read(Player.fetchCount(_:)) == 1)

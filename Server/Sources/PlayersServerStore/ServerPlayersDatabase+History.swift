@@ -19,8 +19,7 @@ extension ServerPlayersDatabase {
     /// ```
     public static func markAsBackupCopy(_ db: Database) throws {
         guard try db.tableExists("serverIdentity") else {
-            throw ServerDatabaseError(description: "the database was made by an older players-server, and has no identity yet: "
-                + "start players-server on it once, then back it up")
+            throw ServerDatabaseError.noIdentityYet
         }
         try db.execute(sql: "UPDATE serverIdentity SET isBackupCopy = 1")
     }
@@ -31,7 +30,7 @@ extension ServerPlayersDatabase {
     static func beginEpochIfRestored(_ db: Database) throws -> ServerHistory {
         let identity = try Row.fetchOne(db, sql: "SELECT server, isBackupCopy FROM serverIdentity WHERE id = 1")
         guard let identity, let server = UUID(uuidString: identity["server"]) else {
-            throw ServerDatabaseError(description: "the server database has no identity: another program changed it; restore it from a backup")
+            throw ServerDatabaseError.missingIdentity
         }
         if identity["isBackupCopy"] as Bool {
             try db.execute(sql: """

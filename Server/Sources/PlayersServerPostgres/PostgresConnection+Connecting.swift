@@ -47,7 +47,7 @@ extension PostgresConnection {
                 PQconnectStartParams(keywords.baseAddress, values.baseAddress, 0)
             }
         }
-        guard let connection else { throw PostgresStoreError("cannot connect to PostgreSQL at \(url.endpointDescription): out of memory.") }
+        guard let connection else { throw PostgresStoreError.systemResource("libpq has no memory for a connection") }
         do {
             try finishStart(connection, url, until: deadline, timeout: timeout)
         } catch {
@@ -83,8 +83,7 @@ extension PostgresConnection {
                 let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
                 if ready < 0, errno == EINTR { continue }
                 if ready == 0 {
-                    throw PostgresStoreError(
-                        "PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s.", kind: .unavailable)
+                    throw PostgresStoreError.noAnswer(endpoint: url.endpointDescription, seconds: timeout.components.seconds)
                 }
             default:
                 throw PostgresStoreError(connectingTo: url, libpqMessage: PQerrorMessage(connection))
@@ -97,7 +96,7 @@ extension PostgresConnection {
     private static func eventDescriptor() throws -> Int32 {
         let descriptor = eventfd(0, Int32(EFD_CLOEXEC))
         guard descriptor >= 0 else {
-            throw PostgresStoreError("cannot make an eventfd: \(String(cString: strerror(errno))).", kind: .unavailable)
+            throw PostgresStoreError.systemResource("no eventfd: \(String(cString: strerror(errno)))")
         }
         return descriptor
     }

@@ -228,7 +228,7 @@ package final class PostgresConnection: @unchecked Sendable {
 
     /// The error of a connection that this program closed.
     private func closedError() -> PostgresStoreError {
-        PostgresStoreError("the connection to PostgreSQL at \(endpoint) was closed.", kind: .unavailable)
+        PostgresStoreError.connectionClosed(endpoint: endpoint)
     }
 
     /// Marks the connection lost (PostgreSQL closed it, or the network
@@ -236,8 +236,7 @@ package final class PostgresConnection: @unchecked Sendable {
     private func lost() -> PostgresStoreError {
         let reason = Self.firstLine(of: PQerrorMessage(connection))
         markClosed()?()
-        return PostgresStoreError(
-            "PostgreSQL at \(endpoint) closed the connection\(reason.isEmpty ? "" : ": \(reason)").", kind: .unavailable)
+        return PostgresStoreError.connectionLost(endpoint: endpoint, reason: reason)
     }
 
     /// The first line of one of libpq's messages, without its full stop.

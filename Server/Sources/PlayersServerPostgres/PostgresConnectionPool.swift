@@ -194,10 +194,9 @@ package final class PostgresConnectionPool: Sendable {
         case .finished(let result):
             return try result.get()
         case .timedOut:
-            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s.",
-                                     kind: .unavailable)
+            throw PostgresStoreError.noAnswer(endpoint: url.endpointDescription, seconds: timeout.components.seconds)
         case .connectionClosed:
-            throw PostgresStoreError("PostgreSQL at \(url.endpointDescription) closed the connection.", kind: .unavailable)
+            throw PostgresStoreError.connectionLost(endpoint: url.endpointDescription, reason: "")
         case .cancelled:
             throw CancellationError()
         }
@@ -261,12 +260,12 @@ package final class PostgresConnectionPool: Sendable {
     private func startDeadline(of id: Int, _ timeout: Duration) {
         let deadline = Task { [self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            let reason = state.withLock { state in
+            let error = state.withLock { state in
                 state.connecting > 0
-                    ? "PostgreSQL at \(url.endpointDescription) did not answer within \(timeout.components.seconds) s."
-                    : "no PostgreSQL connection was free within \(timeout.components.seconds) s: all \(maximumConnections) were in use."
+                    ? PostgresStoreError.noAnswer(endpoint: url.endpointDescription, seconds: timeout.components.seconds)
+                    : PostgresStoreError.noFreeConnection(seconds: timeout.components.seconds, connections: maximumConnections)
             }
-            fail(id, with: PostgresStoreError(reason, kind: .unavailable))
+            fail(id, with: error)
         }
         let isWaiting = state.withLock { state in
             guard let index = state.requests.firstIndex(where: { $0.id == id }) else { return false }

@@ -18,7 +18,7 @@ extension PostgresPlayersStore {
             """,
             logger: logger)
         for (value, _) in try rows.decode((Int64, String).self) { return value }
-        throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
+        throw PostgresStoreError.counterMissing
     }
 
     /// Holds one connection of its own (outside the pool, whose operations
@@ -52,7 +52,7 @@ extension PostgresPlayersStore {
                     backOff = .milliseconds(100)
                 }
                 if case .finished(.failure(let error)) = outcome { throw error }
-                if !Task.isCancelled { throw PostgresStoreError("the connection listening for changes closed.") }
+                if !Task.isCancelled { throw PostgresStoreError.listenerClosed }
             } catch {
                 if !Task.isCancelled {
                     logger.warning("The connection listening for changes failed; reconnecting.", metadata: ["error": "\(String(reflecting: error))"])
@@ -68,7 +68,7 @@ extension PostgresPlayersStore {
     /// the connection fails.
     private func listen(on connection: PostgresConnection, subscribed: @Sendable () -> Void) async throws {
         guard let schema = try await connection.query("SELECT current_schema()::text", logger: logger).first(String.self) else {
-            throw PostgresStoreError("the PostgreSQL session has no current schema.")
+            throw PostgresStoreError.noCurrentSchema
         }
         try await connection.query("LISTEN \(unescaped: Self.changesChannel)", logger: logger)
         changes.publish(try await Self.counter(connection, logger).value)

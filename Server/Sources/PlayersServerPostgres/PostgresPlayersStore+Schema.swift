@@ -162,8 +162,7 @@ extension PostgresPlayersStore {
                 current = version
             }
             guard current <= Self.migrations.count else {
-                throw PostgresStoreError(
-                    "the PostgreSQL schema is at version \(current), newer than this program's \(Self.migrations.count): upgrade players-server.")
+                throw PostgresStoreError.newerSchema(version: current, supported: Self.migrations.count)
             }
             for statements in Self.migrations.dropFirst(current) {
                 for statement in statements {
@@ -187,7 +186,7 @@ extension PostgresPlayersStore {
             identity = row
         }
         guard let identity else {
-            throw PostgresStoreError("the PostgreSQL database has no server identity: another program changed it; restore it from a backup.")
+            throw PostgresStoreError.identityMissing
         }
         if !identity.isSameTable {
             try await connection.query(PostgresQuery(unsafeSQL: """
@@ -203,7 +202,7 @@ extension PostgresPlayersStore {
             epochs.append(PlayersEpoch(epoch: epoch, start: start))
         }
         guard !epochs.isEmpty else {
-            throw PostgresStoreError("the PostgreSQL database has no history epoch: another program changed it; restore it from a backup.")
+            throw PostgresStoreError.epochMissing
         }
         return ServerHistory(server: identity.server, epochs: epochs)
     }

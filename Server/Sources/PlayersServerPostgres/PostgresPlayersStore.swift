@@ -170,7 +170,7 @@ public final class PostgresPlayersStore: PlayersStore {
             let rows = try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
             var locked: Int64?
             for value in try rows.decode(Int64.self) { locked = value }
-            guard let locked else { throw PostgresStoreError("the change counter is missing from the PostgreSQL database.") }
+            guard let locked else { throw PostgresStoreError.counterMissing }
             let result = try await body(PostgresWrite(connection: connection, logger: logger, lockedCounter: locked))
             return (result, try await Self.notifyCounter(connection, logger))
         }
@@ -191,6 +191,6 @@ public final class PostgresPlayersStore: PlayersStore {
         for (value, floor, players, checksum) in try rows.decode((Int64, Int64, Int, Int64).self) {
             return (value, floor, PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum)))
         }
-        throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
+        throw PostgresStoreError.counterMissing
     }
 }

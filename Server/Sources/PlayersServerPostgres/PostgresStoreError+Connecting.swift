@@ -11,17 +11,13 @@ extension PostgresStoreError {
         // "connection to server at "host", port 5432 failed: …"
         if let failed = reason.range(of: "failed: ") { reason = reason[failed.upperBound...] }
         if let refusal = Self.refusal(reason) {
-            let state = refusal.sqlState.map { " (SQLSTATE \($0))" } ?? ""
-            self.init("PostgreSQL at \(endpoint) refused the connection: \(refusal.message)\(state).", kind: .unavailable)
+            self = .refused(endpoint: endpoint, message: String(refusal.message), sqlState: refusal.sqlState.map(String.init))
         } else if reason.contains("no password supplied") {
-            self.init(
-                "PostgreSQL at \(endpoint) asks for a password and none is given: put it in PLAYERS_SERVER_POSTGRES_URL or PGPASSWORD.",
-                kind: .unavailable)
+            self = .passwordMissing(endpoint: endpoint)
         } else if reason.contains("does not support SSL") {
-            self.init("PostgreSQL at \(endpoint) does not offer TLS, which sslmode=\(url.sslMode) requires.", kind: .unavailable)
+            self = .tlsMissing(endpoint: endpoint, sslMode: url.sslMode)
         } else {
-            let text = reason.isEmpty ? "the connection failed" : reason.prefix(1).lowercased() + reason.dropFirst()
-            self.init("cannot connect to PostgreSQL at \(endpoint): \(text).", kind: .unavailable)
+            self = .cannotConnect(endpoint: endpoint, reason: reason.isEmpty ? "the connection failed" : reason.prefix(1).lowercased() + reason.dropFirst())
         }
     }
 

@@ -31,13 +31,13 @@ public struct PostgresURL: Sendable {
         guard let components = URLComponents(string: string),
               let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme)
         else {
-            throw PostgresStoreError("the PostgreSQL URL is not of the form postgres://user:password@host:port/database.")
+            throw PostgresStoreError.urlNotPostgres
         }
         guard let host = components.host, !host.isEmpty else {
-            throw PostgresStoreError("the PostgreSQL URL has no host.")
+            throw PostgresStoreError.urlWithoutHost
         }
         guard let user = components.user, !user.isEmpty else {
-            throw PostgresStoreError("the PostgreSQL URL has no user.")
+            throw PostgresStoreError.urlWithoutUser
         }
         self.host = host
         port = components.port ?? 5432
@@ -47,8 +47,7 @@ public struct PostgresURL: Sendable {
         self.database = database.isEmpty ? nil : database
         sslMode = components.queryItems?.last { $0.name == "sslmode" }?.value ?? "prefer"
         guard Self.sslModes.contains(sslMode) else {
-            throw PostgresStoreError(
-                "the PostgreSQL URL's sslmode is not one of disable, allow, prefer, require, verify-ca or verify-full.")
+            throw PostgresStoreError.unknownSSLMode
         }
     }
 

@@ -17,7 +17,7 @@ struct PostgresWrite {
         let rows = try await connection.query(
             "UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING value", logger: logger)
         for value in try rows.decode(Int64.self) { return value }
-        throw PostgresStoreError("the change counter is missing from the PostgreSQL database.")
+        throw PostgresStoreError.counterMissing
     }
 
     /// The live player with this uuid.
@@ -60,7 +60,7 @@ struct PostgresWrite {
             "UPDATE change_counter SET value = value + \(players.count) WHERE id = 1 RETURNING value", logger: logger)
         var last: Int64?
         for value in try rows.decode(Int64.self) { last = value }
-        guard let last else { throw PostgresStoreError("the change counter is missing from the PostgreSQL database.") }
+        guard let last else { throw PostgresStoreError.counterMissing }
         let first = last - Int64(players.count) + 1
         try await connection.query(
             """

@@ -14,6 +14,7 @@ import TestSupport
             let (released, release) = AsyncStream<Void>.makeStream()
             let holder = try await holdTheOnlyConnection(of: pool, until: released)
             let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection(leaseTimeout: .seconds(1)) { _ in } }
+            #expect(error == .noFreeConnection(seconds: 1, connections: 1))
             #expect(error?.description == "no PostgreSQL connection was free within 1 s: all 1 were in use.")
             release.finish()
             try await holder.value
@@ -31,6 +32,7 @@ import TestSupport
                     try await connection.query("SELECT pg_sleep(3600)", logger: postgresTestLogger)
                 }
             }
+            #expect(error == .noAnswer(endpoint: url.endpointDescription, seconds: 1))
             #expect(error?.description == "PostgreSQL at \(url.endpointDescription) did not answer within 1 s.")
             #expect(try await pool.withConnection(operationTimeout: hangGuard) { try await backendID($0) } > 0)
             await pool.close()
@@ -57,6 +59,8 @@ import TestSupport
             let pool = PostgresConnectionPool(url: url, connectTimeout: hangGuard, leaseTimeout: hangGuard, logger: postgresTestLogger)
             try await sandbox.refuseConnections()
             let error = await #expect(throws: PostgresStoreError.self) { try await pool.withConnection { _ in } }
+            guard case .refused(let endpoint, _, let sqlState)? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(endpoint == url.endpointDescription && sqlState != nil)
             #expect(error?.description.hasPrefix("PostgreSQL at \(url.endpointDescription) refused the connection: ") == true)
             await pool.close()
         }

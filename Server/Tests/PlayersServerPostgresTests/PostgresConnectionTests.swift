@@ -103,7 +103,7 @@ import TestSupport
             try await waitUntil("the statement to run") { try await runningStatements(marked: marker) == 1 }
             connection.close()
             let error = await #expect(throws: PostgresStoreError.self) { try await sleeping.value }
-            #expect(error?.isUnavailable == true)
+            #expect(error == .connectionClosed(endpoint: connection.endpoint) && error?.isUnavailable == true)
             #expect(connection.isClosed)
             await #expect(throws: PostgresStoreError.self) { try await connection.query("SELECT 1", logger: postgresTestLogger) }
         }
@@ -116,7 +116,8 @@ import TestSupport
             connection.whenClosed { closed.set() }
             try await sandbox.dropPostgresConnections()
             let error = await #expect(throws: PostgresStoreError.self) { try await connection.query("SELECT 1", logger: postgresTestLogger) }
-            #expect(error?.description.hasPrefix("PostgreSQL at \(try sandbox.postgresURL().endpointDescription) closed the connection") == true)
+            guard case .connectionLost(let endpoint, _)? = error else { Issue.record("\(String(describing: error))"); return }
+            #expect(endpoint == (try sandbox.postgresURL().endpointDescription))
             #expect(connection.isClosed)
             #expect(closed.isSet)
         }

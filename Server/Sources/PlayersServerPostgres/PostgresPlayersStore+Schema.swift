@@ -149,8 +149,11 @@ extension PostgresPlayersStore {
     /// history. Throws for a database whose schema is newer than this
     /// program's.
     static func migrate(_ pool: PostgresConnectionPool, logger: Logger) async throws -> ServerHistory {
-        let timeout = pool.connectTimeout
-        return try await pool.withTransaction(leaseTimeout: timeout, operationTimeout: timeout, logger: logger) { connection in
+        // Connecting is bounded by the connect timeout; the migration, an
+        // operation, by the operation timeout: it includes the wait for
+        // another instance's migration (the advisory lock), which on a
+        // loaded database can outlast the connect timeout.
+        return try await pool.withTransaction(leaseTimeout: pool.connectTimeout, logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",

@@ -43,9 +43,10 @@ public final class PostgresPlayersStore: PlayersStore {
     ///
     /// - Parameters:
     ///   - connectTimeout: how long making a connection may take; also
-    ///     bounds the start and ``checkReachable()``.
+    ///     bounds ``checkReachable()``.
     ///   - leaseTimeout: how long a read or write waits for a connection.
-    ///   - operationTimeout: how long a read or write may take.
+    ///   - operationTimeout: how long a read or write may take, and the
+    ///     migration at the start (which may wait for another instance's).
     public init(
         url: PostgresURL,
         connectTimeout: Duration = .seconds(10),

@@ -45,6 +45,10 @@ import Testing
                 shell.waitUntilExit()
             }
             var ports: [Int] = []
+            // What the servers printed, on a failure.
+            defer {
+                if ports.count < 2 { Issue.record("the documented commands printed: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")") }
+            }
             try await waitUntil("the two documented players-server instances to print their listening lines") {
                 ports = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
                     .filter { $0.hasPrefix("players-server listening on") }.compactMap { $0.split(separator: ":").last.flatMap { Int($0) } }

@@ -1,11 +1,142 @@
-/// An error of a file operation: one sentence, safe to show.
-public struct DatabaseFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    /// Whether the key given does not open a file (exit code 3 of `players`).
-    public let isWrongKey: Bool
+import Foundation
 
-    public init(_ description: String, isWrongKey: Bool = false) {
-        self.description = description
-        self.isWrongKey = isWrongKey
+/// An error of a file operation (backups, restores, exports, secret files,
+/// the sync's folder), by case, for callers that tell them apart; each
+/// description is one sentence, safe to show (never a key or passphrase).
+///
+/// ```swift
+/// catch let error as DatabaseFileError where error.isWrongKey { … }   // players: exit code 3
+/// ```
+public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// A call on a file that failed: `reason` is the system's (strerror).
+    case system(FileCall, path: String, reason: String)
+
+    // Destinations and sources.
+    case missingFolder(String)
+    /// A destination that is a file the command reads.
+    case destinationIsInput(destination: String, input: String)
+    case destinationExists(String)
+    /// A private file to create that exists: it was left alone.
+    case fileExists(String)
+    case keyFileExists(String)
+    case inUse(database: String)
+    case emptyStandardInput
+    /// The server's database to back up does not exist.
+    case noServerDatabase(String)
+    /// The server's database to back up does not open with its key.
+    case serverDatabaseUnreadable(String)
+
+    // Secret files (a passphrase, a key, a token).
+    case secretReadableByOthers(kind: String, path: String)
+    case secretUnreadable(kind: String, path: String)
+    case secretEmpty(kind: String, path: String)
+    case tokenNotText(String)
+    case keyFileMalformed(String)
+
+    // Encrypted exports.
+    case exportNeedsPassphrase
+    case exportNeedsKeyFile
+    case keyDerivationFailed(String)
+    case rawKeyLength
+    /// The key is wrong, or the file is not an export, or was modified.
+    case exportUnreadable
+    case encryptionFailed(String)
+    case decryptionFailed(String)
+    case exportDoesNotReadBack
+    case exportDoesNotDecode
+
+    // Copies and restores.
+    case copyFailedIntegrityCheck(String)
+    case copyRowsDiffer
+    case copyNotEncrypted
+    case noBackup(String)
+    case backupIsTheDatabase(String)
+    /// The backup does not open with the key given (a wrong key).
+    case backupUnreadable(String)
+    case backupWithoutPlayers
+    case notPlayersSchema(path: String, unknown: [String])
+    case restoreFailedPreviousPutBack(String)
+    case restoreFailedPreviousKept(String, previous: String)
+
+    /// A call on a file, named in ``system(_:path:reason:)``'s sentence.
+    public enum FileCall: Equatable, Sendable {
+        case create, createDatabase, write, writeStream, read, readExport, readSecret(kind: String), openToSync, sync, moveCopy,
+             keepPrevious, createSyncFolder, lockSyncFolder
+    }
+
+    /// Whether the key given does not open a file (exit code 3 of `players`).
+    public var isWrongKey: Bool {
+        if case .backupUnreadable = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let call, let path, let reason):
+            switch call {
+            case .create: "cannot create \(path): \(reason)"
+            case .createDatabase: "cannot create the database \(path): \(reason)"
+            case .write: "cannot write \(path): \(reason)"
+            case .writeStream: "cannot write to \(path) (\(reason)): check where it goes"
+            case .read: "cannot read \(path): \(reason)"
+            case .readExport: "cannot read the export \(path): \(reason)"
+            case .readSecret(let kind): "cannot read the \(kind) file \(path): \(reason)"
+            case .openToSync: "cannot open \(path) to sync it: \(reason)"
+            case .sync: "cannot sync \(path) to disk: \(reason)"
+            case .moveCopy: "cannot move the copy to \(path): \(reason)"
+            case .keepPrevious: "cannot keep the current database as \(path) (\(reason)): nothing was restored"
+            case .createSyncFolder: "cannot create a folder for the sync in \(path): \(reason)"
+            case .lockSyncFolder: "cannot lock the sync's folder in \(path): \(reason)"
+            }
+        case .missingFolder(let folder): "the folder \(folder) does not exist: create it first"
+        case .destinationIsInput(let destination, let input):
+            "\(destination) is \(input), which this command reads: choose another destination (nothing was written)"
+        case .destinationExists(let path): "\(path) already exists: choose another name, or replace it explicitly"
+        case .fileExists(let path): "\(path) already exists: it was left as it is"
+        case .keyFileExists(let path): "a key file already exists at \(path): it was left as it is"
+        case .inUse(let database): "another process is using \(database): close it and try again (nothing was changed)"
+        case .emptyStandardInput: "standard input is empty: pipe or redirect the file into the command"
+        case .noServerDatabase(let path): "the database \(path) does not exist: give the server's --database"
+        case .serverDatabaseUnreadable(let path):
+            "cannot open \(path): the passphrase or key is wrong, or the file is not an encrypted database"
+        case .secretReadableByOthers(let kind, let path):
+            "the \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)' and try again"
+        case .secretUnreadable(let kind, let path): "cannot read the \(kind) file \(path): check its permissions"
+        case .secretEmpty(let kind, let path): "the \(kind) file \(path) is empty: write the \(kind) in it"
+        case .tokenNotText(let path): "the token file \(path) is not UTF-8 text: write the token in it as text"
+        case .keyFileMalformed(let path): "the key file \(path) must hold 64 hexadecimal digits (a 256-bit key)"
+        case .exportNeedsPassphrase: "the file was encrypted with a passphrase, not a raw key: give the passphrase instead"
+        case .exportNeedsKeyFile: "the file was encrypted with a raw key, not a passphrase: give the key file instead"
+        case .keyDerivationFailed(let reason): "cannot derive the file's key: \(reason)"
+        case .rawKeyLength: "a raw key must be 32 bytes long"
+        case .exportUnreadable:
+            "the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with"
+        case .encryptionFailed(let reason): "cannot encrypt the file: \(reason)"
+        case .decryptionFailed(let reason): "cannot decrypt the file: \(reason)"
+        case .exportDoesNotReadBack: "the export does not read back as written: it was deleted"
+        case .exportDoesNotDecode: "the export does not decode back to the players it holds: nothing was written"
+        case .copyFailedIntegrityCheck(let problem): "the copy failed its integrity check (\(problem)): it was deleted"
+        case .copyRowsDiffer: "the copy does not hold the same rows as the original: it was deleted"
+        case .copyNotEncrypted: "the copy is not encrypted: it was deleted"
+        case .noBackup(let path): "there is no backup at \(path)"
+        case .backupIsTheDatabase(let path): "\(path) is the database itself, not a backup of it: nothing was restored"
+        case .backupUnreadable(let path):
+            "\(path) does not open with the given key, or is not a players database: nothing was restored; "
+                + "give the key it was made with (--from-key-file or --from-passphrase-file)"
+        case .backupWithoutPlayers: "the backup holds no players table"
+        case .notPlayersSchema(let path, let unknown):
+            "\(path) is not a players database: it holds \(unknown.prefix(3).joined(separator: ", "))\(unknown.count > 3 ? "…" : ""), "
+                + "which the players schema does not have (it was not used)"
+        case .restoreFailedPreviousPutBack(let error): "the restore failed and the previous database was put back: \(error)"
+        case .restoreFailedPreviousKept(let error, let previous):
+            "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous)"
+        }
+    }
+}
+
+extension DatabaseFileError {
+    /// The error of a failed call on `path`, with the reason in `errno`.
+    public static func system(_ call: FileCall, path: String) -> DatabaseFileError {
+        .system(call, path: path, reason: String(cString: strerror(errno)))
     }
 }

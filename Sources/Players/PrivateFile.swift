@@ -14,15 +14,15 @@ public enum PrivateFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST {
-                throw DatabaseFileError("\(url.path) already exists: it was left as it is")
+                throw DatabaseFileError.fileExists(url.path)
             }
-            throw DatabaseFileError("cannot create \(url.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.create, path: url.path)
         }
         defer { close(descriptor) }
         do {
             try write(contents, to: descriptor, path: url.path)
             guard fsync(descriptor) == 0 else {
-                throw DatabaseFileError("cannot sync \(url.path) to disk: \(String(cString: strerror(errno)))")
+                throw DatabaseFileError.system(.sync, path: url.path)
             }
         } catch {
             unlink(url.path)
@@ -40,7 +40,7 @@ public enum PrivateFile {
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EEXIST {
-            throw DatabaseFileError("cannot create the database \(url.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.createDatabase, path: url.path)
         }
     }
 
@@ -52,7 +52,7 @@ public enum PrivateFile {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw DatabaseFileError("cannot write \(path): \(String(cString: strerror(errno)))")
+                    throw DatabaseFileError.system(.write, path: path)
                 }
                 offset += written
             }

@@ -14,13 +14,13 @@ public enum SecretFiles {
     public static func readPrivateFile(_ path: String, kind: String) throws -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw DatabaseFileError("cannot read the \(kind) file \(path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.readSecret(kind: kind), path: path)
         }
         guard status.st_mode & 0o077 == 0 else {
-            throw DatabaseFileError("the \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)' and try again")
+            throw DatabaseFileError.secretReadableByOthers(kind: kind, path: path)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DatabaseFileError("cannot read the \(kind) file \(path): check its permissions")
+            throw DatabaseFileError.secretUnreadable(kind: kind, path: path)
         }
         return data
     }
@@ -35,7 +35,7 @@ public enum SecretFiles {
             if secret.last == UInt8(ascii: "\r") { secret.removeLast() }
         }
         guard !secret.isEmpty else {
-            throw DatabaseFileError("the \(kind) file \(path) is empty: write the \(kind) in it")
+            throw DatabaseFileError.secretEmpty(kind: kind, path: path)
         }
         return secret
     }
@@ -54,7 +54,7 @@ public enum SecretFiles {
     /// which would make different files the same token.
     public static func readToken(_ path: String) throws -> String {
         guard let token = String(validating: try readSecret(path, kind: "token"), as: UTF8.self) else {
-            throw DatabaseFileError("the token file \(path) is not UTF-8 text: write the token in it as text")
+            throw DatabaseFileError.tokenNotText(path)
         }
         return token
     }
@@ -64,7 +64,7 @@ public enum SecretFiles {
         let text = String(decoding: try readPrivateFile(path, kind: "key"), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard let key = Data(hex: text), key.count == 32 else {
-            throw DatabaseFileError("the key file \(path) must hold 64 hexadecimal digits (a 256-bit key)")
+            throw DatabaseFileError.keyFileMalformed(path)
         }
         return key
     }
@@ -80,7 +80,7 @@ public enum SecretFiles {
         let key = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let hex = Data((key.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
         if FileManager.default.fileExists(atPath: url.path) {
-            throw DatabaseFileError("a key file already exists at \(url.path): it was left as it is")
+            throw DatabaseFileError.keyFileExists(url.path)
         }
         try PrivateFile.create(at: url, contents: hex)
         return key

@@ -20,7 +20,7 @@ extension DatabaseFileOperations {
     /// there, another process is using the database.
     static func checkUnused(_ database: URL) throws {
         if FileManager.default.fileExists(atPath: database.path + "-wal") {
-            throw DatabaseFileError("another process is using \(database.path): close it and try again (nothing was changed)")
+            throw DatabaseFileError.inUse(database: database.path)
         }
     }
 }

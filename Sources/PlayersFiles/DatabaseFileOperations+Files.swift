@@ -20,15 +20,14 @@ extension DatabaseFileOperations {
         let folder = destination.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DatabaseFileError("the folder \(folder.path) does not exist: create it first")
+            throw DatabaseFileError.missingFolder(folder.path)
         }
         let protected = databases.flatMap(databaseFiles(at:)) + files
         if let clash = protected.first(where: { isSameFile(destination, $0) }) {
-            throw DatabaseFileError(
-                "\(destination.path) is \(clash.path), which this command reads: choose another destination (nothing was written)")
+            throw DatabaseFileError.destinationIsInput(destination: destination.path, input: clash.path)
         }
         if !replacing && FileManager.default.fileExists(atPath: destination.path) {
-            throw DatabaseFileError("\(destination.path) already exists: choose another name, or replace it explicitly")
+            throw DatabaseFileError.destinationExists(destination.path)
         }
     }
 

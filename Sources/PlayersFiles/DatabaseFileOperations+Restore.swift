@@ -14,15 +14,12 @@ extension DatabaseFileOperations {
     /// its key; if it does not, the current database is renamed back.
     public static func restore(_ backup: URL, backupKey: DatabaseKeySource?, into database: URL, key: DatabaseKeySource) throws {
         guard FileManager.default.fileExists(atPath: backup.path) else {
-            throw DatabaseFileError("there is no backup at \(backup.path)")
+            throw DatabaseFileError.noBackup(backup.path)
         }
         if databaseFiles(at: database).contains(where: { isSameFile(backup, $0) }) {
-            throw DatabaseFileError("\(backup.path) is the database itself, not a backup of it: nothing was restored")
+            throw DatabaseFileError.backupIsTheDatabase(backup.path)
         }
-        let unreadable = DatabaseFileError(
-            "\(backup.path) does not open with the given key, or is not a players database: nothing was restored; "
-                + "give the key it was made with (--from-key-file or --from-passphrase-file)",
-            isWrongKey: true)
+        let unreadable = DatabaseFileError.backupUnreadable(backup.path)
         do {
             try checkForeignSchema(of: backup, key: backupKey)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -43,17 +40,16 @@ extension DatabaseFileOperations {
             }
             let restored = try withDatabase(at: database, key: key) { try $0.read(tableCounts) }
             guard restored["player"] != nil else {
-                throw DatabaseFileError("the backup holds no players table")
+                throw DatabaseFileError.backupWithoutPlayers
             }
             unlink(previous.path)
         } catch {
             guard keptPrevious else { throw error }
             // Put the previous database back, in one rename.
             guard rename(previous.path, database.path) == 0 else {
-                throw DatabaseFileError(
-                    "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous.path)")
+                throw DatabaseFileError.restoreFailedPreviousKept("\(error)", previous: previous.path)
             }
-            throw DatabaseFileError("the restore failed and the previous database was put back: \(error)")
+            throw DatabaseFileError.restoreFailedPreviousPutBack("\(error)")
         }
     }
 
@@ -62,8 +58,7 @@ extension DatabaseFileOperations {
     private static func keepPrevious(_ database: URL, as previous: URL) throws {
         removeFiles(at: previous)
         guard link(database.path, previous.path) == 0 else {
-            throw DatabaseFileError(
-                "cannot keep the current database as \(previous.path) (\(String(cString: strerror(errno)))): nothing was restored")
+            throw DatabaseFileError.system(.keepPrevious, path: previous.path)
         }
         try sync(database.deletingLastPathComponent().path)
     }
@@ -86,9 +81,7 @@ extension DatabaseFileOperations {
     static func checkForeignSchema(_ db: Database, of url: URL) throws {
         let unknown = try AppDatabase.unknownSchemaEntries(db)
         guard unknown.isEmpty else {
-            let list = unknown.prefix(3).map(\.description).joined(separator: ", ")
-            throw DatabaseFileError(
-                "\(url.path) is not a players database: it holds \(list)\(unknown.count > 3 ? "…" : ""), which the players schema does not have (it was not used)")
+            throw DatabaseFileError.notPlayersSchema(path: url.path, unknown: unknown.map(\.description))
         }
     }
 }

@@ -21,7 +21,7 @@ extension DatabaseFileOperations {
         try writeExport(from: source, sourceKey: sourceKey, into: temporary, key: destinationKey)
         let file = open(temporary.path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else {
-            throw DatabaseFileError("cannot read the export \(temporary.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.readExport, path: temporary.path)
         }
         defer { close(file) }
         try copy(from: file, to: descriptor)
@@ -38,7 +38,7 @@ extension DatabaseFileOperations {
         defer { removeFiles(at: temporary) }
         let file = open(temporary.path, O_WRONLY | O_CLOEXEC)
         guard file >= 0 else {
-            throw DatabaseFileError("cannot write \(temporary.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.write, path: temporary.path)
         }
         let copied: Int
         do {
@@ -46,7 +46,7 @@ extension DatabaseFileOperations {
             copied = try copy(from: STDIN_FILENO, to: file)
         }
         guard copied > 0 else {
-            throw DatabaseFileError("standard input is empty: pipe or redirect the file into the command")
+            throw DatabaseFileError.emptyStandardInput
         }
         return try body(temporary)
     }
@@ -61,7 +61,7 @@ extension DatabaseFileOperations {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DatabaseFileError("cannot read \(name(of: source)): \(String(cString: strerror(errno)))")
+                throw DatabaseFileError.system(.read, path: name(of: source))
             }
             if count == 0 { return total }
             var offset = 0
@@ -69,8 +69,7 @@ extension DatabaseFileOperations {
                 let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + offset, count - offset) }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw DatabaseFileError(
-                        "cannot write to \(name(of: destination)) (\(String(cString: strerror(errno)))): check where it goes")
+                    throw DatabaseFileError.system(.writeStream, path: name(of: destination))
                 }
                 offset += written
             }

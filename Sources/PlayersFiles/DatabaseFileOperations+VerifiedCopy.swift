@@ -45,13 +45,13 @@ extension DatabaseFileOperations {
             try queue.read { db in
                 let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                 guard integrity == ["ok"] else {
-                    throw DatabaseFileError("the copy failed its integrity check (\(integrity.first ?? "")): it was deleted")
+                    throw DatabaseFileError.copyFailedIntegrityCheck(integrity.first ?? "")
                 }
                 guard try tableCounts(db) == counts else {
-                    throw DatabaseFileError("the copy does not hold the same rows as the original: it was deleted")
+                    throw DatabaseFileError.copyRowsDiffer
                 }
                 if key != nil, try !db.isEncrypted {
-                    throw DatabaseFileError("the copy is not encrypted: it was deleted")
+                    throw DatabaseFileError.copyNotEncrypted
                 }
             }
         }
@@ -111,7 +111,7 @@ extension DatabaseFileOperations {
             try? FileManager.default.removeItem(atPath: temporary.path + suffix)
         }
         guard rename(temporary.path, destination.path) == 0 else {
-            throw DatabaseFileError("cannot move the copy to \(destination.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.moveCopy, path: destination.path)
         }
         try sync(destination.deletingLastPathComponent().path)
     }
@@ -120,11 +120,11 @@ extension DatabaseFileOperations {
     static func sync(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw DatabaseFileError("cannot open \(path) to sync it: \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.openToSync, path: path)
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw DatabaseFileError("cannot sync \(path) to disk: \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.sync, path: path)
         }
     }
 }

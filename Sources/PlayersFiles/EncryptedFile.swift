@@ -33,8 +33,7 @@ public enum EncryptedFile {
     /// header no writer produced, a wrong key, or a modified file. The
     /// header is only authenticated with the key, so it cannot be trusted
     /// to tell these apart.
-    static let unreadable = DatabaseFileError(
-        "the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with")
+    static let unreadable = DatabaseFileError.exportUnreadable
 
     /// Encrypts `plaintext` with the key.
     public static func seal(_ plaintext: Data, key: DatabaseKeySource) throws -> Data {
@@ -43,7 +42,7 @@ public enum EncryptedFile {
         do {
             return headerBytes + (try AESGCM.seal(plaintext, key: try header.symmetricKey(for: key), authenticating: headerBytes))
         } catch let error as CryptographyError {
-            throw DatabaseFileError("cannot encrypt the file: \(error)")
+            throw DatabaseFileError.encryptionFailed("\(error)")
         }
     }
 
@@ -61,7 +60,7 @@ public enum EncryptedFile {
         } catch CryptographyError.authenticationFailed {
             throw unreadable
         } catch {
-            throw DatabaseFileError("cannot decrypt the file: \(error)")
+            throw DatabaseFileError.decryptionFailed("\(error)")
         }
     }
 }

@@ -100,17 +100,17 @@ struct EncryptedFileHeader: Equatable {
             case (.pbkdf2, .passphrase(let load)):
                 return try PBKDF2.sha256(password: try load(), salt: salt, rounds: Int(rounds), length: AESGCM.keyLength)
             case (.pbkdf2, .rawKey):
-                throw DatabaseFileError("the file was encrypted with a passphrase, not a raw key: give the passphrase instead")
+                throw DatabaseFileError.exportNeedsPassphrase
             case (.rawKey, .passphrase), (.hkdf, .passphrase):
-                throw DatabaseFileError("the file was encrypted with a raw key, not a passphrase: give the key file instead")
+                throw DatabaseFileError.exportNeedsKeyFile
             }
         } catch let error as CryptographyError {
-            throw DatabaseFileError("cannot derive the file's key: \(error)")
+            throw DatabaseFileError.keyDerivationFailed("\(error)")
         }
     }
 
     private static func checkedRawKey(_ key: Data) throws -> Data {
-        guard key.count == 32 else { throw DatabaseFileError("a raw key must be 32 bytes long") }
+        guard key.count == 32 else { throw DatabaseFileError.rawKeyLength }
         return key
     }
 }

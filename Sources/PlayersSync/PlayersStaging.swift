@@ -56,7 +56,7 @@ public final class PlayersStaging: SyncStaging {
         removeAbandonedFolders(in: directory)
         var template = Array(directory.appendingPathComponent(folderPrefix + "XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template) else {
-            throw DatabaseFileError("cannot create a folder for the sync in \(directory.path): \(String(cString: strerror(errno)))")
+            throw DatabaseFileError.system(.createSyncFolder, path: directory.path)
         }
         let folder = URL(fileURLWithPath: String(cString: created))
         // Locked under another name, then renamed: another sync's cleanup
@@ -68,7 +68,7 @@ public final class PlayersStaging: SyncStaging {
             let reason = String(cString: strerror(errno))
             if ownerLock >= 0 { close(ownerLock) }
             try? FileManager.default.removeItem(at: folder)
-            throw DatabaseFileError("cannot lock the sync's folder in \(directory.path): \(reason)")
+            throw DatabaseFileError.system(.lockSyncFolder, path: directory.path, reason: reason)
         }
         do {
             let url = folder.appendingPathComponent("staging.db")

@@ -57,7 +57,7 @@ let package = Package(
             ]),
         .target(
             name: "PlayersServerHTTP",
-            dependencies: fromCipherDB("Players") + [
+            dependencies: fromCipherDB("Players", "SyncSchema") + [
                 "PlayersServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 /// The body of `POST /v1/changes` (Docs/SyncProtocol.md): local changes
 /// that a client pushes, in the order it made them, each with the
@@ -77,7 +78,7 @@ public struct PlayersChangeBatch: Codable, Equatable, Sendable {
     /// Throws for the first bad element, by its JSON path.
     public static func decode(_ data: Data) throws(PlayersPayloadError) -> PlayersChangeBatch {
         let batch = try PlayersPayloadError.decoding(PlayersChangeBatch.self, from: data)
-        try StrictJSON.check(data, keys: keys)
+        do { try StrictJSON.check(data, keys: keys) } catch { throw PlayersPayloadError(error) }
         try batch.validate()
         return batch
     }

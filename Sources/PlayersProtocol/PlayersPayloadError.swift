@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 /// A message that breaks the players protocol, naming the first bad
 /// element by its JSON path, such as `$.players[3].uuid: not a UUID`.
@@ -19,6 +20,11 @@ public struct PlayersPayloadError: Error, Equatable, Sendable, CustomStringConve
     public init(path: String, _ message: String) {
         self.path = path
         self.message = message
+    }
+
+    /// A message that breaks a rule of ``StrictJSON``.
+    init(_ violation: StrictJSON.Violation) {
+        self.init(path: violation.path, violation.message)
     }
 
     /// The error of a JSON decoder, with its coding path as a JSON path.

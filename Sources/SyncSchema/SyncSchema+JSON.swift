@@ -6,6 +6,13 @@ extension SyncSchema {
     /// an error, never a rule silently dropped), by its JSON path, and for
     /// the first rule that the declaration breaks.
     public init(json: Data) throws(SyncSchemaError) {
+        // A key twice (JSONDecoder would keep one of them silently), a
+        // number that is not an integer.
+        do {
+            try StrictJSON.check(json)
+        } catch {
+            throw .malformed(path: error.path, reason: error.message)
+        }
         let declaration: Declaration
         do {
             declaration = try JSONDecoder().decode(Declaration.self, from: json)
@@ -32,7 +39,7 @@ extension SyncSchema {
         }
         switch error {
         case .dataCorrupted(let context):
-            return .malformed(path: path(context.codingPath), reason: context.codingPath.isEmpty ? "not JSON" : context.debugDescription)
+            return .malformed(path: path(context.codingPath), reason: context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription)
         case .keyNotFound(let key, let context):
             return .malformed(path: path(context.codingPath + [key]), reason: "missing")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):

@@ -105,6 +105,17 @@ import TestSupport
         #expect(reason.hasPrefix("unknown key"))
     }
 
+    @Test func aKeyTwiceAndANumberThatIsNotAnIntegerAreRefusedByTheirPath() {
+        let twice = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLength\": 200, \"maximumLength\": 20")
+        #expect(throws: SyncSchemaError.malformed(path: "$.tables[0].columns[2].maximumLength", reason: "appears twice")) {
+            try SyncSchema(json: Data(twice.utf8))
+        }
+        let fraction = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLength\": 2e2")
+        let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(fraction.utf8)) }
+        guard case .malformed(let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(path == "$.tables[0].columns[2].maximumLength")
+    }
+
     @Test func aMissingKeyAndAnUnknownTypeAreRefusedByTheirPath() {
         let missing = Self.notesJSON.replacingOccurrences(of: "\"primaryKey\": \"id\", \"conflicts\": \"server-wins\",", with: "\"conflicts\": \"server-wins\",")
         #expect(throws: SyncSchemaError.malformed(path: "$.tables[1].primaryKey", reason: "missing")) { try SyncSchema(json: Data(missing.utf8)) }
@@ -124,6 +135,6 @@ import TestSupport
     }
 
     @Test func textThatIsNotJSONIsRefused() {
-        #expect(throws: SyncSchemaError.malformed(path: "$", reason: "not JSON")) { try SyncSchema(json: Data("tables:".utf8)) }
+        #expect(throws: SyncSchemaError.malformed(path: "$", reason: "not valid JSON")) { try SyncSchema(json: Data("tables:".utf8)) }
     }
 }

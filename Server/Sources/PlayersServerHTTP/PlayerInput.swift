@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PlayersProtocol
+import SyncSchema
 
 /// The body of `POST /v1/players` and `PUT /v1/players/{uuid}`, checked
 /// strictly: a JSON object in UTF-8 whose `name` and `score` pass

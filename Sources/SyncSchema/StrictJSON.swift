@@ -5,23 +5,39 @@ import Foundation
 /// (parsers disagree on which one wins), every number is an integer
 /// written as one (`100`, never `1e2`, `100.0` or `-0`), and, where the
 /// message's shape is known, no key is unknown (a misspelled key is an
-/// error, never a field silently dropped). Throws ``PlayersPayloadError``
-/// for the first element that breaks one, by its JSON path.
+/// error, never a field silently dropped). Throws ``Violation`` for the
+/// first element that breaks one, by its JSON path. The sync protocol's
+/// messages and the declarations of synced tables are both read so.
 ///
 /// ```swift
 /// try StrictJSON.check(data, keys: ["$": ["protocolVersion", "changes"]])
 /// // $.changes[0].baseversion: unknown key
 /// ```
 public enum StrictJSON {
+    /// The first element that breaks a rule: `$.changes[0].name: appears twice`.
+    public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The JSON path of the element: `$` for the whole text.
+        public var path: String
+        /// What is wrong with it.
+        public var message: String
+
+        init(path: String, _ message: String) {
+            self.path = path
+            self.message = message
+        }
+
+        public var description: String { "\(path): \(message)" }
+    }
+
     /// Checks `data`, which the caller's parser has found or will find to
     /// be JSON. `keys` gives the keys allowed in the objects at a path,
     /// where array indices are written `[]` (`$.changes[]`); an object at
     /// another path may have any key.
-    public static func check(_ data: Data, keys: [String: Set<String>] = [:]) throws(PlayersPayloadError) {
+    public static func check(_ data: Data, keys: [String: Set<String>] = [:]) throws(StrictJSON.Violation) {
         var scanner = Scanner(bytes: [UInt8](data), keys: keys)
         try scanner.skipWhitespace()
         try scanner.value(path: "$", shape: "$")
-        guard scanner.current == nil else { throw PlayersPayloadError(path: "$", "not valid JSON") }
+        guard scanner.current == nil else { throw StrictJSON.Violation(path: "$", "not valid JSON") }
     }
 
     private struct Scanner {
@@ -36,13 +52,13 @@ public enum StrictJSON {
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-        mutating func skipWhitespace() throws(PlayersPayloadError) {
+        mutating func skipWhitespace() throws(StrictJSON.Violation) {
             while let byte = current, [0x20, 0x09, 0x0A, 0x0D].contains(byte) { index += 1 }
         }
 
         /// One value at `path` (`shape`: the path with `[]` for indices).
-        mutating func value(path: String, shape: String) throws(PlayersPayloadError) {
-            guard let byte = current else { throw PlayersPayloadError(path: path, "not valid JSON") }
+        mutating func value(path: String, shape: String) throws(StrictJSON.Violation) {
+            guard let byte = current else { throw StrictJSON.Violation(path: path, "not valid JSON") }
             switch byte {
             case UInt8(ascii: "{"): try object(path: path, shape: shape)
             case UInt8(ascii: "["): try array(path: path, shape: shape)
@@ -51,36 +67,36 @@ public enum StrictJSON {
             case UInt8(ascii: "t"): try literal("true", path: path)
             case UInt8(ascii: "f"): try literal("false", path: path)
             case UInt8(ascii: "n"): try literal("null", path: path)
-            default: throw PlayersPayloadError(path: path, "not valid JSON")
+            default: throw StrictJSON.Violation(path: path, "not valid JSON")
             }
             try skipWhitespace()
         }
 
-        mutating func object(path: String, shape: String) throws(PlayersPayloadError) {
+        mutating func object(path: String, shape: String) throws(StrictJSON.Violation) {
             index += 1
             try skipWhitespace()
             var seen = Set<String>()
             if current == UInt8(ascii: "}") { index += 1; return }
             while true {
-                guard current == UInt8(ascii: "\"") else { throw PlayersPayloadError(path: path, "not valid JSON") }
+                guard current == UInt8(ascii: "\"") else { throw StrictJSON.Violation(path: path, "not valid JSON") }
                 let key = try string(path: path, decoded: true)
                 let keyPath = "\(path).\(key.prefix(40))"
-                guard seen.insert(key).inserted else { throw PlayersPayloadError(path: keyPath, "appears twice") }
-                if let allowed = keys[shape], !allowed.contains(key) { throw PlayersPayloadError(path: keyPath, "unknown key") }
+                guard seen.insert(key).inserted else { throw StrictJSON.Violation(path: keyPath, "appears twice") }
+                if let allowed = keys[shape], !allowed.contains(key) { throw StrictJSON.Violation(path: keyPath, "unknown key") }
                 try skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw PlayersPayloadError(path: path, "not valid JSON") }
+                guard current == UInt8(ascii: ":") else { throw StrictJSON.Violation(path: path, "not valid JSON") }
                 index += 1
                 try skipWhitespace()
                 try value(path: keyPath, shape: "\(shape).\(key)")
                 switch current {
                 case UInt8(ascii: ","): index += 1; try skipWhitespace()
                 case UInt8(ascii: "}"): index += 1; return
-                default: throw PlayersPayloadError(path: path, "not valid JSON")
+                default: throw StrictJSON.Violation(path: path, "not valid JSON")
                 }
             }
         }
 
-        mutating func array(path: String, shape: String) throws(PlayersPayloadError) {
+        mutating func array(path: String, shape: String) throws(StrictJSON.Violation) {
             index += 1
             try skipWhitespace()
             if current == UInt8(ascii: "]") { index += 1; return }
@@ -91,14 +107,14 @@ public enum StrictJSON {
                 switch current {
                 case UInt8(ascii: ","): index += 1; try skipWhitespace()
                 case UInt8(ascii: "]"): index += 1; return
-                default: throw PlayersPayloadError(path: path, "not valid JSON")
+                default: throw StrictJSON.Violation(path: path, "not valid JSON")
                 }
             }
         }
 
         /// A string; `decoded`, its text, escapes decoded (keys are
         /// compared decoded: `"n\u0061me"` is `name`).
-        mutating func string(path: String, decoded: Bool) throws(PlayersPayloadError) -> String {
+        mutating func string(path: String, decoded: Bool) throws(StrictJSON.Violation) -> String {
             let start = index
             index += 1
             var escaped = false, hasEscapes = false
@@ -112,16 +128,16 @@ public enum StrictJSON {
                     guard decoded else { return "" }
                     guard hasEscapes else { return String(decoding: bytes[(start + 1)..<(index - 1)], as: UTF8.self) }
                     guard let text = try? JSONDecoder().decode(String.self, from: Data(bytes[start..<index])) else {
-                        throw PlayersPayloadError(path: path, "not valid JSON")
+                        throw StrictJSON.Violation(path: path, "not valid JSON")
                     }
                     return text
                 }
             }
-            throw PlayersPayloadError(path: path, "not valid JSON")
+            throw StrictJSON.Violation(path: path, "not valid JSON")
         }
 
         /// An integer as JSON writes one: `-?(0|[1-9][0-9]*)`, and not `-0`.
-        mutating func number(path: String) throws(PlayersPayloadError) {
+        mutating func number(path: String) throws(StrictJSON.Violation) {
             let start = index
             if current == UInt8(ascii: "-") { index += 1 }
             let digits = index
@@ -130,14 +146,14 @@ public enum StrictJSON {
             let isInteger = index > digits && !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1) && text != "-0"
             let continues = current.map { [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains($0) } ?? false
             guard isInteger, !continues else {
-                throw PlayersPayloadError(path: path, "not an integer written as one (digits only, no fraction, exponent or -0)")
+                throw StrictJSON.Violation(path: path, "not an integer written as one (digits only, no fraction, exponent or -0)")
             }
         }
 
-        mutating func literal(_ word: String, path: String) throws(PlayersPayloadError) {
+        mutating func literal(_ word: String, path: String) throws(StrictJSON.Violation) {
             let end = index + word.utf8.count
             guard end <= bytes.count, bytes[index..<end].elementsEqual(word.utf8) else {
-                throw PlayersPayloadError(path: path, "not valid JSON")
+                throw StrictJSON.Violation(path: path, "not valid JSON")
             }
             index = end
         }

@@ -242,8 +242,9 @@ package final class PostgresConnection: @unchecked Sendable {
     /// The first line of one of libpq's messages, without its full stop.
     static func firstLine(of message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }
-        let line = String(cString: message).split(separator: "\n").first.map(String.init) ?? ""
-        return String(line.trimmingCharacters(in: .whitespaces).trimmingSuffix("."))
+        var line = (String(cString: message).split(separator: "\n").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+        if line.hasSuffix(".") { line.removeLast() }
+        return line
     }
 }
 
@@ -251,10 +252,4 @@ package final class PostgresConnection: @unchecked Sendable {
 package struct PostgresNotification: Sendable {
     package var channel: String
     package var payload: String
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> Substring {
-        hasSuffix(suffix) ? dropLast(suffix.count) : self[...]
-    }
 }

@@ -41,14 +41,16 @@ let package = Package(
             path: "Sources/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         // Debian's libssl-dev: OpenSSL's libcrypto, which SQLCipher already
-        // links, for the encrypted JSON exports (AES-GCM, PBKDF2, HKDF).
+        // links: PBKDF2 for CipherDB's passphrase keys (derived once per
+        // file, not once per connection), and the encrypted JSON exports
+        // (AES-GCM, PBKDF2, HKDF).
         .systemLibrary(
             name: "COpenSSL",
             path: "Sources/COpenSSL",
             providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CipherDB",
-            dependencies: ["CSQLCipher"]),
+            dependencies: ["CSQLCipher", "COpenSSL"]),
         // A generic HTTP sync client over libcurl: transport, retries,
         // paging, limits. It hands checked pages to a store; it knows
         // neither players nor databases.

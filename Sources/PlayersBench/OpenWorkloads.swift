@@ -32,36 +32,18 @@ struct OpenWorkloads {
     /// Opens a pool and runs four reads that overlap, so that each needs
     /// its own reader connection. The baseline opens a writer in WAL mode
     /// and four readers, one after the other, each running the query.
+    /// With a passphrase, a second workload keys the pool with a
+    /// `DatabaseKeySource`, which derives the key once for all five
+    /// connections (a new configuration each run, as a process that opens
+    /// one pool); the baseline still derives it five times.
     private func measurePoolWithFourReaders(_ harness: inout Harness, mode: EncryptionMode) async throws {
         let name = "open a DatabasePool and \(Self.readerCount) readers"
-        guard harness.includes(name) else { return }
+        let keySourceName = "\(name), keyed by a DatabaseKeySource"
+        guard harness.includes(name) || (mode == .passphrase && harness.includes(keySourceName)) else { return }
         let path = folder.appendingPathComponent("open-pool-\(mode.rawValue).db").path
         try ItemWorkloads.createFixture(path: path, mode: mode, rows: 10)
         try RawSQLite(path: path, mode: mode).execute("PRAGMA journal_mode = WAL")
-        let configuration = ItemWorkloads.configuration(mode)
-        try await harness.measure(name, mode: mode, subject: {
-            let dbPool = try DatabasePool(path: path, configuration: configuration)
-            let barrier = ReaderBarrier(count: Self.readerCount)
-            let group = DispatchGroup()
-            for _ in 0..<Self.readerCount {
-                group.enter()
-                Thread {
-                    defer { group.leave() }
-                    barrier.record {
-                        try dbPool.read { db in
-                            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
-                            guard count == 10 else { throw BenchError("counted \(count ?? -1) items instead of 10") }
-                            try barrier.arriveAndWait()
-                        }
-                    }
-                }.start()
-            }
-            group.wait()
-            try barrier.check()
-            // Closed here, not when the last thread lets it go: the next
-            // run must not meet connections that are still closing.
-            try dbPool.close()
-        }, baseline: {
+        let baseline = {
             let writer = try RawSQLite(path: path, mode: mode)
             try writer.execute("PRAGMA journal_mode = WAL")
             try writer.execute("PRAGMA synchronous = NORMAL")
@@ -74,7 +56,42 @@ struct OpenWorkloads {
                 return reader
             }
             withExtendedLifetime((writer, readers)) {}
-        })
+        }
+        let configuration = ItemWorkloads.configuration(mode)
+        try await harness.measure(name, mode: mode, subject: {
+            try Self.openPoolAndReadAtOnce(path: path, configuration: configuration)
+        }, baseline: baseline)
+        if mode == .passphrase {
+            try await harness.measure(keySourceName, mode: mode, subject: {
+                var configuration = Configuration()
+                DatabaseKeySource.passphrase { Data(EncryptionMode.passphraseText.utf8) }.configure(&configuration)
+                try Self.openPoolAndReadAtOnce(path: path, configuration: configuration)
+            }, baseline: baseline)
+        }
+    }
+
+    private static func openPoolAndReadAtOnce(path: String, configuration: Configuration) throws {
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        let barrier = ReaderBarrier(count: readerCount)
+        let group = DispatchGroup()
+        for _ in 0..<readerCount {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                barrier.record {
+                    try dbPool.read { db in
+                        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")
+                        guard count == 10 else { throw BenchError("counted \(count ?? -1) items instead of 10") }
+                        try barrier.arriveAndWait()
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        try barrier.check()
+        // Closed here, not when the last thread lets it go: the next run
+        // must not meet connections that are still closing.
+        try dbPool.close()
     }
 }
 

@@ -10,9 +10,10 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
-        // 10 item and open workloads in 3 modes; 8 application workloads
+        // 10 item and open workloads in 3 modes; the pool keyed by a
+        // DatabaseKeySource with a passphrase; 8 application workloads
         // (players, sync, observation) unencrypted and with a raw key.
-        #expect(results.count == 46)
+        #expect(results.count == 47)
         #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
         let memory = report?["memory"] as? [[String: Any]] ?? []

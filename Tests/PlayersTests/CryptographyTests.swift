@@ -1,10 +1,12 @@
+import CipherDB
 import Foundation
 import Players
 import PlayersFiles
 import Testing
 
-/// The primitives of the encrypted exports against published known
-/// answers: RFC 7914 §11 (PBKDF2-HMAC-SHA256), RFC 5869 appendix A.1
+/// The primitives of the encrypted exports, and of CipherDB's passphrase
+/// keys, against published known answers: RFC 7914 §11
+/// (PBKDF2-HMAC-SHA256), RFC 6070 (PBKDF2-HMAC-SHA1), RFC 5869 appendix A.1
 /// (HKDF-SHA256), and the GCM specification's test case 16 (AES-256-GCM
 /// with additional data).
 @Suite struct CryptographyTests {
@@ -13,6 +15,21 @@ import Testing
             == Data(hex: "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"))
         #expect(try PBKDF2.sha256(password: Data("Password".utf8), salt: Data("NaCl".utf8), rounds: 80_000, length: 64)
             == Data(hex: "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d"))
+    }
+
+    @Test func pbkdf2WithSHA1MatchesRFC6070() {
+        func derive(_ password: String, _ salt: String, rounds: Int) -> Data {
+            var key = Data(count: 20)
+            let derived = Data(password.utf8).withUnsafeBytes { password in
+                Data(salt.utf8).withUnsafeBytes { salt in
+                    key.withUnsafeMutableBytes { PBKDF2.derive(.sha1, password: password, salt: salt, rounds: rounds, into: $0) }
+                }
+            }
+            #expect(derived)
+            return key
+        }
+        #expect(derive("password", "salt", rounds: 1) == Data(hex: "0c60c80f961f0e71f3a9b524af6012062fe037a6"))
+        #expect(derive("password", "salt", rounds: 4096) == Data(hex: "4b007901b765489abead49d926f721d065a429c1"))
     }
 
     @Test func hkdfMatchesRFC5869() throws {

@@ -57,6 +57,44 @@ extension Database {
         try key.withKeyMaterial { try useKeyMaterial($0) }
     }
 
+    /// Gives the key of `key`, with a passphrase's key derived once per
+    /// file for all the connections that share `cache`
+    /// (``DatabaseKeySource/configure(_:)``). A file that does not exist
+    /// yet, and a passphrase that SQLCipher takes as a raw key, get the
+    /// passphrase itself.
+    func useKey(_ key: DatabaseKeySource, cache: PassphraseKeyCache) throws {
+        guard case .passphrase(let load) = key else { return try useKey(key) }
+        try load().withUnsafeBytes { passphrase in
+            guard !passphrase.isEmpty, !SQLSecrets.isRawKeySyntax(passphrase), let salt = mainFileSalt(),
+                  let rounds = try Int.fetchOne(self, sql: "PRAGMA cipher_default_kdf_iter"), rounds > 0
+            else { return try useKeyMaterial(passphrase) }
+            try cache.withKeyMaterial(passphrase: passphrase, salt: salt, rounds: rounds) { try useKeyMaterial($0) }
+            cachedKeyRounds = rounds
+        }
+    }
+
+    /// The salt of the main database file (its first 16 bytes), or nil for
+    /// an in-memory database and a file shorter than that.
+    private func mainFileSalt() -> [UInt8]? {
+        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0,
+              let file = FileHandle(forReadingAtPath: String(cString: name)) else { return nil }
+        defer { try? file.close() }
+        guard let salt = try? file.read(upToCount: PassphraseKeyCache.saltLength),
+              salt.count == PassphraseKeyCache.saltLength else { return nil }
+        return Array(salt)
+    }
+
+    /// Refuses a connection whose `prepareDatabase` changed `kdf_iter` after
+    /// a ``PassphraseKeyCache`` derived its key with other rounds: the key
+    /// would not be the one the file was made with.
+    func validateCachedKeyRounds() throws {
+        guard let rounds = cachedKeyRounds,
+              let current = try Int.fetchOne(self, sql: "PRAGMA kdf_iter"), current != rounds else { return }
+        throw DatabaseError(
+            resultCode: .SQLITE_MISUSE,
+            message: "PRAGMA kdf_iter was set after DatabaseKeySource.configure gave the key: set PRAGMA cipher_default_kdf_iter before opening instead, or give the passphrase with usePassphrase(_:)")
+    }
+
     private func useKeyMaterial(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else {
             throw SQLSecrets.emptyPassphrase(isNew: false)
@@ -275,17 +313,37 @@ enum SQLSecrets {
         guard key.count == 32 else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a raw key must be 32 bytes long, not \(key.count)")
         }
+        return rawKeySyntax(key, [UInt8]())
+    }
+
+    /// SQLCipher's raw key syntax for `key` and, when not empty, the
+    /// file's `salt`: `x'` + their hexadecimal digits + `'`.
+    static func rawKeySyntax(_ key: some Collection<UInt8>, _ salt: [UInt8]) -> [UInt8] {
         let hexDigits = Hexadecimal.uppercaseDigits
         var material: [UInt8] = []
-        material.reserveCapacity(67)
+        material.reserveCapacity(3 + 2 * (key.count + salt.count))
         material.append(UInt8(ascii: "x"))
         material.append(UInt8(ascii: "'"))
         for byte in key {
             material.append(hexDigits[Int(byte >> 4)])
             material.append(hexDigits[Int(byte & 0x0F)])
         }
+        for byte in salt {
+            material.append(hexDigits[Int(byte >> 4)])
+            material.append(hexDigits[Int(byte & 0x0F)])
+        }
         material.append(UInt8(ascii: "'"))
         return material
+    }
+
+    /// Whether SQLCipher takes `bytes` as a raw key rather than a
+    /// passphrase: `x'` (either case) then 64 or 96 hexadecimal digits,
+    /// whatever the last byte (SQLCipher 3.4.1 checks only the length).
+    static func isRawKeySyntax(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == 67 || bytes.count == 99,
+              bytes[0] == UInt8(ascii: "x") || bytes[0] == UInt8(ascii: "X"),
+              bytes[1] == UInt8(ascii: "'") else { return false }
+        return bytes[2..<(bytes.count - 1)].allSatisfy { Hexadecimal.value(of: $0) != nil }
     }
 
     private static let keyPragma = try! NSRegularExpression(

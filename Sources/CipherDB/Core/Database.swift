@@ -59,6 +59,10 @@ public final class Database {
     /// or ``useRawKey(_:)``.
     var hasCodecKey = false
 
+    /// The rounds of the key a ``PassphraseKeyCache`` derived for this
+    /// connection, checked once `prepareDatabase` is done.
+    var cachedKeyRounds: Int?
+
     /// The depth of nested ``readOnly(_:)`` accesses.
     var readOnlyDepth = 0
 
@@ -147,6 +151,7 @@ public final class Database {
             try preparation(self)
         }
 
+        try validateCachedKeyRounds()
         try validateFormat()
         try Database.validateSQLCipher(self)
         if configuration.foreignKeysEnabled {

@@ -20,8 +20,9 @@ import Foundation
 /// See <https://www.zetetic.net/sqlcipher/sqlcipher-api/#key>.
 public enum DatabaseKeySource: Sendable {
     /// A passphrase, as bytes, used as they are (a text passphrase is its
-    /// UTF-8 bytes). SQLCipher derives the key with PBKDF2 each time a
-    /// connection opens: about 30 ms.
+    /// UTF-8 bytes). Its key is derived with PBKDF2 (about 30 ms) once per
+    /// file for all the connections of a configuration, not once per
+    /// connection: see ``configure(_:)``.
     case passphrase(@Sendable () throws -> Data)
     /// A raw 32-byte key, used without key derivation: opening costs
     /// microseconds.
@@ -32,8 +33,24 @@ extension DatabaseKeySource {
     /// Keys every connection that `configuration` opens: adds a
     /// ``Configuration/prepareDatabase(_:)`` function that loads the key
     /// and gives it to SQLCipher, first thing.
+    ///
+    /// A passphrase's key is derived once per file and kept, for as long
+    /// as the configuration (and so the pool) lives, by the configuration's
+    /// connections: a pool's readers open in microseconds instead of
+    /// 30 ms each. The key is SQLCipher's own derivation, with the file's
+    /// salt and `PRAGMA cipher_default_kdf_iter` rounds, so a file opens
+    /// with the same passphrase in any SQLCipher 3 program. A connection
+    /// whose `prepareDatabase` then sets `PRAGMA kdf_iter` fails to open
+    /// with `SQLITE_MISUSE`: such a file takes
+    /// ``Database/usePassphrase(_:)-(String)``, which derives per
+    /// connection.
     public func configure(_ configuration: inout Configuration) {
-        configuration.prepareDatabase { db in try db.useKey(self) }
+        configure(&configuration, cache: PassphraseKeyCache())
+    }
+
+    /// ``configure(_:)`` with a given cache, whose derivations tests count.
+    package func configure(_ configuration: inout Configuration, cache: PassphraseKeyCache) {
+        configuration.prepareDatabase { db in try db.useKey(self, cache: cache) }
     }
 
     /// Whether the source gives a raw key rather than a passphrase.

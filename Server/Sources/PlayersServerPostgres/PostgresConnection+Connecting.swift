@@ -15,9 +15,10 @@ extension PostgresConnection {
             queue.async {
                 continuation.resume(with: Result {
                     let wake = try eventDescriptor()
+                    let notices = PostgresNoticeLog(logger: logger, connectionID: id)
                     do {
-                        return PostgresConnection(connection: try open(url, until: deadline, timeout: timeout), queue: queue,
-                                                  wake: wake, id: id, endpoint: url.endpointDescription)
+                        return PostgresConnection(connection: try open(url, notices: notices, until: deadline, timeout: timeout),
+                                                  queue: queue, wake: wake, notices: notices, id: id, endpoint: url.endpointDescription)
                     } catch {
                         Glibc.close(wake)
                         throw error
@@ -30,8 +31,10 @@ extension PostgresConnection {
     }
 
     /// A PGconn that has finished its start (TLS, authentication), in
-    /// non-blocking mode, or the error that says why there is none.
-    private static func open(_ url: PostgresURL, until deadline: ContinuousClock.Instant, timeout: Duration) throws -> OpaquePointer {
+    /// non-blocking mode, its notices given to `notices`, or the error that
+    /// says why there is none.
+    private static func open(_ url: PostgresURL, notices: PostgresNoticeLog, until deadline: ContinuousClock.Instant,
+                             timeout: Duration) throws -> OpaquePointer {
         let parameters = url.connectionParameters
         let keywords = parameters.map { strdup($0.key) }
         let values = parameters.map { strdup($0.value) }
@@ -48,6 +51,7 @@ extension PostgresConnection {
             }
         }
         guard let connection else { throw PostgresStoreError.systemResource("libpq has no memory for a connection") }
+        notices.install(on: connection)
         do {
             try finishStart(connection, url, until: deadline, timeout: timeout)
         } catch {

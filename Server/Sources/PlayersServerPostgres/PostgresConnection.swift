@@ -40,13 +40,16 @@ package final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
     private let queue: DispatchQueue
     private let wake: Int32
+    /// Called by libpq until `PQfinish`: kept as long as the PGconn.
+    private let notices: PostgresNoticeLog
     private let state = Mutex(State())
     private var finished = false
 
-    init(connection: OpaquePointer, queue: DispatchQueue, wake: Int32, id: Int, endpoint: String) {
+    init(connection: OpaquePointer, queue: DispatchQueue, wake: Int32, notices: PostgresNoticeLog, id: Int, endpoint: String) {
         self.connection = connection
         self.queue = queue
         self.wake = wake
+        self.notices = notices
         self.id = id
         self.endpoint = endpoint
     }

@@ -13,12 +13,16 @@ package struct PostgresServerError: Error, CustomStringConvertible, Sendable {
     package var detail: String?
 
     init(_ result: OpaquePointer) {
-        func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
-        }
-        sqlState = field("C") ?? "XX000"
-        message = field("M") ?? String(cString: PQresultErrorMessage(result))
-        detail = field("D")
+        sqlState = Self.field("C", of: result) ?? "XX000"
+        message = Self.field("M", of: result) ?? String(cString: PQresultErrorMessage(result))
+        detail = Self.field("D", of: result)
+    }
+
+    /// A field of an error's or a notice's result, by libpq's one-letter
+    /// code (`PG_DIAG_*`, which Swift does not import): "C" the SQLSTATE,
+    /// "M" the message, "D" the detail, "V" the severity in English.
+    static func field(_ code: Character, of result: OpaquePointer) -> String? {
+        PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
     }
 
     package var description: String {

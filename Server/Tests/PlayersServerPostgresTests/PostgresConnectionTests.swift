@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @testable import PlayersServerPostgres
 import ServerTestSupport
 import Testing
@@ -23,6 +24,18 @@ import TestSupport
             #expect(row.4 == date)
             #expect(row.5 == true && row.6 == false)
         }
+    }
+
+    @Test func noticesGoToTheLoggerAndWarningsAsWarnings() async throws {
+        let log = RecordedLog()
+        try await withConnection(logger: log.logger) { connection in
+            try await connection.query(
+                "DO $$ BEGIN RAISE NOTICE 'a notice for the log'; RAISE WARNING 'a warning for the log'; END $$", logger: postgresTestLogger)
+        }
+        let notices = log.messages.filter { $0.metadata["postgres_notice_severity"] != nil }
+        #expect(notices.map(\.text) == ["PostgreSQL: a notice for the log", "PostgreSQL: a warning for the log"])
+        #expect(notices.map(\.level) == [.debug, .warning])
+        #expect(notices.allSatisfy { $0.metadata["postgres_connection_id"] == "1" })
     }
 
     @Test func arraysBindAsArraysEmptyOnesIncluded() async throws {
@@ -126,9 +139,9 @@ import TestSupport
 
 /// Runs `body` with a connection to a new sandbox's database, closed
 /// afterwards.
-private func withConnection(_ body: (PostgresConnection) async throws -> Void) async throws {
+private func withConnection(logger: Logger = postgresTestLogger, _ body: (PostgresConnection) async throws -> Void) async throws {
     try await StoreSandbox.with(.postgres) { sandbox in
-        let connection = try await PostgresConnection.connect(to: try sandbox.postgresURL(), timeout: hangGuard, id: 1, logger: postgresTestLogger)
+        let connection = try await PostgresConnection.connect(to: try sandbox.postgresURL(), timeout: hangGuard, id: 1, logger: logger)
         defer { connection.close() }
         try await body(connection)
     }

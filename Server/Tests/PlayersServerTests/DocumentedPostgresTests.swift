@@ -37,8 +37,12 @@ import Testing
             shell.currentDirectoryURL = folder.url
             let output = folder.url("shell.out")
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            shell.standardOutput = try FileHandle(forWritingTo: output)
-            shell.standardError = try FileHandle(forWritingTo: output)
+            // One open file for both streams: two would each write from
+            // their own offset, and a line on one would overwrite a line
+            // of the other.
+            let outputFile = try FileHandle(forWritingTo: output)
+            shell.standardOutput = outputFile
+            shell.standardError = outputFile
             try shell.run()
             defer {
                 for server in Self.children(of: shell.processIdentifier) { kill(server, SIGKILL) }

@@ -67,7 +67,7 @@ import Testing
 
     @Test(arguments: DatabaseKind.allCases)
     func wrongMissingAndEmptyPassphrasesFailAtOpenTime(_ kind: DatabaseKind) throws {
-        let fixture = try DatabaseFixture(kind)
+        let fixture = try DatabaseFixture(kind, configuration: encryptedConfiguration("right passphrase"))
         try insertSecret(fixture.writer)
         try fixture.writer.close()
         expectNotADatabase(kind, path: fixture.path, configuration: encryptedConfiguration("wrong passphrase"))
@@ -83,7 +83,7 @@ import Testing
             #expect(error.message?.contains("passphrase is empty") == true)
         }
         // The right passphrase still works.
-        #expect(try secretCount(kind.open(path: fixture.path, configuration: encryptedConfiguration())) == 200)
+        #expect(try secretCount(kind.open(path: fixture.path, configuration: encryptedConfiguration("right passphrase"))) == 200)
     }
 
     @Test func plaintextDatabaseIsRejectedWithAPassphrase() throws {
@@ -92,11 +92,11 @@ import Testing
         let plain = try DatabaseQueue(path: path)
         try insertSecret(plain)
         try plain.close()
-        expectNotADatabase(.queue, path: path, configuration: encryptedConfiguration())
+        expectNotADatabase(.queue, path: path, configuration: encryptedConfiguration("correct horse battery staple"))
     }
 
     @Test func errorMessagesNeverShowThePassphrase() throws {
-        let fixture = try DatabaseFixture(.queue)
+        let fixture = try DatabaseFixture(.queue, configuration: encryptedConfiguration("right passphrase"))
         try fixture.writer.close()
         do {
             _ = try DatabaseQueue(path: fixture.path, configuration: encryptedConfiguration("my-wrong-passphrase"))

@@ -19,11 +19,29 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A configuration that gives `passphrase` to every connection.
-func encryptedConfiguration(_ passphrase: String = "correct horse battery staple") -> Configuration {
+/// A configuration that gives `passphrase` to every connection, with
+/// `usePassphrase`: PBKDF2 on each.
+func encryptedConfiguration(_ passphrase: String) -> Configuration {
     var configuration = Configuration()
     configuration.prepareDatabase { (db) throws in
         try db.usePassphrase(passphrase)
+    }
+    return configuration
+}
+
+/// The raw key of ``encryptedConfiguration()``.
+let fixtureKey = Data((0..<32).map { UInt8($0) &* 13 &+ 5 })
+
+/// A configuration that gives every connection the same raw key: files
+/// encrypted page by page as with a passphrase, without its key
+/// derivation (30 ms a connection), for the tests of what the toolkit does
+/// on an encrypted file. Key derivation has tests of its own, with
+/// passphrases (EncryptionTests, DatabaseKeySourceTests,
+/// PassphraseKeyCacheTests).
+func encryptedConfiguration() -> Configuration {
+    var configuration = Configuration()
+    configuration.prepareDatabase { (db) throws in
+        try db.useRawKey(fixtureKey)
     }
     return configuration
 }

@@ -102,12 +102,13 @@ public struct StoreSandbox: Sendable {
         try PostgresURL(try postgresURLString())
     }
 
-    /// A pool on the embedded store's file.
+    /// A pool on the embedded store's file, keyed as `players-server`
+    /// keys it: by a key source, which derives the key once per pool.
     func embeddedPool() throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
+        DatabaseKeySource.passphrase { Data(Self.passphrase.utf8) }.configure(&configuration)
         configuration.prepareDatabase { db in
-            try db.usePassphrase(Self.passphrase)
             // The digest's triggers call it when a test writes players.
             db.add(function: PlayersDigest.toggleFunction)
         }

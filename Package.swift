@@ -35,11 +35,13 @@ let package = Package(
             name: "CSQLCipher",
             path: "Sources/CSQLCipher",
             providers: [.apt(["libsqlcipher-dev"])]),
-        // Debian's libcurl4-openssl-dev, for the sync client.
-        .systemLibrary(
+        // libcurl for the sync client: the header of Debian's
+        // libcurl4-openssl-dev, and libcurl.so.4 loaded with dlopen by the
+        // first transfer, so that commands that never sync do not load it
+        // (Sources/CCurl/include/ccurl.h).
+        .target(
             name: "CCurl",
-            path: "Sources/CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+            path: "Sources/CCurl"),
         // Debian's libssl-dev: OpenSSL's libcrypto, which SQLCipher already
         // links: PBKDF2 for CipherDB's passphrase keys (derived once per
         // file, not once per connection), and the encrypted JSON exports

@@ -66,8 +66,9 @@ final class CancellationFlag: Sendable {
 /// One transfer: an easy handle and what its callbacks collect. Lives on
 /// the thread that performs it, from creation to the end of `perform()`.
 private final class CurlTransfer {
-    /// `curl_global_init` runs once per process, before the first handle
-    /// (Swift initializes a static constant exactly once, thread-safely).
+    /// libcurl is loaded, and `curl_global_init` runs, once per process,
+    /// before the first handle (Swift initializes a static constant exactly
+    /// once, thread-safely).
     private static let globalInitResult = ccurl_global_init_default()
 
     let request: HTTPRequest
@@ -84,21 +85,24 @@ private final class CurlTransfer {
     }
 
     func perform() throws -> HTTPResponse {
+        if let reason = ccurl_load_error() {
+            throw TransportError.libcurlUnavailable.with(detail: String(cString: reason))
+        }
         guard Self.globalInitResult == CURLE_OK else {
             throw TransportError.transferFailed.with(detail: "curl_global_init: \(Self.message(Self.globalInitResult))")
         }
-        guard let handle = curl_easy_init() else {
+        guard let handle = ccurl_easy_init() else {
             throw TransportError.transferFailed.with(detail: "curl_easy_init returned NULL")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { ccurl_easy_cleanup(handle) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorBuffer.deallocate() }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { ccurl_slist_free_all(headerList) }
 
         try configure(handle, errorBuffer: errorBuffer, headerList: &headerList)
-        let result = withExtendedLifetime(self) { curl_easy_perform(handle) }
+        let result = withExtendedLifetime(self) { ccurl_easy_perform(handle) }
         guard result == CURLE_OK else {
             throw error(for: result, errorBuffer: errorBuffer)
         }
@@ -155,7 +159,7 @@ private final class CurlTransfer {
             guard !name.contains(where: \.isNewline), !value.contains(where: \.isNewline), !name.contains(":") else {
                 throw TransportError.transferFailed.with(detail: "the request header \(name) holds a line break or a colon")
             }
-            guard let list = curl_slist_append(headerList, "\(name): \(value)") else {
+            guard let list = ccurl_slist_append(headerList, "\(name): \(value)") else {
                 throw TransportError.transferFailed.with(detail: "curl_slist_append returned NULL")
             }
             headerList = list
@@ -215,7 +219,7 @@ private final class CurlTransfer {
     }
 
     private static func message(_ code: CURLcode) -> String {
-        String(cString: curl_easy_strerror(code))
+        String(cString: ccurl_easy_strerror(code))
     }
 
     // MARK: - Errors

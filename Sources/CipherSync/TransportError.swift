@@ -14,6 +14,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case tooManyRedirects
         case tlsFailure
         case badContentEncoding
+        case libcurlUnavailable
         case transferFailed
     }
 
@@ -46,6 +47,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public static let tlsFailure = TransportError(.tlsFailure)
     /// The body's `Content-Encoding` could not be decoded.
     public static let badContentEncoding = TransportError(.badContentEncoding)
+    /// libcurl (`libcurl.so.4`) could not be loaded: no transfer can run.
+    public static let libcurlUnavailable = TransportError(.libcurlUnavailable)
     /// Any other libcurl failure.
     public static let transferFailed = TransportError(.transferFailed)
 
@@ -88,6 +91,8 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
             return "the TLS connection failed\(because): check the server's certificate, or trust its certificate authority"
         case .badContentEncoding:
             return "the response's compressed body is corrupt\(because): try again"
+        case .libcurlUnavailable:
+            return "libcurl could not be loaded\(because): install it (Debian's libcurl4)"
         case .transferFailed:
             return "the transfer failed\(because)"
         }

@@ -2,6 +2,7 @@ import CCurl
 import CipherDB
 import CSQLCipher
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct LinkageTests {
@@ -22,12 +23,23 @@ import Testing
     }
 
     @Test func libcurlIsAvailableWithHTTPS() throws {
-        let info = ccurl_version_info().pointee
+        #expect(ccurl_load_error() == nil)
+        let info = try #require(ccurl_version_info()).pointee
         let protocols = sequence(state: info.protocols) { cursor -> String? in
             guard let pointer = cursor?.pointee else { return nil }
             cursor = cursor?.advanced(by: 1)
             return String(cString: pointer)
         }
         #expect(Array(protocols).contains("https"))
+    }
+
+    /// libcurl is loaded by the first transfer, not when a program starts:
+    /// `players` commands that do not sync never load it.
+    @Test func aCommandThatDoesNotSyncDoesNotLoadLibcurl() async throws {
+        let result = try await run(BuiltProducts.path("players"), ["--version"],
+                                   environment: ["LD_DEBUG": "libs", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0)
+        #expect(result.error.contains("libsqlcipher"))
+        #expect(!result.error.contains("libcurl"))
     }
 }

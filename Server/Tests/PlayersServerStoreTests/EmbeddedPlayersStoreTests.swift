@@ -9,9 +9,8 @@ import Testing
     /// (removed afterwards), and the configuration that opens the file.
     func withStore(busyMode: Database.BusyMode, _ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
         let folder = try TemporaryFolder()
-        var configuration = Configuration()
+        var configuration = storeFileConfiguration()
         configuration.busyMode = busyMode
-        configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
         let path = folder.path("server.db")
         let store = EmbeddedPlayersStore(try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration)))
         try await body(store, path, configuration)

@@ -7,8 +7,7 @@ import Testing
 @Suite struct ServerPlayersDatabaseClosingTests {
     @Test func closingLeavesEveryPlayerInTheDatabaseFileAlone() throws {
         let folder = try TemporaryFolder()
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
+        let configuration = storeFileConfiguration()
         let path = folder.path("server.db")
         let store = try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration))
         try store.seed(20)

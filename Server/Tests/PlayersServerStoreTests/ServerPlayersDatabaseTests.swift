@@ -10,8 +10,7 @@ import Testing
     /// removed afterwards.
     func withStore(_ body: (ServerPlayersDatabase) throws -> Void) throws {
         let folder = try TemporaryFolder()
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.usePassphrase("server secret") }
+        let configuration = storeFileConfiguration()
         try body(ServerPlayersDatabase(DatabasePool(path: folder.path("server.db"), configuration: configuration)))
     }
 

@@ -71,6 +71,24 @@ import Testing
         #expect(try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM item") } == "first")
     }
 
+    @Test func readersThatOpenAtOnceWaitForOneDerivation() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("concurrent.sqlite")
+        try makeFile(at: path)
+        let cache = PassphraseKeyCache()
+        let configuration = cachedConfiguration(cache)
+        // Four queues opening at once, each a first connection of the cache.
+        let opened = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            if let queue = try? DatabaseQueue(path: path, configuration: configuration),
+               (try? queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM item") }) == "first" {
+                opened.withLock { $0 += 1 }
+            }
+        }
+        #expect(opened.withLock { $0 } == 4)
+        #expect(cache.derivationCount == 1)
+    }
+
     @Test func aChangedPassphraseIsDerivedAgain() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("rekeyed.sqlite")

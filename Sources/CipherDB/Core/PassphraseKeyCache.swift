@@ -1,4 +1,3 @@
-import CSQLCipher
 import Foundation
 import Synchronization
 
@@ -41,6 +40,9 @@ package final class PassphraseKeyCache: Sendable {
 
     private let fingerprintSalt: [UInt8]
     private let entry = Mutex<Entry?>(nil)
+    /// Held while deriving: connections that open at once (a pool's first
+    /// readers) wait for one derivation rather than each running their own.
+    private let derivation = Mutex(())
     private let derivations = Atomic<Int>(0)
 
     package init() {
@@ -66,23 +68,31 @@ package final class PassphraseKeyCache: Sendable {
     {
         var fingerprint = try derive(.sha256, passphrase, salt: fingerprintSalt, rounds: 1)
         defer { SQLSecrets.wipe(&fingerprint) }
-        var key = entry.withLock { entry -> [UInt8]? in
-            guard let entry, entry.salt == salt, entry.rounds == rounds, entry.fingerprint == fingerprint else { return nil }
-            return Self.copy(entry.key)
-        } ?? []
-        if key.isEmpty {
-            key = try derive(.sha1, passphrase, salt: salt, rounds: rounds)
+        var key = try cachedKey(salt: salt, rounds: rounds, fingerprint: fingerprint) ?? derivation.withLock { _ in
+            // Another connection may have derived it while this one waited.
+            if let key = cachedKey(salt: salt, rounds: rounds, fingerprint: fingerprint) { return key }
+            let key = try derive(.sha1, passphrase, salt: salt, rounds: rounds)
             derivations.add(1, ordering: .relaxed)
             let newEntry = Entry(salt: salt, rounds: rounds, fingerprint: Self.copy(fingerprint), key: Self.copy(key))
             entry.withLock { entry in
                 entry?.wipe()
                 entry = newEntry
             }
+            return key
         }
         defer { SQLSecrets.wipe(&key) }
         var material = SQLSecrets.rawKeySyntax(key, salt)
         defer { SQLSecrets.wipe(&material) }
         return try material.withUnsafeBytes(body)
+    }
+
+    /// A copy of the key of the entry, if it is the one for this salt,
+    /// rounds and passphrase.
+    private func cachedKey(salt: [UInt8], rounds: Int, fingerprint: [UInt8]) -> [UInt8]? {
+        entry.withLock { entry in
+            guard let entry, entry.salt == salt, entry.rounds == rounds, entry.fingerprint == fingerprint else { return nil }
+            return Self.copy(entry.key)
+        }
     }
 
     /// A copy in storage of its own: arrays share storage until written,

@@ -13,7 +13,7 @@ import Testing
     static func backUp(_ sandbox: StoreSandbox, to file: String) async throws {
         switch sandbox.kind {
         case .embedded:
-            let result = try await ServerProcess.run(["backup", "--database", sandbox.databasePath, file],
+            let result = try await ServerProcess.run(["backup"] + sandbox.serverArguments + [file],
                                                      environment: try sandbox.serverEnvironment, in: sandbox.folder)
             #expect(result.status == 0, "\(result.error)")
         case .postgres:

@@ -15,8 +15,10 @@ import TestSupport
 /// ``serverEnvironment`` start a `players-server` process on it.
 public struct StoreSandbox: Sendable {
     public static let urlVariable = "PLAYERS_TEST_POSTGRES_URL"
-    /// The passphrase of the embedded store's file.
-    public static let passphrase = "server secret"
+    /// The raw key of the embedded store's file: encrypted as with a
+    /// passphrase, without PBKDF2 (the server's passphrases have tests of
+    /// their own).
+    static let key = Data((0..<32).map { UInt8($0) &* 29 &+ 7 })
 
     public let kind: StoreKind
     public let folder: TemporaryFolder
@@ -28,7 +30,14 @@ public struct StoreSandbox: Sendable {
     /// a tested one.
     public static func with(_ kind: StoreKind, _ body: (StoreSandbox) async throws -> Void) async throws {
         let sandbox = StoreSandbox(kind: kind, folder: try TemporaryFolder(), databaseName: "test_\(UUID().uuidString.prefix(8).lowercased())")
-        if kind == .postgres {
+        switch kind {
+        case .embedded:
+            let hexadecimal = Self.key.map { String(format: "%02x", $0) }.joined() + "\n"
+            guard FileManager.default.createFile(atPath: sandbox.keyFilePath, contents: Data(hexadecimal.utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw TestFailure("could not write the sandbox's key file \(sandbox.keyFilePath)")
+            }
+        case .postgres:
             try await administer("CREATE DATABASE \(unescaped: sandbox.databaseName)")
         }
         do {
@@ -70,21 +79,26 @@ public struct StoreSandbox: Sendable {
     /// The embedded store's file, as `players-server --database` opens it.
     public var databasePath: String { folder.path("server.db") }
 
-    /// The options of a `players-server` process on the sandbox's store
-    /// (its secrets go in ``serverEnvironment``).
+    /// The embedded store's key file (mode 0600), as `players-server
+    /// --key-file` reads it.
+    public var keyFilePath: String { folder.path("server.key") }
+
+    /// The options of a `players-server` process on the sandbox's store:
+    /// the embedded store's file and key file (the PostgreSQL URL, a
+    /// secret, goes in ``serverEnvironment``).
     public var serverArguments: [String] {
         switch kind {
-        case .embedded: ["--database", databasePath]
+        case .embedded: ["--database", databasePath, "--key-file", keyFilePath]
         case .postgres: []
         }
     }
 
     /// The environment of a `players-server` process on the sandbox's
-    /// store: the passphrase, or the PostgreSQL URL with its password.
+    /// store: the PostgreSQL URL with its password.
     public var serverEnvironment: [String: String] {
         get throws {
             switch kind {
-            case .embedded: ["PLAYERS_PASSPHRASE": Self.passphrase]
+            case .embedded: [:]
             case .postgres: ["PLAYERS_SERVER_POSTGRES_URL": try postgresURLString()]
             }
         }
@@ -102,12 +116,12 @@ public struct StoreSandbox: Sendable {
         try PostgresURL(try postgresURLString())
     }
 
-    /// A pool on the embedded store's file, keyed as `players-server`
-    /// keys it: by a key source, which derives the key once per pool.
+    /// A pool on the embedded store's file, keyed as `players-server
+    /// --key-file` keys it.
     func embeddedPool() throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        DatabaseKeySource.passphrase { Data(Self.passphrase.utf8) }.configure(&configuration)
+        DatabaseKeySource.rawKey { Self.key }.configure(&configuration)
         configuration.prepareDatabase { db in
             // The digest's triggers call it when a test writes players.
             db.add(function: PlayersDigest.toggleFunction)

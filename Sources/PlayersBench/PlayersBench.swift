@@ -87,8 +87,8 @@ struct PlayersBench: AsyncParsableCommand {
         var harness = Harness(runs: runs, filter: workload)
         let items = ItemWorkloads(folder: folder, fetchCount: quick ? 2_000 : 200_000, insertCount: quick ? 500 : 50_000)
         let opening = OpenWorkloads(folder: folder)
-        let players = PlayersWorkloads(folder: folder, playerCount: quick ? 2_000 : 100_000, updateCount: quick ? 200 : 10_000)
-        let sync = SyncWorkloads(folder: folder, playerCount: quick ? 2_000 : 100_000)
+        let players = PlayersWorkloads(folder: folder, playerCount: quick ? 500 : 100_000, updateCount: quick ? 50 : 10_000)
+        let sync = SyncWorkloads(folder: folder, playerCount: quick ? 500 : 100_000)
         let observation = ObservationWorkload(folder: folder, playerCount: 1_000, commitCount: quick ? 10 : 100)
         for mode in modes {
             FileHandle.standardError.write(Data("\(mode.rawValue):\n".utf8))

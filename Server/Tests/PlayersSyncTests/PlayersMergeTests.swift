@@ -72,7 +72,7 @@ import Testing
         try await withLiveServer(seed: 20) { _, url in
             let queue = try DatabaseQueue()
             let appDatabase = try AppDatabase(queue)
-            let response = try await CurlTransport().send(CipherSync.HTTPRequest(url: AppDatabase.playersEndpoint(baseURL: url)))
+            let response = try await fastTransport().send(CipherSync.HTTPRequest(url: AppDatabase.playersEndpoint(baseURL: url)))
             let page = try PlayersPayload.decodePage(response.body)
             let fetch = SyncFetch(kind: .snapshot, pages: [page], cursor: page.cursor!, etag: response.headers["etag"], bytesReceived: response.body.count)
             let store = PlayersSyncStore(appDatabase)

@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 import TestSupport
 
 /// The statements that PostgreSQL stores send, each a round trip, as
@@ -12,49 +11,30 @@ import TestSupport
 /// let statements = try await log.transaction { _ = try await store.applyChanges(batch) }
 /// ```
 public final class PostgresStatementLog: Sendable {
-    private let statements = Mutex<[(connection: String, statement: String)]>([])
+    private let log = RecordedLog()
 
     public init() {}
 
-    /// A logger at trace level that records the statements sent.
-    public var logger: Logger {
-        var logger = Logger(label: "players-server.postgres") { [self] _ in Handler(log: self) }
-        logger.logLevel = .trace
-        return logger
-    }
+    /// A logger at trace level that records what the stores log.
+    public var logger: Logger { log.logger }
 
     /// The statements of the one transaction that `body` runs, BEGIN and
     /// COMMIT included, in order: those of the connection that began it
     /// (others, such as the one listening for changes, may send their own
     /// meanwhile).
     public func transaction(_ body: () async throws -> Void) async throws -> [String] {
-        statements.withLock { $0 = [] }
+        let start = log.messages.count
         try await body()
-        let sent = statements.withLock { $0 }
+        // Logged by a connection before it sends a statement (its parse,
+        // bind, execute and sync: one round trip).
+        let sent = log.messages.dropFirst(start).compactMap { message -> (connection: String, statement: String)? in
+            guard let statement = message.metadata["postgres_statement"].map({ "\($0)" }) else { return nil }
+            return (message.metadata["postgres_connection_id"].map { "\($0)" } ?? "", statement)
+        }
         let begun = sent.filter { $0.statement.contains("BEGIN") }
         guard begun.count == 1, let connection = begun.first?.connection else {
             throw TestFailure("\(begun.count) transactions began instead of one: \(sent.map(\.statement))")
         }
         return sent.filter { $0.connection == connection }.map(\.statement)
-    }
-
-    private struct Handler: LogHandler {
-        let log: PostgresStatementLog
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-        var metadataProvider: Logger.MetadataProvider?
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            // Logged by a connection before it sends a statement (its parse,
-            // bind, execute and sync: one round trip).
-            guard let statement = event.metadata?["postgres_statement"].map({ "\($0)" }) else { return }
-            let connection = event.metadata?["postgres_connection_id"].map { "\($0)" } ?? ""
-            log.statements.withLock { $0.append((connection, statement)) }
-        }
     }
 }

@@ -35,7 +35,7 @@ struct PlayersBench: AsyncParsableCommand {
     var directory: String?
 
     @Option(help: ArgumentHelp(
-        "Players in the snapshot that the memory workload syncs, repeatable to see how memory grows with the data (default: 1000000; 10000 with --quick).",
+        "Players in the snapshot that the memory workload syncs, repeatable to see how memory grows with the data (default: 1000000; 2000 with --quick).",
         valueName: "count"))
     var memoryPlayers: [Int] = []
 
@@ -104,7 +104,7 @@ struct PlayersBench: AsyncParsableCommand {
         }
         var memory: [MemoryWorkload.Result] = []
         if harness.includes(MemoryWorkload.name) {
-            for count in memoryPlayers.isEmpty ? [quick ? 10_000 : 1_000_000] : memoryPlayers {
+            for count in memoryPlayers.isEmpty ? [quick ? 2_000 : 1_000_000] : memoryPlayers {
                 memory.append(try MemoryWorkload(folder: folder, playerCount: count).run())
             }
         }

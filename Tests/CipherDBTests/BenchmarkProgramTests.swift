@@ -18,18 +18,18 @@ import Testing
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
         let memory = report?["memory"] as? [[String: Any]] ?? []
         #expect(memory.count == 1)
-        #expect(memory.first?["players"] as? Int == 10_000)
+        #expect(memory.first?["players"] as? Int == 2_000)
         #expect((memory.first?["peakResidentBytes"] as? Int ?? 0) > (memory.first?["payloadBytes"] as? Int ?? .max))
     }
 
     @Test func theMemoryWorkloadRunsOncePerPlayerCount() async throws {
         let result = try await run(BuiltProducts.path("players-bench"), [
-            "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "2000", "--memory-players", "4000",
+            "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "1000", "--memory-players", "2000",
         ])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let memory = report?["memory"] as? [[String: Any]] ?? []
-        #expect(memory.compactMap { $0["players"] as? Int } == [2000, 4000])
+        #expect(memory.compactMap { $0["players"] as? Int } == [1000, 2000])
         #expect((report?["results"] as? [[String: Any]])?.isEmpty == true)
     }
 

@@ -54,6 +54,19 @@ extension CLISandbox {
         return root.appendingPathComponent(name).path
     }
 
+    /// Adds players as `players add` does (``AppDatabase/savePlayer(_:)``,
+    /// each with its pending change), in this process: the data of a test
+    /// about another command, without a process per player.
+    func addPlayers(_ players: [(name: String, score: Int)]) throws {
+        let queue = try keyedQueue(at: databasePath)
+        defer { try? queue.close() }
+        let database = try AppDatabase(queue)
+        for (name, score) in players {
+            var player = Player(name: name, score: score)
+            try database.savePlayer(&player)
+        }
+    }
+
     /// Adds `count` players ("Player 1", …, or with another name
     /// before the number) in one SQL statement: a large database in a
     /// second or two, where `add` would take hours.

@@ -9,9 +9,7 @@ import Testing
     func makeSandbox(players: Int = 3) async throws -> CLISandbox {
         let sandbox = try CLISandbox()
         await #expect(try sandbox.run(["init"]).status == 0)
-        for index in 0..<players {
-            await #expect(try sandbox.run(["add", "--name", "Player\(index) Secretname", "--score", "\(index)"]).status == 0)
-        }
+        try sandbox.addPlayers((0..<players).map { ("Player\($0) Secretname", $0) })
         return sandbox
     }
 
@@ -220,7 +218,7 @@ import Testing
     func backupToAFullDiskFailsClearlyAndLeavesNothing() async throws {
         let sandbox = try CLISandbox()
         await #expect(try sandbox.run(["init"]).status == 0)
-        for _ in 0..<10 { await #expect(try sandbox.run(["randomize"]).status == 0) }
+        try sandbox.insertPlayers(count: 500)
         let small = sandbox.root.appendingPathComponent("small-disk").path
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
         await #expect(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", small], input: "").status == 0)

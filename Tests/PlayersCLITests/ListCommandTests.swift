@@ -9,9 +9,7 @@ import Testing
     func makeSandbox() async throws -> CLISandbox {
         let sandbox = try CLISandbox()
         try await sandbox.runChecked(["init"])
-        for (name, score) in [("Arthur", 100), ("barbara", 1000), ("Ford", 5), ("Zaphod Beeblebrox", 50)] {
-            try await sandbox.runChecked(["add", "--name", name, "--score", "\(score)"])
-        }
+        try sandbox.addPlayers([("Arthur", 100), ("barbara", 1000), ("Ford", 5), ("Zaphod Beeblebrox", 50)])
         return sandbox
     }
 

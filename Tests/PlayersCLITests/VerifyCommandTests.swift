@@ -10,7 +10,7 @@ import Testing
     func makeSandbox() async throws -> CLISandbox {
         let sandbox = try CLISandbox()
         await #expect(try sandbox.run(["init"]).status == 0)
-        for _ in 0..<20 { await #expect(try sandbox.run(["randomize"]).status == 0) }
+        try sandbox.addPlayers((1...200).map { ("Player \($0)", $0) })
         await #expect(try sandbox.run(["add", "--name", "Arthur", "--score", "42"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath + "-wal"))
         return sandbox

@@ -27,7 +27,7 @@ extension CLISandbox {
     static func withPlayer(_ name: String, score: Int) async throws -> CLISandbox {
         let sandbox = try CLISandbox()
         try await sandbox.runChecked(["init"])
-        try await sandbox.runChecked(["add", "--name", name, "--score", "\(score)"])
+        try sandbox.addPlayers([(name, score)])
         return sandbox
     }
 

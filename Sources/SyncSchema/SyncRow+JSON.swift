@@ -1,0 +1,106 @@
+import Foundation
+
+/// A row as JSON, before its table's declaration reads it:
+/// `{"id": "…", "values": {"title": "Groceries", "body": null}}`. Which
+/// table it belongs to is said by the message around it.
+///
+/// ```swift
+/// let row = try note.row(from: JSONDecoder().decode(SyncRowJSON.self, from: data))
+/// ```
+public struct SyncRowJSON: Codable, Sendable, Equatable {
+    public var id: String
+    public var values: [String: SyncJSONScalar]
+
+    public init(id: String, values: [String: SyncJSONScalar]) {
+        self.id = id
+        self.values = values
+    }
+}
+
+/// A value of a row as JSON: `null`, `true` or `false`, an integer, a
+/// number with a fraction (a `real` column's), or a string (a `text`
+/// column's, or a `uuid` column's in its canonical form).
+public enum SyncJSONScalar: Codable, Sendable, Equatable {
+    case null
+    case boolean(Bool)
+    case integer(Int64)
+    case real(Double)
+    case string(String)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let boolean = try? container.decode(Bool.self) {
+            self = .boolean(boolean)
+        } else if let integer = try? container.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let real = try? container.decode(Double.self) {
+            self = .real(real)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .boolean(let boolean): try container.encode(boolean)
+        case .integer(let integer): try container.encode(integer)
+        case .real(let real): try container.encode(real)
+        case .string(let string): try container.encode(string)
+        }
+    }
+}
+
+extension SyncRow {
+    /// The row as JSON, which ``SyncTable/row(from:carrying:)`` reads back
+    /// equal.
+    public var json: SyncRowJSON {
+        SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init))
+    }
+}
+
+extension SyncJSONScalar {
+    /// A value as JSON.
+    init(_ value: SyncValue) {
+        switch value {
+        case .null: self = .null
+        case .uuid(let uuid): self = .string(uuid.uuidString)
+        case .text(let text): self = .string(text)
+        case .integer(let integer): self = .integer(integer)
+        case .real(let real): self = .real(real)
+        case .boolean(let boolean): self = .boolean(boolean)
+        }
+    }
+
+    /// The value of a column of `type`. JSON of another type gives a
+    /// value that the column refuses, so that its error is the column's
+    /// own sentence (``SyncColumn/validated(_:)``).
+    func value(for type: SyncColumnType) -> SyncValue {
+        switch (type, self) {
+        case (_, .null): .null
+        case (.uuid, .string(let string)): UUID(uuidString: string).map(SyncValue.uuid) ?? .text(string)
+        case (.real, .integer(let integer)): .real(Double(integer))
+        case (_, .string(let string)): .text(string)
+        case (_, .boolean(let boolean)): .boolean(boolean)
+        case (_, .integer(let integer)): .integer(integer)
+        case (_, .real(let real)): .real(real)
+        }
+    }
+}
+
+extension SyncTable {
+    /// The row that JSON describes, checked as ``row(id:values:carrying:)``
+    /// checks one.
+    public func row(from json: SyncRowJSON, carrying columns: RowColumns = .whole) throws(SyncRowError) -> SyncRow {
+        guard let id = UUID(uuidString: json.id) else { throw .invalidID(table: name, json.id) }
+        var values: [String: SyncValue] = [:]
+        for (name, scalar) in json.values {
+            // An unknown column keeps a value that row(id:values:) refuses by name.
+            values[name] = scalar.value(for: column(name)?.type ?? .text)
+        }
+        return try row(id: id, values: values, carrying: columns)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension SyncTable {
+    /// What a row carries: every column its sender knows (a row created
+    /// or sent whole), or only the columns a change touched.
+    public enum RowColumns: Sendable {
+        /// Every required column, and the optional ones the sender knows.
+        case whole
+        /// Any of the table's columns: those a change of a table merged
+        /// by column touched.
+        case changed
+    }
+
+    /// A row of this table: each value checked by its column
+    /// (``SyncColumn/validated(_:)``, the one check of a value, and stored
+    /// as it returns it: trimmed text, for a trimmed column), or the first
+    /// thing wrong with it. The columns are checked in the order of the
+    /// declaration, so the error is the same whatever the order of the
+    /// values.
+    ///
+    /// ```swift
+    /// let row = try notebook.row(id: UUID(), values: ["name": .text("  Work ")])
+    /// row.values["name"]   // .text("Work")
+    /// ```
+    public func row(id: UUID, values: [String: SyncValue], carrying columns: RowColumns = .whole) throws(SyncRowError) -> SyncRow {
+        if values[primaryKey] != nil { throw .primaryKeyAmongValues(table: name, column: primaryKey) }
+        if let unknown = values.keys.filter({ column($0) == nil }).min() {
+            throw .unknownColumn(table: name, column: unknown)
+        }
+        var checked: [String: SyncValue] = [:]
+        for column in self.columns where column.name != primaryKey {
+            guard let value = values[column.name] else {
+                if columns == .whole, column.isRequired { throw .missingColumn(table: name, column: column.name) }
+                continue
+            }
+            do {
+                checked[column.name] = try column.validated(value)
+            } catch {
+                throw .invalidValue(table: name, error)
+            }
+        }
+        return SyncRow(table: name, id: id, values: checked)
+    }
+}

@@ -10,6 +10,7 @@ let package = Package(
         // libraries: players-server links Players and PlayersFiles, never
         // PlayersSync and libcurl.
         .library(name: "SyncSchema", targets: ["SyncSchema"]),
+        .library(name: "SyncEngine", targets: ["SyncEngine"]),
         .library(name: "Players", targets: ["PlayersProtocol", "Players"]),
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
@@ -64,6 +65,11 @@ let package = Package(
         // HTTP.
         .target(
             name: "SyncSchema"),
+        // The device's side of the sync engine for any app's declared
+        // tables: the outbox that the tables' own triggers write.
+        .target(
+            name: "SyncEngine",
+            dependencies: ["CipherDB", "SyncSchema"]),
         .target(
             name: "PlayersProtocol",
             dependencies: ["SyncSchema"]),
@@ -131,6 +137,9 @@ let package = Package(
         .testTarget(
             name: "SyncSchemaTests",
             dependencies: ["SyncSchema", "PlayersProtocol", "TestSupport"]),
+        .testTarget(
+            name: "SyncEngineTests",
+            dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport"]),

@@ -1,0 +1,108 @@
+import CipherDB
+import SyncSchema
+
+/// The device's side of the sync engine, for any app's declared tables
+/// (``SyncSchema``): the outbox that records every insert, update and
+/// delete of a synced table, whatever made it (records, SQL, another
+/// process: the database's own triggers record them).
+///
+/// An app installs it in a migration, after its own tables:
+///
+/// ```swift
+/// migrator.registerMigration("v2-sync") { db in
+///     try db.installSyncEngine(for: schema)
+/// }
+/// ```
+///
+/// Its tables (the prefix `sync_` is reserved by declarations):
+/// - `sync_outbox`: the local changes that the server has not acknowledged,
+///   in push order (``SyncOutboxEntry``);
+/// - `sync_row`: the server's version of each synced row, the base of the
+///   next change of that row;
+/// - `sync_merge`: whether a merge of the server's rows is under way, in
+///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``).
+public enum SyncEngine {
+    static let outboxTable = "sync_outbox"
+    static let rowTable = "sync_row"
+    static let mergeTable = "sync_merge"
+
+    /// Creates the engine's tables, unless they exist.
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(outboxTable) (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                mutation_id BLOB NOT NULL UNIQUE,
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                operation TEXT NOT NULL CHECK (operation IN ('upsert', 'delete')),
+                changed_columns TEXT NOT NULL,
+                base_version INTEGER,
+                -- Seconds since 1970.
+                created_at REAL NOT NULL,
+                sent_at REAL,
+                sent_values TEXT);
+            CREATE INDEX IF NOT EXISTS \(outboxTable)_row ON \(outboxTable) (table_name, row_id);
+            CREATE TABLE IF NOT EXISTS \(rowTable) (
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                version INTEGER NOT NULL,
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(mergeTable) (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                active INTEGER NOT NULL);
+            INSERT OR IGNORE INTO \(mergeTable) (id, active) VALUES (1, 0);
+            """)
+    }
+}
+
+extension Database {
+    /// Installs the sync engine for the declared tables: its own tables
+    /// (unless they exist) and, on each declared table, the triggers that
+    /// record its changes in the outbox (made again, so that a later
+    /// declaration, which may add columns, replaces an earlier one's).
+    /// Throws ``SyncEngineError`` for a declared table or column that the
+    /// database does not have. Run it in a migration.
+    public func installSyncEngine(for schema: SyncSchema) throws {
+        guard isInsideTransaction else { throw SyncEngineError.notInTransaction("installing the sync engine") }
+        for table in schema.tables {
+            guard try tableExists(table.name) else { throw SyncEngineError.missingTable(table.name) }
+            let columns = Set(try self.columns(in: table.name).map { $0.name.lowercased() })
+            for column in table.columns where !columns.contains(column.name) {
+                throw SyncEngineError.missingColumn(table: table.name, column: column.name)
+            }
+        }
+        try SyncEngine.createTables(self)
+        for table in schema.tables {
+            for statement in SyncTriggers(table).statements {
+                try execute(sql: statement)
+            }
+        }
+    }
+
+    /// Runs `body` with the outbox's triggers silent: what it writes is
+    /// the server's, not a local change. In the caller's transaction, so
+    /// that no other connection ever writes while they are silent.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.mergingSyncChanges { try note.update(db) }   // not pushed back
+    /// }
+    /// ```
+    public func mergingSyncChanges<T>(_ body: () throws -> T) throws -> T {
+        guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
+        let silence = "UPDATE \(SyncEngine.mergeTable) SET active = 1"
+        let record = "UPDATE \(SyncEngine.mergeTable) SET active = 0"
+        try execute(sql: silence)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // The triggers record again even if the caller commits what
+            // the body wrote; failing that, this failure is the one told.
+            try execute(sql: record)
+            throw error
+        }
+        try execute(sql: record)
+        return result
+    }
+}

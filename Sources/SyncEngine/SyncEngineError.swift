@@ -1,0 +1,23 @@
+/// Why the sync engine cannot be installed in a database, or cannot do
+/// what was asked: by case, for callers that tell them apart, with one
+/// sentence that says what to change.
+public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A declared table that the database does not have.
+    case missingTable(String)
+    /// A declared column that the database's table does not have.
+    case missingColumn(table: String, column: String)
+    /// A change of the outbox's triggers outside a transaction, where
+    /// another connection could write between its statements.
+    case notInTransaction(String)
+
+    public var description: String {
+        switch self {
+        case .missingTable(let table):
+            "the database has no table \(table), which the declaration syncs: create it in a migration before the sync engine's"
+        case .missingColumn(let table, let column):
+            "the table \(table) has no column \(column), which the declaration syncs: add it in a migration before the sync engine's"
+        case .notInTransaction(let what):
+            "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
+        }
+    }
+}

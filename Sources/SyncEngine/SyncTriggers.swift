@@ -1,0 +1,93 @@
+import SyncSchema
+
+/// The triggers that record a declared table's changes in the outbox, as
+/// SQL that SQLite 3.15 runs without any function of ours, so that every
+/// writer of the file records its changes, another process's too.
+///
+/// - An insert records an upsert of every column; after an unsent delete
+///   of the same row (deleted, then inserted again) that entry becomes the
+///   upsert.
+/// - An update records the columns whose values changed (`IS NOT`: NULL
+///   to a value is a change), added to the unsent entry of the row if
+///   there is one: the server sees the last values of several offline
+///   edits, and every column they touched.
+/// - A delete drops the row's unsent entries and records a delete, unless
+///   the server never heard of the row (no version, no entry sent).
+/// - A change of a synced row's primary key is refused.
+///
+/// None records while a merge of the server's rows is under way
+/// (`sync_merge.active`), nor an update that changes no value.
+struct SyncTriggers {
+    let table: SyncTable
+
+    init(_ table: SyncTable) {
+        self.table = table
+    }
+
+    /// The columns recorded as changed: all but the primary key.
+    var valueColumns: [String] {
+        table.columns.map(\.name).filter { $0 != table.primaryKey }
+    }
+
+    var statements: [String] {
+        let name = table.name
+        let key = "\"\(table.primaryKey)\""
+        let outbox = SyncEngine.outboxTable
+        let recording = "(SELECT active FROM \(SyncEngine.mergeTable) WHERE id = 1) = 0"
+        let row = "table_name = '\(name)' AND row_id = %@.\(key)"
+        let unsent = "\(row) AND sent_at IS NULL"
+        let version = "(SELECT version FROM \(SyncEngine.rowTable) WHERE \(row))"
+        let allColumns = "'" + valueColumns.map { "\($0)," }.joined() + "'"
+        // The columns an update changed, each once in the list it joins.
+        let changedNow = valueColumns.isEmpty ? "0" : valueColumns.map { "(OLD.\"\($0)\" IS NOT NEW.\"\($0)\")" }.joined(separator: " OR ")
+        let added = valueColumns.map { column in
+            "CASE WHEN OLD.\"\(column)\" IS NOT NEW.\"\(column)\" AND instr(',' || changed_columns, ',\(column),') = 0 THEN '\(column),' ELSE '' END"
+        }.joined(separator: " || ") + (valueColumns.isEmpty ? "''" : "")
+        let changedList = valueColumns.map { column in
+            "CASE WHEN OLD.\"\(column)\" IS NOT NEW.\"\(column)\" THEN '\(column),' ELSE '' END"
+        }.joined(separator: " || ")
+        func on(_ reference: String, _ text: String) -> String {
+            text.replacingOccurrences(of: "%@", with: reference)
+        }
+        // Seconds since 1970, as Foundation's Date reads them.
+        let now = "(julianday('now') - 2440587.5) * 86400.0"
+        let insertEntry = """
+            INSERT INTO \(outbox) (mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at)
+            """
+        return [
+            "DROP TRIGGER IF EXISTS sync_\(name)_insert",
+            "DROP TRIGGER IF EXISTS sync_\(name)_update",
+            "DROP TRIGGER IF EXISTS sync_\(name)_delete",
+            "DROP TRIGGER IF EXISTS sync_\(name)_key",
+            """
+            CREATE TRIGGER sync_\(name)_insert AFTER INSERT ON "\(name)" WHEN \(recording) BEGIN
+                UPDATE \(outbox) SET operation = 'upsert', changed_columns = \(allColumns) WHERE \(on("NEW", unsent));
+                \(insertEntry)
+                SELECT randomblob(16), '\(name)', NEW.\(key), 'upsert', \(allColumns), \(on("NEW", version)), \(now)
+                WHERE NOT EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("NEW", unsent)));
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_update AFTER UPDATE ON "\(name)" WHEN \(recording) AND (\(changedNow)) BEGIN
+                UPDATE \(outbox) SET changed_columns = changed_columns || \(added) WHERE \(on("NEW", unsent));
+                \(insertEntry)
+                SELECT randomblob(16), '\(name)', NEW.\(key), 'upsert', \(changedList), \(on("NEW", version)), \(now)
+                WHERE NOT EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("NEW", unsent)));
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_delete AFTER DELETE ON "\(name)" WHEN \(recording) BEGIN
+                DELETE FROM \(outbox) WHERE \(on("OLD", unsent));
+                \(insertEntry)
+                SELECT randomblob(16), '\(name)', OLD.\(key), 'delete', '', \(on("OLD", version)), \(now)
+                WHERE \(on("OLD", version)) IS NOT NULL OR EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("OLD", row)));
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_key BEFORE UPDATE OF \(key) ON "\(name)" WHEN OLD.\(key) IS NOT NEW.\(key) BEGIN
+                SELECT RAISE(ABORT, 'the primary key of a synced row cannot change: delete the row and insert another');
+            END
+            """,
+        ]
+    }
+}

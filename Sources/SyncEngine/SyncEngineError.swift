@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the sync engine cannot be installed in a database, or cannot do
 /// what was asked: by case, for callers that tell them apart, with one
 /// sentence that says what to change.
@@ -6,6 +8,10 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     case missingTable(String)
     /// A declared column that the database's table does not have.
     case missingColumn(table: String, column: String)
+    /// An outbox entry of a table that the declaration does not sync.
+    case undeclaredTable(String)
+    /// An outbox entry never sent whose row is no longer there.
+    case rowGone(table: String, id: UUID)
     /// A change of the outbox's triggers outside a transaction, where
     /// another connection could write between its statements.
     case notInTransaction(String)
@@ -16,6 +22,10 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "the database has no table \(table), which the declaration syncs: create it in a migration before the sync engine's"
         case .missingColumn(let table, let column):
             "the table \(table) has no column \(column), which the declaration syncs: add it in a migration before the sync engine's"
+        case .undeclaredTable(let table):
+            "the sync outbox holds a change of the table \(table), which the declaration does not sync: install the declaration that has it"
+        case .rowGone(let table, let id):
+            "the sync outbox holds a change of the \(table) row \(id.uuidString), which is gone: its delete should have replaced it"
         case .notInTransaction(let what):
             "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
         }

@@ -9,106 +9,46 @@ import Testing
 /// declared table recorded by the table's own triggers, whatever wrote it,
 /// on an encrypted file.
 @Suite struct SyncOutboxTests {
-    static let declaration = """
-        {
-          "format": 1,
-          "tables": [
-            { "name": "notebook", "primaryKey": "id", "conflicts": "server-wins",
-              "columns": [
-                { "name": "id", "type": "uuid", "required": true },
-                { "name": "name", "type": "text", "required": true, "maximumLength": 100 } ] },
-            { "name": "note", "primaryKey": "id", "conflicts": "merge-by-column",
-              "columns": [
-                { "name": "id", "type": "uuid", "required": true },
-                { "name": "notebook", "type": "uuid", "required": true, "references": { "table": "notebook", "onDelete": "cascade" } },
-                { "name": "title", "type": "text", "required": true, "maximumLength": 200 },
-                { "name": "body", "type": "text", "maximumLength": 100000 } ] }
-          ]
-        }
-        """
-
-    static let key = Data((0..<32).map { UInt8($0) &* 7 &+ 3 })
-
-    let folder: TemporaryFolder
-    let path: String
-    let dbPool: DatabasePool
-    let schema: SyncSchema
+    let notes: NotesDatabase
 
     init() throws {
-        folder = try TemporaryFolder()
-        path = folder.path("notes.sqlite")
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(Self.key) }
-        dbPool = try DatabasePool(path: path, configuration: configuration)
-        schema = try SyncSchema(json: Data(Self.declaration.utf8))
-        try dbPool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE notebook (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL);
-                CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL,
-                    notebook TEXT NOT NULL REFERENCES notebook(id) ON DELETE CASCADE,
-                    title TEXT NOT NULL, body TEXT);
-                """)
-            try db.installSyncEngine(for: schema)
-        }
-    }
-
-    func entries() throws -> [SyncOutboxEntry] {
-        try dbPool.read { db in try SyncOutboxEntry.inPushOrder().fetchAll(db) }
-    }
-
-    /// What the server acknowledged: the entries sent, and the rows' versions.
-    func markSent() throws {
-        try dbPool.write { db in try db.execute(sql: "UPDATE sync_outbox SET sent_at = 1e9 WHERE sent_at IS NULL") }
-    }
-
-    func setServerVersion(_ version: Int64, of table: String, _ id: UUID) throws {
-        try dbPool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_row (table_name, row_id, version) VALUES (?, ?, ?)",
-                           arguments: [table, id.uuidString, version])
-        }
-    }
-
-    func insertNote(_ id: UUID, notebook: UUID, title: String) throws {
-        try dbPool.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO notebook (id, name) VALUES (?, 'Work')", arguments: [notebook.uuidString])
-            try db.execute(sql: "INSERT INTO note (id, notebook, title) VALUES (?, ?, ?)", arguments: [id.uuidString, notebook.uuidString, title])
-        }
+        notes = try NotesDatabase()
     }
 
     @Test func installingNeedsEveryDeclaredTableAndColumn() throws {
-        let other = try DatabaseQueue(path: folder.path("other.sqlite"))
+        let other = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
         try other.write { db in
-            #expect(throws: SyncEngineError.missingTable("notebook")) { try db.installSyncEngine(for: schema) }
-            try db.execute(sql: "CREATE TABLE notebook (id TEXT PRIMARY KEY, name TEXT); CREATE TABLE note (id TEXT PRIMARY KEY, notebook TEXT, title TEXT)")
-            #expect(throws: SyncEngineError.missingColumn(table: "note", column: "body")) { try db.installSyncEngine(for: schema) }
+            #expect(throws: SyncEngineError.missingTable("notebook")) { try db.installSyncEngine(for: notes.schema) }
+            try db.execute(sql: "CREATE TABLE notebook (id TEXT PRIMARY KEY, name TEXT, colour TEXT); CREATE TABLE note (id TEXT PRIMARY KEY, notebook TEXT, title TEXT)")
+            #expect(throws: SyncEngineError.missingColumn(table: "note", column: "body")) { try db.installSyncEngine(for: notes.schema) }
         }
         try other.close()
     }
 
     @Test func anInsertRecordsAnUpsertOfEveryColumn() throws {
         let note = UUID(), notebook = UUID()
-        try insertNote(note, notebook: notebook, title: "Groceries")
-        let recorded = try entries()
+        try notes.insertNote(note, notebook: notebook, title: "Groceries")
+        let recorded = try notes.entries()
         #expect(recorded.map(\.table) == ["notebook", "note"])
         #expect(recorded.map(\.operation) == [.upsert, .upsert])
         #expect(recorded.map(\.rowID) == [notebook, note])
-        #expect(recorded.map(\.changedColumns) == [["name"], ["notebook", "title", "body"]])
+        #expect(recorded.map(\.changedColumns) == [["name", "colour"], ["notebook", "title", "body"]])
         #expect(recorded.allSatisfy { $0.baseVersion == nil && $0.sentAt == nil })
         #expect(Set(recorded.map(\.mutationID)).count == 2)
     }
 
     @Test func editsOfAnUnsentRowJoinItsEntryAndASentOneIsNeverRewritten() throws {
         let note = UUID(), notebook = UUID()
-        try insertNote(note, notebook: notebook, title: "Groceries")
-        try dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Shopping' WHERE id = ?", arguments: [note.uuidString]) }
-        #expect(try entries().count == 2)
-        try markSent()
-        let sent = try entries()
+        try notes.insertNote(note, notebook: notebook, title: "Groceries")
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Shopping' WHERE id = ?", arguments: [note.uuidString]) }
+        #expect(try notes.entries().count == 2)
+        try notes.markSent()
+        let sent = try notes.entries()
 
-        try setServerVersion(4, of: "note", note)
-        try dbPool.write { db in try db.execute(sql: "UPDATE note SET body = 'milk' WHERE id = ?", arguments: [note.uuidString]) }
-        try dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Food', body = 'eggs' WHERE id = ?", arguments: [note.uuidString]) }
-        let recorded = try entries()
+        try notes.setServerVersion(4, of: "note", note)
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET body = 'milk' WHERE id = ?", arguments: [note.uuidString]) }
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Food', body = 'eggs' WHERE id = ?", arguments: [note.uuidString]) }
+        let recorded = try notes.entries()
         #expect(Array(recorded.prefix(2)) == sent)
         #expect(recorded.count == 3)
         #expect(recorded.last?.changedColumns == ["body", "title"])
@@ -118,32 +58,32 @@ import Testing
 
     @Test func anUpdateThatChangesNoValueRecordsNothingAndNullToAValueIsAChange() throws {
         let note = UUID()
-        try insertNote(note, notebook: UUID(), title: "Groceries")
-        try markSent()
-        try dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Groceries', body = NULL WHERE id = ?", arguments: [note.uuidString]) }
-        #expect(try entries().filter { $0.sentAt == nil }.isEmpty)
-        try dbPool.write { db in try db.execute(sql: "UPDATE note SET body = '' WHERE id = ?", arguments: [note.uuidString]) }
-        #expect(try entries().filter { $0.sentAt == nil }.map(\.changedColumns) == [["body"]])
+        try notes.insertNote(note, notebook: UUID(), title: "Groceries")
+        try notes.markSent()
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Groceries', body = NULL WHERE id = ?", arguments: [note.uuidString]) }
+        #expect(try notes.entries().filter { $0.sentAt == nil }.isEmpty)
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET body = '' WHERE id = ?", arguments: [note.uuidString]) }
+        #expect(try notes.entries().filter { $0.sentAt == nil }.map(\.changedColumns) == [["body"]])
     }
 
     @Test func aRowTheServerNeverHeardOfLeavesNoEntryWhenDeleted() throws {
         let note = UUID(), notebook = UUID()
-        try insertNote(note, notebook: notebook, title: "Draft")
-        try dbPool.write { db in try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.uuidString]) }
-        #expect(try entries().map(\.rowID) == [notebook])
+        try notes.insertNote(note, notebook: notebook, title: "Draft")
+        try notes.dbPool.write { db in try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.uuidString]) }
+        #expect(try notes.entries().map(\.rowID) == [notebook])
     }
 
     @Test func aDeleteOfASyncedOrSentRowIsRecordedWithItsVersion() throws {
         let synced = UUID(), sent = UUID(), notebook = UUID()
-        try insertNote(synced, notebook: notebook, title: "Synced")
-        try insertNote(sent, notebook: notebook, title: "Sent")
-        try markSent()
-        try setServerVersion(9, of: "note", synced)
-        try dbPool.write { db in
+        try notes.insertNote(synced, notebook: notebook, title: "Synced")
+        try notes.insertNote(sent, notebook: notebook, title: "Sent")
+        try notes.markSent()
+        try notes.setServerVersion(9, of: "note", synced)
+        try notes.dbPool.write { db in
             try db.execute(sql: "UPDATE note SET title = 'Edited' WHERE id = ?", arguments: [synced.uuidString])
             try db.execute(sql: "DELETE FROM note")
         }
-        let unsent = try entries().filter { $0.sentAt == nil }
+        let unsent = try notes.entries().filter { $0.sentAt == nil }
         #expect(unsent.map(\.operation) == [.delete, .delete])
         #expect(Set(unsent.map(\.rowID)) == [synced, sent])
         #expect(unsent.first { $0.rowID == synced }?.baseVersion == 9)
@@ -153,27 +93,27 @@ import Testing
     /// A notebook deleted with its notes (ON DELETE CASCADE): each note's
     /// delete is recorded, the children's before the parent's.
     @Test func aCascadeRecordsTheDeleteOfEveryChild() throws {
-        let notebook = UUID(), notes = [UUID(), UUID()]
-        for note in notes { try insertNote(note, notebook: notebook, title: "Note") }
-        try markSent()
+        let notebook = UUID(), children = [UUID(), UUID()]
+        for note in children { try notes.insertNote(note, notebook: notebook, title: "Note") }
+        try notes.markSent()
         // CipherDB enables foreign keys on every connection, as GRDB does.
-        try dbPool.write { db in try db.execute(sql: "DELETE FROM notebook WHERE id = ?", arguments: [notebook.uuidString]) }
-        let unsent = try entries().filter { $0.sentAt == nil }
-        #expect(Set(unsent.map(\.rowID)) == Set(notes + [notebook]))
+        try notes.dbPool.write { db in try db.execute(sql: "DELETE FROM notebook WHERE id = ?", arguments: [notebook.uuidString]) }
+        let unsent = try notes.entries().filter { $0.sentAt == nil }
+        #expect(Set(unsent.map(\.rowID)) == Set(children + [notebook]))
         #expect(unsent.last?.table == "notebook")
         #expect(unsent.allSatisfy { $0.operation == .delete })
     }
 
     @Test func aRowDeletedAndInsertedAgainIsAnUpsertOfEveryColumn() throws {
         let note = UUID(), notebook = UUID()
-        try insertNote(note, notebook: notebook, title: "Kept")
-        try markSent()
-        try setServerVersion(3, of: "note", note)
-        try dbPool.write { db in
+        try notes.insertNote(note, notebook: notebook, title: "Kept")
+        try notes.markSent()
+        try notes.setServerVersion(3, of: "note", note)
+        try notes.dbPool.write { db in
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.uuidString])
             try db.execute(sql: "INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Again')", arguments: [note.uuidString, notebook.uuidString])
         }
-        let unsent = try entries().filter { $0.sentAt == nil }
+        let unsent = try notes.entries().filter { $0.sentAt == nil }
         #expect(unsent.map(\.operation) == [.upsert])
         #expect(unsent.first?.changedColumns == ["notebook", "title", "body"])
         #expect(unsent.first?.baseVersion == 3)
@@ -181,35 +121,35 @@ import Testing
 
     @Test func thePrimaryKeyOfASyncedRowCannotChange() throws {
         let note = UUID()
-        try insertNote(note, notebook: UUID(), title: "Fixed")
+        try notes.insertNote(note, notebook: UUID(), title: "Fixed")
         let error = #expect(throws: DatabaseError.self) {
-            try dbPool.write { db in try db.execute(sql: "UPDATE note SET id = ? WHERE id = ?", arguments: [UUID().uuidString, note.uuidString]) }
+            try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET id = ? WHERE id = ?", arguments: [UUID().uuidString, note.uuidString]) }
         }
         #expect(error?.message == "the primary key of a synced row cannot change: delete the row and insert another")
     }
 
     @Test func aMergeOfTheServersRowsRecordsNothingAndTheTriggersRecordAgainAfterIt() throws {
         let note = UUID(), notebook = UUID()
-        try dbPool.write { db in
+        try notes.dbPool.write { db in
             try db.mergingSyncChanges {
                 try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Server')", arguments: [notebook.uuidString])
             }
         }
-        #expect(try entries().isEmpty)
-        try insertNote(note, notebook: notebook, title: "Local")
-        #expect(try entries().map(\.rowID) == [note])
+        #expect(try notes.entries().isEmpty)
+        try notes.insertNote(note, notebook: notebook, title: "Local")
+        #expect(try notes.entries().map(\.rowID) == [note])
         // Failing inside: the triggers record again all the same.
-        try dbPool.write { db in
+        try notes.dbPool.write { db in
             #expect(throws: SyncEngineError.self) {
                 try db.mergingSyncChanges { throw SyncEngineError.missingTable("x") }
             }
             try db.execute(sql: "UPDATE notebook SET name = 'Renamed'")
         }
-        #expect(try entries().last?.table == "notebook")
+        #expect(try notes.entries().last?.table == "notebook")
     }
 
     @Test func aMergeOutsideATransactionIsRefused() throws {
-        let queue = try DatabaseQueue(path: folder.path("other.sqlite"))
+        let queue = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
         let error = queue.inDatabase { db in
             #expect(throws: SyncEngineError.self) { try db.mergingSyncChanges {} }
         }
@@ -220,9 +160,9 @@ import Testing
     /// Another process, with none of our code: the `sqlcipher` shell. Its
     /// writes are recorded by the triggers in the file.
     @Test func anotherProgramsChangesAreRecorded() async throws {
-        try dbPool.close()
+        try notes.dbPool.close()
         let note = UUID(), notebook = UUID()
-        let hexadecimalKey = Self.key.map { String(format: "%02x", $0) }.joined()
+        let hexadecimalKey = NotesDatabase.key.map { String(format: "%02x", $0) }.joined()
         let script = """
             PRAGMA key = "x'\(hexadecimalKey)'";
             INSERT INTO notebook (id, name) VALUES ('\(notebook.uuidString)', 'Shell');
@@ -230,11 +170,11 @@ import Testing
             UPDATE note SET body = 'text';
             """
         // The key on standard input, never in the arguments.
-        let result = try await run("/usr/bin/sqlcipher", [path], input: script)
+        let result = try await run("/usr/bin/sqlcipher", [notes.path], input: script)
         #expect(result.status == 0, "\(result.error)")
         var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(Self.key) }
-        let reopened = try DatabaseQueue(path: path, configuration: configuration)
+        configuration.prepareDatabase { db in try db.useRawKey(NotesDatabase.key) }
+        let reopened = try DatabaseQueue(path: notes.path, configuration: configuration)
         let recorded = try await reopened.read { db in try SyncOutboxEntry.inPushOrder().fetchAll(db) }
         #expect(recorded.map(\.rowID) == [notebook, note])
         #expect(recorded.last?.changedColumns == ["notebook", "title", "body"])
@@ -245,17 +185,17 @@ import Testing
     /// record it, and entries recorded before keep their columns.
     @Test func aLaterDeclarationsNewColumnIsRecordedOnceInstalled() throws {
         let note = UUID()
-        try insertNote(note, notebook: UUID(), title: "Before")
-        try markSent()
-        let later = try SyncSchema(json: Data(Self.declaration.replacingOccurrences(
+        try notes.insertNote(note, notebook: UUID(), title: "Before")
+        try notes.markSent()
+        let later = try SyncSchema(json: Data(NotesDatabase.declaration.replacingOccurrences(
             of: #"{ "name": "body", "type": "text", "maximumLength": 100000 } ]"#,
             with: #"{ "name": "body", "type": "text", "maximumLength": 100000 }, { "name": "pinned", "type": "boolean" } ]"#).utf8))
         #expect(later.table("note")?.column("pinned") != nil)
-        try dbPool.write { db in
+        try notes.dbPool.write { db in
             try db.execute(sql: "ALTER TABLE note ADD COLUMN pinned INTEGER")
             try db.installSyncEngine(for: later)
             try db.execute(sql: "UPDATE note SET pinned = 1")
         }
-        #expect(try entries().filter { $0.sentAt == nil }.map(\.changedColumns) == [["pinned"]])
+        #expect(try notes.entries().filter { $0.sentAt == nil }.map(\.changedColumns) == [["pinned"]])
     }
 }

@@ -1,0 +1,75 @@
+import CipherDB
+import Foundation
+import SyncSchema
+
+extension Database {
+    /// The next changes to push, in push order, at most `maximumChanges`.
+    /// An entry sent before carries the values it was first sent with,
+    /// whatever happened to its row since: its retry is the same request,
+    /// which the server applies once. An entry never sent has its row's
+    /// values read now, checked by the declaration, and frozen with it: it
+    /// is marked sent at `date`, in the caller's transaction.
+    ///
+    /// Throws ``SyncSchema/SyncRowError`` for a row whose values the
+    /// declaration refuses (nothing is marked sent then), and
+    /// ``SyncEngineError`` for an entry whose table is not declared or
+    /// whose row is gone.
+    ///
+    /// ```swift
+    /// let batch = try dbQueue.write { db in try db.nextSyncPushBatch(for: schema) }
+    /// ```
+    public func nextSyncPushBatch(for schema: SyncSchema, maximumChanges: Int = 500, at date: Date = Date()) throws -> [SyncPushChange] {
+        guard isInsideTransaction else { throw SyncEngineError.notInTransaction("taking a batch of the outbox") }
+        let rows = try Row.fetchAll(self, sql: """
+            SELECT id, mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at, sent_at, sent_values
+            FROM \(SyncEngine.outboxTable) ORDER BY id LIMIT ?
+            """, arguments: [maximumChanges])
+        var batch: [SyncPushChange] = []
+        for row in rows {
+            let entry = try SyncOutboxEntry(row: row)
+            guard let table = schema.table(entry.table) else { throw SyncEngineError.undeclaredTable(entry.table) }
+            let syncRow: SyncRow
+            if let sent: String = row["sent_values"] {
+                let json = try JSONDecoder().decode(SyncRowJSON.self, from: Data(sent.utf8))
+                syncRow = try table.row(from: json, carrying: .changed)
+            } else {
+                syncRow = try frozenRow(of: entry, in: table, storedID: row["row_id"])
+                let json = try Self.syncRowEncoder.encode(syncRow.json)
+                try execute(sql: "UPDATE \(SyncEngine.outboxTable) SET sent_at = ?, sent_values = ? WHERE id = ?",
+                            arguments: [date.timeIntervalSince1970, String(decoding: json, as: UTF8.self), entry.id])
+            }
+            batch.append(SyncPushChange(entry: entry.id, mutationID: entry.mutationID, operation: entry.operation,
+                                        row: syncRow, baseVersion: entry.baseVersion))
+        }
+        return batch
+    }
+
+    /// The row of an entry never sent, as it is now: no values for a
+    /// delete; for an upsert, the columns it touched in a table merged by
+    /// column, or else all of them.
+    private func frozenRow(of entry: SyncOutboxEntry, in table: SyncTable, storedID: DatabaseValue) throws -> SyncRow {
+        if entry.operation == .delete {
+            return try table.row(id: entry.rowID, values: [:], carrying: .changed)
+        }
+        let columns = table.conflicts == .mergeByColumn
+            ? table.columns.filter { entry.changedColumns.contains($0.name) }
+            : table.columns.filter { $0.name != table.primaryKey }
+        let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard let stored = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
+                                            arguments: [storedID]) else {
+            throw SyncEngineError.rowGone(table: table.name, id: entry.rowID)
+        }
+        var values: [String: SyncValue] = [:]
+        for (index, column) in columns.enumerated() {
+            values[column.name] = SyncValue(stored[index], for: column.type)
+        }
+        return try table.row(id: entry.rowID, values: values, carrying: table.conflicts == .mergeByColumn ? .changed : .whole)
+    }
+
+    /// The frozen values' JSON: the same bytes for the same row.
+    private static var syncRowEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -3,7 +3,9 @@ import Foundation
 import SyncSchema
 
 extension Database {
-    /// The next changes to push, in push order, at most `maximumChanges`.
+    /// The next changes to push, in push order, at most `maximumChanges`
+    /// and at most one per row (a later change of a row waits for the
+    /// answer to the earlier one, whose version it is based on).
     /// An entry sent before carries the values it was first sent with,
     /// whatever happened to its row since: its retry is the same request,
     /// which the server applies once. An entry never sent has its row's
@@ -20,10 +22,19 @@ extension Database {
     /// ```
     public func nextSyncPushBatch(for schema: SyncSchema, maximumChanges: Int = 500, at date: Date = Date()) throws -> [SyncPushChange] {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("taking a batch of the outbox") }
-        let rows = try Row.fetchAll(self, sql: """
+        // At most one change per row: a later change of a row waits for
+        // the answer to the earlier one, whose version it is based on.
+        var rows: [Row] = []
+        var rowsInBatch = Set<[DatabaseValue]>()
+        let cursor = try Row.fetchCursor(self, sql: """
             SELECT id, mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at, sent_at, sent_values
-            FROM \(SyncEngine.outboxTable) ORDER BY id LIMIT ?
-            """, arguments: [maximumChanges])
+            FROM \(SyncEngine.outboxTable) ORDER BY id
+            """)
+        while rows.count < maximumChanges, let row = try cursor.next() {
+            if rowsInBatch.insert([row["table_name"], row["row_id"]]).inserted {
+                rows.append(row.copy())
+            }
+        }
         var batch: [SyncPushChange] = []
         for row in rows {
             let entry = try SyncOutboxEntry(row: row)

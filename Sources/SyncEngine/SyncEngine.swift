@@ -6,6 +6,10 @@ import SyncSchema
 /// delete of a synced table, whatever made it (records, SQL, another
 /// process: the database's own triggers record them).
 ///
+/// Synced tables store their UUIDs (the primary key and the columns that
+/// reference another table) as uppercase text, as the engine writes them
+/// (`DatabaseUUIDEncodingStrategy.uppercaseString` for records).
+///
 /// An app installs it in a migration, after its own tables:
 ///
 /// ```swift
@@ -19,12 +23,15 @@ import SyncSchema
 ///   in push order (``SyncOutboxEntry``);
 /// - `sync_row`: the server's version of each synced row, the base of the
 ///   next change of that row;
+/// - `sync_conflict`: the local changes that lost to the server's state,
+///   with both values (``SyncConflict``);
 /// - `sync_merge`: whether a merge of the server's rows is under way, in
 ///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``).
 public enum SyncEngine {
     static let outboxTable = "sync_outbox"
     static let rowTable = "sync_row"
     static let mergeTable = "sync_merge"
+    static let conflictTable = "sync_conflict"
 
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
@@ -47,6 +54,18 @@ public enum SyncEngine {
                 row_id NOT NULL,
                 version INTEGER NOT NULL,
                 PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(conflictTable) (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                -- SyncRowJSON of the columns that differed; NULL: no local row.
+                local_values TEXT,
+                -- SyncRowJSON of the server's row; NULL: deleted on the server.
+                server_values TEXT,
+                server_version INTEGER,
+                -- Seconds since 1970.
+                changed_at REAL NOT NULL,
+                detected_at REAL NOT NULL);
             CREATE TABLE IF NOT EXISTS \(mergeTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 active INTEGER NOT NULL);

@@ -22,4 +22,17 @@ extension SyncValue {
         case (_, .blob): self = .text(value.description)
         }
     }
+
+    /// The value as a synced table stores it: a UUID as uppercase text, a
+    /// boolean as 0 or 1.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .uuid(let uuid): uuid.uuidString.databaseValue
+        case .text(let text): text.databaseValue
+        case .integer(let integer): integer.databaseValue
+        case .real(let real): real.databaseValue
+        case .boolean(let boolean): (boolean ? 1 : 0).databaseValue
+        }
+    }
 }

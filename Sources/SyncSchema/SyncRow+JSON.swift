@@ -64,7 +64,7 @@ extension SyncRow {
 
 extension SyncJSONScalar {
     /// A value as JSON.
-    init(_ value: SyncValue) {
+    public init(_ value: SyncValue) {
         switch value {
         case .null: self = .null
         case .uuid(let uuid): self = .string(uuid.uuidString)

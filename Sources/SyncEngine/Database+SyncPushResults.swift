@@ -1,0 +1,127 @@
+import CipherDB
+import Foundation
+import SyncSchema
+
+extension Database {
+    /// Records the server's answers to a pushed batch, in the caller's
+    /// transaction:
+    ///
+    /// - an applied change leaves the outbox; the row takes the version
+    ///   it got (`sync_row`), and the row's later changes are rebased on it;
+    /// - a change in conflict leaves the outbox with the row's later
+    ///   changes; the row takes the server's state, the triggers silent
+    ///   (the server's row stands, so that every device converges; a row
+    ///   deleted on the server is deleted here, with what cascades from
+    ///   it); the local values that differed from the server's are logged
+    ///   (``SyncConflict``) with the server's row, unless none differed.
+    ///
+    /// Answers to changes no longer in the outbox (recorded by another
+    /// sync) are ignored.
+    ///
+    /// ```swift
+    /// let counts = try dbQueue.write { db in try db.recordSyncPushResults(results, for: batch, schema: schema) }
+    /// ```
+    public func recordSyncPushResults(_ results: [SyncPushResult], for batch: [SyncPushChange], schema: SyncSchema,
+                                      at date: Date = Date()) throws -> SyncPushCounts {
+        guard isInsideTransaction else { throw SyncEngineError.notInTransaction("recording the server's answers") }
+        var counts = SyncPushCounts()
+        for result in results {
+            guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
+            let mutation = withUnsafeBytes(of: result.mutationID.uuid) { Data($0) }
+            guard let entry = try Row.fetchOne(self, sql: """
+                SELECT table_name, row_id, created_at FROM \(SyncEngine.outboxTable) WHERE mutation_id = ?
+                """, arguments: [mutation]) else { continue }
+            guard let table = schema.table(entry["table_name"]) else { throw SyncEngineError.undeclaredTable(entry["table_name"]) }
+            let storedID: DatabaseValue = entry["row_id"]
+            let ofRow: StatementArguments = [table.name, storedID]
+            switch result.status {
+            case .applied:
+                try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE mutation_id = ?", arguments: [mutation])
+                try execute(sql: "UPDATE \(SyncEngine.outboxTable) SET base_version = ? WHERE table_name = ? AND row_id = ?",
+                            arguments: [result.version] + ofRow)
+                try setServerVersion(change.operation == .upsert ? result.version : nil, ofRow)
+                counts.applied += 1
+            case .conflict:
+                let local = try currentValues(of: table, storedID)
+                try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+                let touched = change.operation == .delete ? table.columns.map(\.name) : Array(change.row.values.keys)
+                let differing = local.map { local in
+                    local.filter { column, value in touched.contains(column) && result.serverRow?.values[column] != value }
+                }
+                if (local == nil) == (result.serverRow == nil), differing?.isEmpty ?? true {
+                    counts.converged += 1
+                } else {
+                    try logConflict(table, change.row.id, storedID, local: differing, server: result.serverRow, version: result.version,
+                                    changedAt: entry["created_at"], detectedAt: date)
+                    counts.conflicts += 1
+                }
+                try mergingSyncChanges { try takeServerState(table, storedID, result.serverRow) }
+                try setServerVersion(result.serverRow == nil ? nil : result.version, ofRow)
+            }
+        }
+        return counts
+    }
+
+    /// The row's version on the server, or none (a row the server deleted).
+    private func setServerVersion(_ version: Int64?, _ ofRow: StatementArguments) throws {
+        if let version {
+            try execute(sql: "INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)",
+                        arguments: ofRow + [version])
+        } else {
+            try execute(sql: "DELETE FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+        }
+    }
+
+    /// The values of a row's declared columns, the primary key excepted;
+    /// nil when there is no such row.
+    private func currentValues(of table: SyncTable, _ storedID: DatabaseValue) throws -> [String: SyncValue]? {
+        let columns = table.columns.filter { $0.name != table.primaryKey }
+        let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard let row = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
+                                         arguments: [storedID]) else { return nil }
+        var values: [String: SyncValue] = [:]
+        for (index, column) in columns.enumerated() { values[column.name] = SyncValue(row[index], for: column.type) }
+        return values
+    }
+
+    /// Makes the local row the server's: its values, or no row.
+    private func takeServerState(_ table: SyncTable, _ storedID: DatabaseValue, _ server: SyncRow?) throws {
+        let key = "\"\(table.primaryKey)\""
+        guard let server else {
+            try execute(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID])
+            return
+        }
+        let columns = table.columns.map(\.name).filter { server.values[$0] != nil }
+        if !columns.isEmpty {
+            try execute(sql: "UPDATE \"\(table.name)\" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE \(key) = ?",
+                        arguments: StatementArguments(columns.map { server.values[$0]!.databaseValue } + [storedID]))
+            if changesCount > 0 { return }
+        } else if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID]) != nil {
+            return
+        }
+        let inserted = [table.primaryKey] + columns
+        try execute(sql: """
+            INSERT INTO "\(table.name)" (\(inserted.map { "\"\($0)\"" }.joined(separator: ", ")))
+            VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))
+            """, arguments: StatementArguments([SyncValue.uuid(server.id).databaseValue] + columns.map { server.values[$0]!.databaseValue }))
+    }
+
+    private func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
+                             version: Int64?, changedAt: Double, detectedAt: Date) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json(_ values: [String: SyncValue]?) throws -> String? {
+            guard let values else { return nil }
+            let row = SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init))
+            return String(decoding: try encoder.encode(row), as: UTF8.self)
+        }
+        let values: [(any DatabaseValueConvertible)?] = [
+            table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
+        ]
+        try execute(sql: """
+            INSERT INTO \(SyncEngine.conflictTable)
+                (table_name, row_id, local_values, server_values, server_version, changed_at, detected_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments(values))
+    }
+}

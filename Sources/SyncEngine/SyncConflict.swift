@@ -1,0 +1,43 @@
+import CipherDB
+import Foundation
+import SyncSchema
+
+/// A local change that lost to the server's state, kept with both values:
+/// a row of `sync_conflict`, written when the server's answer is recorded
+/// (``CipherDB/Database/recordSyncPushResults(_:for:schema:at:)``).
+///
+/// ```swift
+/// let conflicts = try dbQueue.read { db in try SyncConflict.fetchAll(db) }
+/// conflicts.first?.localValues   // ["title": .text("Mine")]
+/// ```
+public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
+    public static let databaseTableName = SyncEngine.conflictTable
+
+    public var id: Int64
+    public var table: String
+    public var rowID: UUID
+    /// The local values of the columns that differed from the server's;
+    /// nil when the row was deleted locally.
+    public var localValues: [String: SyncJSONScalar]?
+    /// The server's row; nil when it is deleted on the server.
+    public var serverValues: [String: SyncJSONScalar]?
+    public var serverVersion: Int64?
+    /// When the local change was made.
+    public var changedAt: Date
+    public var detectedAt: Date
+
+    public init(row: Row) throws {
+        id = row["id"]
+        table = row["table_name"]
+        rowID = row["row_id"]
+        localValues = try (row["local_values"] as String?).map(Self.values)
+        serverValues = try (row["server_values"] as String?).map(Self.values)
+        serverVersion = row["server_version"]
+        changedAt = Date(timeIntervalSince1970: row["changed_at"])
+        detectedAt = Date(timeIntervalSince1970: row["detected_at"])
+    }
+
+    private static func values(_ json: String) throws -> [String: SyncJSONScalar] {
+        try JSONDecoder().decode(SyncRowJSON.self, from: Data(json.utf8)).values
+    }
+}

@@ -1,0 +1,139 @@
+import CipherDB
+import Foundation
+import SyncEngine
+import SyncSchema
+import Testing
+
+/// The server's answers to a batch, recorded: applied changes leave the
+/// outbox and rebase the row's later ones; a change in conflict gives way
+/// to the server's row, and what was lost is logged.
+@Suite struct SyncPushResultsTests {
+    let notes: NotesDatabase
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init() throws {
+        notes = try NotesDatabase()
+    }
+
+    func nextBatch() throws -> [SyncPushChange] {
+        try notes.dbPool.write { db in try db.nextSyncPushBatch(for: notes.schema, at: now) }
+    }
+
+    func record(_ results: [SyncPushResult], for batch: [SyncPushChange]) throws -> SyncPushCounts {
+        try notes.dbPool.write { db in try db.recordSyncPushResults(results, for: batch, schema: notes.schema, at: now) }
+    }
+
+    func applied(_ batch: [SyncPushChange], version: Int64) -> [SyncPushResult] {
+        batch.map { SyncPushResult(mutationID: $0.mutationID, status: .applied, version: version) }
+    }
+
+    func serverVersions() throws -> [String: Int64] {
+        try notes.dbPool.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT table_name, row_id, version FROM sync_row").map {
+                ("\($0["table_name"] as String) \($0["row_id"] as String)", $0["version"] as Int64)
+            })
+        }
+    }
+
+    func conflicts() throws -> [SyncConflict] {
+        try notes.dbPool.read { db in try SyncConflict.fetchAll(db) }
+    }
+
+    func execute(_ sql: String, _ arguments: StatementArguments = StatementArguments()) throws {
+        try notes.dbPool.write { db in try db.execute(sql: sql, arguments: arguments) }
+    }
+
+    func value(_ sql: String) throws -> String? {
+        try notes.dbPool.read { db in try String.fetchOne(db, sql: sql) }
+    }
+
+    /// A notebook and a note that the server has, at version 1.
+    func syncedNote() throws -> (notebook: UUID, note: UUID) {
+        let notebook = UUID(), note = UUID()
+        try notes.insertNote(note, notebook: notebook, title: "Groceries")
+        let batch = try nextBatch()
+        _ = try record(applied(batch, version: 1), for: batch)
+        return (notebook, note)
+    }
+
+    @Test func anAppliedChangeLeavesTheOutboxAndItsRowTakesItsVersion() throws {
+        let (notebook, note) = try syncedNote()
+        #expect(try notes.entries().isEmpty)
+        #expect(try serverVersions() == ["notebook \(notebook.uuidString)": 1, "note \(note.uuidString)": 1])
+        try execute("UPDATE note SET body = 'milk'")
+        #expect(try notes.entries().map(\.baseVersion) == [1])
+    }
+
+    @Test func theRowsLaterChangesAreRebasedOnTheAppliedVersion() throws {
+        let note = UUID()
+        try notes.insertNote(note, notebook: UUID(), title: "Groceries")
+        let batch = try nextBatch()
+        try execute("UPDATE note SET body = 'milk'")
+        let counts = try record(applied(batch, version: 7), for: batch)
+        #expect(counts == SyncPushCounts(applied: 2))
+        #expect(try notes.entries().map(\.baseVersion) == [7])
+        #expect(try notes.entries().map(\.changedColumns) == [["body"]])
+    }
+
+    @Test func aConflictTakesTheServersRowLogsTheLocalValuesThatDifferedAndRecordsNothing() throws {
+        let (notebook, _) = try syncedNote()
+        try execute("UPDATE notebook SET name = 'Mine'")
+        let batch = try nextBatch()
+        let server = try notes.schema.table("notebook")!.row(id: notebook, values: ["name": .text("Theirs"), "colour": .text("blue")])
+        let counts = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .conflict, version: 4, serverRow: server)], for: batch)
+        #expect(counts == SyncPushCounts(conflicts: 1))
+        #expect(try value("SELECT name || ' ' || colour FROM notebook") == "Theirs blue")
+        #expect(try notes.entries().isEmpty)
+        #expect(try serverVersions()["notebook \(notebook.uuidString)"] == 4)
+        let conflict = try #require(try conflicts().first)
+        #expect(conflict.table == "notebook" && conflict.rowID == notebook)
+        #expect(conflict.localValues == ["name": .string("Mine"), "colour": .null])
+        #expect(conflict.serverValues == ["name": .string("Theirs"), "colour": .string("blue")])
+        #expect(conflict.serverVersion == 4 && conflict.detectedAt == now)
+    }
+
+    /// A table merged by column: the server applied what no one else
+    /// changed, and only the column both changed is logged.
+    @Test func aConflictOfATableMergedByColumnLogsTheColumnBothChanged() throws {
+        let (notebook, note) = try syncedNote()
+        try execute("UPDATE note SET title = 'Mine', body = 'eggs'")
+        let batch = try nextBatch()
+        let server = try notes.schema.table("note")!.row(id: note, values: [
+            "notebook": .uuid(notebook), "title": .text("Theirs"), "body": .text("eggs"),
+        ])
+        _ = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .conflict, version: 3, serverRow: server)], for: batch)
+        #expect(try value("SELECT title || ' ' || body FROM note") == "Theirs eggs")
+        #expect(try conflicts().map(\.localValues) == [["title": .string("Mine")]])
+    }
+
+    @Test func aConflictWithTheServersOwnValuesConverges() throws {
+        let (notebook, _) = try syncedNote()
+        try execute("UPDATE notebook SET name = 'Same'")
+        let batch = try nextBatch()
+        let server = try notes.schema.table("notebook")!.row(id: notebook, values: ["name": .text("Same"), "colour": .null])
+        let counts = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .conflict, version: 2, serverRow: server)], for: batch)
+        #expect(counts == SyncPushCounts(converged: 1))
+        #expect(try conflicts().isEmpty)
+    }
+
+    /// A row deleted on the server is deleted here, with what cascades from
+    /// it, and none of it goes back to the server.
+    @Test func aRowDeletedOnTheServerIsDeletedHereWithItsChildrenAndNothingIsPushedBack() throws {
+        let (notebook, _) = try syncedNote()
+        try execute("UPDATE notebook SET name = 'Mine'")
+        let batch = try nextBatch()
+        _ = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .conflict, version: 6, serverRow: nil)], for: batch)
+        #expect(try value("SELECT count(*) FROM notebook") == "0")
+        #expect(try value("SELECT count(*) FROM note") == "0")
+        #expect(try notes.entries().isEmpty)
+        #expect(try serverVersions()["notebook \(notebook.uuidString)"] == nil)
+        #expect(try conflicts().map(\.serverValues) == [nil])
+    }
+
+    @Test func answersToChangesNoLongerInTheOutboxAreIgnored() throws {
+        try notes.insertNote(UUID(), notebook: UUID(), title: "Once")
+        let batch = try nextBatch()
+        #expect(try record(applied(batch, version: 1), for: batch) == SyncPushCounts(applied: 2))
+        #expect(try record(applied(batch, version: 1), for: batch) == SyncPushCounts())
+    }
+}

@@ -13,7 +13,9 @@ extension Database {
     ///   (the server's row stands, so that every device converges; a row
     ///   deleted on the server is deleted here, with what cascades from
     ///   it); the local values that differed from the server's are logged
-    ///   (``SyncConflict``) with the server's row, unless none differed.
+    ///   (``SyncConflict``) with the server's row, unless none differed; a
+    ///   row deleted by that cascade that had unsent changes is logged too,
+    ///   with its values, and its changes leave the outbox.
     ///
     /// Answers to changes no longer in the outbox (recorded by another
     /// sync) are ignored.
@@ -57,9 +59,41 @@ extension Database {
                 }
                 try mergingSyncChanges { try takeServerState(table, storedID, result.serverRow) }
                 try setServerVersion(result.serverRow == nil ? nil : result.version, ofRow)
+                counts.conflicts += try logLostChanges(schema, at: date)
             }
         }
         return counts
+    }
+
+    /// Logs as conflicts the unsent changes of the rows that a merge
+    /// deleted (a child of a row the server deleted, by cascade), whose
+    /// values the triggers kept in `sync_lost`, and takes them out of the
+    /// outbox; returns how many rows.
+    private func logLostChanges(_ schema: SyncSchema, at date: Date) throws -> Int {
+        let lost = try Row.fetchAll(self, sql: "SELECT table_name, row_id, column_name, value FROM \(SyncEngine.lostTable) ORDER BY rowid")
+        var rows: [(table: String, id: DatabaseValue, values: [(String, DatabaseValue)])] = []
+        for value in lost {
+            let table: String = value["table_name"], id: DatabaseValue = value["row_id"]
+            if rows.last?.table != table || rows.last?.id != id { rows.append((table, id, [])) }
+            rows[rows.count - 1].values.append((value["column_name"], value["value"]))
+        }
+        for row in rows {
+            guard let table = schema.table(row.table) else { throw SyncEngineError.undeclaredTable(row.table) }
+            var values: [String: SyncValue] = [:]
+            for (name, value) in row.values {
+                guard let column = table.column(name) else { continue }
+                values[name] = SyncValue(value, for: column.type)
+            }
+            let ofRow: StatementArguments = [table.name, row.id]
+            let changedAt = try Double.fetchOne(self, sql: """
+                SELECT min(created_at) FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?
+                """, arguments: ofRow) ?? date.timeIntervalSince1970
+            try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+            guard let id = UUID.fromDatabaseValue(row.id) else { throw SyncRowError.invalidID(table: table.name, row.id.description) }
+            try logConflict(table, id, row.id, local: values, server: nil, version: nil, changedAt: changedAt, detectedAt: date)
+        }
+        try execute(sql: "DELETE FROM \(SyncEngine.lostTable)")
+        return rows.count
     }
 
     /// The row's version on the server, or none (a row the server deleted).

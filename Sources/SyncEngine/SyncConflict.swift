@@ -29,7 +29,10 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
     public init(row: Row) throws {
         id = row["id"]
         table = row["table_name"]
-        rowID = row["row_id"]
+        guard let rowID = UUID.fromDatabaseValue(row["row_id"]) else {
+            throw SyncRowError.invalidID(table: row["table_name"], (row["row_id"] as DatabaseValue).description)
+        }
+        self.rowID = rowID
         localValues = try (row["local_values"] as String?).map(Self.values)
         serverValues = try (row["server_values"] as String?).map(Self.values)
         serverVersion = row["server_version"]

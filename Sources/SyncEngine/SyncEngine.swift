@@ -25,6 +25,9 @@ import SyncSchema
 ///   next change of that row;
 /// - `sync_conflict`: the local changes that lost to the server's state,
 ///   with both values (``SyncConflict``);
+/// - `sync_lost`: the values of rows deleted by a merge while they had
+///   unsent changes (a child of a row the server deleted), until they are
+///   logged as conflicts;
 /// - `sync_merge`: whether a merge of the server's rows is under way, in
 ///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``).
 public enum SyncEngine {
@@ -32,6 +35,7 @@ public enum SyncEngine {
     static let rowTable = "sync_row"
     static let mergeTable = "sync_merge"
     static let conflictTable = "sync_conflict"
+    static let lostTable = "sync_lost"
 
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
@@ -66,6 +70,11 @@ public enum SyncEngine {
                 -- Seconds since 1970.
                 changed_at REAL NOT NULL,
                 detected_at REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(lostTable) (
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                column_name TEXT NOT NULL,
+                value);
             CREATE TABLE IF NOT EXISTS \(mergeTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 active INTEGER NOT NULL);

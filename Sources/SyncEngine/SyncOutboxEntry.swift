@@ -43,7 +43,10 @@ public struct SyncOutboxEntry: Equatable, Sendable, FetchableRecord, TableRecord
         guard mutation.count == 16 else { throw SyncOutboxEntryError(entry: row["id"], problem: "its mutation id is not 16 bytes") }
         mutationID = mutation.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
         table = row["table_name"]
-        rowID = row["row_id"]
+        guard let rowID = UUID.fromDatabaseValue(row["row_id"]) else {
+            throw SyncOutboxEntryError(entry: row["id"], problem: "its row id is not a UUID")
+        }
+        self.rowID = rowID
         let operation: String = row["operation"]
         guard let known = Operation(rawValue: operation) else {
             throw SyncOutboxEntryError(entry: row["id"], problem: "its operation \(operation.debugDescription) is unknown")

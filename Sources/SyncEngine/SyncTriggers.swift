@@ -16,7 +16,10 @@ import SyncSchema
 /// - A change of a synced row's primary key is refused.
 ///
 /// None records while a merge of the server's rows is under way
-/// (`sync_merge.active`), nor an update that changes no value.
+/// (`sync_merge.active`), nor an update that changes no value. Then a
+/// deleted row is the server's delete (or cascades from one): the row
+/// forgets its server version, and if it had unsent changes its values
+/// are kept in `sync_lost`, to be logged as a conflict.
 struct SyncTriggers {
     let table: SyncTable
 
@@ -49,6 +52,11 @@ struct SyncTriggers {
         func on(_ reference: String, _ text: String) -> String {
             text.replacingOccurrences(of: "%@", with: reference)
         }
+        // A deleted row's values, one row each, from a SELECT of them all.
+        let lostColumns = valueColumns.isEmpty ? [""] : valueColumns
+        let lostValues = "SELECT * FROM (" + lostColumns.map { column in
+            "SELECT '\(name)', OLD.\(key), '\(column)', \(column.isEmpty ? "NULL" : "OLD.\"\(column)\"")"
+        }.joined(separator: " UNION ALL ") + ")"
         // Seconds since 1970, as Foundation's Date reads them.
         let now = "(julianday('now') - 2440587.5) * 86400.0"
         let insertEntry = """
@@ -59,6 +67,7 @@ struct SyncTriggers {
             "DROP TRIGGER IF EXISTS sync_\(name)_update",
             "DROP TRIGGER IF EXISTS sync_\(name)_delete",
             "DROP TRIGGER IF EXISTS sync_\(name)_key",
+            "DROP TRIGGER IF EXISTS sync_\(name)_merged_delete",
             """
             CREATE TRIGGER sync_\(name)_insert AFTER INSERT ON "\(name)" WHEN \(recording) BEGIN
                 UPDATE \(outbox) SET operation = 'upsert', changed_columns = \(allColumns) WHERE \(on("NEW", unsent));
@@ -81,6 +90,14 @@ struct SyncTriggers {
                 \(insertEntry)
                 SELECT randomblob(16), '\(name)', OLD.\(key), 'delete', '', \(on("OLD", version)), \(now)
                 WHERE \(on("OLD", version)) IS NOT NULL OR EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("OLD", row)));
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_merged_delete AFTER DELETE ON "\(name)" WHEN NOT \(recording) BEGIN
+                DELETE FROM \(SyncEngine.rowTable) WHERE \(on("OLD", row));
+                INSERT INTO \(SyncEngine.lostTable) (table_name, row_id, column_name, value)
+                \(lostValues)
+                WHERE EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("OLD", row)));
             END
             """,
             """

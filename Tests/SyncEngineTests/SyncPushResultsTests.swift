@@ -130,6 +130,32 @@ import Testing
         #expect(try conflicts().map(\.serverValues) == [nil])
     }
 
+    /// The server deleted a notebook while a note of it was edited here:
+    /// the note goes with its notebook, and its edit is logged.
+    @Test func aChildEditedHereWhoseParentTheServerDeletedIsLoggedAndLeavesTheOutbox() throws {
+        let (notebook, edited) = try syncedNote()
+        let untouched = UUID()
+        try notes.insertNote(untouched, notebook: notebook, title: "Untouched")
+        let first = try nextBatch()
+        _ = try record(applied(first, version: 2), for: first)
+        try execute("UPDATE note SET body = 'mine' WHERE id = ?", [edited.uuidString])
+        try execute("UPDATE notebook SET name = 'Renamed'")
+        let batch = try nextBatch()
+        let notebookChange = try #require(batch.first { $0.row.table == "notebook" })
+        let counts = try record([SyncPushResult(mutationID: notebookChange.mutationID, status: .conflict, version: 8, serverRow: nil)], for: batch)
+        #expect(counts == SyncPushCounts(conflicts: 2))
+        #expect(try value("SELECT count(*) FROM note") == "0")
+        #expect(try notes.entries().isEmpty)
+        #expect(try serverVersions().isEmpty)
+        let logged = try conflicts()
+        #expect(logged.map(\.table) == ["notebook", "note"])
+        #expect(logged.last?.rowID == edited)
+        #expect(logged.last?.localValues == ["notebook": .string(notebook.uuidString), "title": .string("Groceries"), "body": .string("mine")])
+        #expect(logged.last?.serverValues == nil)
+        // Nothing is left to push, and the next batch is empty.
+        #expect(try nextBatch().isEmpty)
+    }
+
     @Test func answersToChangesNoLongerInTheOutboxAreIgnored() throws {
         try notes.insertNote(UUID(), notebook: UUID(), title: "Once")
         let batch = try nextBatch()

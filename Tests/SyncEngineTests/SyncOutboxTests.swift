@@ -148,6 +148,18 @@ import Testing
         #expect(try notes.entries().last?.table == "notebook")
     }
 
+    @Test func aMergeInsideAnotherLeavesTheTriggersSilentUntilTheOuterOneEnds() throws {
+        try notes.dbPool.write { db in
+            try db.mergingSyncChanges {
+                try db.mergingSyncChanges {
+                    try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Inner')", arguments: [UUID().uuidString])
+                }
+                try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Outer')", arguments: [UUID().uuidString])
+            }
+        }
+        #expect(try notes.entries().isEmpty)
+    }
+
     @Test func aMergeOutsideATransactionIsRefused() throws {
         let queue = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
         let error = queue.inDatabase { db in

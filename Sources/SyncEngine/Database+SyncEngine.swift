@@ -34,6 +34,7 @@ extension Database {
     ///     try db.mergingSyncChanges { try note.update(db) }   // not pushed back
     /// }
     /// ```
+    @discardableResult
     public func mergingSyncChanges<T>(_ body: () throws -> T) throws -> T {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
         // Inside another merge: its end, not this one's, records again.

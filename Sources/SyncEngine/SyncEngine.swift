@@ -4,7 +4,9 @@ import SyncSchema
 /// The device's side of the sync engine, for any app's declared tables
 /// (``SyncSchema``): the outbox that records every insert, update and
 /// delete of a synced table, whatever made it (records, SQL, another
-/// process: the database's own triggers record them).
+/// process: the database's own triggers record them); the batches it
+/// pushes and the server's answers recorded; a pull staged page by page
+/// and merged in one transaction.
 ///
 /// Synced tables store their UUIDs (the primary key and the columns that
 /// reference another table) as uppercase text, as the engine writes them
@@ -28,6 +30,8 @@ import SyncSchema
 /// - `sync_lost`: the values of rows deleted by a merge while they had
 ///   unsent changes (a child of a row the server deleted), until they are
 ///   logged as conflicts;
+/// - `sync_stage`: the server's rows and tombstones of a pull, page by
+///   page, until they are merged in one transaction;
 /// - `sync_merge`: whether a merge of the server's rows is under way, in
 ///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``).
 public enum SyncEngine {
@@ -36,6 +40,7 @@ public enum SyncEngine {
     static let mergeTable = "sync_merge"
     static let conflictTable = "sync_conflict"
     static let lostTable = "sync_lost"
+    static let stageTable = "sync_stage"
 
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
@@ -75,6 +80,16 @@ public enum SyncEngine {
                 row_id NOT NULL,
                 column_name TEXT NOT NULL,
                 value);
+            CREATE TABLE IF NOT EXISTS \(stageTable) (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL CHECK (kind IN ('row', 'tombstone')),
+                table_name TEXT NOT NULL,
+                row_id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                -- SyncRowJSON of a row; NULL for a tombstone.
+                row_values TEXT);
+            CREATE INDEX IF NOT EXISTS \(stageTable)_table ON \(stageTable) (table_name, kind, seq);
+            CREATE INDEX IF NOT EXISTS \(stageTable)_row ON \(stageTable) (table_name, row_id);
             CREATE TABLE IF NOT EXISTS \(mergeTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 active INTEGER NOT NULL);

@@ -12,6 +12,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     case undeclaredTable(String)
     /// An outbox entry never sent whose row is no longer there.
     case rowGone(table: String, id: UUID)
+    /// A merge that would leave a row referencing a row that does not
+    /// exist: `id` is the row's primary key, when it can be read.
+    case foreignKeyViolation(table: String, id: String?, parent: String)
     /// A change of the outbox's triggers outside a transaction, where
     /// another connection could write between its statements.
     case notInTransaction(String)
@@ -26,6 +29,8 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "the sync outbox holds a change of the table \(table), which the declaration does not sync: install the declaration that has it"
         case .rowGone(let table, let id):
             "the sync outbox holds a change of the \(table) row \(id.uuidString), which is gone: its delete should have replaced it"
+        case .foreignKeyViolation(let table, let id, let parent):
+            "the merge would leave the \(table) row \(id ?? "(unknown)") referencing a \(parent) row that does not exist: nothing was merged"
         case .notInTransaction(let what):
             "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
         }

@@ -1,0 +1,109 @@
+import CipherDB
+import Foundation
+import SyncSchema
+
+/// What the recording of the server's answers and the merge of its rows
+/// both do to the local rows, written once.
+extension Database {
+    /// Logs as conflicts the unsent changes of the rows that a merge
+    /// deleted (a child of a row the server deleted, by cascade), whose
+    /// values the triggers kept in `sync_lost`, and takes them out of the
+    /// outbox; returns how many rows.
+    func logLostChanges(_ schema: SyncSchema, at date: Date) throws -> Int {
+        let lost = try Row.fetchAll(self, sql: "SELECT table_name, row_id, column_name, value FROM \(SyncEngine.lostTable) ORDER BY rowid")
+        var rows: [(table: String, id: DatabaseValue, values: [(String, DatabaseValue)])] = []
+        for value in lost {
+            let table: String = value["table_name"], id: DatabaseValue = value["row_id"]
+            if rows.last?.table != table || rows.last?.id != id { rows.append((table, id, [])) }
+            rows[rows.count - 1].values.append((value["column_name"], value["value"]))
+        }
+        for row in rows {
+            guard let table = schema.table(row.table) else { throw SyncEngineError.undeclaredTable(row.table) }
+            var values: [String: SyncValue] = [:]
+            for (name, value) in row.values {
+                guard let column = table.column(name) else { continue }
+                values[name] = SyncValue(value, for: column.type)
+            }
+            let ofRow: StatementArguments = [table.name, row.id]
+            let changedAt = try Double.fetchOne(self, sql: """
+                SELECT min(created_at) FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?
+                """, arguments: ofRow) ?? date.timeIntervalSince1970
+            try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+            guard let id = UUID.fromDatabaseValue(row.id) else { throw SyncRowError.invalidID(table: table.name, row.id.description) }
+            try logConflict(table, id, row.id, local: values, server: nil, version: nil, changedAt: changedAt, detectedAt: date)
+        }
+        try execute(sql: "DELETE FROM \(SyncEngine.lostTable)")
+        return rows.count
+    }
+
+    /// The row's version on the server, or none (a row the server deleted).
+    func setServerVersion(_ version: Int64?, _ ofRow: StatementArguments) throws {
+        if let version {
+            try execute(sql: "INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)",
+                        arguments: ofRow + [version])
+        } else {
+            try execute(sql: "DELETE FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+        }
+    }
+
+    /// The values of a row's declared columns, the primary key excepted;
+    /// nil when there is no such row.
+    func currentValues(of table: SyncTable, _ storedID: DatabaseValue) throws -> [String: SyncValue]? {
+        let columns = table.columns.filter { $0.name != table.primaryKey }
+        let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard let row = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
+                                         arguments: [storedID]) else { return nil }
+        var values: [String: SyncValue] = [:]
+        for (index, column) in columns.enumerated() { values[column.name] = SyncValue(row[index], for: column.type) }
+        return values
+    }
+
+    /// What ``takeServerState(_:_:_:)`` did to the local row.
+    enum ServerStateTaken {
+        case inserted, updated, deleted, unchanged
+    }
+
+    /// Makes the local row the server's: its values (those of the
+    /// declared columns it carries), or no row.
+    @discardableResult
+    func takeServerState(_ table: SyncTable, _ storedID: DatabaseValue, _ server: SyncRow?) throws -> ServerStateTaken {
+        let key = "\"\(table.primaryKey)\""
+        guard let server else {
+            try execute(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID])
+            return changesCount > 0 ? .deleted : .unchanged
+        }
+        let columns = table.columns.map(\.name).filter { server.values[$0] != nil }
+        if !columns.isEmpty {
+            try execute(sql: "UPDATE \"\(table.name)\" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE \(key) = ?",
+                        arguments: StatementArguments(columns.map { server.values[$0]!.databaseValue } + [storedID]))
+            if changesCount > 0 { return .updated }
+        } else if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID]) != nil {
+            return .unchanged
+        }
+        let inserted = [table.primaryKey] + columns
+        try execute(sql: """
+            INSERT INTO "\(table.name)" (\(inserted.map { "\"\($0)\"" }.joined(separator: ", ")))
+            VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))
+            """, arguments: StatementArguments([SyncValue.uuid(server.id).databaseValue] + columns.map { server.values[$0]!.databaseValue }))
+        return .inserted
+    }
+
+    func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
+                             version: Int64?, changedAt: Double, detectedAt: Date) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json(_ values: [String: SyncValue]?) throws -> String? {
+            guard let values else { return nil }
+            let row = SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init))
+            return String(decoding: try encoder.encode(row), as: UTF8.self)
+        }
+        let values: [(any DatabaseValueConvertible)?] = [
+            table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
+        ]
+        try execute(sql: """
+            INSERT INTO \(SyncEngine.conflictTable)
+                (table_name, row_id, local_values, server_values, server_version, changed_at, detected_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments(values))
+    }
+}

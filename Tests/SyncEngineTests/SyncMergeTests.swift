@@ -1,0 +1,146 @@
+import CipherDB
+import Foundation
+import SyncEngine
+import SyncSchema
+import Testing
+
+/// The server's rows, staged page by page and merged in one transaction:
+/// parents before children, tombstones children first, local changes left
+/// for their push, and every foreign key valid after it.
+@Suite struct SyncMergeTests {
+    let notes: NotesDatabase
+    let notebookTable: SyncTable
+    let noteTable: SyncTable
+
+    init() throws {
+        notes = try NotesDatabase()
+        notebookTable = try #require(notes.schema.table("notebook"))
+        noteTable = try #require(notes.schema.table("note"))
+    }
+
+    func notebook(_ id: UUID, _ name: String, version: Int64) throws -> SyncServerRow {
+        SyncServerRow(row: try notebookTable.row(id: id, values: ["name": .text(name), "colour": .null]), version: version)
+    }
+
+    func note(_ id: UUID, in notebook: UUID, _ title: String, version: Int64) throws -> SyncServerRow {
+        SyncServerRow(row: try noteTable.row(id: id, values: ["notebook": .uuid(notebook), "title": .text(title), "body": .null]),
+                      version: version)
+    }
+
+    func stage(_ rows: [SyncServerRow], _ tombstones: [SyncTombstone] = []) throws {
+        try notes.dbPool.write { db in try db.stageSyncPage(rows: rows, tombstones: tombstones) }
+    }
+
+    func merge(snapshot: Bool = false) throws -> SyncMergeCounts {
+        try notes.dbPool.write { db in try db.mergeStagedSyncChanges(schema: notes.schema, isSnapshot: snapshot) }
+    }
+
+    func titles() throws -> [String] {
+        try notes.dbPool.read { db in try String.fetchAll(db, sql: "SELECT title FROM note ORDER BY title") }
+    }
+
+    func count(_ sql: String) throws -> Int {
+        try notes.dbPool.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
+    }
+
+    @Test func childrenStagedBeforeTheirParentsAreMergedAfterThem() throws {
+        let work = UUID(), groceries = UUID()
+        try stage([try note(groceries, in: work, "Groceries", version: 2)])
+        try stage([try notebook(work, "Work", version: 1)])
+        let counts = try merge()
+        #expect(counts == SyncMergeCounts(inserted: 2))
+        #expect(try titles() == ["Groceries"])
+        // The server's rows are not local changes, and their versions are
+        // the base of the next ones.
+        #expect(try notes.entries().isEmpty)
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET body = 'milk'") }
+        #expect(try notes.entries().map(\.baseVersion) == [2])
+        #expect(try count("SELECT count(*) FROM sync_stage") == 0)
+    }
+
+    @Test func tombstonesDeleteChildrenBeforeTheirParents() throws {
+        let work = UUID(), groceries = UUID()
+        try stage([try notebook(work, "Work", version: 1), try note(groceries, in: work, "Groceries", version: 2)])
+        _ = try merge()
+        try stage([], [SyncTombstone(table: "notebook", id: work, version: 3), SyncTombstone(table: "note", id: groceries, version: 4)])
+        let counts = try merge()
+        #expect(counts.deleted == 2)
+        #expect(try count("SELECT count(*) FROM notebook") + count("SELECT count(*) FROM note") == 0)
+        #expect(try count("SELECT count(*) FROM sync_row") == 0)
+        #expect(try notes.entries().isEmpty)
+    }
+
+    @Test func aRowsLastStateInThePagesWins() throws {
+        let work = UUID()
+        try stage([try notebook(work, "First", version: 1)])
+        try stage([], [SyncTombstone(table: "notebook", id: work, version: 2)])
+        try stage([try notebook(work, "Again", version: 3)])
+        #expect(try merge() == SyncMergeCounts(inserted: 1))
+        #expect(try notes.dbPool.read { db in try String.fetchOne(db, sql: "SELECT name FROM notebook") } == "Again")
+    }
+
+    @Test func aRowWithUnsentChangesIsLeftForItsPush() throws {
+        let work = UUID(), groceries = UUID()
+        try stage([try notebook(work, "Work", version: 1), try note(groceries, in: work, "Groceries", version: 2)])
+        _ = try merge()
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Mine'") }
+        try stage([try note(groceries, in: work, "Theirs", version: 5)])
+        let counts = try merge()
+        #expect(counts == SyncMergeCounts(leftAlone: 1))
+        #expect(try titles() == ["Mine"])
+        #expect(try notes.entries().map(\.changedColumns) == [["title"]])
+    }
+
+    /// A snapshot lists every live row: a synced row it does not list is
+    /// deleted; a row never synced, or with unsent changes, stays.
+    @Test func aSnapshotDeletesTheSyncedRowsItDoesNotList() throws {
+        let work = UUID(), home = UUID()
+        try stage([try notebook(work, "Work", version: 1), try notebook(home, "Home", version: 2)])
+        _ = try merge()
+        let local = UUID()
+        try notes.dbPool.write { db in try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Local')", arguments: [local.uuidString]) }
+        try stage([try notebook(work, "Work", version: 1)])
+        let counts = try merge(snapshot: true)
+        #expect(counts.deleted == 1)
+        #expect(try notes.dbPool.read { db in try String.fetchAll(db, sql: "SELECT name FROM notebook ORDER BY name") } == ["Local", "Work"])
+    }
+
+    /// A note edited here whose notebook the server deleted: the note goes
+    /// with it, and its edit is logged.
+    @Test func aChildWithUnsentChangesDeletedByCascadeIsLogged() throws {
+        let work = UUID(), groceries = UUID()
+        try stage([try notebook(work, "Work", version: 1), try note(groceries, in: work, "Groceries", version: 2)])
+        _ = try merge()
+        try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET body = 'mine'") }
+        try stage([], [SyncTombstone(table: "notebook", id: work, version: 3)])
+        let counts = try merge()
+        #expect(counts.deleted == 1 && counts.conflicts == 1)
+        #expect(try count("SELECT count(*) FROM note") == 0)
+        #expect(try notes.entries().isEmpty)
+        let logged = try notes.dbPool.read { db in try SyncConflict.fetchAll(db) }
+        #expect(logged.map(\.rowID) == [groceries])
+        #expect(logged.first?.localValues?["body"] == .string("mine"))
+    }
+
+    @Test func aRowReferencingNothingRollsTheMergeBackAndKeepsTheStaging() throws {
+        let orphan = UUID(), nowhere = UUID()
+        try stage([try note(orphan, in: nowhere, "Orphan", version: 1)])
+        let error = #expect(throws: SyncEngineError.self) { try merge() }
+        #expect(error == .foreignKeyViolation(table: "note", id: orphan.uuidString, parent: "notebook"))
+        #expect(try count("SELECT count(*) FROM note") == 0)
+        #expect(try count("SELECT count(*) FROM sync_stage") == 1)
+    }
+
+    /// A server of a later declaration sends a column this app does not
+    /// have: it is not stored here, and the rest of the row is.
+    @Test func aColumnTheDeclarationDoesNotHaveIsNotStored() throws {
+        let work = UUID()
+        let later = try SyncSchema(json: Data(NotesDatabase.declaration.replacingOccurrences(
+            of: #"{ "name": "colour", "type": "text", "maximumLength": 20 } ]"#,
+            with: #"{ "name": "colour", "type": "text", "maximumLength": 20 }, { "name": "archived", "type": "boolean" } ]"#).utf8))
+        let row = try #require(later.table("notebook")).row(id: work, values: ["name": .text("Work"), "archived": .boolean(true)])
+        try stage([SyncServerRow(row: row, version: 1)])
+        #expect(try merge() == SyncMergeCounts(inserted: 1))
+        #expect(try notes.dbPool.read { db in try String.fetchOne(db, sql: "SELECT name FROM notebook") } == "Work")
+    }
+}

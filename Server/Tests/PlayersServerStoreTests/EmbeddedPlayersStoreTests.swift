@@ -28,8 +28,10 @@ import Testing
         let writesStarted = TestCounter()
         // A write waits for the lock up to the hang guard (a try a
         // millisecond, or longer on a loaded machine), and tells the test
-        // that it waits. (A budget of 10 s failed once under a whole
-        // run's load: the lock outlasted it, released only after the read.)
+        // that it waits. (A budget of 10 s failed once: in a whole run the
+        // steps between the lock and its release took 11 to 75 s, each
+        // await waiting for one of Swift's two cooperative threads, which
+        // the other tests keep busy.)
         let tries = Int(hangGuard.components.seconds) * 1000
         let busyMode = Database.BusyMode.callback { tried in
             writeAtTheLock.set()

@@ -9,8 +9,6 @@ extension Database {
     /// the caller's transaction.
     public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone]) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let insert = try cachedStatement(sql: """
             INSERT INTO \(SyncEngine.stageTable) (kind, table_name, row_id, version, row_values) VALUES (?, ?, ?, ?, ?)
             """)
@@ -18,7 +16,7 @@ extension Database {
         // its last state only.
         let forget = try cachedStatement(sql: "DELETE FROM \(SyncEngine.stageTable) WHERE table_name = ? AND row_id = ?")
         for server in rows {
-            let values = String(decoding: try encoder.encode(server.row.json), as: UTF8.self)
+            let values = try SyncEngine.json(server.row.json)
             try forget.execute(arguments: [server.row.table, server.row.id.uuidString])
             try insert.execute(arguments: ["row", server.row.table, server.row.id.uuidString, server.version, values])
         }

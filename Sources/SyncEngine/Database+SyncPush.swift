@@ -45,9 +45,8 @@ extension Database {
                 syncRow = try table.row(from: json, carrying: .changed)
             } else {
                 syncRow = try frozenRow(of: entry, in: table, storedID: row["row_id"])
-                let json = try Self.syncRowEncoder.encode(syncRow.json)
                 try execute(sql: "UPDATE \(SyncEngine.outboxTable) SET sent_at = ?, sent_values = ? WHERE id = ?",
-                            arguments: [date.timeIntervalSince1970, String(decoding: json, as: UTF8.self), entry.id])
+                            arguments: [date.timeIntervalSince1970, try SyncEngine.json(syncRow.json), entry.id])
             }
             batch.append(SyncPushChange(entry: entry.id, mutationID: entry.mutationID, operation: entry.operation,
                                         row: syncRow, baseVersion: entry.baseVersion))
@@ -65,22 +64,9 @@ extension Database {
         let columns = table.conflicts == .mergeByColumn
             ? table.columns.filter { entry.changedColumns.contains($0.name) }
             : table.columns.filter { $0.name != table.primaryKey }
-        let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
-        guard let stored = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
-                                            arguments: [storedID]) else {
+        guard let values = try currentValues(of: table, storedID, columns: columns) else {
             throw SyncEngineError.rowGone(table: table.name, id: entry.rowID)
         }
-        var values: [String: SyncValue] = [:]
-        for (index, column) in columns.enumerated() {
-            values[column.name] = SyncValue(stored[index], for: column.type)
-        }
         return try table.row(id: entry.rowID, values: values, carrying: table.conflicts == .mergeByColumn ? .changed : .whole)
-    }
-
-    /// The frozen values' JSON: the same bytes for the same row.
-    private static var syncRowEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }

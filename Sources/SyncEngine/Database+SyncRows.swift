@@ -46,10 +46,10 @@ extension Database {
         }
     }
 
-    /// The values of a row's declared columns, the primary key excepted;
-    /// nil when there is no such row.
-    func currentValues(of table: SyncTable, _ storedID: DatabaseValue) throws -> [String: SyncValue]? {
-        let columns = table.columns.filter { $0.name != table.primaryKey }
+    /// The values of a row's `columns` (by default every declared one but
+    /// the primary key); nil when there is no such row.
+    func currentValues(of table: SyncTable, _ storedID: DatabaseValue, columns: [SyncColumn]? = nil) throws -> [String: SyncValue]? {
+        let columns = columns ?? table.columns.filter { $0.name != table.primaryKey }
         let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         guard let row = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
                                          arguments: [storedID]) else { return nil }
@@ -90,12 +90,8 @@ extension Database {
 
     func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
                              version: Int64?, changedAt: Double, detectedAt: Date) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         func json(_ values: [String: SyncValue]?) throws -> String? {
-            guard let values else { return nil }
-            let row = SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init))
-            return String(decoding: try encoder.encode(row), as: UTF8.self)
+            try values.map { try SyncEngine.json(SyncRowJSON(id: id.uuidString, values: $0.mapValues(SyncJSONScalar.init))) }
         }
         let values: [(any DatabaseValueConvertible)?] = [
             table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,

@@ -11,7 +11,8 @@ import SyncSchema
 ///
 /// Synced tables store their UUIDs (the primary key and the columns that
 /// reference another table) as uppercase text, as the engine writes them
-/// (`DatabaseUUIDEncodingStrategy.uppercaseString` for records).
+/// (`DatabaseUUIDEncodingStrategy.uppercaseString` for records); the
+/// triggers refuse any other form.
 ///
 /// An app installs it in a migration, after its own tables:
 ///

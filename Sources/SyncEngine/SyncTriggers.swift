@@ -14,6 +14,9 @@ import SyncSchema
 /// - A delete drops the row's unsent entries and records a delete, unless
 ///   the server never heard of the row (no version, no entry sent).
 /// - A change of a synced row's primary key is refused.
+/// - A UUID stored otherwise than as uppercase text (a blob, lowercase) is
+///   refused: the merge writes them so, and a row stored in two forms
+///   would be two rows.
 ///
 /// None records while a merge of the server's rows is under way
 /// (`sync_merge.active`), nor an update that changes no value. Then a
@@ -57,6 +60,14 @@ struct SyncTriggers {
         let lostValues = "SELECT * FROM (" + lostColumns.map { column in
             "SELECT '\(name)', OLD.\(key), '\(column)', \(column.isEmpty ? "NULL" : "OLD.\"\(column)\"")"
         }.joined(separator: " UNION ALL ") + ")"
+        // A UUID column's new value that is not a UUID in uppercase text.
+        let uuidColumns = table.columns.filter { $0.type == .uuid }.map(\.name)
+        let misstoredUUID = uuidColumns.map { column in
+            "(NEW.\"\(column)\" IS NOT NULL AND (typeof(NEW.\"\(column)\") != 'text' OR length(NEW.\"\(column)\") != 36 "
+                + "OR NEW.\"\(column)\" != upper(NEW.\"\(column)\")))"
+        }.joined(separator: " OR ")
+        let misstoredUUIDMessage = "a UUID of the synced table \(name) must be stored as uppercase text "
+            + "(DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
         // Seconds since 1970, as Foundation's Date reads them.
         let now = "(julianday('now') - 2440587.5) * 86400.0"
         let insertEntry = """
@@ -68,6 +79,8 @@ struct SyncTriggers {
             "DROP TRIGGER IF EXISTS sync_\(name)_delete",
             "DROP TRIGGER IF EXISTS sync_\(name)_key",
             "DROP TRIGGER IF EXISTS sync_\(name)_merged_delete",
+            "DROP TRIGGER IF EXISTS sync_\(name)_uuid_insert",
+            "DROP TRIGGER IF EXISTS sync_\(name)_uuid_update",
             """
             CREATE TRIGGER sync_\(name)_insert AFTER INSERT ON "\(name)" WHEN \(recording) BEGIN
                 UPDATE \(outbox) SET operation = 'upsert', changed_columns = \(allColumns) WHERE \(on("NEW", unsent));
@@ -98,6 +111,16 @@ struct SyncTriggers {
                 INSERT INTO \(SyncEngine.lostTable) (table_name, row_id, column_name, value)
                 \(lostValues)
                 WHERE EXISTS (SELECT 1 FROM \(outbox) WHERE \(on("OLD", row)));
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_uuid_insert BEFORE INSERT ON "\(name)" WHEN \(misstoredUUID) BEGIN
+                SELECT RAISE(ABORT, '\(misstoredUUIDMessage)');
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_uuid_update BEFORE UPDATE ON "\(name)" WHEN \(misstoredUUID) BEGIN
+                SELECT RAISE(ABORT, '\(misstoredUUIDMessage)');
             END
             """,
             """

@@ -119,6 +119,32 @@ import Testing
         #expect(unsent.first?.baseVersion == 3)
     }
 
+    /// A UUID stored in another form than the engine's would make one row
+    /// two: it is refused, whoever writes it.
+    @Test func aUUIDStoredOtherwiseThanAsUppercaseTextIsRefused() throws {
+        let notebook = UUID()
+        try notes.dbPool.write { db in try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Work')", arguments: [notebook.uuidString]) }
+        let message = "a UUID of the synced table note must be stored as uppercase text (DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
+        let forms: [(String, StatementArguments)] = [
+            ("lowercase", [UUID().uuidString.lowercased(), notebook.uuidString]),
+            ("a blob", [withUnsafeBytes(of: UUID().uuid) { Data($0) }, notebook.uuidString]),
+            ("a reference in lowercase", [UUID().uuidString, notebook.uuidString.lowercased()]),
+            ("not a UUID", [UUID().uuidString, "work"]),
+        ]
+        for (form, arguments) in forms {
+            let error = #expect(throws: DatabaseError.self, "\(form)") {
+                try notes.dbPool.write { db in try db.execute(sql: "INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Note')", arguments: arguments) }
+            }
+            #expect(error?.message == message, "\(form)")
+        }
+        let note = UUID()
+        try notes.insertNote(note, notebook: notebook, title: "Note")
+        #expect(throws: DatabaseError.self) {
+            try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET notebook = lower(notebook)") }
+        }
+        #expect(try notes.entries().map(\.rowID) == [notebook, note])
+    }
+
     @Test func thePrimaryKeyOfASyncedRowCannotChange() throws {
         let note = UUID()
         try notes.insertNote(note, notebook: UUID(), title: "Fixed")

@@ -46,12 +46,17 @@ struct SyncTriggers {
         let allColumns = "'" + valueColumns.map { "\($0)," }.joined() + "'"
         // The columns an update changed, each once in the list it joins.
         let changedNow = valueColumns.isEmpty ? "0" : valueColumns.map { "(OLD.\"\($0)\" IS NOT NEW.\"\($0)\")" }.joined(separator: " OR ")
-        let added = valueColumns.map { column in
+        // Text parts joined in SQL: '' when there is none (a table of its
+        // primary key alone).
+        func concatenation(_ parts: [String]) -> String {
+            parts.isEmpty ? "''" : parts.joined(separator: " || ")
+        }
+        let added = concatenation(valueColumns.map { column in
             "CASE WHEN OLD.\"\(column)\" IS NOT NEW.\"\(column)\" AND instr(',' || changed_columns, ',\(column),') = 0 THEN '\(column),' ELSE '' END"
-        }.joined(separator: " || ") + (valueColumns.isEmpty ? "''" : "")
-        let changedList = valueColumns.map { column in
+        })
+        let changedList = concatenation(valueColumns.map { column in
             "CASE WHEN OLD.\"\(column)\" IS NOT NEW.\"\(column)\" THEN '\(column),' ELSE '' END"
-        }.joined(separator: " || ")
+        })
         func on(_ reference: String, _ text: String) -> String {
             text.replacingOccurrences(of: "%@", with: reference)
         }

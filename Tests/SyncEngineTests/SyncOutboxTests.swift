@@ -25,6 +25,28 @@ import Testing
         try other.close()
     }
 
+    /// A table of its primary key alone (a set of ids) installs, and its
+    /// inserts and deletes are recorded.
+    @Test func aTableOfItsPrimaryKeyAloneIsSynced() throws {
+        let schema = try SyncSchema(tables: [SyncTable(name: "tag", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+        ])])
+        let queue = try DatabaseQueue(path: notes.folder.path("tags.sqlite"))
+        let tag = UUID()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE tag (id TEXT PRIMARY KEY NOT NULL)")
+            try db.installSyncEngine(for: schema)
+            try db.execute(sql: "INSERT INTO tag (id) VALUES (?)", arguments: [tag.uuidString])
+            try db.execute(sql: "UPDATE sync_outbox SET sent_at = 1e9")
+            try db.execute(sql: "DELETE FROM tag")
+        }
+        let recorded = try queue.read { db in try SyncOutboxEntry.inPushOrder().fetchAll(db) }
+        #expect(recorded.map(\.operation) == [.upsert, .delete])
+        #expect(recorded.map(\.changedColumns) == [[], []])
+        #expect(recorded.allSatisfy { $0.rowID == tag })
+        try queue.close()
+    }
+
     @Test func anInsertRecordsAnUpsertOfEveryColumn() throws {
         let note = UUID(), notebook = UUID()
         try notes.insertNote(note, notebook: notebook, title: "Groceries")

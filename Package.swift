@@ -60,9 +60,9 @@ let package = Package(
         .target(
             name: "CipherSync",
             dependencies: ["CCurl"]),
-        // The players' wire format: messages, the one validator of names
-        // and scores, the digest of a server's players. No database, no
-        // HTTP.
+        // The sync engine's declaration of an app's tables, read by both
+        // sides, and what travels: rows, changes, answers, tombstones.
+        // Foundation only.
         .target(
             name: "SyncSchema"),
         // The device's side of the sync engine for any app's declared
@@ -70,6 +70,9 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: ["CipherDB", "SyncSchema"]),
+        // The players' wire format: messages, the one validator of names
+        // and scores, the digest of a server's players. No database, no
+        // HTTP.
         .target(
             name: "PlayersProtocol",
             dependencies: ["SyncSchema"]),

@@ -81,6 +81,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // The sync engine's rules of a write, for any declared table,
+        // written once above the stores: what a store reads for a batch of
+        // changes, and the plan it carries out. The declaration only: no
+        // database, no HTTP.
+        .target(
+            name: "SyncServer",
+            dependencies: fromCipherDB("SyncSchema")),
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: fromCipherDB("SyncSchema") + ["SyncServer"]),
         .testTarget(
             name: "PlayersServerStoreTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [

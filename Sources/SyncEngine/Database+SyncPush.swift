@@ -48,8 +48,8 @@ extension Database {
                 try execute(sql: "UPDATE \(SyncEngine.outboxTable) SET sent_at = ?, sent_values = ? WHERE id = ?",
                             arguments: [date.timeIntervalSince1970, try SyncEngine.json(syncRow.json), entry.id])
             }
-            batch.append(SyncPushChange(entry: entry.id, mutationID: entry.mutationID, operation: entry.operation,
-                                        row: syncRow, baseVersion: entry.baseVersion))
+            batch.append(SyncPushChange(entry: entry.id, change: SyncChange(
+                mutationID: entry.mutationID, operation: entry.operation, row: syncRow, baseVersion: entry.baseVersion)))
         }
         return batch
     }

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import SyncSchema
 
 /// A local change of a synced row that the server has not acknowledged
 /// yet: a row of the outbox, `sync_outbox`, which the triggers of the
@@ -12,11 +13,7 @@ import Foundation
 public struct SyncOutboxEntry: Equatable, Sendable, FetchableRecord, TableRecord {
     public static let databaseTableName = SyncEngine.outboxTable
 
-    public enum Operation: String, Sendable {
-        /// The row was inserted, or changed.
-        case upsert
-        case delete
-    }
+    public typealias Operation = SyncChange.Operation
 
     /// The push order.
     public var id: Int64

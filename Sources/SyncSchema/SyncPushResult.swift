@@ -1,5 +1,4 @@
 import Foundation
-import SyncSchema
 
 /// The server's answer to one pushed change.
 public struct SyncPushResult: Sendable, Equatable {
@@ -28,20 +27,5 @@ public struct SyncPushResult: Sendable, Equatable {
         self.status = status
         self.version = version
         self.serverRow = serverRow
-    }
-}
-
-/// What recording the answers to one batch did.
-public struct SyncPushCounts: Sendable, Equatable {
-    public var applied = 0
-    /// Changes that lost to the server's state, logged (``SyncConflict``).
-    public var conflicts = 0
-    /// Changes that lost to a server state equal to the local one.
-    public var converged = 0
-
-    public init(applied: Int = 0, conflicts: Int = 0, converged: Int = 0) {
-        self.applied = applied
-        self.conflicts = conflicts
-        self.converged = converged
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import SyncSchema
+
+/// What a batch of pushed changes does to a store, planned in memory from
+/// the rows it can touch (``SyncChangeReads``): one answer per change, the
+/// rows to write, the answers to keep. Every store applies the same rules
+/// and only carries out the plan, in the transaction it read the rows in.
+///
+/// The changes are taken in order. A change whose mutation id was answered
+/// before gets that answer again and changes nothing. Any other is decided
+/// on the state the earlier changes left, by its table's conflict policy
+/// (``SyncBatchState``), and each row it writes takes the next value of
+/// the counter.
+///
+/// ```swift
+/// // In the store's writing transaction, which holds the counter:
+/// let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
+///                               recorded: answersByMutationID, counter: counter, date: Date())
+/// // Write plan.rowsToSave (live rows and tombstones, by key), keep
+/// // plan.answersToRecord, store plan.counter; answer plan.results.
+/// ```
+public struct SyncChangePlan: Sendable {
+    /// One answer per change, in the order of the batch.
+    public let results: [SyncPushResult]
+    /// The answers to the changes whose mutation ids were new.
+    public let answersToRecord: [SyncRecordedAnswer]
+    /// The rows the batch changed, each once in its last state, in the
+    /// order they were first written.
+    public let rowsToSave: [SyncStoredRow]
+    /// The counter after the batch: the last version it gave, or the one
+    /// it started from when it wrote nothing.
+    public let counter: Int64
+
+    /// Plans a batch.
+    ///
+    /// - Parameters:
+    ///   - rows: the stored rows the batch can touch, live or deleted
+    ///     (``SyncChangeReads/rows``).
+    ///   - recorded: the answers already given to the batch's mutation
+    ///     ids, by mutation id.
+    ///   - counter: the counter before the batch.
+    ///   - date: when the batch is applied (tombstones and answers).
+    public init(
+        _ changes: [SyncChange],
+        schema: SyncSchema,
+        rows: [SyncRowKey: SyncStoredRow],
+        recorded: [UUID: SyncRecordedAnswer],
+        counter: Int64,
+        date: Date
+    ) throws(SyncChangeError) {
+        var state = SyncBatchState(schema: schema, rows: rows, counter: counter, date: date)
+        var recorded = recorded
+        var results: [SyncPushResult] = []
+        var answersToRecord: [SyncRecordedAnswer] = []
+        for change in changes {
+            if let answer = recorded[change.mutationID] {
+                results.append(try answer.answer(toRetryOf: change))
+                continue
+            }
+            guard let table = schema.table(change.row.table) else { throw .unknownTable(change.row.table) }
+            let result = try state.apply(change, in: table)
+            // As if recorded at once: a later change with this mutation id
+            // gets this answer, as the store would give it.
+            let answer = SyncRecordedAnswer(key: SyncRowKey(table: table.name, id: change.row.id),
+                                            operation: change.operation, result: result, answeredAt: date)
+            recorded[change.mutationID] = answer
+            results.append(result)
+            answersToRecord.append(answer)
+        }
+        self.results = results
+        self.answersToRecord = answersToRecord
+        self.rowsToSave = state.writtenRows
+        self.counter = state.version
+    }
+}

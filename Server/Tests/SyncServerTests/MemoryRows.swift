@@ -1,0 +1,102 @@
+import Foundation
+import SyncSchema
+import SyncServer
+
+/// The stored state of a store, in memory, and what a store does with a
+/// batch: the reads that ``SyncChangeReads`` asks for, the plan, its
+/// writes. The rules under test are the plan's; the real stores carry them
+/// out the same way (their own tests).
+struct MemoryRows {
+    var schema: SyncSchema
+    var rows: [SyncRowKey: SyncStoredRow] = [:]
+    var answers: [UUID: SyncRecordedAnswer] = [:]
+    var counter: Int64 = 0
+    /// The requests of the last batch, in order.
+    var requests: [SyncChangeReads.Request] = []
+
+    init(schema: SyncSchema = .testNotes) {
+        self.schema = schema
+    }
+
+    mutating func apply(_ changes: [SyncChange], at date: Date = Date(timeIntervalSince1970: 1_000)) throws -> [SyncPushResult] {
+        var reads = SyncChangeReads(changes, schema: schema)
+        requests = []
+        while let request = reads.nextRequest() {
+            requests.append(request)
+            switch request {
+            case .rows(let keys):
+                reads.receive(keys.compactMap { rows[$0] })
+            case .children(let parents):
+                let parentKeys = Set(parents)
+                reads.receive(rows.values.filter { row in
+                    row.references(in: schema.table(row.key.table)!).contains { parentKeys.contains($0.parent) }
+                })
+            }
+        }
+        let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
+                                      recorded: answers.filter { id, _ in changes.contains { $0.mutationID == id } },
+                                      counter: counter, date: date)
+        for row in plan.rowsToSave { rows[row.key] = row }
+        for answer in plan.answersToRecord { answers[answer.mutationID] = answer }
+        counter = plan.counter
+        return plan.results
+    }
+
+    /// Applies one change, and returns its answer.
+    mutating func apply(_ change: SyncChange) throws -> SyncPushResult {
+        try apply([change])[0]
+    }
+
+    func row(_ table: String, _ id: UUID) -> SyncStoredRow? {
+        rows[SyncRowKey(table: table, id: id)]
+    }
+
+    func values(_ table: String, _ id: UUID) -> [String: SyncValue]? {
+        row(table, id)?.values
+    }
+
+    // MARK: - Changes
+
+    func upsert(_ table: String, _ id: UUID, _ values: [String: SyncValue], base: Int64? = nil, mutationID: UUID = UUID()) throws -> SyncChange {
+        let table = schema.table(table)!
+        let row = try table.row(id: id, values: values, carrying: .changed)
+        return SyncChange(mutationID: mutationID, operation: .upsert, row: row, baseVersion: base)
+    }
+
+    func delete(_ table: String, _ id: UUID, base: Int64?, mutationID: UUID = UUID()) throws -> SyncChange {
+        let row = try schema.table(table)!.row(id: id, values: [:], carrying: .changed)
+        return SyncChange(mutationID: mutationID, operation: .delete, row: row, baseVersion: base)
+    }
+}
+
+extension SyncSchema {
+    /// Notebooks (server wins), their notes (merged by column), the notes'
+    /// comments (deleted with their note), pins that outlive their note
+    /// (set null), and shares that keep their notebook (restrict).
+    static let testNotes = try! SyncSchema(tables: [
+        SyncTable(name: "notebook", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "name", type: .text, isRequired: true, maximumLength: 100),
+        ]),
+        SyncTable(name: "note", primaryKey: "id", conflicts: .mergeByColumn, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .cascade)),
+            SyncColumn(name: "title", type: .text, isRequired: true, maximumLength: 200),
+            SyncColumn(name: "body", type: .text, maximumLength: 1_000),
+        ]),
+        SyncTable(name: "comment", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "note", type: .uuid, isRequired: true, references: SyncReference(table: "note", onDelete: .cascade)),
+            SyncColumn(name: "text", type: .text, isRequired: true, maximumLength: 200),
+        ]),
+        SyncTable(name: "pin", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "note", type: .uuid, references: SyncReference(table: "note", onDelete: .setNull)),
+            SyncColumn(name: "label", type: .text, isRequired: true, maximumLength: 50),
+        ]),
+        SyncTable(name: "share", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .restrict)),
+        ]),
+    ])
+}

@@ -1,0 +1,19 @@
+/// What a merge did.
+public struct SyncMergeCounts: Sendable, Equatable {
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    /// Server rows and tombstones of rows with unsent changes, left for
+    /// their push to settle against the server.
+    public var leftAlone = 0
+    /// Rows deleted by cascade while they had unsent changes, logged.
+    public var conflicts = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, leftAlone: Int = 0, conflicts: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.leftAlone = leftAlone
+        self.conflicts = conflicts
+    }
+}

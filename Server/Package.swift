@@ -88,9 +88,14 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: fromCipherDB("SyncSchema")),
+        // The engine's embedded store: the declared tables' rows in a
+        // CipherDB database, written by SyncServer's rules.
+        .target(
+            name: "SyncServerDatabase",
+            dependencies: fromCipherDB("CipherDB", "SyncSchema") + ["SyncServer"]),
         .testTarget(
             name: "SyncServerTests",
-            dependencies: fromCipherDB("SyncSchema") + ["SyncServer"]),
+            dependencies: fromCipherDB("CipherDB", "SyncSchema", "TestSupport") + ["SyncServer", "SyncServerDatabase"]),
         .testTarget(
             name: "PlayersServerStoreTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [

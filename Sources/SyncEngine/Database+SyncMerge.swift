@@ -16,7 +16,7 @@ extension Database {
         // its last state only.
         let forget = try cachedStatement(sql: "DELETE FROM \(SyncEngine.stageTable) WHERE table_name = ? AND row_id = ?")
         for server in rows {
-            let values = try SyncEngine.json(server.row.json)
+            let values = try SyncStoredJSON.text(server.row.json)
             try forget.execute(arguments: [server.row.table, server.row.id.uuidString])
             try insert.execute(arguments: ["row", server.row.table, server.row.id.uuidString, server.version, values])
         }
@@ -89,7 +89,7 @@ extension Database {
             WHERE table_name = ? AND kind = 'row' AND \(Self.hasNoLocalChange) ORDER BY seq
             """, arguments: [table.name])
         while let stage = try staged.next() {
-            var json = try JSONDecoder().decode(SyncRowJSON.self, from: Data((stage[2] as String).utf8))
+            var json = try SyncStoredJSON.decode(SyncRowJSON.self, from: stage[2])
             json.values = json.values.filter { table.column($0.key) != nil }
             let row = try table.row(from: json, carrying: .changed)
             let storedID = SyncValue.uuid(row.id).databaseValue

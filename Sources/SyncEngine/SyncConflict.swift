@@ -41,6 +41,6 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
     }
 
     private static func values(_ json: String) throws -> [String: SyncJSONScalar] {
-        try JSONDecoder().decode(SyncRowJSON.self, from: Data(json.utf8)).values
+        try SyncStoredJSON.decode(SyncRowJSON.self, from: json).values
     }
 }

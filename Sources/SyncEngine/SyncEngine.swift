@@ -44,14 +44,6 @@ public enum SyncEngine {
     static let lostTable = "sync_lost"
     static let stageTable = "sync_stage"
 
-    /// The JSON of a row that the engine keeps (frozen when sent, staged,
-    /// logged in a conflict): the same text for the same row.
-    static func json(_ row: SyncRowJSON) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(row), as: UTF8.self)
-    }
-
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """

@@ -1,9 +1,9 @@
 import Foundation
 import SyncSchema
 
-/// Why the server refuses a whole batch of changes (answered 422, and
-/// nothing of the batch is applied): the client sent something that no
-/// rule can apply.
+/// Why a batch of changes is refused, and nothing of it applied: the
+/// client sent something that no rule can apply (the first three, answered
+/// 422), or what the server stores cannot be read (the others).
 public enum SyncChangeError: Error, Equatable, CustomStringConvertible {
     /// A change names a table that the server does not serve.
     case unknownTable(String)
@@ -17,6 +17,10 @@ public enum SyncChangeError: Error, Equatable, CustomStringConvertible {
     /// declaration lost a column or tightened a rule that stored rows
     /// break (a declaration may only add nullable columns).
     case storedRowRefused(SyncRowError)
+    /// A stored row with neither values nor the date of its delete.
+    case storedRowDamaged(SyncRowKey)
+    /// A recorded answer whose row, operation or status cannot be read.
+    case storedAnswerDamaged(UUID)
 
     public var description: String {
         switch self {
@@ -28,6 +32,10 @@ public enum SyncChangeError: Error, Equatable, CustomStringConvertible {
             "the mutation id \(mutationID.uuidString) was answered before for another change (of \(key)): each change needs its own"
         case .storedRowRefused(let error):
             "a row the server stores does not pass its declaration (\(error)): a declaration may only add nullable columns"
+        case .storedRowDamaged(let key):
+            "the server's row of \(key) has neither values nor the date of its delete: its database is damaged"
+        case .storedAnswerDamaged(let mutationID):
+            "the answer the server recorded for the mutation id \(mutationID.uuidString) cannot be read: its database is damaged"
         }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import SyncSchema
+
+extension SyncStoredRow {
+    /// A stored row as a store's columns hold it, the same in every store:
+    /// the values and the column versions as JSON objects (null for a
+    /// tombstone), and the date of a delete (null for a live row).
+    public struct Columns: Sendable, Equatable {
+        public var values: String?
+        public var columnVersions: String?
+        public var deletedAt: Date?
+
+        public init(values: String?, columnVersions: String?, deletedAt: Date?) {
+            self.values = values
+            self.columnVersions = columnVersions
+            self.deletedAt = deletedAt
+        }
+    }
+
+    /// The row's columns, as a store writes them.
+    public func columns() throws -> Columns {
+        switch state {
+        case .live(let values, let columnVersions):
+            Columns(values: try SyncStoredJSON.text(values.mapValues(SyncJSONScalar.init)),
+                    columnVersions: try SyncStoredJSON.text(columnVersions), deletedAt: nil)
+        case .deleted(let date):
+            Columns(values: nil, columnVersions: nil, deletedAt: date)
+        }
+    }
+
+    /// A row read back from a store's columns, its values checked by the
+    /// table's declaration.
+    public init(key: SyncRowKey, version: Int64, columns: Columns, table: SyncTable) throws {
+        self.key = key
+        self.version = version
+        if let deletedAt = columns.deletedAt {
+            state = .deleted(at: deletedAt)
+            return
+        }
+        guard let valuesText = columns.values, let versionsText = columns.columnVersions else {
+            throw SyncChangeError.storedRowDamaged(key)
+        }
+        let scalars = try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: valuesText)
+        let values: [String: SyncValue]
+        do {
+            values = try table.row(from: SyncRowJSON(id: key.id.uuidString, values: scalars), carrying: .changed).values
+        } catch {
+            throw SyncChangeError.storedRowRefused(error)
+        }
+        state = .live(values: values, columnVersions: try SyncStoredJSON.decode([String: Int64].self, from: versionsText))
+    }
+}

@@ -1,0 +1,156 @@
+import CipherDB
+import Foundation
+import SyncSchema
+import SyncServer
+
+/// The rows of an app's declared tables on a server, in a CipherDB
+/// database: the sync engine's embedded store. It only reads and writes
+/// rows; the rules of a write are ``SyncServer``'s (``SyncChangeReads``,
+/// ``SyncChangePlan``), which every store follows. Its calls block
+/// (SQLite waits for its lock).
+///
+/// Every table's rows are in one table, `sync_server_row`, keyed by table
+/// and id, their values a JSON object checked by the declaration when
+/// read: a declaration that gains a column needs no migration, and a
+/// column an older client does not send keeps its value.
+///
+/// ```swift
+/// let database = try ServerSyncDatabase(DatabaseQueue(path: path, configuration: config), schema: schema)
+/// let results = try database.applyChanges(batch)
+/// let page = try database.changes(after: cursor, limit: 1_000)
+/// ```
+public final class ServerSyncDatabase: Sendable {
+    let writer: any DatabaseWriter
+    public let schema: SyncSchema
+
+    /// Migrates the database, then serves `schema`'s tables.
+    public init(_ writer: any DatabaseWriter, schema: SyncSchema) throws {
+        self.writer = writer
+        self.schema = schema
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("sync-server-v1") { db in
+            // The change counter, and the oldest version a delta can start
+            // after (tombstones older than it were purged).
+            try db.execute(sql: """
+                CREATE TABLE sync_server_counter (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    value INTEGER NOT NULL,
+                    floor INTEGER NOT NULL);
+                INSERT INTO sync_server_counter (id, value, floor) VALUES (1, 0, 0);
+                CREATE TABLE sync_server_row (
+                    table_name TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    version INTEGER NOT NULL UNIQUE,
+                    row_values TEXT,
+                    column_versions TEXT,
+                    deleted_at REAL,
+                    PRIMARY KEY (table_name, id),
+                    CHECK ((row_values IS NULL) = (deleted_at IS NOT NULL))
+                ) WITHOUT ROWID;
+                CREATE TABLE sync_server_reference (
+                    table_name TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    column_name TEXT NOT NULL,
+                    parent_table TEXT NOT NULL,
+                    parent_id TEXT NOT NULL,
+                    PRIMARY KEY (table_name, id, column_name)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_server_reference_parent ON sync_server_reference (parent_table, parent_id);
+                CREATE TABLE sync_server_answer (
+                    mutation_id BLOB PRIMARY KEY,
+                    table_name TEXT NOT NULL,
+                    row_id TEXT NOT NULL,
+                    operation TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    version INTEGER,
+                    server_values TEXT,
+                    answered_at REAL NOT NULL);
+                CREATE INDEX sync_server_answer_date ON sync_server_answer (answered_at);
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Writing
+
+    /// Applies a batch of pushed changes in one transaction, by the rules
+    /// of ``SyncChangePlan``, and returns one answer per change; throws
+    /// ``SyncChangeError`` when the batch is refused, and then changes
+    /// nothing.
+    public func applyChanges(_ changes: [SyncChange], at date: Date = Date()) throws -> [SyncPushResult] {
+        try writer.write { db in
+            var reads = SyncChangeReads(changes, schema: schema)
+            while let request = reads.nextRequest() {
+                switch request {
+                case .rows(let keys): reads.receive(try rows(db, keys))
+                case .children(let parents): reads.receive(try children(db, of: parents))
+                }
+            }
+            let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
+                                          recorded: try answers(db, changes.map(\.mutationID)),
+                                          counter: try counter(db).value, date: date)
+            for row in plan.rowsToSave { try save(db, row) }
+            for answer in plan.answersToRecord { try record(db, answer) }
+            try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
+            return plan.results
+        }
+    }
+
+    /// Deletes the tombstones older than `retention` at `now`, and the
+    /// answers given before then; a delta after a version older than the
+    /// newest tombstone purged is refused from then on (the floor).
+    public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) throws {
+        let limit = now.addingTimeInterval(-retention).timeIntervalSince1970
+        try writer.write { db in
+            if let purged = try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) {
+                try db.execute(sql: "UPDATE sync_server_counter SET floor = MAX(floor, ?)", arguments: [purged])
+                try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            }
+            try db.execute(sql: "DELETE FROM sync_server_answer WHERE answered_at < ?", arguments: [limit])
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The counter: the version of the last change.
+    public func currentVersion() throws -> Int64 {
+        try writer.read { db in try counter(db).value }
+    }
+
+    /// The row of `key`, live or deleted.
+    public func row(_ key: SyncRowKey) throws -> SyncStoredRow? {
+        try writer.read { db in try rows(db, [key]).first }
+    }
+
+    /// The rows changed after `version` (live rows and tombstones), in
+    /// version order, at most `limit`, with the counter when they were
+    /// read; nil when `version` is older than the floor or later than the
+    /// counter: the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int) throws -> (rows: [SyncStoredRow], counter: Int64)? {
+        try writer.read { db in
+            let counter = try counter(db)
+            guard version >= counter.floor, version <= counter.value else { return nil }
+            let rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
+                                      arguments: [version, limit])
+            return (rows, counter.value)
+        }
+    }
+
+    /// A page of the snapshot: live rows in key order (table, then id),
+    /// after `key`, at most `limit`, with the counter when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int) throws -> (rows: [SyncStoredRow], counter: Int64) {
+        try writer.read { db in
+            let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
+            let rows = try storedRows(db, sql: """
+                SELECT * FROM sync_server_row
+                WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
+                ORDER BY table_name, id LIMIT ?
+                """, arguments: [after[0], after[0], after[1], limit])
+            return (rows, try counter(db).value)
+        }
+    }
+}

@@ -46,19 +46,30 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // PostgreSQL over libpq: URLs, connections and their pool, queries
+        // with bound values, the errors a store tells apart. What both
+        // PostgreSQL stores (Players' and the engine's) share.
+        .target(
+            name: "PostgresClient",
+            dependencies: [
+                "CPostgres",
+                "SyncServer",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The server's players in PostgreSQL, for several server instances
-        // on one database, over libpq.
+        // on one database.
         .target(
             name: "PlayersServerPostgres",
             dependencies: fromCipherDB("Players") + [
                 "PlayersServerStore",
-                "CPostgres",
+                "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "PlayersServerHTTP",
             dependencies: fromCipherDB("Players", "SyncSchema") + [
                 "PlayersServerStore",
+                "SyncServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -76,6 +87,7 @@ let package = Package(
                 "PlayersServerHTTP",
                 "PlayersServerStore",
                 "PlayersServerPostgres",
+                "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,6 +124,7 @@ let package = Package(
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
+                "PostgresClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -131,6 +144,7 @@ let package = Package(
             name: "PlayersServerPostgresTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerPostgres",
+                "PostgresClient",
                 "PlayersServerStore",
                 "ServerTestSupport",
             ]),

@@ -5,6 +5,7 @@ import Logging
 import Players
 import PlayersServerPostgres
 import PlayersServerStore
+import PostgresClient
 
 extension PlayersServerCommand {
     /// The environment variable that holds a whole PostgreSQL URL, password

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PlayersServerStore
+import SyncServer
 
 /// The outermost middleware: gives each request its id (an incoming
 /// `X-Request-ID` if it is short and safe, else Hummingbird's own), echoed

@@ -1,6 +1,7 @@
 import Foundation
 import PlayersProtocol
 import PlayersServerStore
+import PostgresClient
 
 extension PostgresPlayersStore {
     /// Applies a batch of `POST /v1/changes` in one transaction, by the

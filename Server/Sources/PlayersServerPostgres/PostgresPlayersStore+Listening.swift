@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PlayersServerStore
+import PostgresClient
 
 extension PostgresPlayersStore {
     /// The channel of the notifications that writing transactions send at

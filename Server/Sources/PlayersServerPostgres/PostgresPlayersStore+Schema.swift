@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlayersProtocol
 import PlayersServerStore
+import PostgresClient
 
 extension PostgresPlayersStore {
     /// The schema, one list of statements per version, applied in order:

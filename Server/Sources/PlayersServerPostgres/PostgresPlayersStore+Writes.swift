@@ -1,6 +1,7 @@
 import Foundation
 import Players
 import PlayersServerStore
+import PostgresClient
 
 extension PostgresPlayersStore {
     public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PlayersProtocol
 import PlayersServerStore
+import PostgresClient
 import Synchronization
 
 /// The server's players in a PostgreSQL database, shared by several server

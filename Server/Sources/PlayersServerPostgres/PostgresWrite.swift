@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Players
 import PlayersServerStore
+import PostgresClient
 
 /// A writing transaction of ``PostgresPlayersStore``, which holds the
 /// change counter: the steps of a write, as `ServerPlayersDatabase` takes

@@ -1,5 +1,6 @@
 import Foundation
 import PlayersServerPostgres
+import PostgresClient
 import ServerTestSupport
 import Testing
 import TestSupport

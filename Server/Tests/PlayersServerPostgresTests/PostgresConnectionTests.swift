@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-@testable import PlayersServerPostgres
+@testable import PostgresClient
 import ServerTestSupport
 import Testing
 import TestSupport

@@ -4,6 +4,7 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
+import PostgresClient
 
 extension StoreSandbox {
     /// Moves every tombstone and recorded mutation id `seconds` into the

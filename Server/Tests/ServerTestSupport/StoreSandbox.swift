@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
+import PostgresClient
 import TestSupport
 
 /// A place where stores of one kind share their players: an encrypted

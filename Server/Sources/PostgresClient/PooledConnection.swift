@@ -4,11 +4,11 @@ import Synchronization
 /// holding it when it closes: one handler on the connection's close, set
 /// once, rather than one more per operation on a connection that may serve
 /// millions.
-final class PooledConnection: Sendable {
-    let connection: PostgresConnection
+package final class PooledConnection: Sendable {
+    package let connection: PostgresConnection
     private let state = Mutex<(isClosed: Bool, onClose: (@Sendable () -> Void)?)>((false, nil))
 
-    init(_ connection: PostgresConnection) {
+    package init(_ connection: PostgresConnection) {
         self.connection = connection
         // The handler holds `self` until the connection closes, which every
         // connection of a pool does.
@@ -16,13 +16,13 @@ final class PooledConnection: Sendable {
     }
 
     /// Whether the connection is closed or closing.
-    var isClosed: Bool {
+    package var isClosed: Bool {
         connection.isClosed || state.withLock { $0.isClosed }
     }
 
     /// Calls `handler` when the connection closes (at once if it is closed),
     /// until ``stopWatching()``.
-    func watchClose(_ handler: @escaping @Sendable () -> Void) {
+    package func watchClose(_ handler: @escaping @Sendable () -> Void) {
         let isClosed = state.withLock { state in
             state.onClose = handler
             return state.isClosed
@@ -30,12 +30,12 @@ final class PooledConnection: Sendable {
         if isClosed { handler() }
     }
 
-    func stopWatching() {
+    package func stopWatching() {
         state.withLock { $0.onClose = nil }
     }
 
     /// Closes the connection: a statement it runs ends at once.
-    func close() {
+    package func close() {
         state.withLock { $0.isClosed = true }
         connection.close()
     }

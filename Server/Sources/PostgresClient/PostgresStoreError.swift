@@ -1,4 +1,4 @@
-import PlayersServerStore
+import SyncServer
 
 /// Why the PostgreSQL store cannot serve, by case: whether the database is
 /// unreachable for now (``isUnavailable``: a later call may succeed) or in
@@ -39,7 +39,7 @@ public enum PostgresStoreError: StoreFailure, CustomStringConvertible, Equatable
     case noCurrentSchema
     case newerSchema(version: Int, supported: Int)
     case listenerClosed
-    /// A call after ``PostgresPlayersStore/close()``.
+    /// A call after the store was closed.
     case closed
 
     public var isUnavailable: Bool {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A PostgreSQL connection URL, `postgres://user:password@host:port/database`
 /// (`postgresql://` too), as the connection configuration of a
-/// ``PostgresPlayersStore``.
+/// PostgreSQL store.
 ///
 /// `sslmode` has libpq's meanings: `disable` connects without TLS; `allow`
 /// and `prefer` (the default) use TLS when the server offers it;

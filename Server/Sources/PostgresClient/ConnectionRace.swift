@@ -15,8 +15,8 @@ import Synchronization
 /// case .timedOut, .connectionClosed, .cancelled: pooled.close()
 /// }
 /// ```
-final class ConnectionRace<Value: Sendable>: Sendable {
-    enum Outcome: Sendable {
+package final class ConnectionRace<Value: Sendable>: Sendable {
+    package enum Outcome: Sendable {
         case finished(Result<Value, any Error>)
         case timedOut
         case connectionClosed
@@ -35,7 +35,7 @@ final class ConnectionRace<Value: Sendable>: Sendable {
 
     private init() {}
 
-    static func run(
+    package static func run(
         on pooled: PooledConnection,
         timeout: Duration?,
         _ operation: @escaping @Sendable (PostgresConnection) async throws -> Value

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 
-/// The PostgreSQL connections of one ``PostgresPlayersStore``: at most
+/// The PostgreSQL connections of one store (Players' or the engine's): at most
 /// `maximumConnections` open, each lent to one operation at a time, and
 /// every wait bounded.
 ///

@@ -105,9 +105,25 @@ let package = Package(
         .target(
             name: "SyncServerDatabase",
             dependencies: fromCipherDB("CipherDB", "SyncSchema") + ["SyncServer"]),
+        // The engine's PostgreSQL store, for several server instances on
+        // one database: the same rules, on PostgresClient.
+        .target(
+            name: "SyncServerPostgres",
+            dependencies: fromCipherDB("SyncSchema") + [
+                "SyncServer",
+                "PostgresClient",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The rules in memory, then the same cases on both stores (the
+        // PostgreSQL cluster of scripts/postgres-cluster).
         .testTarget(
             name: "SyncServerTests",
-            dependencies: fromCipherDB("CipherDB", "SyncSchema", "TestSupport") + ["SyncServer", "SyncServerDatabase"]),
+            dependencies: fromCipherDB("CipherDB", "SyncSchema", "TestSupport") + [
+                "SyncServer",
+                "SyncServerDatabase",
+                "SyncServerPostgres",
+                "ServerTestSupport",
+            ]),
         .testTarget(
             name: "PlayersServerStoreTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [

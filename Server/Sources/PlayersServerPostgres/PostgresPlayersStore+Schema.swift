@@ -138,42 +138,13 @@ extension PostgresPlayersStore {
     /// PostgreSQL: 16 hexadecimal digits of a random UUID.
     static let randomEpoch = "encode(substring(uuid_send(gen_random_uuid()) from 1 for 8), 'hex')"
 
-    /// The key of the advisory lock that migrations hold: "players" in
+    /// The migrations, under an advisory lock whose key is "players" in
     /// ASCII, an arbitrary constant of this program.
-    static let migrationLockKey: Int64 = 0x706C_6179_6572_73
+    static let schema = PostgresMigrations(versionTable: "schema_version", lockKey: 0x706C_6179_6572_73, versions: migrations)
 
-    /// Creates or migrates the schema to the last version, in one
-    /// transaction that holds an advisory lock: of several instances that
-    /// start at once, one migrates and the others then find the schema
-    /// done. In the same transaction, begins a new epoch if the database
-    /// was restored (``beginEpochIfRestored(_:_:)``), and returns the
-    /// history. Throws for a database whose schema is newer than this
-    /// program's.
     static func migrate(_ pool: PostgresConnectionPool, logger: Logger) async throws -> ServerHistory {
-        // Connecting is bounded by the connect timeout; the migration, an
-        // operation, by the operation timeout: it includes the wait for
-        // another instance's migration (the advisory lock), which on a
-        // loaded database can outlast the connect timeout.
         return try await pool.withTransaction(leaseTimeout: pool.connectTimeout, logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_version (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",
-                logger: logger)
-            try await connection.query(
-                "INSERT INTO schema_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING", logger: logger)
-            var current = 0
-            for version in try await connection.query("SELECT version FROM schema_version WHERE id = 1", logger: logger).decode(Int.self) {
-                current = version
-            }
-            guard current <= Self.migrations.count else {
-                throw PostgresStoreError.newerSchema(version: current, supported: Self.migrations.count)
-            }
-            for statements in Self.migrations.dropFirst(current) {
-                for statement in statements {
-                    try await connection.query(statement, logger: logger)
-                }
-            }
-            try await connection.query("UPDATE schema_version SET version = \(Self.migrations.count) WHERE id = 1", logger: logger)
+            try await schema.migrate(connection, logger: logger)
             return try await beginEpochIfRestored(connection, logger)
         }
     }

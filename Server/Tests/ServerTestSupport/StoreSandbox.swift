@@ -119,7 +119,7 @@ public struct StoreSandbox: Sendable {
 
     /// A pool on the embedded store's file, keyed as `players-server
     /// --key-file` keys it.
-    func embeddedPool() throws -> DatabasePool {
+    public func embeddedPool() throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         DatabaseKeySource.rawKey { Self.key }.configure(&configuration)

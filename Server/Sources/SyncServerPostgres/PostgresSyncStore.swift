@@ -1,0 +1,240 @@
+import Foundation
+import Logging
+import PostgresClient
+import SyncSchema
+import SyncServer
+import Synchronization
+
+/// The rows of an app's declared tables in a PostgreSQL database, shared
+/// by several server instances: the engine's second store, which carries
+/// out the same rules as ``SyncServerDatabase/ServerSyncDatabase``
+/// (``SyncChangeReads``, ``SyncChangePlan``) and only reads and writes
+/// rows, in set-based statements whatever the size of a batch.
+///
+/// Its tables are its own (`sync_server_*`, their schema version in
+/// `sync_server_schema_version`), so that it can share a database with
+/// Players' store. As there, every write first locks the one row of the
+/// counter, so that versions follow commit order across instances, and
+/// reads run in `REPEATABLE READ`.
+///
+/// ```swift
+/// let store = try await PostgresSyncStore(url: PostgresURL(url), schema: schema)
+/// let results = try await store.applyChanges(batch)
+/// try await store.close()
+/// ```
+public final class PostgresSyncStore: Sendable {
+    public let schema: SyncSchema
+    let pool: PostgresConnectionPool
+    let logger: Logger
+    private let isClosed = Mutex(false)
+
+    /// Connects, and creates or migrates the store's tables. Throws one
+    /// ``PostgresStoreError`` sentence within `connectTimeout` when the
+    /// database cannot be reached or refuses the connection.
+    public init(
+        url: PostgresURL,
+        schema: SyncSchema,
+        connectTimeout: Duration = .seconds(10),
+        leaseTimeout: Duration = .seconds(30),
+        operationTimeout: Duration = .seconds(60),
+        logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws {
+        let pool = PostgresConnectionPool(
+            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
+            logger: logger)
+        do {
+            try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
+                try await Self.migrations.migrate(connection, logger: logger)
+            }
+        } catch {
+            await pool.close()
+            throw error
+        }
+        self.schema = schema
+        self.pool = pool
+        self.logger = logger
+    }
+
+    /// Closes the connections: later calls throw.
+    public func close() async {
+        let wasClosed = isClosed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        if !wasClosed { await pool.close() }
+    }
+
+    static let migrations = PostgresMigrations(versionTable: "sync_server_schema_version", lockKey: 0x73_796E_6373_7276, versions: [
+        [
+            // The change counter, and the oldest version a delta can start
+            // after (tombstones older than it were purged). Every write
+            // locks its one row first.
+            """
+            CREATE TABLE sync_server_counter (
+                id integer PRIMARY KEY CHECK (id = 1),
+                value bigint NOT NULL,
+                floor bigint NOT NULL)
+            """,
+            "INSERT INTO sync_server_counter (id, value, floor) VALUES (1, 0, 0)",
+            """
+            CREATE TABLE sync_server_row (
+                table_name text NOT NULL,
+                id uuid NOT NULL,
+                version bigint NOT NULL UNIQUE,
+                row_values text,
+                column_versions text,
+                deleted_at timestamptz,
+                PRIMARY KEY (table_name, id),
+                CHECK ((row_values IS NULL) = (deleted_at IS NOT NULL)))
+            """,
+            "CREATE INDEX sync_server_row_deleted_at ON sync_server_row (deleted_at) WHERE deleted_at IS NOT NULL",
+            """
+            CREATE TABLE sync_server_reference (
+                table_name text NOT NULL,
+                id uuid NOT NULL,
+                column_name text NOT NULL,
+                parent_table text NOT NULL,
+                parent_id uuid NOT NULL,
+                PRIMARY KEY (table_name, id, column_name))
+            """,
+            "CREATE INDEX sync_server_reference_parent ON sync_server_reference (parent_table, parent_id)",
+            """
+            CREATE TABLE sync_server_answer (
+                mutation_id uuid PRIMARY KEY,
+                table_name text NOT NULL,
+                row_id uuid NOT NULL,
+                operation text NOT NULL,
+                status text NOT NULL,
+                version bigint,
+                server_values text,
+                answered_at timestamptz NOT NULL)
+            """,
+            "CREATE INDEX sync_server_answer_answered_at ON sync_server_answer (answered_at)",
+        ],
+    ])
+
+    // MARK: - Writing
+
+    /// Applies a batch of pushed changes in one transaction, by the rules
+    /// of ``SyncChangePlan``, and returns one answer per change; throws
+    /// ``SyncChangeError`` when the batch is refused, and then changes
+    /// nothing.
+    public func applyChanges(_ changes: [SyncChange], at date: Date = Date()) async throws -> [SyncPushResult] {
+        try await write { [schema] connection, logger, counter in
+            let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+            var reads = SyncChangeReads(changes, schema: schema)
+            while let request = reads.nextRequest() {
+                switch request {
+                case .rows(let keys): reads.receive(try await rows.rows(keys))
+                case .children(let parents): reads.receive(try await rows.children(of: parents))
+                }
+            }
+            let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
+                                          recorded: try await rows.answers(changes.map(\.mutationID)),
+                                          counter: counter, date: date)
+            try await rows.save(plan.rowsToSave)
+            try await rows.record(plan.answersToRecord)
+            try await connection.query("UPDATE sync_server_counter SET value = \(plan.counter) WHERE id = 1", logger: logger)
+            return plan.results
+        }
+    }
+
+    /// Deletes the tombstones older than `retention` at `now`, and the
+    /// answers given before then, raising the floor of deltas past them
+    /// (as ``SyncServerDatabase/ServerSyncDatabase`` does).
+    public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) async throws {
+        let limit = now.addingTimeInterval(-retention)
+        try await write { connection, logger, _ in
+            try await connection.query(
+                """
+                UPDATE sync_server_counter SET floor = GREATEST(floor, expired.version)
+                FROM (SELECT max(version) AS version FROM sync_server_row WHERE deleted_at < \(limit)) AS expired
+                WHERE id = 1 AND expired.version IS NOT NULL
+                """,
+                logger: logger)
+            try await connection.query("DELETE FROM sync_server_row WHERE deleted_at < \(limit)", logger: logger)
+            try await connection.query("DELETE FROM sync_server_answer WHERE answered_at < \(limit)", logger: logger)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The counter: the version of the last change.
+    public func currentVersion() async throws -> Int64 {
+        try await read { connection, logger in try await Self.counter(connection, logger).value }
+    }
+
+    /// The row of `key`, live or deleted.
+    public func row(_ key: SyncRowKey) async throws -> SyncStoredRow? {
+        try await read { [schema] connection, logger in
+            try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).rows([key]).first
+        }
+    }
+
+    /// The rows changed after `version`, live rows and tombstones, in
+    /// version order, at most `limit`, with the counter when they were
+    /// read; nil when `version` is older than the floor or later than the
+    /// counter: the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int) async throws -> (rows: [SyncStoredRow], counter: Int64)? {
+        try await read { [schema] connection, logger in
+            let counter = try await Self.counter(connection, logger)
+            guard version >= counter.floor, version <= counter.value else { return nil }
+            let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
+                "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
+            return (rows, counter.value)
+        }
+    }
+
+    /// A page of the snapshot: live rows in key order (table, then id),
+    /// after `key`, at most `limit`, with the counter when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> (rows: [SyncStoredRow], counter: Int64) {
+        try await read { [schema] connection, logger in
+            let counter = try await Self.counter(connection, logger)
+            let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
+                """
+                SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                WHERE deleted_at IS NULL AND (table_name, id) > (\(key?.table ?? ""), \(key?.id))
+                ORDER BY table_name, id LIMIT \(limit)
+                """)
+            return (rows, counter.value)
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction.
+    func read<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
+        try checkOpen()
+        return try await pool.withTransaction(logger: logger) { [logger] connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            return try await body(connection, logger)
+        }
+    }
+
+    /// Runs `body` in a writing transaction that holds the counter (the
+    /// one writer, across instances) until its commit; `body` gets the
+    /// counter's value.
+    func write<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger, Int64) async throws -> Result
+    ) async throws -> Result {
+        try checkOpen()
+        return try await pool.withTransaction(logger: logger) { [logger] connection in
+            let rows = try await connection.query("SELECT value FROM sync_server_counter WHERE id = 1 FOR UPDATE", logger: logger)
+            guard let counter = try rows.first(Int64.self) else { throw PostgresStoreError.counterMissing }
+            return try await body(connection, logger, counter)
+        }
+    }
+
+    private func checkOpen() throws {
+        if isClosed.withLock({ $0 }) { throw PostgresStoreError.closed }
+    }
+
+    static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> (value: Int64, floor: Int64) {
+        guard let counter = try await connection.query(
+            "SELECT value, floor FROM sync_server_counter WHERE id = 1", logger: logger
+        ).first((Int64, Int64).self) else { throw PostgresStoreError.counterMissing }
+        return counter
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ServerTestSupport
+import SyncSchema
+import SyncServer
+import TestSupport
+import Testing
+
+/// The engine's two stores, the embedded one on an encrypted file and
+/// PostgreSQL's: each carries out the rules' plans (``SyncChangePlan``) in
+/// one transaction, finds children by their stored references, reads rows
+/// back equal, and pages changes and snapshots alike.
+@Suite struct SyncStoreTests {
+    let changes = MemoryRows()
+    let work = UUID(), home = UUID(), groceries = UUID(), comment = UUID()
+
+    /// A notebook "Work" (1), its note "Groceries" (2), the note's comment (3).
+    func notebookWithANoteAndAComment(_ store: TestSyncStore) async throws {
+        let results = try await store.applyChanges([
+            try changes.upsert("notebook", work, ["name": .text("Work")]),
+            try changes.upsert("note", groceries, ["notebook": .uuid(work), "title": .text("Groceries"), "body": .text("Milk")]),
+            try changes.upsert("comment", comment, ["note": .uuid(groceries), "text": .text("Oat milk")]),
+        ])
+        #expect(results.map(\.version) == [1, 2, 3])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func rowsAreReadBackEqualByAnotherInstance(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, sandbox in
+            try await notebookWithANoteAndAComment(store)
+            let other = try await TestSyncStore.open(sandbox)
+            let (version, note) = (try await other.currentVersion(), try await other.row("note", groceries))
+            await other.close()
+            #expect(version == 3)
+            #expect(note == SyncStoredRow(
+                key: SyncRowKey(table: "note", id: groceries), version: 2,
+                state: .live(values: ["notebook": .uuid(work), "title": .text("Groceries"), "body": .text("Milk")],
+                             columnVersions: ["notebook": 2, "title": 2, "body": 2])))
+            if kind == .embedded {
+                let header = try Data(contentsOf: URL(fileURLWithPath: sandbox.databasePath)).prefix(16)
+                #expect(header != Data("SQLite format 3\u{0}".utf8))
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRefusedBatchChangesNothing(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            let batch = [
+                try changes.upsert("notebook", home, ["name": .text("Home")]),
+                try changes.upsert("note", UUID(), ["notebook": .uuid(home)]),
+            ]
+            await #expect(throws: SyncChangeError.incompleteRow(.missingColumn(table: "note", column: "title"))) {
+                try await store.applyChanges(batch)
+            }
+            #expect(try await store.currentVersion() == 3)
+            #expect(try await store.row("notebook", home) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDeleteCascadesThroughTheStoredReferences(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            let result = try await store.applyChanges([try changes.delete("notebook", work, base: 1)])[0]
+            #expect(result.version == 4)
+            var tombstones: [SyncStoredRow?] = []
+            for (table, id) in [("notebook", work), ("note", groceries), ("comment", comment)] {
+                tombstones.append(try await store.row(table, id))
+            }
+            #expect(tombstones.map { $0?.isLive } == [false, false, false])
+            #expect(tombstones.map { $0?.version } == [4, 5, 6])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRowMovedToAnotherParentIsNoLongerItsOldParentsChild(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
+            _ = try await store.applyChanges([try changes.upsert("note", groceries, ["notebook": .uuid(home)], base: 2)])
+            _ = try await store.applyChanges([try changes.delete("notebook", work, base: 1)])
+            #expect(try await store.row("note", groceries)?.isLive == true)
+            #expect(try await store.row("comment", comment)?.isLive == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changesAfterAVersionComeInVersionOrderWithTheirTombstones(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.delete("comment", comment, base: 3)])
+            _ = try await store.applyChanges([try changes.upsert("note", groceries, ["title": .text("Shopping")], base: 2)])
+            let page = try #require(try await store.changes(after: 1, limit: 10))
+            #expect(page.counter == 5)
+            #expect(page.rows.map(\.key) == [SyncRowKey(table: "comment", id: comment), SyncRowKey(table: "note", id: groceries)])
+            #expect(page.rows.map(\.isLive) == [false, true])
+            #expect(try await store.changes(after: 1, limit: 1)?.rows.map(\.version) == [4])
+            #expect(try await store.changes(after: 6, limit: 10) == nil, "a version later than the counter")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func snapshotPagesHoldEveryLiveRowOnce(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
+            _ = try await store.applyChanges([try changes.delete("comment", comment, base: 3)])
+            var keys: [SyncRowKey] = []
+            var after: SyncRowKey?
+            while true {
+                let page = try await store.snapshot(after: after, limit: 2)
+                keys += page.rows.map(\.key)
+                guard let last = page.rows.last else { break }
+                after = last.key
+            }
+            #expect(keys == [SyncRowKey(table: "note", id: groceries), SyncRowKey(table: "notebook", id: work),
+                             SyncRowKey(table: "notebook", id: home)].sorted())
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func purgedTombstonesRaiseTheFloorOfDeltas(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.delete("comment", comment, base: 3)], at: Date(timeIntervalSince1970: 1_000))
+            try await store.purgeTombstones(olderThan: 60, now: Date(timeIntervalSince1970: 2_000))
+            #expect(try await store.row("comment", comment) == nil)
+            #expect(try await store.changes(after: 3, limit: 10) == nil, "the tombstone of version 4 is gone")
+            #expect(try await store.changes(after: 4, limit: 10)?.rows.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRetryThroughAnotherInstanceGetsTheRecordedConflict(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, sandbox in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.upsert("notebook", work, ["name": .text("Office")], base: 1)])
+            let stale = try changes.upsert("notebook", work, ["name": .text("Job")], base: 1)
+            let first = try await store.applyChanges([stale])
+            _ = try await store.applyChanges([try changes.upsert("notebook", work, ["name": .text("Studio")], base: 4)])
+            let other = try await TestSyncStore.open(sandbox)
+            let again = try await other.applyChanges([stale])
+            await other.close()
+            #expect(first == again)
+            #expect(again[0].status == .conflict)
+            #expect(again[0].serverRow?.values == ["name": .text("Office")])
+        }
+    }
+}

@@ -32,9 +32,11 @@ public enum StrictJSON {
     /// Checks `data`, which the caller's parser has found or will find to
     /// be JSON. `keys` gives the keys allowed in the objects at a path,
     /// where array indices are written `[]` (`$.changes[]`); an object at
-    /// another path may have any key.
-    public static func check(_ data: Data, keys: [String: Set<String>] = [:]) throws(StrictJSON.Violation) {
-        var scanner = Scanner(bytes: [UInt8](data), keys: keys)
+    /// another path may have any key. The members of the objects at the
+    /// paths of `anyNumberIn` may be any JSON number (`1.5`, `2e-3`): the
+    /// values of a row, whose `real` columns have fractions.
+    public static func check(_ data: Data, keys: [String: Set<String>] = [:], anyNumberIn: Set<String> = []) throws(StrictJSON.Violation) {
+        var scanner = Scanner(bytes: [UInt8](data), keys: keys, anyNumberIn: anyNumberIn)
         try scanner.skipWhitespace()
         try scanner.value(path: "$", shape: "$")
         guard scanner.current == nil else { throw StrictJSON.Violation(path: "$", "not valid JSON") }
@@ -43,11 +45,13 @@ public enum StrictJSON {
     private struct Scanner {
         let bytes: [UInt8]
         let keys: [String: Set<String>]
+        let anyNumberIn: Set<String>
         var index = 0
 
-        init(bytes: [UInt8], keys: [String: Set<String>]) {
+        init(bytes: [UInt8], keys: [String: Set<String>], anyNumberIn: Set<String>) {
             self.bytes = bytes
             self.keys = keys
+            self.anyNumberIn = anyNumberIn
         }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -57,13 +61,13 @@ public enum StrictJSON {
         }
 
         /// One value at `path` (`shape`: the path with `[]` for indices).
-        mutating func value(path: String, shape: String) throws(StrictJSON.Violation) {
+        mutating func value(path: String, shape: String, anyNumber: Bool = false) throws(StrictJSON.Violation) {
             guard let byte = current else { throw StrictJSON.Violation(path: path, "not valid JSON") }
             switch byte {
             case UInt8(ascii: "{"): try object(path: path, shape: shape)
             case UInt8(ascii: "["): try array(path: path, shape: shape)
             case UInt8(ascii: "\""): _ = try string(path: path, decoded: false)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(path: path)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(path: path, anyNumber: anyNumber)
             case UInt8(ascii: "t"): try literal("true", path: path)
             case UInt8(ascii: "f"): try literal("false", path: path)
             case UInt8(ascii: "n"): try literal("null", path: path)
@@ -87,7 +91,7 @@ public enum StrictJSON {
                 guard current == UInt8(ascii: ":") else { throw StrictJSON.Violation(path: path, "not valid JSON") }
                 index += 1
                 try skipWhitespace()
-                try value(path: keyPath, shape: "\(shape).\(key)")
+                try value(path: keyPath, shape: "\(shape).\(key)", anyNumber: anyNumberIn.contains(shape))
                 switch current {
                 case UInt8(ascii: ","): index += 1; try skipWhitespace()
                 case UInt8(ascii: "}"): index += 1; return
@@ -136,18 +140,40 @@ public enum StrictJSON {
             throw StrictJSON.Violation(path: path, "not valid JSON")
         }
 
-        /// An integer as JSON writes one: `-?(0|[1-9][0-9]*)`, and not `-0`.
-        mutating func number(path: String) throws(StrictJSON.Violation) {
+        /// An integer as JSON writes one: `-?(0|[1-9][0-9]*)`, and not `-0`;
+        /// where `anyNumber`, any number of JSON's grammar (a fraction, an
+        /// exponent).
+        mutating func number(path: String, anyNumber: Bool) throws(StrictJSON.Violation) {
             let start = index
             if current == UInt8(ascii: "-") { index += 1 }
             let digits = index
-            while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+            skipDigits()
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             let isInteger = index > digits && !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1) && text != "-0"
             let continues = current.map { [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains($0) } ?? false
-            guard isInteger, !continues else {
+            if isInteger, !continues { return }
+            guard anyNumber else {
                 throw StrictJSON.Violation(path: path, "not an integer written as one (digits only, no fraction, exponent or -0)")
             }
+            let notANumber = StrictJSON.Violation(path: path, "not a number as JSON writes one")
+            guard index > digits, !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1) else { throw notANumber }
+            if current == UInt8(ascii: ".") {
+                index += 1
+                guard skipDigits() else { throw notANumber }
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                index += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+                guard skipDigits() else { throw notANumber }
+            }
+        }
+
+        /// Skips digits; whether there was one.
+        @discardableResult
+        mutating func skipDigits() -> Bool {
+            let start = index
+            while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+            return index > start
         }
 
         mutating func literal(_ word: String, path: String) throws(StrictJSON.Violation) {

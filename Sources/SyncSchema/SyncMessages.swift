@@ -1,0 +1,58 @@
+import Foundation
+
+/// What the engine's messages share: their protocol version, the JSON
+/// they are written as, and how a row in them is read by a declaration.
+public enum SyncMessages {
+    /// The version of the engine's messages that this program reads and
+    /// writes.
+    public static let protocolVersion = 1
+
+    /// A message as JSON: UTF-8, sorted keys (``SyncStoredJSON``'s
+    /// encoding).
+    static func data<Message: Encodable>(_ message: Message) throws -> Data {
+        Data(try SyncStoredJSON.text(message).utf8)
+    }
+
+    /// Decodes a message: strict JSON (``StrictJSON``: its known keys
+    /// only, integers written as integers except in the values of rows),
+    /// then its shape, then its protocol version.
+    static func decode<Wire: Decodable>(
+        _ type: Wire.Type, from data: Data, keys: [String: Set<String>], rowValues: Set<String>, version: (Wire) -> Int
+    ) throws(SyncMessageError) -> Wire {
+        let wire = try SyncMessageError.decoding(type, from: data, protocolVersion: protocolVersion)
+        do { try StrictJSON.check(data, keys: keys, anyNumberIn: rowValues) } catch { throw SyncMessageError(error) }
+        let found = version(wire)
+        guard found == protocolVersion else { throw SyncMessageError.unsupportedVersion(found, reads: protocolVersion) }
+        return wire
+    }
+
+    /// A row that a message carries, read by its table's declaration; a
+    /// refused row is the error of its first bad column, at its path.
+    static func row(
+        _ table: SyncTable, id: String, values: [String: SyncJSONScalar], carrying: SyncTable.RowColumns, path: String
+    ) throws(SyncMessageError) -> SyncRow {
+        do {
+            return try table.row(from: SyncRowJSON(id: id, values: values), carrying: carrying)
+        } catch {
+            switch error {
+            case .invalidID: throw SyncMessageError(path: "\(path).id", "not a UUID")
+            case .unknownColumn(_, let column):
+                throw SyncMessageError(path: "\(path).values.\(column)", "not a column of \(table.name) in this program's declaration")
+            case .primaryKeyAmongValues(_, let column):
+                throw SyncMessageError(path: "\(path).values.\(column)", "the primary key, which is the row's id")
+            case .missingColumn(_, let column): throw SyncMessageError(path: "\(path).values.\(column)", "missing")
+            case .invalidValue(_, let problem): throw SyncMessageError(path: "\(path).values.\(problem.column)", problem.description)
+            }
+        }
+    }
+
+    /// A row from the server, read by a declaration that may be older than
+    /// the server's: the columns it does not declare are left out (it
+    /// cannot store them; the server keeps them).
+    static func serverRow(
+        _ table: SyncTable, id: String, values: [String: SyncJSONScalar], path: String
+    ) throws(SyncMessageError) -> SyncRow {
+        let known = values.filter { table.column($0.key) != nil && $0.key != table.primaryKey }
+        return try row(table, id: id, values: known, carrying: .whole, path: path)
+    }
+}

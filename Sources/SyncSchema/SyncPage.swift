@@ -1,0 +1,103 @@
+import Foundation
+
+/// A page of a pull: the server's rows and tombstones of every table it
+/// serves, a snapshot's (live rows in key order) or a delta's (changes
+/// in version order), with the cursor to ask for the next one.
+///
+/// ```json
+/// {"protocolVersion": 1, "kind": "delta", "complete": false, "cursor": "…",
+///  "rows": [{"table": "note", "id": "…", "version": 42, "values": {"notebook": "…", "title": "Groceries", "body": null}}],
+///  "tombstones": [{"table": "notebook", "id": "…", "version": 43}]}
+/// ```
+///
+/// ```swift
+/// let page = try SyncPage.decode(response.body, schema: schema)
+/// try dbQueue.write { db in try db.stageSyncPage(rows: page.rows, tombstones: page.tombstones) }
+/// ```
+public struct SyncPage: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Every live row: what the device does not find in a whole
+        /// snapshot was deleted.
+        case snapshot
+        /// The changes after the cursor the device sent.
+        case delta
+    }
+
+    public var kind: Kind
+    /// Whether this is the last page: the cursor then names the state the
+    /// pages add up to.
+    public var isComplete: Bool
+    /// Opaque to the device: sent back to ask for the next page.
+    public var cursor: String
+    public var rows: [SyncServerRow]
+    public var tombstones: [SyncTombstone]
+
+    public init(kind: Kind, isComplete: Bool, cursor: String, rows: [SyncServerRow], tombstones: [SyncTombstone]) {
+        self.kind = kind
+        self.isComplete = isComplete
+        self.cursor = cursor
+        self.rows = rows
+        self.tombstones = tombstones
+    }
+
+    public func jsonData() throws -> Data {
+        try SyncMessages.data(Wire(
+            protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor,
+            rows: rows.map { Wire.Row(table: $0.row.table, id: $0.row.id.uuidString, version: $0.version, values: $0.row.json.values) },
+            tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) }))
+    }
+
+    /// Decodes a page and checks it by `schema`, the device's declaration,
+    /// which may be older than the server's: the rows and tombstones of a
+    /// table it lacks, and the columns it lacks, are left out (this device
+    /// cannot store them; the server keeps them); every other value passes
+    /// its column, every version is positive. Throws for the first bad
+    /// element, by its JSON path.
+    public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
+        let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
+            "$": ["protocolVersion", "kind", "complete", "cursor", "rows", "tombstones"],
+            "$.rows[]": ["table", "id", "version", "values"],
+            "$.tombstones[]": ["table", "id", "version"],
+        ], rowValues: ["$.rows[].values"], version: \.protocolVersion)
+        guard let kind = Kind(rawValue: wire.kind) else { throw SyncMessageError(path: "$.kind", "neither snapshot nor delta") }
+        var rows: [SyncServerRow] = []
+        for (index, row) in wire.rows.enumerated() {
+            let path = "$.rows[\(index)]"
+            guard row.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
+            guard let table = schema.table(row.table) else { continue }
+            rows.append(SyncServerRow(row: try SyncMessages.serverRow(table, id: row.id, values: row.values, path: path), version: row.version))
+        }
+        var tombstones: [SyncTombstone] = []
+        for (index, tombstone) in wire.tombstones.enumerated() {
+            let path = "$.tombstones[\(index)]"
+            guard tombstone.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
+            guard let id = UUID(uuidString: tombstone.id) else { throw SyncMessageError(path: "\(path).id", "not a UUID") }
+            guard schema.table(tombstone.table) != nil else { continue }
+            tombstones.append(SyncTombstone(table: tombstone.table, id: id, version: tombstone.version))
+        }
+        return SyncPage(kind: kind, isComplete: wire.complete, cursor: wire.cursor, rows: rows, tombstones: tombstones)
+    }
+
+    /// The page as JSON has it, before a declaration reads its rows.
+    struct Wire: Codable {
+        struct Row: Codable {
+            var table: String
+            var id: String
+            var version: Int64
+            var values: [String: SyncJSONScalar]
+        }
+
+        struct Tombstone: Codable {
+            var table: String
+            var id: String
+            var version: Int64
+        }
+
+        var protocolVersion: Int
+        var kind: String
+        var complete: Bool
+        var cursor: String
+        var rows: [Row]
+        var tombstones: [Tombstone]
+    }
+}

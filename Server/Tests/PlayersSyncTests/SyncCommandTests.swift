@@ -113,7 +113,10 @@ import Testing
         func stagingFolders() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path)) ?? []).filter { $0.hasPrefix("players-sync-") }
         }
-        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count == 2 && stagingFolders().count == 1 }
+        // At least two requests: a held one is abandoned as a stall after
+        // 15 s and retried (the same page, staging kept), which a test
+        // starved of CPU for that long sees as a third.
+        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count >= 2 && stagingFolders().count == 1 }
         kill(process.processIdentifier, signal)
         let result = try await sync.value
         #expect(result.status == 128 + signal, "\(result.error)")

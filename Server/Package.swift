@@ -43,6 +43,7 @@ let package = Package(
         .target(
             name: "PlayersServerStore",
             dependencies: fromCipherDB("CipherDB", "Players") + [
+                "SyncServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -179,6 +180,7 @@ let package = Package(
         .testTarget(
             name: "PlayersServerTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
+                "SyncServer",
                 "PlayersServer",
                 "ServerTestSupport",
             ]),
@@ -187,6 +189,7 @@ let package = Package(
         .testTarget(
             name: "PlayersSyncTests",
             dependencies: fromCipherDB("Players", "PlayersSync", "CipherSync", "CipherDB", "TestSupport") + [
+                "SyncServer",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
                 "ServerTestSupport",

@@ -1,64 +1,9 @@
-import Foundation
+import SyncSchema
 
-/// A cursor of the players protocol: a position in the history of one
-/// server's database, written `COUNTER.EPOCH.SERVER`:
-///
-/// - `SERVER`, the identity of the server's database, a UUID made when the
-///   database was created: a cursor of another database is never answered
-///   with a delta;
-/// - `EPOCH`, 16 lowercase hexadecimal digits, the epoch of the database's
-///   history: a new one begins whenever the history may have gone back (a
-///   restore from a backup), so that a cursor from before is never
-///   answered with a delta either;
-/// - `COUNTER`, the server's change counter (decimal digits).
-///
-/// ```swift
-/// let cursor = try PlayersCursor("42.7f3a9c2e1b5d4f60.0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")
-/// cursor.counter // 42
-/// ```
-public struct PlayersCursor: Hashable, Sendable, CustomStringConvertible {
-    public var counter: Int64
-    public var epoch: String
-    public var server: UUID
+/// A cursor of the players protocol: the sync protocol's
+/// (`COUNTER.EPOCH.SERVER`).
+public typealias PlayersCursor = SyncCursor
 
-    public init(counter: Int64, epoch: String, server: UUID) {
-        self.counter = counter
-        self.epoch = epoch
-        self.server = server
-    }
-
-    /// Reads a cursor, throwing for anything but this form (the bare
-    /// counters of older servers included).
-    public init(_ text: String) throws(PlayersPayloadError) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.allSatisfy(Self.isDigit), let counter = Int64(parts[0]),
-              Self.isEpoch(parts[1]), let server = UUID(uuidString: String(parts[2])), server.uuidString == parts[2] else {
-            throw PlayersPayloadError(path: "$.cursor", "not a cursor of this protocol")
-        }
-        self.init(counter: counter, epoch: String(parts[1]), server: server)
-    }
-
-    public var description: String { "\(counter).\(epoch).\(server.uuidString)" }
-
-    /// Whether `text` is a cursor of the older form: a bare counter,
-    /// without the server's identity and epoch.
-    public static func isOlderForm(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isDigit)
-    }
-
-    /// A new random epoch.
-    public static func newEpoch() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// Whether `text` is an epoch: 16 lowercase hexadecimal digits.
-    public static func isEpoch(_ text: Substring) -> Bool {
-        text.utf8.count == 16 && text.utf8.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-}
+/// One epoch of a server database's history, as a players snapshot lists
+/// them: the sync protocol's.
+public typealias PlayersEpoch = SyncEpoch

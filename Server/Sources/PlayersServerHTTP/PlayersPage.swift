@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PlayersProtocol
 import PlayersServerStore
+import SyncServer
 
 /// A page of `GET /v1/players` as the sync protocol sends it, encoded
 /// once (the long-polls that one commit wakes share one page,

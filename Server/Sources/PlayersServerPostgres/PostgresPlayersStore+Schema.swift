@@ -3,6 +3,7 @@ import Logging
 import PlayersProtocol
 import PlayersServerStore
 import PostgresClient
+import SyncServer
 
 extension PostgresPlayersStore {
     /// The schema, one list of statements per version, applied in order:

@@ -3,6 +3,7 @@ import Logging
 import PlayersProtocol
 import PlayersServerStore
 import PostgresClient
+import SyncServer
 import Synchronization
 
 /// The server's players in a PostgreSQL database, shared by several server

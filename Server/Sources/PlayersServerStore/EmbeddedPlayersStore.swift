@@ -1,5 +1,6 @@
 import Foundation
 import PlayersProtocol
+import SyncServer
 
 /// The players store of a server with its own CipherDB database
 /// (`players-server --database`, or in memory): a

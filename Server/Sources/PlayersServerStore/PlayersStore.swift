@@ -1,5 +1,6 @@
 import Foundation
 import PlayersProtocol
+import SyncServer
 
 /// The server's players as its HTTP layer reaches them: the embedded
 /// CipherDB database today (``EmbeddedPlayersStore``), another database

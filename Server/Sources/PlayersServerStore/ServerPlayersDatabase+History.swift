@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import PlayersProtocol
+import SyncServer
 
 extension ServerPlayersDatabase {
     /// Marks a copy of a server database as a backup (`players-server

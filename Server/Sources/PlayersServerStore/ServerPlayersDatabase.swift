@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import SyncServer
 
 /// The server's players in a CipherDB database: the source of truth that
 /// clients sync from. Its calls block (SQLite waits for its lock): the

@@ -1,6 +1,7 @@
 import Foundation
 import PlayersProtocol
 import ServerTestSupport
+import SyncServer
 import TestSupport
 import Testing
 

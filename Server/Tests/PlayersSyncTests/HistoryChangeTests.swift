@@ -3,6 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersSync
+import SyncServer
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
+import SyncServer
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import SyncSchema
 
 /// The identity of a server's database and the epochs of its history
 /// (Docs/SyncProtocol.md): what every cursor names. A store reads it when
@@ -14,9 +14,9 @@ public struct ServerHistory: Equatable, Sendable {
     /// The identity of the database, made when it was created.
     public var server: UUID
     /// Oldest first; the last one is the current epoch. Never empty.
-    public var epochs: [PlayersEpoch]
+    public var epochs: [SyncEpoch]
 
-    public init(server: UUID, epochs: [PlayersEpoch]) {
+    public init(server: UUID, epochs: [SyncEpoch]) {
         precondition(!epochs.isEmpty, "a history has an epoch")
         self.server = server
         self.epochs = epochs
@@ -26,13 +26,13 @@ public struct ServerHistory: Equatable, Sendable {
     public var currentEpoch: String { epochs[epochs.count - 1].epoch }
 
     /// The cursor of this history at `counter`.
-    public func cursor(at counter: Int64) -> PlayersCursor {
-        PlayersCursor(counter: counter, epoch: currentEpoch, server: server)
+    public func cursor(at counter: Int64) -> SyncCursor {
+        SyncCursor(counter: counter, epoch: currentEpoch, server: server)
     }
 
     /// Why a delta cannot answer `cursor`, or nil when it can (as far as
     /// the history goes: the counter's bounds are the store's).
-    public func mismatch(of cursor: PlayersCursor) -> CursorMismatch? {
+    public func mismatch(of cursor: SyncCursor) -> CursorMismatch? {
         if cursor.server != server { return .otherServer }
         if cursor.epoch != currentEpoch { return .earlierEpoch }
         return nil

@@ -5,10 +5,10 @@
 /// the epoch before it is shared up to `start`, and lost after.
 ///
 /// ```swift
-/// let epochs = [PlayersEpoch(epoch: "7f3a9c2e1b5d4f60", start: 0), PlayersEpoch(epoch: "0b5d4f607f3a9c2e", start: 120)]
-/// PlayersEpoch.sharedCounter(epochs, epoch: "7f3a9c2e1b5d4f60", counter: 130) // 120
+/// let epochs = [SyncEpoch(epoch: "7f3a9c2e1b5d4f60", start: 0), SyncEpoch(epoch: "0b5d4f607f3a9c2e", start: 120)]
+/// SyncEpoch.sharedCounter(epochs, epoch: "7f3a9c2e1b5d4f60", counter: 130) // 120
 /// ```
-public struct PlayersEpoch: Codable, Equatable, Sendable {
+public struct SyncEpoch: Codable, Equatable, Sendable {
     public var epoch: String
     public var start: Int64
 
@@ -22,7 +22,7 @@ public struct PlayersEpoch: Codable, Equatable, Sendable {
     /// cursor's counter in the current epoch, or at most the start of the
     /// epoch that followed the cursor's; nil when `epochs` does not list
     /// the cursor's epoch (a history that went its own way).
-    public static func sharedCounter(_ epochs: [PlayersEpoch], epoch: String, counter: Int64) -> Int64? {
+    public static func sharedCounter(_ epochs: [SyncEpoch], epoch: String, counter: Int64) -> Int64? {
         guard let index = epochs.firstIndex(where: { $0.epoch == epoch }) else { return nil }
         let next = epochs.index(after: index)
         return next < epochs.endIndex ? min(counter, epochs[next].start) : counter

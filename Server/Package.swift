@@ -44,6 +44,7 @@ let package = Package(
             name: "PlayersServerStore",
             dependencies: fromCipherDB("CipherDB", "Players") + [
                 "SyncServer",
+                "SyncServerDatabase",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -105,7 +106,11 @@ let package = Package(
         // CipherDB database, written by SyncServer's rules.
         .target(
             name: "SyncServerDatabase",
-            dependencies: fromCipherDB("CipherDB", "SyncSchema") + ["SyncServer"]),
+            dependencies: fromCipherDB("CipherDB", "SyncSchema") + [
+                "SyncServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         // The engine's PostgreSQL store, for several server instances on
         // one database: the same rules, on PostgresClient.
         .target(

@@ -63,7 +63,7 @@ extension PostgresPlayersStore {
                 epoch text NOT NULL UNIQUE,
                 start bigint NOT NULL)
             """,
-            PostgresQuery(unsafeSQL: "INSERT INTO history_epoch (position, epoch, start) VALUES (1, \(randomEpoch), 0)"),
+            PostgresQuery(unsafeSQL: "INSERT INTO history_epoch (position, epoch, start) VALUES (1, \(PostgresMigrations.randomEpoch), 0)"),
         ],
         [
             // The digest of the live players (``PlayersDigest``) in the
@@ -135,9 +135,6 @@ extension PostgresPlayersStore {
         ],
     ]
 
-    /// A random epoch in ``PlayersCursor/newEpoch()``'s form, made by
-    /// PostgreSQL: 16 hexadecimal digits of a random UUID.
-    static let randomEpoch = "encode(substring(uuid_send(gen_random_uuid()) from 1 for 8), 'hex')"
 
     /// The migrations, under an advisory lock whose key is "players" in
     /// ASCII, an arbitrary constant of this program.
@@ -167,7 +164,7 @@ extension PostgresPlayersStore {
         if !identity.isSameTable {
             try await connection.query(PostgresQuery(unsafeSQL: """
                 INSERT INTO history_epoch (position, epoch, start)
-                SELECT MAX(position) + 1, \(randomEpoch), (SELECT value FROM change_counter WHERE id = 1) FROM history_epoch
+                SELECT MAX(position) + 1, \(PostgresMigrations.randomEpoch), (SELECT value FROM change_counter WHERE id = 1) FROM history_epoch
                 """), logger: logger)
             try await connection.query("UPDATE server_identity SET player_table = 'player'::regclass::oid WHERE id = 1", logger: logger)
         }

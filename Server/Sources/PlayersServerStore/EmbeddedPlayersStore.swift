@@ -1,6 +1,7 @@
 import Foundation
 import PlayersProtocol
 import SyncServer
+import SyncServerDatabase
 
 /// The players store of a server with its own CipherDB database
 /// (`players-server --database`, or in memory): a

@@ -15,6 +15,10 @@ package struct PostgresMigrations: Sendable {
     package let lockKey: Int64
     package let versions: [[PostgresQuery]]
 
+    /// A random epoch in ``SyncCursor/newEpoch()``'s form, made by
+    /// PostgreSQL: 16 hexadecimal digits of a random UUID.
+    package static let randomEpoch = "encode(substring(uuid_send(gen_random_uuid()) from 1 for 8), 'hex')"
+
     package init(versionTable: String, lockKey: Int64, versions: [[PostgresQuery]]) {
         self.versionTable = versionTable
         self.lockKey = lockKey

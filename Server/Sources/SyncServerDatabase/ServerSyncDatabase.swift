@@ -22,12 +22,23 @@ import SyncServer
 public final class ServerSyncDatabase: Sendable {
     let writer: any DatabaseWriter
     public let schema: SyncSchema
+    /// The database's identity and the epochs of its history, which every
+    /// cursor names.
+    public let history: ServerHistory
 
     /// Migrates the database, then serves `schema`'s tables.
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) throws {
         self.writer = writer
         self.schema = schema
         try Self.migrator.migrate(writer)
+        history = try writer.read { db in
+            let server = try String.fetchOne(db, sql: "SELECT server FROM sync_server_identity WHERE id = 1").flatMap(UUID.init(uuidString:))
+            let epochs = try Row.fetchAll(db, sql: "SELECT epoch, start FROM sync_server_epoch ORDER BY position").map {
+                SyncEpoch(epoch: $0["epoch"], start: $0["start"])
+            }
+            guard let server, !epochs.isEmpty else { throw SyncStoreError.historyMissing }
+            return ServerHistory(server: server, epochs: epochs)
+        }
     }
 
     static var migrator: DatabaseMigrator {
@@ -70,7 +81,18 @@ public final class ServerSyncDatabase: Sendable {
                     server_values TEXT,
                     answered_at REAL NOT NULL);
                 CREATE INDEX sync_server_answer_date ON sync_server_answer (answered_at);
+                -- The database's identity and the epochs of its history
+                -- (ServerHistory), which every cursor names.
+                CREATE TABLE sync_server_identity (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    server TEXT NOT NULL);
+                CREATE TABLE sync_server_epoch (
+                    position INTEGER PRIMARY KEY,
+                    epoch TEXT NOT NULL UNIQUE,
+                    start INTEGER NOT NULL);
                 """)
+            try db.execute(sql: "INSERT INTO sync_server_identity (id, server) VALUES (1, ?)", arguments: [UUID().uuidString])
+            try db.execute(sql: "INSERT INTO sync_server_epoch (position, epoch, start) VALUES (1, ?, 0)", arguments: [SyncCursor.newEpoch()])
         }
         return migrator
     }
@@ -114,6 +136,13 @@ public final class ServerSyncDatabase: Sendable {
         }
     }
 
+    /// Moves the WAL into the database file, then closes the database.
+    /// Later calls throw.
+    public func close() throws {
+        _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try writer.close()
+    }
+
     // MARK: - Reading
 
     /// The counter: the version of the last change.
@@ -130,19 +159,19 @@ public final class ServerSyncDatabase: Sendable {
     /// version order, at most `limit`, with the counter when they were
     /// read; nil when `version` is older than the floor or later than the
     /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int) throws -> (rows: [SyncStoredRow], counter: Int64)? {
+    public func changes(after version: Int64, limit: Int) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try counter(db)
             guard version >= counter.floor, version <= counter.value else { return nil }
             let rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
                                       arguments: [version, limit])
-            return (rows, counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value)
         }
     }
 
     /// A page of the snapshot: live rows in key order (table, then id),
     /// after `key`, at most `limit`, with the counter when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int) throws -> (rows: [SyncStoredRow], counter: Int64) {
+    public func snapshot(after key: SyncRowKey?, limit: Int) throws -> SyncStoredPage {
         try writer.read { db in
             let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
             let rows = try storedRows(db, sql: """
@@ -150,7 +179,7 @@ public final class ServerSyncDatabase: Sendable {
                 WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
                 ORDER BY table_name, id LIMIT ?
                 """, arguments: [after[0], after[0], after[1], limit])
-            return (rows, try counter(db).value)
+            return SyncStoredPage(rows: rows, counter: try counter(db).value)
         }
     }
 }

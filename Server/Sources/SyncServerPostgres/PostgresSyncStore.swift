@@ -22,8 +22,9 @@ import Synchronization
 /// let results = try await store.applyChanges(batch)
 /// try await store.close()
 /// ```
-public final class PostgresSyncStore: Sendable {
+public final class PostgresSyncStore: SyncRowStore {
     public let schema: SyncSchema
+    public let history: ServerHistory
     let pool: PostgresConnectionPool
     let logger: Logger
     private let isClosed = Mutex(false)
@@ -43,8 +44,9 @@ public final class PostgresSyncStore: Sendable {
             url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
             logger: logger)
         do {
-            try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
+            history = try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
                 try await Self.migrations.migrate(connection, logger: logger)
+                return try await Self.history(connection, logger)
             }
         } catch {
             await pool.close()
@@ -56,7 +58,7 @@ public final class PostgresSyncStore: Sendable {
     }
 
     /// Closes the connections: later calls throw.
-    public func close() async {
+    public func close() async throws {
         let wasClosed = isClosed.withLock { closed in
             defer { closed = true }
             return closed
@@ -110,6 +112,21 @@ public final class PostgresSyncStore: Sendable {
                 answered_at timestamptz NOT NULL)
             """,
             "CREATE INDEX sync_server_answer_answered_at ON sync_server_answer (answered_at)",
+            // The database's identity and the epochs of its history
+            // (ServerHistory), which every cursor names.
+            """
+            CREATE TABLE sync_server_identity (
+                id integer PRIMARY KEY CHECK (id = 1),
+                server uuid NOT NULL)
+            """,
+            "INSERT INTO sync_server_identity (id, server) VALUES (1, gen_random_uuid())",
+            """
+            CREATE TABLE sync_server_epoch (
+                position integer PRIMARY KEY,
+                epoch text NOT NULL UNIQUE,
+                start bigint NOT NULL)
+            """,
+            PostgresQuery(unsafeSQL: "INSERT INTO sync_server_epoch (position, epoch, start) VALUES (1, \(PostgresMigrations.randomEpoch), 0)"),
         ],
     ])
 
@@ -119,7 +136,7 @@ public final class PostgresSyncStore: Sendable {
     /// of ``SyncChangePlan``, and returns one answer per change; throws
     /// ``SyncChangeError`` when the batch is refused, and then changes
     /// nothing.
-    public func applyChanges(_ changes: [SyncChange], at date: Date = Date()) async throws -> [SyncPushResult] {
+    public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
         try await write { [schema] connection, logger, counter in
             let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             var reads = SyncChangeReads(changes, schema: schema)
@@ -142,7 +159,7 @@ public final class PostgresSyncStore: Sendable {
     /// Deletes the tombstones older than `retention` at `now`, and the
     /// answers given before then, raising the floor of deltas past them
     /// (as ``SyncServerDatabase/ServerSyncDatabase`` does).
-    public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) async throws {
+    public func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws {
         let limit = now.addingTimeInterval(-retention)
         try await write { connection, logger, _ in
             try await connection.query(
@@ -175,19 +192,19 @@ public final class PostgresSyncStore: Sendable {
     /// version order, at most `limit`, with the counter when they were
     /// read; nil when `version` is older than the floor or later than the
     /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int) async throws -> (rows: [SyncStoredRow], counter: Int64)? {
+    public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard version >= counter.floor, version <= counter.value else { return nil }
             let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
                 "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
-            return (rows, counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value)
         }
     }
 
     /// A page of the snapshot: live rows in key order (table, then id),
     /// after `key`, at most `limit`, with the counter when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> (rows: [SyncStoredRow], counter: Int64) {
+    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
@@ -196,7 +213,7 @@ public final class PostgresSyncStore: Sendable {
                 WHERE deleted_at IS NULL AND (table_name, id) > (\(key?.table ?? ""), \(key?.id))
                 ORDER BY table_name, id LIMIT \(limit)
                 """)
-            return (rows, counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value)
         }
     }
 
@@ -229,6 +246,17 @@ public final class PostgresSyncStore: Sendable {
 
     private func checkOpen() throws {
         if isClosed.withLock({ $0 }) { throw PostgresStoreError.closed }
+    }
+
+    /// The database's identity and epochs.
+    static func history(_ connection: PostgresConnection, _ logger: Logger) async throws -> ServerHistory {
+        guard let server = try await connection.query(
+            "SELECT server FROM sync_server_identity WHERE id = 1", logger: logger
+        ).first(UUID.self) else { throw PostgresStoreError.identityMissing }
+        let epochs = try await connection.query("SELECT epoch, start FROM sync_server_epoch ORDER BY position", logger: logger)
+            .decode((String, Int64).self).map { SyncEpoch(epoch: $0, start: $1) }
+        guard !epochs.isEmpty else { throw PostgresStoreError.epochMissing }
+        return ServerHistory(server: server, epochs: epochs)
     }
 
     static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> (value: Int64, floor: Int64) {

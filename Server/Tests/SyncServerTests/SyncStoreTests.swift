@@ -14,7 +14,7 @@ import Testing
     let work = UUID(), home = UUID(), groceries = UUID(), comment = UUID()
 
     /// A notebook "Work" (1), its note "Groceries" (2), the note's comment (3).
-    func notebookWithANoteAndAComment(_ store: TestSyncStore) async throws {
+    func notebookWithANoteAndAComment(_ store: any SyncRowStore) async throws {
         let results = try await store.applyChanges([
             try changes.upsert("notebook", work, ["name": .text("Work")]),
             try changes.upsert("note", groceries, ["notebook": .uuid(work), "title": .text("Groceries"), "body": .text("Milk")]),
@@ -29,7 +29,7 @@ import Testing
             try await notebookWithANoteAndAComment(store)
             let other = try await TestSyncStore.open(sandbox)
             let (version, note) = (try await other.currentVersion(), try await other.row("note", groceries))
-            await other.close()
+            try await other.close()
             #expect(version == 3)
             #expect(note == SyncStoredRow(
                 key: SyncRowKey(table: "note", id: groceries), version: 2,
@@ -39,6 +39,17 @@ import Testing
                 let header = try Data(contentsOf: URL(fileURLWithPath: sandbox.databasePath)).prefix(16)
                 #expect(header != Data("SQLite format 3\u{0}".utf8))
             }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyInstanceNamesTheSameHistory(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, sandbox in
+            let other = try await TestSyncStore.open(sandbox)
+            try await other.close()
+            #expect(other.history == store.history)
+            #expect(store.history.epochs.count == 1)
+            #expect(store.history.cursor(at: 0).counter == 0)
         }
     }
 
@@ -141,7 +152,7 @@ import Testing
             _ = try await store.applyChanges([try changes.upsert("notebook", work, ["name": .text("Studio")], base: 4)])
             let other = try await TestSyncStore.open(sandbox)
             let again = try await other.applyChanges([stale])
-            await other.close()
+            try await other.close()
             #expect(first == again)
             #expect(again[0].status == .conflict)
             #expect(again[0].serverRow?.values == ["name": .text("Office")])

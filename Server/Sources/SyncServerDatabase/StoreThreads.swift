@@ -1,11 +1,11 @@
 import NIOCore
 import NIOPosix
 
-/// The threads that run the blocking calls of ``EmbeddedPlayersStore``,
-/// so that the event loops and Swift's cooperative threads never wait for
-/// SQLite: a write waiting for the lock (up to the busy timeout) stalls no
-/// other request.
-enum StoreThreads {
+/// The threads that run the blocking calls of the embedded stores
+/// (Players' and the engine's), so that the event loops and Swift's
+/// cooperative threads never wait for SQLite: a write waiting for the lock
+/// (up to the busy timeout) stalls no other request.
+package enum StoreThreads {
     /// Writes apart from reads, so that writes waiting for each other never
     /// hold the threads of reads. Several threads: SQLite serializes the
     /// writes of one database itself (on these threads, never on a
@@ -16,12 +16,12 @@ enum StoreThreads {
     static let reads = startedPool(threads: max(4, System.coreCount))
 
     /// A write, off the cooperative threads.
-    static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await writes.runIfActive(body)
     }
 
     /// A read, off the cooperative threads.
-    static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await reads.runIfActive(body)
     }
 

@@ -1,0 +1,60 @@
+import Foundation
+import SyncSchema
+
+/// The rows of an app's declared tables as the server's HTTP layer
+/// reaches them: the embedded store or PostgreSQL's, which only read and
+/// write rows and follow the rules written once here (``SyncChangeReads``,
+/// ``SyncChangePlan``). A conforming type never blocks its caller's
+/// thread.
+///
+/// ```swift
+/// let results = try await store.applyChanges(batch.changes, at: Date())
+/// let page = try await store.changes(after: cursor.counter, limit: 1_000)
+/// ```
+public protocol SyncRowStore: Sendable {
+    /// The declaration of the tables it serves.
+    var schema: SyncSchema { get }
+    /// The identity of the store's database and the epochs of its history,
+    /// read when it opened: every cursor names them.
+    var history: ServerHistory { get }
+
+    /// Applies a batch of pushed changes in one transaction; one answer
+    /// per change. Throws ``SyncChangeError`` when the batch is refused,
+    /// and then changes nothing.
+    func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult]
+
+    /// The rows changed after `version`, live rows and tombstones, in
+    /// version order, at most `limit`; nil when `version` is older than
+    /// the floor or later than the counter (the client must take a
+    /// snapshot).
+    func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage?
+
+    /// A page of the snapshot: live rows in key order, after `key`, at
+    /// most `limit`.
+    func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage
+
+    /// The row of `key`, live or deleted.
+    func row(_ key: SyncRowKey) async throws -> SyncStoredRow?
+
+    /// The counter: the version of the last change.
+    func currentVersion() async throws -> Int64
+
+    /// Deletes the tombstones older than `retention` at `now`, and the
+    /// answers given before then; a delta after a version older than the
+    /// newest tombstone purged is refused from then on.
+    func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws
+
+    /// Closes the store: later calls throw.
+    func close() async throws
+}
+
+/// Rows a store read, with its counter when it read them.
+public struct SyncStoredPage: Sendable, Equatable {
+    public var rows: [SyncStoredRow]
+    public var counter: Int64
+
+    public init(rows: [SyncStoredRow], counter: Int64) {
+        self.rows = rows
+        self.counter = counter
+    }
+}

@@ -1,0 +1,14 @@
+/// Why the engine's embedded store cannot serve.
+public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
+    /// The database has no identity or no epoch.
+    case historyMissing
+    /// A call after the store was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .historyMissing: "the database has no identity or epoch: it is damaged, or not a sync server's"
+        case .closed: "the store is closed"
+        }
+    }
+}

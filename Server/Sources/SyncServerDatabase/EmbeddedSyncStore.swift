@@ -1,0 +1,68 @@
+import Foundation
+import SyncSchema
+import SyncServer
+import Synchronization
+
+/// The engine's store of a server with its own CipherDB database: a
+/// ``ServerSyncDatabase`` whose blocking calls run on ``StoreThreads``, so
+/// that the callers only await.
+///
+/// ```swift
+/// let store = EmbeddedSyncStore(try ServerSyncDatabase(DatabasePool(path: path, configuration: config), schema: schema))
+/// let results = try await store.applyChanges(batch.changes, at: Date())
+/// ```
+public final class EmbeddedSyncStore: SyncRowStore {
+    public let database: ServerSyncDatabase
+    private let isClosed = Mutex(false)
+
+    public init(_ database: ServerSyncDatabase) {
+        self.database = database
+    }
+
+    public var schema: SyncSchema { database.schema }
+    public var history: ServerHistory { database.history }
+
+    public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
+        try checkOpen()
+        return try await StoreThreads.write { [database] in try database.applyChanges(changes, at: date) }
+    }
+
+    public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit) }
+    }
+
+    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit) }
+    }
+
+    public func row(_ key: SyncRowKey) async throws -> SyncStoredRow? {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.row(key) }
+    }
+
+    public func currentVersion() async throws -> Int64 {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.currentVersion() }
+    }
+
+    public func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws {
+        try checkOpen()
+        try await StoreThreads.write { [database] in try database.purgeTombstones(olderThan: retention, now: now) }
+    }
+
+    /// Writes everything out and closes the database: later calls throw.
+    public func close() async throws {
+        let wasClosed = isClosed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !wasClosed else { return }
+        try await StoreThreads.write { [database] in try database.close() }
+    }
+
+    private func checkOpen() throws {
+        if isClosed.withLock({ $0 }) { throw SyncStoreError.closed }
+    }
+}

@@ -142,7 +142,10 @@ let package = Package(
         // in a sandbox each.
         .target(
             name: "ServerTestSupport",
-            dependencies: fromCipherDB("CipherDB", "Players", "TestSupport") + [
+            dependencies: fromCipherDB("CipherDB", "Players", "SyncSchema", "TestSupport") + [
+                "SyncServer",
+                "SyncServerDatabase",
+                "SyncServerPostgres",
                 "PlayersServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
@@ -172,7 +175,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "PlayersServerHTTPTests",
-            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
+            dependencies: fromCipherDB("Players", "CipherDB", "SyncSchema", "TestSupport") + [
+                "SyncServer",
                 "PlayersServerHTTP",
                 "PlayersServerStore",
                 "ServerTestSupport",

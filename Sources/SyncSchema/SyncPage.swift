@@ -27,24 +27,35 @@ public struct SyncPage: Sendable, Equatable {
     /// Whether this is the last page: the cursor then names the state the
     /// pages add up to.
     public var isComplete: Bool
-    /// Opaque to the device: sent back to ask for the next page.
+    /// The position of the server's data that the pages add up to
+    /// (``SyncCursor``), which a device sends back for the changes after it.
     public var cursor: String
+    /// The next page, relative to the endpoint, when this is not the last.
+    public var next: String?
     public var rows: [SyncServerRow]
     public var tombstones: [SyncTombstone]
+    /// A snapshot's: the epochs of the server's history, oldest first
+    /// (``SyncEpoch``), so that a device whose cursor is of an earlier one
+    /// knows what it shares with this history.
+    public var epochs: [SyncEpoch]?
 
-    public init(kind: Kind, isComplete: Bool, cursor: String, rows: [SyncServerRow], tombstones: [SyncTombstone]) {
+    public init(kind: Kind, isComplete: Bool, cursor: String, next: String? = nil, rows: [SyncServerRow], tombstones: [SyncTombstone],
+                epochs: [SyncEpoch]? = nil) {
         self.kind = kind
         self.isComplete = isComplete
         self.cursor = cursor
+        self.next = next
         self.rows = rows
         self.tombstones = tombstones
+        self.epochs = epochs
     }
 
     public func jsonData() throws -> Data {
         try SyncMessages.data(Wire(
-            protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor,
+            protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor, next: next,
             rows: rows.map { Wire.Row(table: $0.row.table, id: $0.row.id.uuidString, version: $0.version, values: $0.row.json.values) },
-            tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) }))
+            tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) },
+            epochs: epochs))
     }
 
     /// Decodes a page and checks it by `schema`, the device's declaration,
@@ -55,7 +66,8 @@ public struct SyncPage: Sendable, Equatable {
     /// element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
         let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
-            "$": ["protocolVersion", "kind", "complete", "cursor", "rows", "tombstones"],
+            "$": ["protocolVersion", "kind", "complete", "cursor", "next", "rows", "tombstones", "epochs"],
+            "$.epochs[]": ["epoch", "start"],
             "$.rows[]": ["table", "id", "version", "values"],
             "$.tombstones[]": ["table", "id", "version"],
         ], rowValues: ["$.rows[].values"], version: \.protocolVersion)
@@ -75,7 +87,9 @@ public struct SyncPage: Sendable, Equatable {
             guard schema.table(tombstone.table) != nil else { continue }
             tombstones.append(SyncTombstone(table: tombstone.table, id: id, version: tombstone.version))
         }
-        return SyncPage(kind: kind, isComplete: wire.complete, cursor: wire.cursor, rows: rows, tombstones: tombstones)
+        if !wire.complete, wire.next == nil { throw SyncMessageError(path: "$.next", "missing on a page that is not the last") }
+        return SyncPage(kind: kind, isComplete: wire.complete, cursor: wire.cursor, next: wire.next, rows: rows, tombstones: tombstones,
+                        epochs: wire.epochs)
     }
 
     /// The page as JSON has it, before a declaration reads its rows.
@@ -97,7 +111,9 @@ public struct SyncPage: Sendable, Equatable {
         var kind: String
         var complete: Bool
         var cursor: String
+        var next: String?
         var rows: [Row]
         var tombstones: [Tombstone]
+        var epochs: [SyncEpoch]?
     }
 }

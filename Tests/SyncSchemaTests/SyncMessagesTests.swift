@@ -145,10 +145,11 @@ import Testing
     }
 
     @Test func aPageIsReadBackEqual() throws {
-        let page = SyncPage(kind: .delta, isComplete: false, cursor: "c1", rows: [
+        let page = SyncPage(kind: .delta, isComplete: false, cursor: "c1", next: "/v1/sync/rows?since=c1", rows: [
             SyncServerRow(row: try table("note").row(id: noteID, values: ["notebook": .uuid(notebookID), "title": .text("Groceries"), "body": .null]),
                           version: 42),
-        ], tombstones: [SyncTombstone(table: "notebook", id: UUID(), version: 43)])
+        ], tombstones: [SyncTombstone(table: "notebook", id: UUID(), version: 43)],
+           epochs: [SyncEpoch(epoch: "7f3a9c2e1b5d4f60", start: 0)])
         #expect(try SyncPage.decode(page.jsonData(), schema: schema) == page)
     }
 

@@ -35,14 +35,14 @@ public struct APIError: HTTPResponseError, Sendable {
     static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     /// 410 for a cursor that no delta answers: `snapshot` links to what
     /// the client takes instead.
-    static func gone(_ reason: GoneCursor) -> APIError {
+    static func gone(_ reason: GoneCursor, snapshot: String = "/v1/players") -> APIError {
         let why = switch reason {
         case .forgotten: "the cursor is older than the tombstone retention, or later than this server's counter"
         case .otherServer: "the cursor is from another server's database"
         case .earlierEpoch: "the cursor is from before this server's database was restored from a backup (another epoch)"
         case .olderForm: "the cursor is of an older form, without the server's identity and epoch"
         }
-        return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": "/v1/players"])
+        return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": snapshot])
     }
 
     /// The store's database cannot be reached now: clients try again after

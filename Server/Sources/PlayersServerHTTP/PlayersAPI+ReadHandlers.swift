@@ -3,6 +3,8 @@ import Hummingbird
 import NIOCore
 import PlayersProtocol
 import PlayersServerStore
+import SyncSchema
+import SyncServer
 
 extension PlayersAPI {
     /// `GET /v1/players`: a page of the snapshot, or, with `since`, a page
@@ -31,10 +33,16 @@ extension PlayersAPI {
     /// Throws 410 for a cursor of another history than the store's: never
     /// a delta across a restore or from another server's database.
     func checkHistory(of cursor: PlayersCursor) throws {
-        switch store.history.mismatch(of: cursor) {
+        try checkHistory(of: cursor, in: store.history, snapshot: "/v1/players")
+    }
+
+    /// Throws 410 for a cursor of another history than `history`, whose
+    /// client takes the `snapshot` instead.
+    func checkHistory(of cursor: SyncCursor, in history: ServerHistory, snapshot: String) throws {
+        switch history.mismatch(of: cursor) {
         case nil: return
-        case .otherServer: throw APIError.gone(.otherServer)
-        case .earlierEpoch: throw APIError.gone(.earlierEpoch)
+        case .otherServer: throw APIError.gone(.otherServer, snapshot: snapshot)
+        case .earlierEpoch: throw APIError.gone(.earlierEpoch, snapshot: snapshot)
         }
     }
 

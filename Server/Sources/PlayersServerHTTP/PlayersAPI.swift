@@ -3,15 +3,20 @@ import Hummingbird
 import NIOCore
 import NIOPosix
 import PlayersServerStore
+import SyncServer
 
 /// The HTTP API of the players server, version 1 (Docs/SyncProtocol.md):
 /// one handler per endpoint, each of which checks the request, awaits the
 /// store, and answers through the context's encoder.
 public struct PlayersAPI: Sendable {
     let store: any PlayersStore
+    /// The sync engine's store of the server's declared tables, if it
+    /// serves any (`--schema`).
+    let engine: (any SyncRowStore)?
     let configuration: ServerConfiguration
-    /// When tombstones were last purged.
+    /// When tombstones were last purged, the players' and the engine's.
     let lastPurge = PurgeClock()
+    let lastSyncPurge = PurgeClock()
     /// What `GET /metrics` shows.
     public let metrics: ServerMetrics
     /// Whether the graceful shutdown has begun (`GET /ready` answers 503).
@@ -22,13 +27,15 @@ public struct PlayersAPI: Sendable {
     /// The reads of deltas that requests asking for the same one share.
     let sharedDeltaReads: SharedDeltaReads
 
-    public init(store: any PlayersStore, configuration: ServerConfiguration) {
-        self.init(store: store, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
+    public init(store: any PlayersStore, engine: (any SyncRowStore)? = nil, configuration: ServerConfiguration) {
+        self.init(store: store, engine: engine, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
     }
 
     /// An API whose long-polls wait on `longPollTimers`' clock.
-    package init(store: any PlayersStore, configuration: ServerConfiguration, longPollTimers: any EventLoopGroup) {
+    package init(store: any PlayersStore, engine: (any SyncRowStore)? = nil, configuration: ServerConfiguration,
+                 longPollTimers: any EventLoopGroup) {
         self.store = store
+        self.engine = engine
         self.configuration = configuration
         self.longPollTimers = longPollTimers
         let metrics = ServerMetrics()
@@ -58,6 +65,9 @@ public struct PlayersAPI: Sendable {
         v1Changes.put("/players/:uuid", use: updatePlayer)
         v1Changes.delete("/players/:uuid", use: deletePlayer)
         v1Changes.post("/changes", use: applyChanges)
+        // 404, saying how to serve them, without a declaration.
+        v1.get("/sync/rows", use: listSyncRows)
+        v1Changes.post("/sync/changes", use: applySyncChanges)
         if configuration.servesDemoRefresh {
             // Outside the versioned API: random changes are for the demo only.
             router.group("/demo")
@@ -78,6 +88,8 @@ public struct PlayersAPI: Sendable {
         routes.add("/v1/players", [.get, .post])
         routes.add("/v1/players/:uuid", [.get, .put, .delete])
         routes.add("/v1/changes", [.post])
+        routes.add(Self.syncRowsPath, [.get])
+        routes.add("/v1/sync/changes", [.post])
         if configuration.servesDemoRefresh {
             routes.add("/demo/refresh", [.post])
         }

@@ -42,7 +42,7 @@ enum PlayersQuery: Equatable {
 
     /// A cursor of this protocol; the bare counter of an older server gets
     /// 410, so that its client takes a snapshot.
-    private static func cursor(_ text: String, name: String) throws -> PlayersCursor {
+    static func cursor(_ text: String, name: String) throws -> PlayersCursor {
         do {
             return try PlayersCursor(text)
         } catch {
@@ -51,7 +51,7 @@ enum PlayersQuery: Equatable {
         }
     }
 
-    private static func pageSize(_ text: String?, configuration: ServerConfiguration) throws -> Int {
+    static func pageSize(_ text: String?, configuration: ServerConfiguration) throws -> Int {
         guard let text else { return configuration.defaultPageSize }
         guard let limit = Int(text), (1...configuration.maximumPageSize).contains(limit) else {
             throw APIError.badRequest("'limit' must be an integer from 1 to \(configuration.maximumPageSize)")

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     /// The largest body of `POST /v1/changes`: 1 MiB holds 500 changes
     /// with the longest names, even written with `\u` escapes.
     public var maximumChangesBodySize: Int = 1024 * 1024
+    /// The largest body of `POST /v1/sync/changes`, whose rows are an
+    /// app's: a device cuts its batches to fit.
+    public var maximumSyncChangesBodySize: Int = 16 * 1024 * 1024
     /// How long a connection may stay open with no request in progress
     /// (or with request headers that do not end) before it is closed.
     public var idleTimeout: TimeInterval = 60

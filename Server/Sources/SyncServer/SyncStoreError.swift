@@ -4,11 +4,15 @@ public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
     case historyMissing
     /// A call after the store was closed.
     case closed
+    /// The database's schema is of a later program.
+    case newerSchema(version: Int, supported: Int)
 
     public var description: String {
         switch self {
         case .historyMissing: "the database has no identity or epoch: it is damaged, or not a sync server's"
         case .closed: "the store is closed"
+        case .newerSchema(let version, let supported):
+            "the sync tables' schema is at version \(version), newer than this program's \(supported): upgrade players-server"
         }
     }
 }

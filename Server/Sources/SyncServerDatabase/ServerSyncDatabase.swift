@@ -30,7 +30,7 @@ public final class ServerSyncDatabase: Sendable {
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) throws {
         self.writer = writer
         self.schema = schema
-        try Self.migrator.migrate(writer)
+        try Self.migrate(writer)
         history = try writer.read { db in
             let server = try String.fetchOne(db, sql: "SELECT server FROM sync_server_identity WHERE id = 1").flatMap(UUID.init(uuidString:))
             let epochs = try Row.fetchAll(db, sql: "SELECT epoch, start FROM sync_server_epoch ORDER BY position").map {
@@ -41,9 +41,14 @@ public final class ServerSyncDatabase: Sendable {
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("sync-server-v1") { db in
+    /// The schema, one step per version, applied in order: a step is
+    /// appended, never edited. The version reached is kept in a table of
+    /// the engine's own (never GRDB's migrations table, which the players
+    /// of the same file use), so that each part of a shared file migrates
+    /// apart.
+    static let migrations: [@Sendable (Database) throws -> Void] = [
+        // 1: rows, references, answers, the counter, the history.
+        { db in
             // The change counter, and the oldest version a delta can start
             // after (tombstones older than it were purged).
             try db.execute(sql: """
@@ -93,8 +98,29 @@ public final class ServerSyncDatabase: Sendable {
                 """)
             try db.execute(sql: "INSERT INTO sync_server_identity (id, server) VALUES (1, ?)", arguments: [UUID().uuidString])
             try db.execute(sql: "INSERT INTO sync_server_epoch (position, epoch, start) VALUES (1, ?, 0)", arguments: [SyncCursor.newEpoch()])
+        },
+    ]
+
+    /// Applies the steps the database lacks, in one immediate transaction
+    /// (another process may open it at once); throws
+    /// ``SyncStoreError/newerSchema(version:supported:)`` for a schema that
+    /// a later program migrated, which it leaves unchanged.
+    static func migrate(_ writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS sync_server_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                    INSERT OR IGNORE INTO sync_server_schema_version (id, version) VALUES (1, 0);
+                    """)
+                let current = try Int.fetchOne(db, sql: "SELECT version FROM sync_server_schema_version") ?? 0
+                guard current <= migrations.count else {
+                    throw SyncStoreError.newerSchema(version: current, supported: migrations.count)
+                }
+                for step in migrations.dropFirst(current) { try step(db) }
+                try db.execute(sql: "UPDATE sync_server_schema_version SET version = ?", arguments: [migrations.count])
+                return .commit
+            }
         }
-        return migrator
     }
 
     // MARK: - Writing

@@ -3,6 +3,10 @@ import NIOCore
 import NIOEmbedded
 import PlayersServerHTTP
 import PlayersServerStore
+import SyncSchema
+import SyncServer
+import SyncServerDatabase
+import SyncServerPostgres
 import TestSupport
 
 /// A live `PlayersAPI` on loopback, on a store of a new ``StoreSandbox``:
@@ -14,6 +18,8 @@ import TestSupport
 public struct APITestServer: Sendable {
     /// The store the API serves, to arrange and check its players.
     public let store: any PlayersStore
+    /// The sync engine's store of `engine`'s tables, on the same database.
+    public let engine: (any SyncRowStore)?
     public let sandbox: StoreSandbox
     public let client: APIClient
     let longPollClock: NIOAsyncTestingEventLoop
@@ -24,10 +30,14 @@ public struct APITestServer: Sendable {
         token: String? = nil,
         tombstoneRetention: TimeInterval = 30 * 86_400,
         demo: Bool = false,
+        engine schema: SyncSchema? = nil,
         _ body: @Sendable (APITestServer) async throws -> Void
     ) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             let store = try await sandbox.makeStore()
+            var opened: (any SyncRowStore)?
+            if let schema { opened = try await sandbox.makeSyncStore(schema: schema) }
+            let engine = opened
             let longPollClock = NIOAsyncTestingEventLoop()
             var configuration = ServerConfiguration()
             configuration.token = token
@@ -37,7 +47,7 @@ public struct APITestServer: Sendable {
             // `GET /ready` checks the store within this time: a store that
             // answers must be seen ready on a loaded machine too.
             configuration.readinessTimeout = TimeInterval(hangGuard.components.seconds)
-            let api = PlayersAPI(store: store, configuration: configuration, longPollTimers: longPollClock)
+            let api = PlayersAPI(store: store, engine: engine, configuration: configuration, longPollTimers: longPollClock)
             do {
                 try await APIClient.withServer(api.makeRouter()) { client in
                     // Before the server shuts down, as players-server's
@@ -45,13 +55,15 @@ public struct APITestServer: Sendable {
                     // change never ends (a test that failed meanwhile) would
                     // hold the shutdown, and the test, for ever.
                     defer { _ = store.changes.releaseAll() }
-                    try await body(APITestServer(store: store, sandbox: sandbox, client: client, longPollClock: longPollClock))
+                    try await body(APITestServer(store: store, engine: engine, sandbox: sandbox, client: client, longPollClock: longPollClock))
                 }
             } catch {
+                try? await engine?.close()
                 try? await store.close()
                 await longPollClock.shutdownGracefully()
                 throw error
             }
+            try await engine?.close()
             try await store.close()
             await longPollClock.shutdownGracefully()
         }

@@ -6,6 +6,10 @@ import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresClient
+import SyncSchema
+import SyncServer
+import SyncServerDatabase
+import SyncServerPostgres
 import TestSupport
 
 /// A place where stores of one kind share their players: an encrypted
@@ -74,6 +78,17 @@ public struct StoreSandbox: Sendable {
             return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
         case .postgres:
             return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: connectTimeout, logger: postgresTestLogger)
+        }
+    }
+
+    /// The sync engine's store of `schema`'s tables on the sandbox's
+    /// database (another pool).
+    public func makeSyncStore(schema: SyncSchema, connectTimeout: Duration = hangGuard) async throws -> any SyncRowStore {
+        switch kind {
+        case .embedded:
+            return EmbeddedSyncStore(try ServerSyncDatabase(try embeddedPool(), schema: schema))
+        case .postgres:
+            return try await PostgresSyncStore(url: try postgresURL(), schema: schema, connectTimeout: connectTimeout, logger: postgresTestLogger)
         }
     }
 

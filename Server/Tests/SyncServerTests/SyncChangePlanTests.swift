@@ -1,5 +1,6 @@
 import Foundation
 import SyncSchema
+import ServerTestSupport
 import SyncServer
 import Testing
 

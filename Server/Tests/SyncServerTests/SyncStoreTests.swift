@@ -2,6 +2,7 @@ import Foundation
 import ServerTestSupport
 import SyncSchema
 import SyncServer
+import SyncServerDatabase
 import TestSupport
 import Testing
 
@@ -50,6 +51,19 @@ import Testing
             #expect(other.history == store.history)
             #expect(store.history.epochs.count == 1)
             #expect(store.history.cursor(at: 0).counter == 0)
+        }
+    }
+
+    @Test func aDatabaseOfALaterSchemaIsRefusedAndLeftUnchanged() async throws {
+        try await StoreSandbox.with(.embedded) { sandbox in
+            let pool = try sandbox.embeddedPool()
+            _ = try ServerSyncDatabase(pool, schema: .testNotes)
+            try await pool.write { db in try db.execute(sql: "UPDATE sync_server_schema_version SET version = 99") }
+            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 1)) {
+                try ServerSyncDatabase(pool, schema: .testNotes)
+            }
+            let version = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT version FROM sync_server_schema_version") }
+            #expect(version == 99)
         }
     }
 

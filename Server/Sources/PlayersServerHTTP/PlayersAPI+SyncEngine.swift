@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import SyncSchema
+import SyncServer
+
+/// The sync engine's endpoints, for the tables of the server's declaration
+/// (`players-server --schema FILE`): `GET /v1/sync/rows` and `POST
+/// /v1/sync/changes` (Docs/SyncEngine.md).
+extension PlayersAPI {
+    static let syncRowsPath = "/v1/sync/rows"
+
+    /// `GET /v1/sync/rows`: a page of the snapshot of every declared
+    /// table, or, with `since`, a page of the delta after that cursor (410
+    /// when the cursor is too old, or of another history).
+    @Sendable func listSyncRows(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
+        let engine = try servedEngine()
+        let path = Self.syncRowsPath
+        switch try SyncRowsQuery(request.uri.queryParameters, configuration: configuration) {
+        case let .snapshot(limit, after, at):
+            if let at { try checkHistory(of: at, in: engine.history, snapshot: path) }
+            let read = try await engine.snapshot(after: after, limit: limit + 1)
+            // Every page of a snapshot carries its first page's cursor, and
+            // leaves out the rows changed since, which the delta after that
+            // cursor brings.
+            let counter = at?.counter ?? read.counter
+            let cursor = engine.history.cursor(at: counter)
+            let isLast = read.rows.count <= limit
+            let rows = Array(read.rows.prefix(limit))
+            let next = isLast ? nil : rows.last.map { "\(path)?limit=\(limit)&after=\($0.key.table).\($0.key.id.uuidString)&at=\(cursor)" }
+            let page = SyncStoredPage(rows: rows.filter { $0.version <= counter }, counter: counter)
+            let (serverRows, _) = try page.messageParts(schema: engine.schema)
+            return SyncJSONAnswer(body: try SyncPage(
+                kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
+                epochs: engine.history.epochs).jsonData())
+        case let .delta(since, limit):
+            try checkHistory(of: since, in: engine.history, snapshot: path)
+            let now = Date()
+            if lastSyncPurge.takeIfDue(at: now) {
+                try await engine.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now)
+            }
+            guard let read = try await engine.changes(after: since.counter, limit: limit + 1) else {
+                throw APIError.gone(.forgotten, snapshot: path)
+            }
+            let isLast = read.rows.count <= limit
+            let rows = Array(read.rows.prefix(limit))
+            // A page that is not the last ends at its last change.
+            let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
+            let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
+            return SyncJSONAnswer(body: try SyncPage(
+                kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
+                rows: serverRows, tombstones: tombstones).jsonData())
+        }
+    }
+
+    /// `POST /v1/sync/changes`: applies a device's batch of changes in one
+    /// transaction; 200 with one result per change, 400 for a batch that
+    /// the server's declaration refuses, 409 for a mutation id already
+    /// used for another change, 412 for a batch that names another server
+    /// database (then nothing of it is applied).
+    @Sendable func applySyncChanges(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
+        let engine = try servedEngine()
+        let data = try await body(request, upTo: configuration.maximumSyncChangesBodySize)
+        let batch: SyncChangeBatch
+        do {
+            batch = try SyncChangeBatch.decode(data, schema: engine.schema)
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+        if let server = batch.server, server != engine.history.server {
+            throw APIError(.preconditionFailed,
+                           "this server's database is \(engine.history.server.uuidString), not \(server.uuidString), which the client synced with")
+        }
+        do {
+            return SyncJSONAnswer(body: try SyncChangeResults(results: try await engine.applyChanges(batch.changes, at: Date())).jsonData())
+        } catch let error as SyncChangeError {
+            switch error {
+            case .mutationIDReused: throw APIError(.conflict, error.description)
+            case .unknownTable, .incompleteRow: throw APIError.badRequest(error.description)
+            case .storedRowRefused, .storedRowDamaged, .storedAnswerDamaged: throw error
+            }
+        }
+    }
+
+    /// The engine's store; 404 when the server serves no declaration.
+    func servedEngine() throws -> any SyncRowStore {
+        guard let engine else {
+            throw APIError.notFound("this server syncs no declared tables: start it with --schema FILE")
+        }
+        return engine
+    }
+}

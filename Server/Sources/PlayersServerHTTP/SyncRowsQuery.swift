@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+import SyncSchema
+import SyncServer
+
+/// The query of `GET /v1/sync/rows`, checked: a page of the snapshot of
+/// every declared table, or, with `since`, a page of the delta after that
+/// cursor.
+enum SyncRowsQuery: Equatable {
+    /// `after` (`TABLE.ID`): the last row of the previous page; `cursor`
+    /// (`at`): the cursor of the snapshot's first page, carried by all of
+    /// its pages.
+    case snapshot(limit: Int, after: SyncRowKey?, cursor: SyncCursor?)
+    case delta(since: SyncCursor, limit: Int)
+
+    /// Checks `limit`, then `since`, or `after` and `at`: the first bad
+    /// one is a 400 that says what it must be.
+    init(_ query: Parameters, configuration: ServerConfiguration) throws {
+        let limit = try PlayersQuery.pageSize(query.get("limit"), configuration: configuration)
+        if let since = query.get("since") {
+            self = .delta(since: try PlayersQuery.cursor(since, name: "since"), limit: limit)
+            return
+        }
+        let after = try query.get("after").map { text -> SyncRowKey in
+            let parts = text.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else {
+                throw APIError.badRequest("'after' must be the table and id of a row, TABLE.ID, as a page's 'next' gives them")
+            }
+            return SyncRowKey(table: String(parts[0]), id: id)
+        }
+        let cursor = try query.get("at").map { try PlayersQuery.cursor($0, name: "at") }
+        self = .snapshot(limit: limit, after: after, cursor: cursor)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+import ServerTestSupport
+import SyncSchema
+import SyncServer
+import TestSupport
+import Testing
+
+/// The sync engine's endpoints over HTTP, on both stores: a push answered
+/// change by change, snapshot and delta pages that a device's declaration
+/// reads, and the refusals that change nothing.
+@Suite struct SyncEndpointTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+    let schema = SyncSchema.testNotes
+    let work = UUID(), groceries = UUID()
+
+    func push(_ client: APIClient, _ changes: [SyncChange], server: UUID? = nil) async throws -> APIResponse {
+        try await client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
+                                 body: ByteBuffer(data: try SyncChangeBatch(changes: changes, server: server).jsonData()))
+    }
+
+    func results(_ response: APIResponse, answering changes: [SyncChange]) throws -> [SyncPushResult] {
+        #expect(response.status == .ok, "\(String(buffer: response.body))")
+        return try SyncChangeResults.decode(Data(buffer: response.body), answering: changes, schema: schema).results
+    }
+
+    func page(_ client: APIClient, _ uri: String) async throws -> SyncPage {
+        let response = try await client.execute(uri: uri, method: .get)
+        #expect(response.status == .ok, "\(String(buffer: response.body))")
+        return try SyncPage.decode(Data(buffer: response.body), schema: schema)
+    }
+
+    func upsert(_ table: String, _ id: UUID, _ values: [String: SyncValue], base: Int64? = nil) throws -> SyncChange {
+        SyncChange(mutationID: UUID(), operation: .upsert,
+                   row: try schema.table(table)!.row(id: id, values: values, carrying: .changed), baseVersion: base)
+    }
+
+    /// Pushes a notebook "Work" (1) and its note "Groceries" (2).
+    func notebookWithANote(_ client: APIClient) async throws {
+        let changes = [
+            try upsert("notebook", work, ["name": .text("Work")]),
+            try upsert("note", groceries, ["notebook": .uuid(work), "title": .text("Groceries")]),
+        ]
+        #expect(try results(try await push(client, changes), answering: changes).map(\.version) == [1, 2])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPushedRowComesBackInTheSnapshotAndItsChangesInTheDelta(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let snapshot = try await page(server.client, "/v1/sync/rows")
+            #expect(snapshot.kind == .snapshot && snapshot.isComplete)
+            #expect(snapshot.rows.map(\.version).sorted() == [1, 2])
+            #expect(snapshot.epochs == server.engine?.history.epochs)
+
+            let edit = try upsert("note", groceries, ["body": .text("Milk")], base: 2)
+            #expect(try results(try await push(server.client, [edit]), answering: [edit]).map(\.status) == [.applied])
+            let delta = try await page(server.client, "/v1/sync/rows?since=\(snapshot.cursor)")
+            #expect(delta.kind == .delta && delta.isComplete)
+            #expect(delta.rows.map(\.row.values) == [["notebook": .uuid(work), "title": .text("Groceries"), "body": .text("Milk")]])
+
+            let delete = SyncChange(mutationID: UUID(), operation: .delete,
+                                    row: try schema.table("notebook")!.row(id: work, values: [:], carrying: .changed), baseVersion: 1)
+            _ = try results(try await push(server.client, [delete]), answering: [delete])
+            let cascade = try await page(server.client, "/v1/sync/rows?since=\(delta.cursor)")
+            #expect(cascade.tombstones.map(\.id) == [work, groceries], "the note's delete reaches the device too")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func snapshotPagesCarryTheirFirstCursorAndLinkTheNext(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let first = try await page(server.client, "/v1/sync/rows?limit=1")
+            #expect(!first.isComplete)
+            let next = try #require(first.next)
+            // A change between the pages: the later page leaves it out,
+            // the delta after the snapshot's cursor brings it.
+            let edit = try upsert("notebook", work, ["name": .text("Office")], base: 1)
+            _ = try results(try await push(server.client, [edit]), answering: [edit])
+            let second = try await page(server.client, next)
+            #expect(second.cursor == first.cursor)
+            #expect(second.isComplete)
+            #expect((first.rows + second.rows).count == 1)
+            let catchUp = try await page(server.client, "/v1/sync/rows?since=\(first.cursor)")
+            #expect(catchUp.rows.map(\.row.values) == [["name": .text("Office")]])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchTheDeclarationRefusesIs400AndChangesNothing(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let body = #"{"protocolVersion":1,"changes":[{"mutationID":"\#(UUID().uuidString)","table":"tag","id":"\#(UUID().uuidString)","operation":"upsert","values":{}}]}"#
+            let response = try await server.client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
+                                                           body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest)
+            #expect(String(buffer: response.body).contains("tag is not a table this server syncs"))
+            #expect(try await server.engine?.currentVersion() == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchForAnotherServerIs412(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let response = try await push(server.client, [try upsert("notebook", work, ["name": .text("Work")])], server: UUID())
+            #expect(response.status == .preconditionFailed)
+            #expect(try await server.engine?.currentVersion() == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCursorOfAnotherServerIs410WithTheSnapshotToTake(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let other = SyncCursor(counter: 0, epoch: SyncCursor.newEpoch(), server: UUID())
+            let response = try await server.client.execute(uri: "/v1/sync/rows?since=\(other)", method: .get)
+            #expect(response.status == .gone)
+            #expect(String(buffer: response.body).contains(#""snapshot":"\/v1\/sync\/rows""#)
+                    || String(buffer: response.body).contains(#""snapshot":"/v1/sync/rows""#))
+        }
+    }
+
+    @Test func withoutADeclarationTheEndpointsSayHowToServeOne() async throws {
+        try await APITestServer.with(.embedded) { server in
+            let response = try await server.client.execute(uri: "/v1/sync/rows", method: .get)
+            #expect(response.status == .notFound)
+            #expect(String(buffer: response.body).contains("start it with --schema FILE"))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import SyncSchema
+
+extension SyncSchema {
+    /// Notebooks (server wins), their notes (merged by column), the notes'
+    /// comments (deleted with their note), pins that outlive their note
+    /// (set null), and shares that keep their notebook (restrict).
+    public static let testNotes = try! SyncSchema(tables: [
+        SyncTable(name: "notebook", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "name", type: .text, isRequired: true, maximumLength: 100),
+        ]),
+        SyncTable(name: "note", primaryKey: "id", conflicts: .mergeByColumn, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .cascade)),
+            SyncColumn(name: "title", type: .text, isRequired: true, maximumLength: 200),
+            SyncColumn(name: "body", type: .text, maximumLength: 1_000),
+        ]),
+        SyncTable(name: "comment", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "note", type: .uuid, isRequired: true, references: SyncReference(table: "note", onDelete: .cascade)),
+            SyncColumn(name: "text", type: .text, isRequired: true, maximumLength: 200),
+        ]),
+        SyncTable(name: "pin", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "note", type: .uuid, references: SyncReference(table: "note", onDelete: .setNull)),
+            SyncColumn(name: "label", type: .text, isRequired: true, maximumLength: 50),
+        ]),
+        SyncTable(name: "share", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .restrict)),
+        ]),
+    ])
+}

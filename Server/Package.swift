@@ -85,8 +85,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: fromCipherDB("PlayersCommandLine", "Players", "PlayersFiles", "CipherDB") + [
+            dependencies: fromCipherDB("PlayersCommandLine", "Players", "PlayersFiles", "CipherDB", "SyncSchema") + [
                 "PlayersServerHTTP",
+                "SyncServer",
+                "SyncServerDatabase",
+                "SyncServerPostgres",
                 "PlayersServerStore",
                 "PlayersServerPostgres",
                 "PostgresClient",
@@ -188,7 +191,7 @@ let package = Package(
         // command line, connections and Host headers as a client sends them.
         .testTarget(
             name: "PlayersServerTests",
-            dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
+            dependencies: fromCipherDB("Players", "CipherDB", "SyncSchema", "TestSupport") + [
                 "SyncServer",
                 "PlayersServer",
                 "ServerTestSupport",

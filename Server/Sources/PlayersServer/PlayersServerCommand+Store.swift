@@ -6,6 +6,10 @@ import Players
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresClient
+import SyncSchema
+import SyncServer
+import SyncServerDatabase
+import SyncServerPostgres
 
 extension PlayersServerCommand {
     /// The environment variable that holds a whole PostgreSQL URL, password
@@ -65,5 +69,57 @@ extension PlayersServerCommand {
         configuration.busyMode = .timeout(5)
         try key.keySource().configure(&configuration)
         return EmbeddedPlayersStore(try ServerPlayersDatabase.open(atPath: database, configuration: configuration))
+    }
+
+    /// The declarations of `--schema`, read and checked, as one: nil
+    /// without any. Throws one sentence naming the file for a file that
+    /// cannot be read, is not a valid declaration, or declares a table
+    /// that another file declares too.
+    func declaredSchema() throws -> SyncSchema? {
+        guard !schema.isEmpty else { return nil }
+        var tables: [SyncTable] = []
+        var declaredIn: [String: String] = [:]
+        for path in schema {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ServerFailure("cannot read the declaration \(path): \((error as NSError).localizedDescription)")
+            }
+            let declaration: SyncSchema
+            do {
+                declaration = try SyncSchema(json: data)
+            } catch {
+                throw ServerFailure("\(path): \(error)")
+            }
+            for table in declaration.tables {
+                if let other = declaredIn[table.name] {
+                    throw ServerFailure("\(path) declares the table \(table.name), which \(other) declares too: give each table once")
+                }
+                declaredIn[table.name] = path
+                tables.append(table)
+            }
+        }
+        do {
+            return try SyncSchema(tables: tables)
+        } catch {
+            throw ServerFailure("the declarations of --schema do not hold together: \(error)")
+        }
+    }
+
+    /// The sync engine's store of `schema`'s tables, in the players'
+    /// database: the same PostgreSQL database or encrypted file (another
+    /// connection pool), or memory.
+    func makeEngineStore(_ schema: SyncSchema, logger: Logger) async throws -> any SyncRowStore {
+        if let url = try postgresURL() {
+            return try await PostgresSyncStore(url: url, schema: schema, logger: logger)
+        }
+        guard let database else {
+            return EmbeddedSyncStore(try ServerSyncDatabase(try DatabaseQueue(), schema: schema))
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        try key.keySource().configure(&configuration)
+        return EmbeddedSyncStore(try ServerSyncDatabase(try DatabasePool(path: database, configuration: configuration), schema: schema))
     }
 }

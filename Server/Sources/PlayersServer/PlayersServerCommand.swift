@@ -7,6 +7,7 @@ import Players
 import PlayersServerStore
 import PlayersServerHTTP
 import ServiceLifecycle
+import SyncServer
 
 /// `players-server serve` (the default): the JSON endpoint that clients
 /// sync from.
@@ -19,6 +20,8 @@ struct PlayersServerCommand: AsyncParsableCommand {
             --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), in a PostgreSQL \
             database shared by several instances (--postgres or PLAYERS_SERVER_POSTGRES_URL), \
             or in memory when neither is given. \
+            With --schema, it also syncs the tables that the declaration declares (Docs/SyncEngine.md), \
+            in the same database. \
             Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
             SIGINT and SIGTERM stop it after the requests in progress (and --drain-time), with its database closed.
             """)
@@ -41,6 +44,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
         "A PostgreSQL database for the players, shared by several instances: postgres://user@host:port/database[?sslmode=…]. Without its password: that goes in PGPASSWORD, or the whole URL in PLAYERS_SERVER_POSTGRES_URL.",
         valueName: "url"))
     var postgres: String?
+
+    @Option(help: ArgumentHelp(
+        "A declaration of tables to sync besides the players, as an app's 'schema' command prints it (repeatable: several apps' tables).",
+        valueName: "file"))
+    var schema: [String] = []
 
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
@@ -135,24 +143,32 @@ struct PlayersServerCommand: AsyncParsableCommand {
             serverConfiguration.token = try SecretFiles.readToken(tokenFile)
         }
 
+        let declaration = try declaredSchema()
         let store = try await makeStore(logger: logger)
+        var engine: (any SyncRowStore)?
         do {
-            try await serve(store, configuration: serverConfiguration, logger: logger)
+            if let declaration { engine = try await makeEngineStore(declaration, logger: logger) }
+            try await serve(store, engine: engine, configuration: serverConfiguration, logger: logger)
         } catch {
+            try? await engine?.close()
             try? await store.close()
             throw listeningFailure(error) ?? error
         }
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
+        try await engine?.close()
         try await store.close()
     }
 
     /// Seeds the store if asked, then serves it until SIGINT or SIGTERM.
-    private func serve(_ store: any PlayersStore, configuration serverConfiguration: ServerConfiguration, logger: Logger) async throws {
+    private func serve(
+        _ store: any PlayersStore, engine: (any SyncRowStore)?, configuration serverConfiguration: ServerConfiguration, logger: Logger
+    ) async throws {
         if let seed { try await seedShowingProgress(store, count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
+        try await engine?.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
-        let api = PlayersAPI(store: store, configuration: serverConfiguration)
+        let api = PlayersAPI(store: store, engine: engine, configuration: serverConfiguration)
         let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
             router: api.makeRouter(),

@@ -66,10 +66,11 @@ let package = Package(
         .target(
             name: "SyncSchema"),
         // The device's side of the sync engine for any app's declared
-        // tables: the outbox that the tables' own triggers write.
+        // tables: the outbox that the tables' own triggers write, the
+        // push and the pull (over CipherSync's client).
         .target(
             name: "SyncEngine",
-            dependencies: ["CipherDB", "SyncSchema"]),
+            dependencies: ["CipherDB", "SyncSchema", "CipherSync"]),
         // The players' wire format: messages, the one validator of names
         // and scores, the digest of a server's players. No database, no
         // HTTP.

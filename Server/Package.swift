@@ -196,6 +196,13 @@ let package = Package(
                 "PlayersServer",
                 "ServerTestSupport",
             ]),
+        // The sync engine's devices (SyncEngine over CipherSync) against
+        // the server in the same process, on both stores.
+        .testTarget(
+            name: "SyncEngineSyncTests",
+            dependencies: fromCipherDB("SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "TestSupport") + [
+                "ServerTestSupport",
+            ]),
         // The client's sync (CipherSync, PlayersSync) against the server
         // in the same process: merges, limits, failures, convergence.
         .testTarget(

@@ -307,7 +307,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             if count == 0, let tag = response.headers["etag"], tag.utf8.count <= maximumCursorLength { firstTag = tag }
             let page: Store.Message
             do {
-                page = try Store.Message.decodePage(response.body)
+                page = try store.decodePage(response.body)
             } catch let error as SyncPayloadError {
                 throw error.on(page: pageNumber)
             }

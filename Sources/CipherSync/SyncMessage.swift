@@ -3,9 +3,6 @@ import Foundation
 /// One page of a sync protocol's answer: a snapshot of everything, or a
 /// delta of the changes after a cursor (Docs/SyncProtocol.md).
 public protocol SyncMessage: Sendable {
-    /// Decodes and checks one page, throwing ``SyncPayloadError`` that
-    /// names the first bad element by its JSON path.
-    static func decodePage(_ data: Data) throws -> Self
 
     /// Whether the page belongs to a snapshot (else to a delta).
     var isSnapshot: Bool { get }

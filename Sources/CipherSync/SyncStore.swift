@@ -7,6 +7,12 @@ public protocol SyncStore: Sendable {
     associatedtype Message: SyncMessage
     associatedtype Staging: SyncStaging<Message>
 
+    /// Decodes and checks one page that the server sent, as this store
+    /// reads its protocol (an app's declaration, for the engine's pages),
+    /// throwing ``SyncPayloadError`` that names the first bad element by
+    /// its JSON path.
+    func decodePage(_ data: Data) throws -> Message
+
     /// Where the last merged sync left off.
     func syncPosition() async throws -> SyncPosition
 

@@ -43,6 +43,10 @@ public struct PlayersSyncStore: SyncStore {
         self.mergeProgress = mergeProgress
     }
 
+    public func decodePage(_ data: Data) throws -> PlayersPayload {
+        try PlayersPayload.decodePage(data)
+    }
+
     public func syncPosition() async throws -> SyncPosition {
         let state = try await appDatabase.reader.read { db in try SyncState.fetch(db, name: SyncState.playersStream) }
         return SyncPosition(endpoint: state.cursorEndpoint, cursor: state.cursor, etag: state.etag)

@@ -35,7 +35,9 @@ import SyncSchema
 /// - `sync_stage`: the server's rows and tombstones of a pull, page by
 ///   page, until they are merged in one transaction;
 /// - `sync_merge`: whether a merge of the server's rows is under way, in
-///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``).
+///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``);
+/// - `sync_state`: where the last merged pull left off (the endpoint, the
+///   server's cursor there, its `ETag`).
 public enum SyncEngine {
     static let outboxTable = "sync_outbox"
     static let rowTable = "sync_row"
@@ -43,6 +45,7 @@ public enum SyncEngine {
     static let conflictTable = "sync_conflict"
     static let lostTable = "sync_lost"
     static let stageTable = "sync_stage"
+    static let stateTable = "sync_state"
 
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
@@ -96,6 +99,12 @@ public enum SyncEngine {
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 active INTEGER NOT NULL);
             INSERT OR IGNORE INTO \(mergeTable) (id, active) VALUES (1, 0);
+            CREATE TABLE IF NOT EXISTS \(stateTable) (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                endpoint TEXT,
+                cursor TEXT,
+                etag TEXT);
+            INSERT OR IGNORE INTO \(stateTable) (id) VALUES (1);
             """)
     }
 }

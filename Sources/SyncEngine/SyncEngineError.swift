@@ -18,6 +18,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     /// A change of the outbox's triggers outside a transaction, where
     /// another connection could write between its statements.
     case notInTransaction(String)
+    /// A snapshot of the server's history after it went back (restored
+    /// from a backup): this device may hold changes the server lost.
+    case serverWentBack
 
     public var description: String {
         switch self {
@@ -33,6 +36,8 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "the merge would leave the \(table) row \(id ?? "(unknown)") referencing a \(parent) row that does not exist: nothing was merged"
         case .notInTransaction(let what):
             "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
+        case .serverWentBack:
+            "the server was restored from a backup, and this device may hold changes it lost, which the sync engine cannot keep yet: nothing was merged; copy this database before syncing it against a new server"
         }
     }
 }

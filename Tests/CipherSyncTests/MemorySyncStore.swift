@@ -28,6 +28,10 @@ actor MemorySyncStore: SyncStore {
     /// The server's digest stored by the last merge.
     private(set) var storedDigest: SyncDigest?
 
+    nonisolated func decodePage(_ data: Data) throws -> TestPage {
+        try TestPage.decodePage(data)
+    }
+
     func syncPosition() -> SyncPosition {
         position
     }

@@ -1,0 +1,83 @@
+import CipherDB
+import CipherSync
+import Foundation
+import SyncSchema
+
+/// Pushes the outbox of an app's database to a server's `POST
+/// /v1/sync/changes`, batch after batch, until it is empty
+/// (Docs/SyncEngine.md).
+///
+/// Each batch is marked sent and its values frozen before it goes out
+/// (``CipherDB/Database/nextSyncPushBatch(for:maximumChanges:at:)``), and
+/// its answers are recorded in one transaction that also removes its
+/// entries: a crash or a lost answer at any point leaves the entries in
+/// the outbox, and the next push sends them again with the same mutation
+/// ids, which the server applies once.
+///
+/// ```swift
+/// let pusher = SyncEnginePusher(dbQueue, schema: schema, baseURL: url, transport: CurlTransport())
+/// let counts = try await pusher.push()
+/// ```
+public struct SyncEnginePusher: Sendable {
+    public let writer: any DatabaseWriter
+    public let schema: SyncSchema
+    /// The server's `/v1/sync/changes`.
+    public let endpoint: URL
+    public let transport: any HTTPTransport
+    /// The most changes one request carries.
+    public var maximumChanges = SyncChangeBatch.maximumChanges
+    /// The largest body sent, in bytes: the server's limit (16 MiB). A
+    /// batch past it goes out in halves; the changes left wait for the
+    /// next request, with the values they were first sent with.
+    public var maximumBodyBytes = 16 * 1024 * 1024
+
+    public init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL, transport: any HTTPTransport) {
+        self.writer = writer
+        self.schema = schema
+        self.endpoint = baseURL.appendingPathComponent("v1/sync/changes")
+        self.transport = transport
+    }
+
+    /// Pushes every change of the outbox; what the answers did.
+    public func push() async throws -> SyncPushCounts {
+        var counts = SyncPushCounts()
+        var previous: [SyncPushChange] = []
+        let (schema, maximumChanges) = (schema, maximumChanges)
+        // The changes are meant for the server the stored cursor names.
+        let server = try await writer.read { db in
+            try String.fetchOne(db, sql: "SELECT cursor FROM \(SyncEngine.stateTable) WHERE id = 1")
+                .flatMap { try? SyncCursor($0).server }
+        }
+        while true {
+            var batch = try await writer.write { db in try db.nextSyncPushBatch(for: schema, maximumChanges: maximumChanges) }
+            // Each answered batch leaves the outbox: the same batch twice
+            // means another process is recording the answers.
+            guard !batch.isEmpty, batch != previous else { break }
+            var body = try SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+            while body.count > maximumBodyBytes, batch.count > 1 {
+                batch = Array(batch.prefix(batch.count / 2))
+                body = try SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+            }
+            previous = batch
+            let response = try await transport.send(HTTPRequest(
+                method: "POST", url: endpoint,
+                headers: ["Content-Type": "application/json", "Accept": "application/json"],
+                body: body,
+                // The server applies a mutation id once.
+                isIdempotent: true))
+            guard response.status == 200 else { throw SyncClient<SyncEngineStore>.error(for: response) }
+            let results: SyncChangeResults
+            do {
+                results = try SyncChangeResults.decode(response.body, answering: batch.map(\.change), schema: schema)
+            } catch {
+                throw SyncPayloadError(path: error.path, error.message)
+            }
+            let answered = batch
+            let recorded = try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
+            counts.applied += recorded.applied
+            counts.conflicts += recorded.conflicts
+            counts.converged += recorded.converged
+        }
+        return counts
+    }
+}

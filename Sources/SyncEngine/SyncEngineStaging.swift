@@ -1,0 +1,42 @@
+import CipherDB
+import CipherSync
+import Foundation
+import SyncSchema
+
+/// The pages of one pull of the engine, staged in `sync_stage` until
+/// ``merge(_:from:dryRun:)`` merges them all
+/// (``CipherDB/Database/mergeStagedSyncChanges(schema:isSnapshot:at:)``).
+public struct SyncEngineStaging: SyncStaging {
+    let writer: any DatabaseWriter
+    let schema: SyncSchema
+
+    public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
+        try await writer.write { db in try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones) }
+    }
+
+    /// Merges the staged pages and stores the position, in one write
+    /// transaction; a dry run rolls it back and only counts.
+    public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
+        // A server restored from a backup lost changes that this device may
+        // hold: the engine cannot yet keep them, and says so rather than
+        // let the snapshot erase them.
+        guard fetch.historyChange != .wentBack else { throw SyncEngineError.serverWentBack }
+        let schema = schema
+        return try await writer.writeWithoutTransaction { db in
+            var counts = SyncMergeCounts()
+            try db.inTransaction(.immediate) {
+                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot)
+                guard !dryRun else { return .rollback }
+                try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
+                               arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
+                return .commit
+            }
+            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted)
+        }
+    }
+
+    /// Empties the staging; it never fails.
+    public func discard() async {
+        _ = try? await writer.write { db in try db.execute(sql: "DELETE FROM \(SyncEngine.stageTable)") }
+    }
+}

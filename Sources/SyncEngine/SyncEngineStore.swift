@@ -1,0 +1,53 @@
+import CipherDB
+import CipherSync
+import Foundation
+import SyncSchema
+
+/// Where CipherSync's client puts the pages of an app's pull: the app's
+/// database, with the engine installed for `schema`
+/// (``CipherDB/Database/installSyncEngine(for:)``). Pages are staged in
+/// `sync_stage` as they arrive, then merged in one write transaction that
+/// also stores the cursor and `ETag` (Docs/SyncEngine.md).
+///
+/// ```swift
+/// let client = SyncClient(transport: CurlTransport(), endpoint: SyncEngineStore.rowsEndpoint(baseURL: url),
+///                         store: SyncEngineStore(dbQueue, schema: schema))
+/// let report = try await client.sync()
+/// ```
+public struct SyncEngineStore: SyncStore {
+    public let writer: any DatabaseWriter
+    public let schema: SyncSchema
+
+    public init(_ writer: any DatabaseWriter, schema: SyncSchema) {
+        self.writer = writer
+        self.schema = schema
+    }
+
+    /// The server's `GET /v1/sync/rows`.
+    public static func rowsEndpoint(baseURL: URL) -> URL {
+        baseURL.appendingPathComponent("v1/sync/rows")
+    }
+
+    public func decodePage(_ data: Data) throws -> SyncPulledPage {
+        do {
+            return SyncPulledPage(try SyncPage.decode(data, schema: schema))
+        } catch {
+            throw SyncPayloadError(path: error.path, error.message)
+        }
+    }
+
+    public func syncPosition() async throws -> SyncPosition {
+        try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT endpoint, cursor, etag FROM \(SyncEngine.stateTable) WHERE id = 1")
+            return SyncPosition(endpoint: row?["endpoint"], cursor: row?["cursor"], etag: row?["etag"])
+        }
+    }
+
+    /// The engine's pages carry no digest yet: nothing to compare.
+    public func checkDigest() async throws -> SyncDivergence? { nil }
+
+    public func beginStaging() async throws -> SyncEngineStaging {
+        try await writer.write { db in try db.execute(sql: "DELETE FROM \(SyncEngine.stageTable)") }
+        return SyncEngineStaging(writer: writer, schema: schema)
+    }
+}

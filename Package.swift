@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Players", targets: ["PlayersProtocol", "Players"]),
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
+        .library(name: "AppFiles", targets: ["AppFiles"]),
         // For the server's package (Server/), which depends on this one by
         // path: what both command lines share, and the tests' helpers.
         .library(name: "PlayersCommandLine", targets: ["PlayersCommandLine"]),
@@ -77,10 +78,16 @@ let package = Package(
         .target(
             name: "PlayersProtocol",
             dependencies: ["SyncSchema"]),
+        // What every app of the toolkit reads and writes the same way:
+        // secret files (passphrases, keys, tokens; private to their owner),
+        // private files, XDG folders, and their errors.
+        .target(
+            name: "AppFiles",
+            dependencies: ["CipherDB"]),
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
-            dependencies: ["CipherDB", "PlayersProtocol"]),
+            dependencies: ["CipherDB", "PlayersProtocol", "AppFiles"]),
         // The merge of a sync into the players database: the only module
         // that knows both the database and the HTTP client.
         .target(

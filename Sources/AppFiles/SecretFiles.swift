@@ -3,13 +3,6 @@ import Foundation
 /// Passphrase, key and token files: read only when private to their owner,
 /// and created with mode 0600. Errors never show the content.
 public enum SecretFiles {
-    /// `$XDG_CONFIG_HOME/players/key`, or `~/.config/players/key`.
-    public static func defaultKeyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        XDGBaseDirectory.config.url(environment: environment)
-            .appendingPathComponent("players", isDirectory: true)
-            .appendingPathComponent("key")
-    }
-
     /// The content of a secret file, refused when others can read it.
     public static func readPrivateFile(_ path: String, kind: String) throws -> Data {
         var status = stat()

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
+        .executable(name: "notes", targets: ["NotesCLI"]),
         .executable(name: "players-bench", targets: ["PlayersBench"]),
     ],
     // Only what the library and the command line need: an app that
@@ -119,6 +120,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmarks (make bench): CipherDB against raw SQLCipher calls.
+        // Notes, the sync engine's second app: notebooks and notes, their
+        // declaration, the database (a library, for tests and other apps).
+        .target(
+            name: "Notes",
+            dependencies: ["CipherDB", "SyncSchema", "SyncEngine", "CipherSync", "AppFiles"]),
+        // `notes`, Notes' command line.
+        .executableTarget(
+            name: "NotesCLI",
+            dependencies: [
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "PlayersCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "PlayersBench",
             dependencies: [

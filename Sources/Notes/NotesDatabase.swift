@@ -1,0 +1,162 @@
+import AppFiles
+import CipherDB
+import CipherSync
+import Foundation
+import SyncEngine
+import SyncSchema
+
+/// Notes' encrypted database: notebooks and notes, synced by the engine
+/// (``NotesSchema``). Every write goes through the declaration's rules, so
+/// that what the app accepts the server accepts too.
+///
+/// ```swift
+/// let notes = try NotesDatabase.create(atPath: "notes.db", key: .passphrase { secret })
+/// let work = try notes.addNotebook(name: "Work")
+/// let note = try notes.addNote(notebook: work, title: "Groceries", body: "Milk")
+/// ```
+public final class NotesDatabase: Sendable {
+    public let writer: any DatabaseWriter
+
+    init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// Creates the database at `path`, which must not exist (a private
+    /// file, mode 0600).
+    public static func create(atPath path: String, key: DatabaseKeySource) throws -> NotesDatabase {
+        guard !FileManager.default.fileExists(atPath: path) else { throw NotesError.exists(path) }
+        try PrivateFile.createDatabaseFileIfMissing(at: URL(fileURLWithPath: path))
+        return try NotesDatabase(DatabaseQueue(path: path, configuration: configuration(key)))
+    }
+
+    /// Opens the database at `path`, which must exist and open with `key`.
+    public static func open(atPath path: String, key: DatabaseKeySource) throws -> NotesDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { throw NotesError.missing(path) }
+        do {
+            return try NotesDatabase(DatabaseQueue(path: path, configuration: configuration(key)))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw NotesError.wrongKey(path)
+        }
+    }
+
+    static func configuration(_ key: DatabaseKeySource) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        key.configure(&configuration)
+        return configuration
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "notebook") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "note") { t in
+                t.primaryKey("id", .text)
+                t.column("notebook", .text).notNull().indexed().references("notebook", onDelete: .cascade)
+                t.column("title", .text).notNull()
+                t.column("body", .text)
+            }
+        }
+        migrator.registerMigration("v2-sync") { db in
+            try db.installSyncEngine(for: NotesSchema.declaration)
+        }
+        return migrator
+    }
+
+    // MARK: - Writing
+
+    /// Adds a notebook; its id.
+    public func addNotebook(name: String) throws -> UUID {
+        let id = UUID()
+        let values = try checked("notebook", id: id, ["name": .text(name)], carrying: .whole)
+        try writer.write { db in try Notebook(id: id, name: values.text("name")!).insert(db) }
+        return id
+    }
+
+    /// Adds a note to a notebook; its id.
+    public func addNote(notebook: UUID, title: String, body: String?) throws -> UUID {
+        let id = UUID()
+        let values = try checked("note", id: id, ["notebook": .uuid(notebook), "title": .text(title), "body": body.map(SyncValue.text) ?? .null],
+                                 carrying: .whole)
+        try writer.write { db in
+            guard try Notebook.exists(db, key: notebook.uuidString) else { throw NotesError.noNotebook(notebook) }
+            try Note(id: id, notebook: notebook, title: values.text("title")!, body: values.text("body")).insert(db)
+        }
+        return id
+    }
+
+    /// Changes a note's title, body, or both.
+    public func editNote(_ id: UUID, title: String?, body: String??) throws {
+        var changes: [String: SyncValue] = [:]
+        if let title { changes["title"] = .text(title) }
+        if let body { changes["body"] = body.map(SyncValue.text) ?? .null }
+        let values = try checked("note", id: id, changes, carrying: .changed)
+        try writer.write { db in
+            guard var note = try Note.fetchOne(db, key: id.uuidString) else { throw NotesError.noNote(id) }
+            if title != nil { note.title = values.text("title")! }
+            if body != nil { note.body = values.text("body") }
+            try note.update(db)
+        }
+    }
+
+    /// Deletes a note.
+    public func deleteNote(_ id: UUID) throws {
+        try writer.write { db in
+            guard try Note.deleteOne(db, key: id.uuidString) else { throw NotesError.noNote(id) }
+        }
+    }
+
+    /// Deletes a notebook, and its notes with it.
+    public func deleteNotebook(_ id: UUID) throws {
+        try writer.write { db in
+            guard try Notebook.deleteOne(db, key: id.uuidString) else { throw NotesError.noNotebook(id) }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Every notebook and note, by name and title.
+    public func list() throws -> (notebooks: [Notebook], notes: [Note]) {
+        try writer.read { db in
+            (try Notebook.order(Column("name"), Column("id")).fetchAll(db),
+             try Note.order(Column("title"), Column("id")).fetchAll(db))
+        }
+    }
+
+    /// The local changes that lost to the server's state.
+    public func conflicts() throws -> [SyncConflict] {
+        try writer.read { db in try SyncConflict.order(Column("id")).fetchAll(db) }
+    }
+
+    // MARK: - Syncing
+
+    /// Pushes the local changes, then pulls the server's.
+    public func sync(baseURL: URL, transport: any HTTPTransport) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
+        let pushed = try await SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport).push()
+        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
+                                store: SyncEngineStore(writer, schema: NotesSchema.declaration))
+        return (pushed, try await client.sync())
+    }
+
+    /// `values` checked by the declaration's column rules, as the server
+    /// checks them: the values as stored (trimmed where the column is).
+    private func checked(_ table: String, id: UUID, _ values: [String: SyncValue], carrying: SyncTable.RowColumns) throws -> [String: SyncValue] {
+        do {
+            return try NotesSchema.declaration.table(table)!.row(id: id, values: values, carrying: carrying).values
+        } catch {
+            throw NotesError.invalid(error)
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == SyncValue {
+    /// The text of a column, nil when it is null or absent.
+    func text(_ column: String) -> String? {
+        if case .text(let text)? = self[column] { return text }
+        return nil
+    }
+}

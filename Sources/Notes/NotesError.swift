@@ -1,0 +1,26 @@
+import Foundation
+import SyncSchema
+
+/// Why Notes refuses to do what it was asked, by case; each description is
+/// one sentence that says what to do.
+public enum NotesError: Error, Equatable, CustomStringConvertible {
+    case exists(String)
+    case missing(String)
+    case wrongKey(String)
+    case noNotebook(UUID)
+    case noNote(UUID)
+    /// A value the declaration's rules refuse (``NotesSchema``).
+    case invalid(SyncRowError)
+
+    public var description: String {
+        switch self {
+        case .exists(let path): "\(path) exists already: nothing was created"
+        case .missing(let path): "there is no notes database at \(path): run 'notes init' to create one"
+        case .wrongKey(let path): "the key does not open \(path), or it is not a notes database"
+        case .noNotebook(let id): "there is no notebook \(id.uuidString): 'notes list' shows them"
+        case .noNote(let id): "there is no note \(id.uuidString): 'notes list' shows them"
+        case .invalid(let error):
+            if case .invalidValue(_, let problem) = error { problem.description } else { "\(error)" }
+        }
+    }
+}

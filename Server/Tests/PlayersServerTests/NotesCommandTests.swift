@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `notes`, the engine's second app, as its users run it: the built
+/// executable on encrypted files, syncing through the built
+/// `players-server`, which serves what `notes schema` prints.
+@Suite struct NotesCommandTests {
+    /// A `players-server` on the declaration that `notes schema` printed,
+    /// in `folder`; its URL.
+    func startServer(in folder: TemporaryFolder) async throws -> (ServerProcess, String) {
+        let process = ChildProcess()
+        process.executableURL = try BuiltProducts.url("notes")
+        process.arguments = ["schema"]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let schema = try await run(process)
+        try #require(schema.status == 0, "\(schema.error)")
+        try Data(schema.output.utf8).write(to: folder.url("notes.schema.json"))
+        let server = try ServerProcess(["--schema", "notes.schema.json"], folder: folder)
+        return (server, "http://127.0.0.1:\(server.port)")
+    }
+
+    @Test func twoDevicesConvergeAndEditsOfDifferentColumnsBothSurvive() async throws {
+        let folder = try TemporaryFolder()
+        let (server, url) = try await startServer(in: folder)
+        let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
+        try await a.runChecked(["init"])
+        try await b.runChecked(["init"])
+        let work = try await a.add(["notebook", "add", "Work"])
+        let note = try await a.add(["note", "add", "--notebook", work, "--title", "Groceries", "--body", "Milk"])
+        try await a.runChecked(["sync", "--url", url])
+        try await b.runChecked(["sync", "--url", url])
+        #expect(try await b.list() == a.list())
+
+        try await a.runChecked(["note", "edit", note, "--title", "Shopping"])
+        try await b.runChecked(["note", "edit", note, "--body", "Eggs"])
+        for device in [a, b, a] { try await device.runChecked(["sync", "--url", url]) }
+        let listing = try await a.list()
+        #expect(listing == (try await b.list()))
+        #expect(listing.notes == [.init(id: note, notebook: work, title: "Shopping", body: "Eggs")])
+        #expect(try await a.runChecked(["conflicts", "--json"]) == "[]\n")
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func aNoteAddedToANotebookDeletedOnTheServerIsKeptAsAConflict() async throws {
+        let folder = try TemporaryFolder()
+        let (server, url) = try await startServer(in: folder)
+        let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
+        try await a.runChecked(["init"])
+        try await b.runChecked(["init"])
+        let work = try await a.add(["notebook", "add", "Work"])
+        try await a.runChecked(["sync", "--url", url])
+        try await b.runChecked(["sync", "--url", url])
+        // Device b adds a note to the notebook that device a deleted.
+        try await a.runChecked(["notebook", "delete", work])
+        try await a.runChecked(["sync", "--url", url])
+        let orphan = try await b.run(["note", "add", "--notebook", work, "--title", "Late"])
+        #expect(orphan.status == 0)
+        try await b.runChecked(["sync", "--url", url])
+        #expect(try await b.list().notes.isEmpty, "the note of a notebook deleted on the server is not kept as a note")
+        let conflicts = try JSONSerialization.jsonObject(with: Data(try await b.runChecked(["conflicts", "--json"]).utf8)) as? [[String: Any]]
+        #expect(conflicts?.count == 1)
+        #expect((conflicts?.first?["local"] as? [String: Any])?["title"] as? String == "Late")
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func aDeletedNotebookTakesItsNotesOnEveryDevice() async throws {
+        let folder = try TemporaryFolder()
+        let (server, url) = try await startServer(in: folder)
+        let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
+        try await a.runChecked(["init"])
+        try await b.runChecked(["init"])
+        let work = try await a.add(["notebook", "add", "Work"])
+        _ = try await a.add(["note", "add", "--notebook", work, "--title", "Groceries"])
+        try await a.runChecked(["sync", "--url", url])
+        try await b.runChecked(["sync", "--url", url])
+        try await b.runChecked(["notebook", "delete", work])
+        try await b.runChecked(["sync", "--url", url])
+        try await a.runChecked(["sync", "--url", url])
+        #expect(try await a.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func whatTheDeclarationRefusesIsRefusedBeforeAnythingIsWritten() async throws {
+        let folder = try TemporaryFolder()
+        let a = try NotesDeviceProcess("a", in: folder)
+        try await a.runChecked(["init"])
+        let work = try await a.add(["notebook", "add", "Work"])
+        let long = try await a.run(["note", "add", "--notebook", work, "--title", String(repeating: "x", count: 201)])
+        #expect(long.status == 1)
+        #expect(long.error.hasPrefix("notes: the title "), "\(long.error)")
+        let blank = try await a.run(["notebook", "add", "   "])
+        #expect(blank.status == 1)
+        #expect(try await a.list().notes.isEmpty)
+        #expect(try await a.list().notebooks.count == 1)
+    }
+
+    @Test func aWrongPassphraseExitsWithThreeAndASecondInitChangesNothing() async throws {
+        let folder = try TemporaryFolder()
+        let a = try NotesDeviceProcess("a", in: folder)
+        try await a.runChecked(["init"])
+        let before = databaseFileBytes(folder.path("a.db"))
+        let again = try await a.run(["init"])
+        #expect(again.status == 1)
+        #expect(again.error == "notes: a.db exists already: nothing was created\n")
+        #expect(databaseFileBytes(folder.path("a.db")) == before)
+        try Data("another secret\n".utf8).write(to: folder.url("pass"))
+        let wrong = try await a.run(["list"])
+        #expect(wrong.status == 3, "\(wrong.error)")
+        #expect(!wrong.error.contains("secret"))
+    }
+
+    @Test func theDatabaseAndItsKeyAreRequired() async throws {
+        let folder = try TemporaryFolder()
+        let process = ChildProcess()
+        process.executableURL = try BuiltProducts.url("notes")
+        process.arguments = ["list"]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.currentDirectoryURL = folder.url
+        let result = try await run(process)
+        #expect(result.status == 2)
+        #expect(result.error.contains("--database"))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A device of Notes: the built `notes` run as a process on its own
+/// encrypted database, with a passphrase file, in a folder of its own.
+struct NotesDeviceProcess: Sendable {
+    let folder: TemporaryFolder
+    let name: String
+
+    init(_ name: String, in folder: TemporaryFolder) throws {
+        self.folder = folder
+        self.name = name
+        // The devices of a test share one passphrase file.
+        guard FileManager.default.createFile(atPath: folder.path("pass"), contents: Data("notes secret\n".utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw TestFailure("cannot write the passphrase file \(folder.path("pass"))")
+        }
+    }
+
+    /// Runs `notes --database NAME.db --passphrase-file pass ARGUMENTS`.
+    func run(_ arguments: [String]) async throws -> ProcessResult {
+        let process = ChildProcess()
+        process.executableURL = try BuiltProducts.url("notes")
+        process.arguments = ["--database", "\(name).db", "--passphrase-file", "pass"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.currentDirectoryURL = folder.url
+        return try await TestSupport.run(process)
+    }
+
+    /// Runs `notes`, throwing unless it succeeds; its standard output.
+    @discardableResult
+    func runChecked(_ arguments: [String]) async throws -> String {
+        let result = try await run(arguments)
+        guard result.status == 0 else { throw TestFailure("notes \(arguments.joined(separator: " ")) exited with \(result.status): \(result.error)") }
+        return result.output
+    }
+
+    /// The id that an `add` prints on its last line.
+    func add(_ arguments: [String]) async throws -> String {
+        let output = try await runChecked(arguments)
+        guard let id = output.split(separator: "\n").last.map(String.init), UUID(uuidString: id) != nil else {
+            throw TestFailure("notes \(arguments.joined(separator: " ")) printed no id on its last line: \(output)")
+        }
+        return id
+    }
+
+    /// `list --json`, decoded.
+    func list() async throws -> Listing {
+        try JSONDecoder().decode(Listing.self, from: Data(try await runChecked(["list", "--json"]).utf8))
+    }
+
+    struct Listing: Decodable, Equatable {
+        struct Notebook: Decodable, Equatable { var id, name: String }
+        struct Note: Decodable, Equatable { var id, notebook, title: String; var body: String? }
+        var notebooks: [Notebook]
+        var notes: [Note]
+    }
+}

@@ -88,12 +88,12 @@ let package = Package(
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
-            dependencies: ["CipherDB", "PlayersProtocol", "AppFiles"]),
+            dependencies: ["CipherDB", "PlayersProtocol", "SyncSchema", "AppFiles"]),
         // The merge of a sync into the players database: the only module
         // that knows both the database and the HTTP client.
         .target(
             name: "PlayersSync",
-            dependencies: ["Players", "PlayersProtocol", "CipherSync", "CipherDB"]),
+            dependencies: ["Players", "PlayersProtocol", "SyncSchema", "CipherSync", "CipherDB"]),
         // Backups, exports and key rotation: apart from the database layer,
         // so that libcrypto is linked only where files are encrypted.
         .target(
@@ -166,7 +166,7 @@ let package = Package(
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "CipherDB", "TestSupport"]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "CipherDB", "TestSupport"]),

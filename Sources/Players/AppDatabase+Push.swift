@@ -1,32 +1,13 @@
 import CipherDB
 import Foundation
 import PlayersProtocol
+import SyncSchema
 
 // MARK: - Pushing local changes
 
-/// What recording the server's answers to one batch did.
-public struct PushCounts: Equatable, Sendable {
-    /// Changes the server applied.
-    public var applied = 0
-    /// Changes that lost to the server's state and were logged as
-    /// conflicts (``PlayerConflict``).
-    public var conflicts = 0
-    /// Changes that lost to a server state equal to the local one: nothing
-    /// to keep.
-    public var converged = 0
-
-    public init(applied: Int = 0, conflicts: Int = 0, converged: Int = 0) {
-        self.applied = applied
-        self.conflicts = conflicts
-        self.converged = converged
-    }
-
-    public static func += (lhs: inout PushCounts, rhs: PushCounts) {
-        lhs.applied += rhs.applied
-        lhs.conflicts += rhs.conflicts
-        lhs.converged += rhs.converged
-    }
-}
+/// What recording the server's answers to one batch did: the sync
+/// protocol's counts (``SyncSchema/SyncPushCounts``).
+public typealias PushCounts = SyncPushCounts
 
 extension AppDatabase {
     /// The number of local changes waiting to be pushed.

@@ -2,6 +2,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
+import SyncSchema
 
 /// Pushes the outbox of a players database (``PendingChange``) to a
 /// server's `POST /v1/changes`, batch after batch, until it is empty

@@ -1,4 +1,5 @@
 import Players
+import SyncSchema
 
 /// What a push did: the changes the server applied, those that lost to
 /// the server's state, the requests, and how many changes were waiting

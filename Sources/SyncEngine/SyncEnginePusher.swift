@@ -73,10 +73,7 @@ public struct SyncEnginePusher: Sendable {
                 throw SyncPayloadError(path: error.path, error.message)
             }
             let answered = batch
-            let recorded = try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
-            counts.applied += recorded.applied
-            counts.conflicts += recorded.conflicts
-            counts.converged += recorded.converged
+            counts += try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
         }
         return counts
     }

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import SyncSchema
 import TestSupport
 import Testing
 

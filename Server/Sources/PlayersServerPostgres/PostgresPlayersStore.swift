@@ -56,20 +56,16 @@ public final class PostgresPlayersStore: PlayersStore {
         operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        let pool = PostgresConnectionPool(
-            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
-            logger: logger)
         let counter: Int64
-        do {
-            history = try await Self.migrate(pool, logger: logger)
-            counter = try await pool.withConnection(leaseTimeout: connectTimeout, operationTimeout: connectTimeout) {
+        (pool, (history, counter)) = try await PostgresConnectionPool.opened(
+            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout, logger: logger
+        ) { pool in
+            let history = try await Self.migrate(pool, logger: logger)
+            let counter = try await pool.withConnection(leaseTimeout: connectTimeout, operationTimeout: connectTimeout) {
                 connection in try await Self.counter(connection, logger).value
             }
-        } catch {
-            await pool.close()
-            throw error
+            return (history, counter)
         }
-        self.pool = pool
         self.logger = logger
         changes = StoreChangeNotifier(latestVersion: counter)
         listening.withLock { $0 = Task { [self] in await listenForChanges() } }

@@ -40,20 +40,15 @@ public final class PostgresSyncStore: SyncRowStore {
         operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        let pool = PostgresConnectionPool(
-            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout,
-            logger: logger)
-        do {
-            history = try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
+        (pool, history) = try await PostgresConnectionPool.opened(
+            url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout, logger: logger
+        ) { pool in
+            try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
                 try await Self.migrations.migrate(connection, logger: logger)
                 return try await Self.history(connection, logger)
             }
-        } catch {
-            await pool.close()
-            throw error
         }
         self.schema = schema
-        self.pool = pool
         self.logger = logger
     }
 

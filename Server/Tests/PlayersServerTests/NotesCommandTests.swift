@@ -20,16 +20,32 @@ import Testing
         return (server, "http://127.0.0.1:\(server.port)")
     }
 
-    @Test func twoDevicesConvergeAndEditsOfDifferentColumnsBothSurvive() async throws {
+    /// Two devices that synced a notebook "Work", with a note "Groceries"
+    /// (body "Milk") when `withNote`, made on device `a`.
+    struct Shared {
+        let server: ServerProcess
+        let url: String
+        let a, b: NotesDeviceProcess
+        let work: String
+        let note: String?
+    }
+
+    func shared(withNote: Bool) async throws -> Shared {
         let folder = try TemporaryFolder()
         let (server, url) = try await startServer(in: folder)
         let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
         try await a.runChecked(["init"])
         try await b.runChecked(["init"])
         let work = try await a.add(["notebook", "add", "Work"])
-        let note = try await a.add(["note", "add", "--notebook", work, "--title", "Groceries", "--body", "Milk"])
+        let note = withNote ? try await a.add(["note", "add", "--notebook", work, "--title", "Groceries", "--body", "Milk"]) : nil
         try await a.runChecked(["sync", "--url", url])
         try await b.runChecked(["sync", "--url", url])
+        return Shared(server: server, url: url, a: a, b: b, work: work, note: note)
+    }
+
+    @Test func twoDevicesConvergeAndEditsOfDifferentColumnsBothSurvive() async throws {
+        let shared = try await shared(withNote: true)
+        let (a, b, url, note) = (shared.a, shared.b, shared.url, try #require(shared.note))
         #expect(try await b.list() == a.list())
 
         try await a.runChecked(["note", "edit", note, "--title", "Shopping"])
@@ -37,48 +53,35 @@ import Testing
         for device in [a, b, a] { try await device.runChecked(["sync", "--url", url]) }
         let listing = try await a.list()
         #expect(listing == (try await b.list()))
-        #expect(listing.notes == [.init(id: note, notebook: work, title: "Shopping", body: "Eggs")])
+        #expect(listing.notes == [.init(id: note, notebook: shared.work, title: "Shopping", body: "Eggs")])
         #expect(try await a.runChecked(["conflicts", "--json"]) == "[]\n")
-        #expect(try server.stop() == 0)
+        #expect(try shared.server.stop() == 0)
     }
 
     @Test func aNoteAddedToANotebookDeletedOnTheServerIsKeptAsAConflict() async throws {
-        let folder = try TemporaryFolder()
-        let (server, url) = try await startServer(in: folder)
-        let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
-        try await a.runChecked(["init"])
-        try await b.runChecked(["init"])
-        let work = try await a.add(["notebook", "add", "Work"])
-        try await a.runChecked(["sync", "--url", url])
-        try await b.runChecked(["sync", "--url", url])
+        let shared = try await shared(withNote: false)
+        let (a, b, url) = (shared.a, shared.b, shared.url)
         // Device b adds a note to the notebook that device a deleted.
-        try await a.runChecked(["notebook", "delete", work])
+        try await a.runChecked(["notebook", "delete", shared.work])
         try await a.runChecked(["sync", "--url", url])
-        let orphan = try await b.run(["note", "add", "--notebook", work, "--title", "Late"])
+        let orphan = try await b.run(["note", "add", "--notebook", shared.work, "--title", "Late"])
         #expect(orphan.status == 0)
         try await b.runChecked(["sync", "--url", url])
         #expect(try await b.list().notes.isEmpty, "the note of a notebook deleted on the server is not kept as a note")
         let conflicts = try JSONSerialization.jsonObject(with: Data(try await b.runChecked(["conflicts", "--json"]).utf8)) as? [[String: Any]]
         #expect(conflicts?.count == 1)
         #expect((conflicts?.first?["local"] as? [String: Any])?["title"] as? String == "Late")
-        #expect(try server.stop() == 0)
+        #expect(try shared.server.stop() == 0)
     }
 
     @Test func aDeletedNotebookTakesItsNotesOnEveryDevice() async throws {
-        let folder = try TemporaryFolder()
-        let (server, url) = try await startServer(in: folder)
-        let (a, b) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
-        try await a.runChecked(["init"])
-        try await b.runChecked(["init"])
-        let work = try await a.add(["notebook", "add", "Work"])
-        _ = try await a.add(["note", "add", "--notebook", work, "--title", "Groceries"])
-        try await a.runChecked(["sync", "--url", url])
-        try await b.runChecked(["sync", "--url", url])
-        try await b.runChecked(["notebook", "delete", work])
+        let shared = try await shared(withNote: true)
+        let (a, b, url) = (shared.a, shared.b, shared.url)
+        try await b.runChecked(["notebook", "delete", shared.work])
         try await b.runChecked(["sync", "--url", url])
         try await a.runChecked(["sync", "--url", url])
         #expect(try await a.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
-        #expect(try server.stop() == 0)
+        #expect(try shared.server.stop() == 0)
     }
 
     @Test func whatTheDeclarationRefusesIsRefusedBeforeAnythingIsWritten() async throws {

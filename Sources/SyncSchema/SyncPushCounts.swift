@@ -1,0 +1,24 @@
+/// What recording the server's answers to a push did, on a device of any
+/// app (Players' and the engine's).
+public struct SyncPushCounts: Sendable, Equatable {
+    /// Changes the server applied.
+    public var applied = 0
+    /// Changes that lost to the server's state and were logged as
+    /// conflicts, with both values.
+    public var conflicts = 0
+    /// Changes that lost to a server state equal to the local one: nothing
+    /// to keep.
+    public var converged = 0
+
+    public init(applied: Int = 0, conflicts: Int = 0, converged: Int = 0) {
+        self.applied = applied
+        self.conflicts = conflicts
+        self.converged = converged
+    }
+
+    public static func += (lhs: inout SyncPushCounts, rhs: SyncPushCounts) {
+        lhs.applied += rhs.applied
+        lhs.conflicts += rhs.conflicts
+        lhs.converged += rhs.converged
+    }
+}

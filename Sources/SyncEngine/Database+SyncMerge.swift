@@ -96,7 +96,8 @@ extension Database {
             switch try takeServerState(table, storedID, row) {
             case .inserted: counts.inserted += 1
             case .updated: counts.updated += 1
-            case .deleted, .unchanged: break
+            case .unchanged: counts.unchanged += 1
+            case .deleted: break
             }
             try setServerVersion(stage[1], [table.name, storedID])
         }

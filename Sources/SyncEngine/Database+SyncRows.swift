@@ -74,10 +74,16 @@ extension Database {
         }
         let columns = table.columns.map(\.name).filter { server.values[$0] != nil }
         if !columns.isEmpty {
-            try execute(sql: "UPDATE \"\(table.name)\" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE \(key) = ?",
-                        arguments: StatementArguments(columns.map { server.values[$0]!.databaseValue } + [storedID]))
+            // Only a row whose values differ is written: a row the device
+            // pushed comes back unchanged.
+            let values = columns.map { server.values[$0]!.databaseValue }
+            try execute(sql: """
+                UPDATE "\(table.name)" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", "))
+                WHERE \(key) = ? AND (\(columns.map { "\"\($0)\" IS NOT ?" }.joined(separator: " OR ")))
+                """, arguments: StatementArguments(values + [storedID] + values))
             if changesCount > 0 { return .updated }
-        } else if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID]) != nil {
+        }
+        if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID]) != nil {
             return .unchanged
         }
         let inserted = [table.primaryKey] + columns

@@ -31,7 +31,7 @@ public struct SyncEngineStaging: SyncStaging {
                                arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
                 return .commit
             }
-            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted)
+            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged)
         }
     }
 

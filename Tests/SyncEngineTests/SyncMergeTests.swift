@@ -70,6 +70,27 @@ import Testing
         #expect(try notes.entries().isEmpty)
     }
 
+    @Test func aRowTheDeviceHoldsAsItIsIsCountedUnchangedAndNotWritten() throws {
+        let work = UUID()
+        try stage([try notebook(work, "Work", version: 1)])
+        _ = try merge()
+        // The same values at a later version: only the version moves, and
+        // the row is not written (a trigger of the writer's connection
+        // counts the writes).
+        try stage([try notebook(work, "Work", version: 5)])
+        let (counts, writes) = try notes.dbPool.write { db in
+            try db.execute(sql: """
+                CREATE TEMP TABLE writes (n INTEGER);
+                CREATE TEMP TRIGGER notebook_written AFTER UPDATE ON main.notebook BEGIN INSERT INTO writes VALUES (1); END;
+                """)
+            let counts = try db.mergeStagedSyncChanges(schema: notes.schema, isSnapshot: false)
+            return (counts, try Int.fetchOne(db, sql: "SELECT count(*) FROM writes") ?? -1)
+        }
+        #expect(counts == SyncMergeCounts(unchanged: 1))
+        #expect(writes == 0)
+        #expect(try count("SELECT version FROM sync_row") == 5)
+    }
+
     @Test func aRowsLastStateInThePagesWins() throws {
         let work = UUID()
         try stage([try notebook(work, "First", version: 1)])

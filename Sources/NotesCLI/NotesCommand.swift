@@ -16,7 +16,8 @@ struct NotesCommand: AsyncParsableCommand {
             'notes --database notes.db --passphrase-file secret list'.
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, 3 wrong passphrase or key \
-            (or not a notes database), 5 the sync server could not be reached, failed, or sent an invalid answer.
+            (or not a notes database), 5 the sync server could not be reached, failed, or sent an invalid answer, \
+            6 the server was restored from a backup and this database may hold what it lost: nothing was merged.
             """,
         subcommands: [Init.self, NotebookCommands.self, NoteCommands.self, List.self, Sync.self, Conflicts.self, Schema.self])
 

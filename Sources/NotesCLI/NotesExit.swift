@@ -3,17 +3,21 @@ import CipherDB
 import CipherSync
 import Foundation
 import Notes
+import SyncEngine
 
 /// The line and exit status of each error of `notes`.
 enum NotesExit {
     static let failure: Int32 = 1
     static let wrongKey: Int32 = 3
     static let remote: Int32 = 5
+    static let serverWentBack: Int32 = 6
 
     static func line(for error: any Error) -> (line: String, exitCode: Int32) {
         switch error {
         case NotesError.wrongKey:
             return ("\(error)", wrongKey)
+        case SyncEngineError.serverWentBack:
+            return ("\(error)", serverWentBack)
         case let error as NotesError:
             return (error.description, failure)
         case let error as DatabaseFileError:

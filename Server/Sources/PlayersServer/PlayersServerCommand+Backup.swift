@@ -4,6 +4,7 @@ import Foundation
 import Players
 import PlayersFiles
 import PlayersServerStore
+import SyncServerDatabase
 
 extension PlayersServerCommand {
     /// `players-server backup`: an online copy of the server's database.
@@ -51,10 +52,14 @@ extension PlayersServerCommand {
             }
             defer { try? source.close() }
             // Marked: a server that opens the copy, once restored, begins a
-            // new epoch, and its clients take a snapshot.
+            // new epoch of each history (the players' and the declared
+            // tables'), and its clients take a snapshot.
             try DatabaseFileOperations.backup(
                 reader: source, to: URL(fileURLWithPath: destination), destinationKey: keySource, replacing: force,
-                markingCopy: ServerPlayersDatabase.markAsBackupCopy)
+                markingCopy: { db in
+                    try ServerPlayersDatabase.markAsBackupCopy(db)
+                    try ServerSyncDatabase.markAsBackupCopy(db)
+                })
             print("Backed up \(database) to \(destination), encrypted.")
         }
     }

@@ -31,14 +31,37 @@ public final class ServerSyncDatabase: Sendable {
         self.writer = writer
         self.schema = schema
         try Self.migrate(writer)
-        history = try writer.read { db in
-            let server = try String.fetchOne(db, sql: "SELECT server FROM sync_server_identity WHERE id = 1").flatMap(UUID.init(uuidString:))
-            let epochs = try Row.fetchAll(db, sql: "SELECT epoch, start FROM sync_server_epoch ORDER BY position").map {
-                SyncEpoch(epoch: $0["epoch"], start: $0["start"])
-            }
-            guard let server, !epochs.isEmpty else { throw SyncStoreError.historyMissing }
-            return ServerHistory(server: server, epochs: epochs)
+        history = try writer.write { db in try Self.beginEpochIfRestored(db) }
+    }
+
+    /// Marks a copy of a server database as a backup (`players-server
+    /// backup` does, on the copy only): a server that opens it, once it is
+    /// restored, begins a new epoch of the engine's history at its counter,
+    /// so that no device takes a delta of a history that went back. Does
+    /// nothing to a database without the engine's tables.
+    public static func markAsBackupCopy(_ db: Database) throws {
+        guard try db.tableExists("sync_server_identity") else { return }
+        try db.execute(sql: "UPDATE sync_server_identity SET is_backup_copy = 1")
+    }
+
+    /// In the opening transaction: begins a new epoch, at the counter, if
+    /// the database is a backup copy, which it then no longer is; returns
+    /// the history.
+    static func beginEpochIfRestored(_ db: Database) throws -> ServerHistory {
+        let identity = try Row.fetchOne(db, sql: "SELECT server, is_backup_copy FROM sync_server_identity WHERE id = 1")
+        guard let identity, let server = UUID(uuidString: identity["server"]) else { throw SyncStoreError.historyMissing }
+        if identity["is_backup_copy"] as Bool {
+            try db.execute(sql: """
+                INSERT INTO sync_server_epoch (position, epoch, start)
+                SELECT MAX(position) + 1, ?, (SELECT value FROM sync_server_counter) FROM sync_server_epoch
+                """, arguments: [SyncCursor.newEpoch()])
+            try db.execute(sql: "UPDATE sync_server_identity SET is_backup_copy = 0")
         }
+        let epochs = try Row.fetchAll(db, sql: "SELECT epoch, start FROM sync_server_epoch ORDER BY position").map {
+            SyncEpoch(epoch: $0["epoch"], start: $0["start"])
+        }
+        guard !epochs.isEmpty else { throw SyncStoreError.historyMissing }
+        return ServerHistory(server: server, epochs: epochs)
     }
 
     /// The schema, one step per version, applied in order: a step is
@@ -98,6 +121,10 @@ public final class ServerSyncDatabase: Sendable {
                 """)
             try db.execute(sql: "INSERT INTO sync_server_identity (id, server) VALUES (1, ?)", arguments: [UUID().uuidString])
             try db.execute(sql: "INSERT INTO sync_server_epoch (position, epoch, start) VALUES (1, ?, 0)", arguments: [SyncCursor.newEpoch()])
+        },
+        // 2: a backup copy begins a new epoch once restored.
+        { db in
+            try db.execute(sql: "ALTER TABLE sync_server_identity ADD COLUMN is_backup_copy INTEGER NOT NULL DEFAULT 0")
         },
     ]
 

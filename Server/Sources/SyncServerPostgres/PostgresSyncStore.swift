@@ -123,6 +123,14 @@ public final class PostgresSyncStore: SyncRowStore {
             """,
             PostgresQuery(unsafeSQL: "INSERT INTO sync_server_epoch (position, epoch, start) VALUES (1, \(PostgresMigrations.randomEpoch), 0)"),
         ],
+        [
+            // The oid of the row table when the current epoch began:
+            // `pg_restore` makes the tables anew, with new oids, so that a
+            // restored database begins a new epoch (``history(_:_:)``).
+            "ALTER TABLE sync_server_identity ADD COLUMN row_table oid",
+            "UPDATE sync_server_identity SET row_table = 'sync_server_row'::regclass::oid",
+            "ALTER TABLE sync_server_identity ALTER COLUMN row_table SET NOT NULL",
+        ],
     ])
 
     // MARK: - Writing
@@ -243,11 +251,22 @@ public final class PostgresSyncStore: SyncRowStore {
         if isClosed.withLock({ $0 }) { throw PostgresStoreError.closed }
     }
 
-    /// The database's identity and epochs.
+    /// In the migration's transaction: begins a new epoch, at the counter,
+    /// if the row table is not the one the current epoch began with
+    /// (`pg_restore` made it anew), and returns the identity and epochs.
     static func history(_ connection: PostgresConnection, _ logger: Logger) async throws -> ServerHistory {
-        guard let server = try await connection.query(
-            "SELECT server FROM sync_server_identity WHERE id = 1", logger: logger
-        ).first(UUID.self) else { throw PostgresStoreError.identityMissing }
+        guard let (server, isSameTable) = try await connection.query(
+            "SELECT server, row_table = 'sync_server_row'::regclass::oid FROM sync_server_identity WHERE id = 1", logger: logger
+        ).first((UUID, Bool).self) else { throw PostgresStoreError.identityMissing }
+        if !isSameTable {
+            try await connection.query(PostgresQuery(unsafeSQL: """
+                INSERT INTO sync_server_epoch (position, epoch, start)
+                SELECT MAX(position) + 1, \(PostgresMigrations.randomEpoch), (SELECT value FROM sync_server_counter WHERE id = 1)
+                FROM sync_server_epoch
+                """), logger: logger)
+            try await connection.query("UPDATE sync_server_identity SET row_table = 'sync_server_row'::regclass::oid WHERE id = 1",
+                                       logger: logger)
+        }
         let epochs = try await connection.query("SELECT epoch, start FROM sync_server_epoch ORDER BY position", logger: logger)
             .decode((String, Int64).self).map { SyncEpoch(epoch: $0, start: $1) }
         guard !epochs.isEmpty else { throw PostgresStoreError.epochMissing }

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import TestSupport
 import Testing
 
@@ -9,6 +10,13 @@ import Testing
     /// A `players-server` on the declaration that `notes schema` printed,
     /// in `folder`; its URL.
     func startServer(in folder: TemporaryFolder) async throws -> (ServerProcess, String) {
+        try await writeSchema(in: folder)
+        let server = try ServerProcess(["--schema", "notes.schema.json"], folder: folder)
+        return (server, "http://127.0.0.1:\(server.port)")
+    }
+
+    /// What `notes schema` prints, in `folder`'s `notes.schema.json`.
+    func writeSchema(in folder: TemporaryFolder) async throws {
         let process = ChildProcess()
         process.executableURL = try BuiltProducts.url("notes")
         process.arguments = ["schema"]
@@ -16,8 +24,6 @@ import Testing
         let schema = try await run(process)
         try #require(schema.status == 0, "\(schema.error)")
         try Data(schema.output.utf8).write(to: folder.url("notes.schema.json"))
-        let server = try ServerProcess(["--schema", "notes.schema.json"], folder: folder)
-        return (server, "http://127.0.0.1:\(server.port)")
     }
 
     /// Two devices that synced a notebook "Work", with a note "Groceries"
@@ -82,6 +88,37 @@ import Testing
         try await a.runChecked(["sync", "--url", url])
         #expect(try await a.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
         #expect(try shared.server.stop() == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aServerRestoredFromABackupIsRefusedBeforeAnythingIsMerged(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            try await writeSchema(in: sandbox.folder)
+            let arguments = sandbox.serverArguments + ["--schema", sandbox.folder.path("notes.schema.json")]
+            var server = try ServerProcess(arguments, environment: try sandbox.serverEnvironment, folder: sandbox.folder)
+            var serverURL = "http://127.0.0.1:\(server.port)"
+            let laptop = try NotesDeviceProcess("laptop", in: sandbox.folder)
+            try await laptop.runChecked(["init"])
+            _ = try await laptop.add(["notebook", "add", "Work"])
+            try await laptop.runChecked(["sync", "--url", serverURL])
+            let backup = sandbox.folder.path("backup")
+            try await ServerHistoryTests.backUp(sandbox, to: backup)
+            // After the backup: a notebook that the restore takes from the
+            // server, not from the laptop.
+            _ = try await laptop.add(["notebook", "add", "Home"])
+            try await laptop.runChecked(["sync", "--url", serverURL])
+            #expect(try server.stop() == 0)
+            try await ServerHistoryTests.restore(sandbox, from: backup)
+
+            server = try ServerProcess(arguments, environment: try sandbox.serverEnvironment, folder: sandbox.folder)
+            serverURL = "http://127.0.0.1:\(server.port)"
+            let before = try await laptop.list()
+            let sync = try await laptop.run(["sync", "--url", serverURL])
+            #expect(sync.status == 6, "\(sync.error)")
+            #expect(sync.error.contains("restored from a backup"))
+            #expect(try await laptop.list() == before, "nothing was merged: the laptop keeps Home")
+            #expect(try server.stop() == 0)
+        }
     }
 
     @Test func whatTheDeclarationRefusesIsRefusedBeforeAnythingIsWritten() async throws {

@@ -154,10 +154,7 @@ public final class PostgresPlayersStore: PlayersStore {
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         try checkOpen()
-        return try await pool.withTransaction(logger: logger) { [logger] connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            return try await body(connection, logger)
-        }
+        return try await pool.withSnapshotRead(logger: logger) { [logger] connection in try await body(connection, logger) }
     }
 
     /// Runs `body` in a writing transaction that holds the change counter
@@ -166,10 +163,7 @@ public final class PostgresPlayersStore: PlayersStore {
     func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
         let (result, counter) = try await pool.withTransaction(logger: logger) { [logger] connection in
-            let rows = try await connection.query("SELECT value FROM change_counter WHERE id = 1 FOR UPDATE", logger: logger)
-            var locked: Int64?
-            for value in try rows.decode(Int64.self) { locked = value }
-            guard let locked else { throw PostgresStoreError.counterMissing }
+            let locked = try await connection.lockCounter("change_counter", logger: logger)
             let result = try await body(PostgresWrite(connection: connection, logger: logger, lockedCounter: locked))
             return (result, try await Self.notifyCounter(connection, logger))
         }

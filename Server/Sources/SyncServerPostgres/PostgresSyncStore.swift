@@ -227,10 +227,7 @@ public final class PostgresSyncStore: SyncRowStore {
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         try checkOpen()
-        return try await pool.withTransaction(logger: logger) { [logger] connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            return try await body(connection, logger)
-        }
+        return try await pool.withSnapshotRead(logger: logger) { [logger] connection in try await body(connection, logger) }
     }
 
     /// Runs `body` in a writing transaction that holds the counter (the
@@ -241,9 +238,7 @@ public final class PostgresSyncStore: SyncRowStore {
     ) async throws -> Result {
         try checkOpen()
         return try await pool.withTransaction(logger: logger) { [logger] connection in
-            let rows = try await connection.query("SELECT value FROM sync_server_counter WHERE id = 1 FOR UPDATE", logger: logger)
-            guard let counter = try rows.first(Int64.self) else { throw PostgresStoreError.counterMissing }
-            return try await body(connection, logger, counter)
+            try await body(connection, logger, try await connection.lockCounter("sync_server_counter", logger: logger))
         }
     }
 

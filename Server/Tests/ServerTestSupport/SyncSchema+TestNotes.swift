@@ -31,3 +31,17 @@ extension SyncSchema {
         ]),
     ])
 }
+
+extension SyncSchema {
+    /// The test declaration of the app's next version: notebooks gain an
+    /// icon and notes a color, both nullable, as a later release adds
+    /// columns to tables that devices of the earlier one still sync.
+    public static let testNotesNextVersion = try! SyncSchema(tables: testNotes.tables.map { table in
+        let added: [SyncColumn] = switch table.name {
+        case "notebook": [SyncColumn(name: "icon", type: .text, maximumLength: 20)]
+        case "note": [SyncColumn(name: "color", type: .text, maximumLength: 20)]
+        default: []
+        }
+        return SyncTable(name: table.name, primaryKey: table.primaryKey, conflicts: table.conflicts, columns: table.columns + added)
+    })
+}

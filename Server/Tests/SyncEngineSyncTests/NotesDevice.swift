@@ -5,16 +5,18 @@ import ServerTestSupport
 import SyncEngine
 import SyncSchema
 import TestSupport
+import Testing
 
-/// A device of the test declaration's app (``SyncSchema/testNotes``): an
-/// encrypted database with its tables and the sync engine installed, in a
-/// folder of its own.
+/// A device of the test declaration's app (``SyncSchema/testNotes``, or
+/// another version of it): an encrypted database with its tables and the
+/// sync engine installed, in a folder of its own.
 final class NotesDevice: Sendable {
     let folder: TemporaryFolder
     let dbQueue: DatabaseQueue
-    let schema = SyncSchema.testNotes
+    let schema: SyncSchema
 
-    init() throws {
+    init(schema: SyncSchema = .testNotes) throws {
+        self.schema = schema
         folder = try TemporaryFolder()
         var configuration = Configuration()
         DatabaseKeySource.rawKey { Data((0..<32).map { UInt8($0) &* 11 &+ 5 }) }.configure(&configuration)
@@ -32,6 +34,16 @@ final class NotesDevice: Sendable {
                 CREATE TABLE share (id TEXT PRIMARY KEY NOT NULL, notebook TEXT NOT NULL REFERENCES notebook(id) ON DELETE RESTRICT);
                 """)
         }
+        // The columns that a later version of the declaration adds (all
+        // text in the tests' declarations), as that version's migration would.
+        migrator.registerMigration("v1.1") { [schema] db in
+            for table in schema.tables {
+                let existing = Set(try db.columns(in: table.name).map(\.name))
+                for column in table.columns where !existing.contains(column.name) {
+                    try db.execute(sql: "ALTER TABLE \(table.name) ADD COLUMN \(column.name) TEXT")
+                }
+            }
+        }
         migrator.registerMigration("v2-sync") { [schema] db in try db.installSyncEngine(for: schema) }
         try migrator.migrate(dbQueue)
     }
@@ -48,13 +60,30 @@ final class NotesDevice: Sendable {
         return (pushed, try await client.sync())
     }
 
-    /// Every row of the declared tables, table by table, as text.
-    func content() throws -> [String] {
+    /// Every row of the declared tables, table by table, as text: the
+    /// columns of this device's declaration, or of `declaration`'s.
+    func content(columnsOf declaration: SyncSchema? = nil) throws -> [String] {
         try dbQueue.read { db in
-            try schema.tables.flatMap { table in
-                try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY id").map { "\(table.name) \($0)" }
+            try (declaration ?? schema).tables.flatMap { table in
+                let columns = table.columns.map(\.name).joined(separator: ", ")
+                return try Row.fetchAll(db, sql: "SELECT \(columns) FROM \(table.name) ORDER BY id").map { "\(table.name) \($0)" }
             }
         }
+    }
+
+    /// The text columns of one row but its id and references, by name.
+    func values(_ table: String, _ id: String) throws -> [String: String?] {
+        try dbQueue.read { db in
+            let declared = try #require(schema.tables.first { $0.name == table })
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE id = ?", arguments: [id]))
+            let columns = declared.columns.filter { $0.name != declared.primaryKey && $0.references == nil }
+            return Dictionary(uniqueKeysWithValues: columns.map { ($0.name, row[$0.name] as String?) })
+        }
+    }
+
+    /// The ids of a table's rows.
+    func rowIDs(_ table: String) throws -> Set<String> {
+        try dbQueue.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM \(table)")) }
     }
 
     func conflicts() throws -> [SyncConflict] {

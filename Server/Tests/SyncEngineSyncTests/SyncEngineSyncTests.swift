@@ -85,4 +85,62 @@ import Testing
             #expect(violations == 0)
         }
     }
+
+    /// Both devices change notebooks and notes while apart: adds, edits of
+    /// different columns of one note, an edit of the same column, deletes,
+    /// and a notebook deleted with its notes on one side while the other
+    /// edits one of them. After syncs of a, b, a, both hold what the
+    /// server holds (what a new device pulls), with no broken reference.
+    @Test(arguments: StoreKind.allCases)
+    func offlineChangesOfEveryKindConvergeAfterSyncingABA(_ kind: StoreKind) async throws {
+        try await withServer(kind) { url in
+            let (a, b) = try await shared(url)
+            let home = UUID().uuidString, plan = UUID().uuidString, old = UUID().uuidString, chores = UUID().uuidString
+            try a.execute("INSERT INTO notebook (id, name) VALUES (?, 'Home')", [home])
+            try a.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Plan'), (?, ?, 'Old'), (?, ?, 'Chores')",
+                          [plan, work, old, work, chores, home])
+            _ = try await a.sync(url)
+            _ = try await b.sync(url)
+
+            let travel = UUID().uuidString, tickets = UUID().uuidString, ideas = UUID().uuidString
+            try a.execute("INSERT INTO notebook (id, name) VALUES (?, 'Travel')", [travel])
+            try a.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Tickets')", [tickets, travel])
+            try a.execute("UPDATE note SET title = 'Shopping' WHERE id = ?", [groceries])
+            try a.execute("UPDATE note SET body = 'By Friday' WHERE id = ?", [plan])
+            try a.execute("DELETE FROM notebook WHERE id = ?", [home])
+            try b.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Ideas')", [ideas, work])
+            try b.execute("UPDATE note SET body = 'Milk' WHERE id = ?", [groceries])
+            try b.execute("UPDATE note SET body = 'By Monday' WHERE id = ?", [plan])
+            try b.execute("UPDATE note SET title = 'Chores today' WHERE id = ?", [chores])
+            try b.execute("DELETE FROM note WHERE id = ?", [old])
+            for device in [a, b, a] { _ = try await device.sync(url) }
+
+            let server = try NotesDevice()
+            _ = try await server.sync(url)
+            #expect(try a.content() == server.content())
+            #expect(try b.content() == server.content())
+            #expect(try server.rowIDs("notebook") == Set([work, travel]))
+            #expect(try server.rowIDs("note") == Set([groceries, plan, tickets, ideas]))
+            #expect(try server.values("note", groceries) == ["title": "Shopping", "body": "Milk"])
+            #expect(try server.values("note", plan) == ["title": "Plan", "body": "By Friday"])
+
+            // The edit of the same column is one conflict, kept with both
+            // values; the edit of a note whose notebook went is another.
+            #expect(try a.conflicts().isEmpty)
+            let conflicts = try b.conflicts()
+            #expect(conflicts.count == 2)
+            let samePlan = conflicts.filter { $0.rowID.uuidString == plan }
+            #expect(samePlan.count == 1)
+            #expect(samePlan.first?.localValues == ["body": .string("By Monday")])
+            #expect(samePlan.first?.serverValues?["body"] == .string("By Friday"))
+            let lostChores = conflicts.filter { $0.rowID.uuidString == chores }
+            #expect(lostChores.count == 1 && lostChores.first?.serverValues == nil)
+            #expect(lostChores.first?.localValues?["title"] == .string("Chores today"))
+
+            for device in [a, b] {
+                let violations = try await device.dbQueue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
+                #expect(violations == 0)
+            }
+        }
+    }
 }

@@ -132,6 +132,21 @@ public final class NotesDatabase: Sendable {
         try writer.read { db in try SyncConflict.order(Column("id")).fetchAll(db) }
     }
 
+    /// Settles the conflicts of a notebook or note: keeps the local value
+    /// of the latest (the next sync pushes it) or the server's
+    /// (``CipherDB/Database/resolveSyncConflicts(table:rowID:keepLocal:schema:)``).
+    /// Throws ``NotesError/noConflict(_:)`` when it has none.
+    public func resolveConflicts(of id: UUID, keepLocal: Bool) throws {
+        try writer.write { db in
+            let tables = try SyncConflict.select(Column("table_name"), as: String.self).distinct()
+                .filter(Column("row_id") == id.uuidString).fetchAll(db)
+            guard !tables.isEmpty else { throw NotesError.noConflict(id) }
+            for table in tables {
+                try db.resolveSyncConflicts(table: table, rowID: id, keepLocal: keepLocal, schema: NotesSchema.declaration)
+            }
+        }
+    }
+
     // MARK: - Syncing
 
     /// Pushes the local changes, then pulls the server's.

@@ -9,6 +9,7 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
     case wrongKey(String)
     case noNotebook(UUID)
     case noNote(UUID)
+    case noConflict(UUID)
     /// A value the declaration's rules refuse (``NotesSchema``).
     case invalid(SyncRowError)
 
@@ -19,6 +20,7 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
         case .wrongKey(let path): "the key does not open \(path), or it is not a notes database"
         case .noNotebook(let id): "there is no notebook \(id.uuidString): 'notes list' shows them"
         case .noNote(let id): "there is no note \(id.uuidString): 'notes list' shows them"
+        case .noConflict(let id): "there is no conflict of \(id.uuidString): nothing was changed; 'notes conflicts' lists them"
         case .invalid(let error):
             if case .invalidValue(_, let problem) = error { problem.description } else { "\(error)" }
         }

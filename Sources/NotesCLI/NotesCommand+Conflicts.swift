@@ -7,7 +7,22 @@ import SyncSchema
 
 extension NotesCommand {
     struct Conflicts: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the local changes that lost to the server's, with both values.")
+        static let configuration = CommandConfiguration(
+            abstract: "List or settle the local changes that lost to the server's.",
+            discussion: """
+                A change of a notebook or note that changed on the server since (the same column of a \
+                note, or any column of a notebook), or that was deleted there, loses to the server's state \
+                and is kept here with both values. Keep it ('resolve ID --keep-local': the next sync pushes \
+                it) or drop it ('resolve ID --keep-server').
+                """,
+            subcommands: [List.self, Resolve.self],
+            defaultSubcommand: List.self)
+    }
+}
+
+extension NotesCommand.Conflicts {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the conflicts, oldest first, with both values.")
 
         @OptionGroup var options: NotesOptions
         @Flag(help: "A JSON array: table, id, local and server values, the server's version, when.") var json = false
@@ -57,6 +72,33 @@ extension NotesCommand {
             }
 
             enum CodingKeys: CodingKey { case table, id, local, server, serverVersion, changedAt, detectedAt }
+        }
+    }
+}
+
+extension NotesCommand.Conflicts {
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep the local value of a notebook or note (pushed by the next sync), or the server's.",
+            discussion: """
+                Keeping a note or notebook that the server deleted brings it back, unless its notebook is \
+                deleted too. Example: notes conflicts resolve 0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34 --keep-local
+                """)
+
+        @OptionGroup var options: NotesOptions
+        @Argument(help: "The notebook's or note's id, as 'notes conflicts' lists it.") var id: UUID
+        @Flag(help: "Make the local value the row's value again: the next sync pushes it.") var keepLocal = false
+        @Flag(help: "Keep the server's value, and drop the local one.") var keepServer = false
+
+        func validate() throws {
+            guard keepLocal != keepServer else { throw ValidationError("Give --keep-local or --keep-server.") }
+        }
+
+        func run() async throws {
+            try options.open().resolveConflicts(of: id, keepLocal: keepLocal)
+            print(keepLocal
+                  ? "Kept the local value of \(id.uuidString): the next sync pushes it."
+                  : "Kept the server's value of \(id.uuidString).")
         }
     }
 }

@@ -46,7 +46,10 @@ extension Database {
             case .conflict:
                 let local = try currentValues(of: table, storedID)
                 try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
-                let touched = change.operation == .delete ? table.columns.map(\.name) : Array(change.row.values.keys)
+                // Against a row deleted on the server, the whole local row
+                // is kept: settling the conflict for it brings it back.
+                let touched = change.operation == .delete || result.serverRow == nil
+                    ? table.columns.map(\.name) : Array(change.row.values.keys)
                 let differing = local.map { local in
                     local.filter { column, value in touched.contains(column) && result.serverRow?.values[column] != value }
                 }

@@ -4,7 +4,8 @@ import SyncSchema
 
 /// A local change that lost to the server's state, kept with both values:
 /// a row of `sync_conflict`, written when the server's answer is recorded
-/// (``CipherDB/Database/recordSyncPushResults(_:for:schema:at:)``).
+/// (``CipherDB/Database/recordSyncPushResults(_:for:schema:at:)``), and
+/// settled by ``CipherDB/Database/resolveSyncConflicts(table:rowID:keepLocal:schema:)``.
 ///
 /// ```swift
 /// let conflicts = try dbQueue.read { db in try SyncConflict.fetchAll(db) }
@@ -17,7 +18,8 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
     public var table: String
     public var rowID: UUID
     /// The local values of the columns that differed from the server's;
-    /// nil when the row was deleted locally.
+    /// every column of the local row when the server deleted it (so that
+    /// keeping it brings it back); nil when the row was deleted locally.
     public var localValues: [String: SyncJSONScalar]?
     /// The server's row; nil when it is deleted on the server.
     public var serverValues: [String: SyncJSONScalar]?

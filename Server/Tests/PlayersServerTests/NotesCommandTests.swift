@@ -64,7 +64,7 @@ import Testing
         #expect(try shared.server.stop() == 0)
     }
 
-    @Test func aNoteAddedToANotebookDeletedOnTheServerIsKeptAsAConflict() async throws {
+    @Test func aNoteAddedToANotebookDeletedOnTheServerIsKeptAsAConflictThatOnlyTheServersStateSettles() async throws {
         let shared = try await shared(withNote: false)
         let (a, b, url) = (shared.a, shared.b, shared.url)
         // Device b adds a note to the notebook that device a deleted.
@@ -77,6 +77,13 @@ import Testing
         let conflicts = try JSONSerialization.jsonObject(with: Data(try await b.runChecked(["conflicts", "--json"]).utf8)) as? [[String: Any]]
         #expect(conflicts?.count == 1)
         #expect((conflicts?.first?["local"] as? [String: Any])?["title"] as? String == "Late")
+        // It cannot come back without its notebook; the server's state can be kept.
+        let id = try #require(conflicts?.first?["id"] as? String)
+        let keepLocal = try await b.run(["conflicts", "resolve", id, "--keep-local"])
+        #expect(keepLocal.status == 1)
+        #expect(keepLocal.error.contains("refers to a notebook row that is deleted, so it cannot come back"), "\(keepLocal.error)")
+        #expect(try await b.runChecked(["conflicts", "resolve", id, "--keep-server"]).hasPrefix("Kept the server's value"))
+        #expect(try await b.runChecked(["conflicts", "--json"]) == "[]\n")
         #expect(try shared.server.stop() == 0)
     }
 

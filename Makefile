@@ -8,7 +8,7 @@
 #               (scripts/postgres-cluster); prints the failures and a
 #               summary, the whole log in .build/test.log (scripts/run-tests)
 #   make check-long  the same suite with its properties and stress tests at
-#               full size (CIPHERDB_TEST_TIER=long: 200 convergence seeds,
+#               full size (CIPHERDB_TEST_TIER=long: 100 convergence seeds per store,
 #               10,000 waiters, the random-request storm), every seed printed
 #   make bench  builds players-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)

@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersSync
+import ServerTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -18,17 +19,19 @@ import Testing
 /// client's last change of each player is on the server or in that
 /// client's conflicts.
 ///
-/// 20 seeded runs in `make test`, 200 in `make check-long`;
+/// On both server stores: 10 seeded runs each in `make test`, 100 in
+/// `make check-long`;
 /// `CONVERGENCE_RUNS` sets another number, `CONVERGENCE_SEED` replays one.
 /// A failing run names its seed and the command that replays it.
 @Suite struct ConvergenceTests {
-    static let seeds = TestSeeds("CONVERGENCE", test: "ConvergenceTests", correctness: 20, long: 200)
+    static let seeds = TestSeeds("CONVERGENCE", test: "ConvergenceTests", correctness: 10, long: 100)
 
-    @Test func everyClientConvergesToTheServerAndNoChangeIsLost() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func everyClientConvergesToTheServerAndNoChangeIsLost(_ kind: StoreKind) async throws {
         for seed in Self.seeds.all {
-            let failures = try await ConvergenceRun(seed: seed).run()
+            let failures = try await ConvergenceRun(seed: seed, kind: kind).run()
             for failure in failures {
-                Issue.record("seed \(seed): \(failure) (\(Self.seeds.replay(seed)))")
+                Issue.record("seed \(seed), \(kind): \(failure) (\(Self.seeds.replay(seed)))")
             }
             if !failures.isEmpty { return }
         }
@@ -38,6 +41,7 @@ import Testing
 /// One seeded run of the property.
 struct ConvergenceRun {
     let seed: UInt64
+    let kind: StoreKind
 
     /// What a client last did to a player, that must end up on the server
     /// or in its conflicts.
@@ -60,7 +64,8 @@ struct ConvergenceRun {
 
     func run() async throws -> [String] {
         let collected = Mutex<[String]>([])
-        try await withLiveServer { [seed] store, url in
+        try await APITestServer.with(kind) { [seed] server in
+            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
             var random = SeededRandom(seed: seed)
             var failures: [String] = []
             let clients = try (0..<3).map { _ in try ClientDatabase() }
@@ -139,10 +144,11 @@ struct ConvergenceRun {
             }
 
             // Every client holds the server's players.
-            let server = try serverPlayers(store).map { Intent.value(name: $0.name, score: $0.score) }
-            let serverUUIDs = try serverPlayers(store).map(\.uuid)
+            let serverPlayers = try await server.store.allPlayers().sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+            let server = serverPlayers.map { Intent.value(name: $0.name, score: $0.score) }
+            let serverUUIDs = serverPlayers.map(\.uuid)
             for (index, client) in clients.enumerated() {
-                let players = try client.players()
+                let players = try client.players().sorted { $0.uuid.uuidString < $1.uuid.uuidString }
                 if players.map(\.uuid) != serverUUIDs || players.map({ Intent.value(name: $0.name, score: $0.score) }) != server {
                     failures.append("client \(index) differs from the server after \(steps)")
                 }

@@ -53,9 +53,9 @@ final class NotesDevice: Sendable {
     }
 
     /// Pushes the outbox, then pulls, as a sync does.
-    func sync(_ baseURL: URL) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
-        let pushed = try await SyncEnginePusher(dbQueue, schema: schema, baseURL: baseURL, transport: fastTransport()).push()
-        let client = SyncClient(transport: fastTransport(), endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
+    func sync(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
+        let pushed = try await SyncEnginePusher(dbQueue, schema: schema, baseURL: baseURL, transport: transport).push()
+        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
                                 store: SyncEngineStore(dbQueue, schema: schema))
         return (pushed, try await client.sync())
     }
@@ -79,6 +79,25 @@ final class NotesDevice: Sendable {
             let columns = declared.columns.filter { $0.name != declared.primaryKey && $0.references == nil }
             return Dictionary(uniqueKeysWithValues: columns.map { ($0.name, row[$0.name] as String?) })
         }
+    }
+
+    /// A table's rows, by id, each as its text columns (a NULL left out).
+    func rows(_ table: String) throws -> [[String: String]] {
+        try dbQueue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map { row in
+                Dictionary(uniqueKeysWithValues: row.columnNames.compactMap { name in (row[name] as String?).map { (name, $0) } })
+            }
+        }
+    }
+
+    /// The changes waiting in the outbox.
+    func outboxCount() throws -> Int {
+        try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 }
+    }
+
+    /// The rows that refer to a row this device does not have.
+    func foreignKeyViolations() throws -> Int {
+        try dbQueue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
     }
 
     /// The ids of a table's rows.

@@ -141,6 +141,9 @@ let package = Package(
                 "Players",
                 "PlayersProtocol",
                 "PlayersSync",
+                "Notes",
+                "SyncEngine",
+                "SyncSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -40,9 +40,15 @@ struct MemoryWorkload {
 
     /// Runs the child, returns what it measured.
     func run() throws -> Result {
+        try JSONDecoder().decode(Result.self, from: Self.runChild(["--sync-memory", folder.path, "--memory-players", "\(playerCount)"]))
+    }
+
+    /// Runs this executable with `arguments` in a child process, and
+    /// returns what it printed.
+    static func runChild(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--sync-memory", folder.path, "--memory-players", "\(playerCount)"]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -51,7 +57,7 @@ struct MemoryWorkload {
         guard process.terminationStatus == 0 else {
             throw BenchError("the memory benchmark's child process failed with status \(process.terminationStatus)")
         }
-        return try JSONDecoder().decode(Result.self, from: data)
+        return data
     }
 
     /// The child: syncs `playerCount` players into a new database in

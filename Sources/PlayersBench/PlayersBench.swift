@@ -39,15 +39,28 @@ struct PlayersBench: AsyncParsableCommand {
         valueName: "count"))
     var memoryPlayers: [Int] = []
 
+    @Option(help: ArgumentHelp(
+        "Notes in the snapshot that the notes memory workload syncs (a notebook per thousand), repeatable (default: 1000000; 2000 with --quick).",
+        valueName: "count"))
+    var memoryNotes: [Int] = []
+
     /// The child process of the memory workload: syncs the first
     /// `--memory-players` players into a database in this folder.
     @Option(help: .hidden)
     var syncMemory: String?
 
+    /// The child process of the notes memory workload: syncs
+    /// `--memory-notes` notes into a database in this folder.
+    @Option(help: .hidden)
+    var syncNotesMemory: String?
+
     func validate() throws {
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
         for count in memoryPlayers where !(1...10_000_000).contains(count) {
             throw ValidationError("--memory-players must be from 1 to 10000000, not \(count).")
+        }
+        for count in memoryNotes where !(1...10_000_000).contains(count) {
+            throw ValidationError("--memory-notes must be from 1 to 10000000, not \(count).")
         }
         for name in mode where Self.mode(named: name) == nil {
             throw ValidationError("Unknown mode '\(name)': use plaintext, raw-key or passphrase.")
@@ -74,11 +87,16 @@ struct PlayersBench: AsyncParsableCommand {
         var results: [Result]
         /// One result per `--memory-players` count, in the order given.
         var memory: [MemoryWorkload.Result]
+        /// One result per `--memory-notes` count, in the order given.
+        var notesMemory: [NotesMemoryWorkload.Result]
     }
 
     func run() async throws {
         if let syncMemory {
             return try await MemoryWorkload.measureChild(folder: URL(fileURLWithPath: syncMemory), playerCount: memoryPlayers.first ?? 0)
+        }
+        if let syncNotesMemory {
+            return try await NotesMemoryWorkload.measureChild(folder: URL(fileURLWithPath: syncNotesMemory), noteCount: memoryNotes.first ?? 0)
         }
         let folder = Self.parentFolder(directory).appendingPathComponent("players-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -108,15 +126,22 @@ struct PlayersBench: AsyncParsableCommand {
                 memory.append(try MemoryWorkload(folder: folder, playerCount: count).run())
             }
         }
+        var notesMemory: [NotesMemoryWorkload.Result] = []
+        if harness.includes(NotesMemoryWorkload.name) {
+            for count in memoryNotes.isEmpty ? [quick ? 2_000 : 1_000_000] : memoryNotes {
+                notesMemory.append(try NotesMemoryWorkload(folder: folder, noteCount: count).run())
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory)
+            let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory, notesMemory: notesMemory)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             if !harness.results.isEmpty { print(harness.table) }
-            if !harness.results.isEmpty && !memory.isEmpty { print("") }
+            if !harness.results.isEmpty && !(memory.isEmpty && notesMemory.isEmpty) { print("") }
             for result in memory { print("memory: " + result.summary) }
+            for result in notesMemory { print("memory: " + result.summary) }
         }
     }
 }

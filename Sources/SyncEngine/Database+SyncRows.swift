@@ -38,11 +38,12 @@ extension Database {
 
     /// The row's version on the server, or none (a row the server deleted).
     func setServerVersion(_ version: Int64?, _ ofRow: StatementArguments) throws {
+        // Once per row of a merge: the statements are compiled once.
         if let version {
-            try execute(sql: "INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)",
-                        arguments: ofRow + [version])
+            try cachedStatement(sql: "INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)")
+                .execute(arguments: ofRow + [version])
         } else {
-            try execute(sql: "DELETE FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
+            try cachedStatement(sql: "DELETE FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?").execute(arguments: ofRow)
         }
     }
 
@@ -68,8 +69,10 @@ extension Database {
     @discardableResult
     func takeServerState(_ table: SyncTable, _ storedID: DatabaseValue, _ server: SyncRow?) throws -> ServerStateTaken {
         let key = "\"\(table.primaryKey)\""
+        // Once per row of a merge: each statement is compiled once (with
+        // the table's triggers, which SQLite compiles into it), not per row.
         guard let server else {
-            try execute(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID])
+            try cachedStatement(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?").execute(arguments: [storedID])
             return changesCount > 0 ? .deleted : .unchanged
         }
         let columns = table.columns.map(\.name).filter { server.values[$0] != nil }
@@ -77,20 +80,20 @@ extension Database {
             // Only a row whose values differ is written: a row the device
             // pushed comes back unchanged.
             let values = columns.map { server.values[$0]!.databaseValue }
-            try execute(sql: """
+            try cachedStatement(sql: """
                 UPDATE "\(table.name)" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", "))
                 WHERE \(key) = ? AND (\(columns.map { "\"\($0)\" IS NOT ?" }.joined(separator: " OR ")))
-                """, arguments: StatementArguments(values + [storedID] + values))
+                """).execute(arguments: StatementArguments(values + [storedID] + values))
             if changesCount > 0 { return .updated }
         }
-        if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID]) != nil {
+        if try Row.fetchOne(cachedStatement(sql: "SELECT 1 FROM \"\(table.name)\" WHERE \(key) = ?"), arguments: [storedID]) != nil {
             return .unchanged
         }
         let inserted = [table.primaryKey] + columns
-        try execute(sql: """
+        try cachedStatement(sql: """
             INSERT INTO "\(table.name)" (\(inserted.map { "\"\($0)\"" }.joined(separator: ", ")))
             VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))
-            """, arguments: StatementArguments([SyncValue.uuid(server.id).databaseValue] + columns.map { server.values[$0]!.databaseValue }))
+            """).execute(arguments: StatementArguments([SyncValue.uuid(server.id).databaseValue] + columns.map { server.values[$0]!.databaseValue }))
         return .inserted
     }
 

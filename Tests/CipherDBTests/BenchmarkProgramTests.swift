@@ -20,6 +20,10 @@ import Testing
         #expect(memory.count == 1)
         #expect(memory.first?["players"] as? Int == 2_000)
         #expect((memory.first?["peakResidentBytes"] as? Int ?? 0) > (memory.first?["payloadBytes"] as? Int ?? .max))
+        let notesMemory = report?["notesMemory"] as? [[String: Any]] ?? []
+        #expect(notesMemory.count == 1)
+        #expect(notesMemory.first?["notes"] as? Int == 2_000 && notesMemory.first?["notebooks"] as? Int == 2)
+        #expect((notesMemory.first?["peakResidentBytes"] as? Int ?? 0) > (notesMemory.first?["payloadBytes"] as? Int ?? .max))
     }
 
     @Test func theMemoryWorkloadRunsOncePerPlayerCount() async throws {

@@ -1,0 +1,77 @@
+import CipherDB
+import CipherSync
+import Foundation
+import Notes
+import SyncEngine
+
+/// The peak resident memory of a sync of a large snapshot of notes into
+/// an empty Notes database, raw key: the real client (`SyncClient` and the
+/// sync engine's store, staging in the database included) against a
+/// server in memory (``GeneratedNotesSnapshotTransport``), in a child
+/// process, as ``MemoryWorkload`` measures the players'.
+struct NotesMemoryWorkload {
+    let folder: URL
+    let noteCount: Int
+
+    /// The name `--workload` filters on.
+    static let name = "memory: sync a notes snapshot"
+    /// Rows per page: the server's default.
+    static let pageSize = 500
+
+    /// What the child reports.
+    struct Result: Codable, Sendable {
+        var notes: Int
+        var notebooks: Int
+        var pages: Int
+        /// The bodies of every page together.
+        var payloadBytes: Int
+        /// The peak before the sync: the process with the database open.
+        var residentBeforeSyncBytes: Int
+        var peakResidentBytes: Int
+        var seconds: Double
+
+        var summary: String {
+            let megabytes = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1e6) }
+            return "sync a snapshot of \(notes) notes in \(notebooks) notebooks in \(pages) pages [raw key]:"
+                + " peak resident memory \(megabytes(peakResidentBytes)), for a \(megabytes(payloadBytes)) payload"
+                + " (\(megabytes(residentBeforeSyncBytes)) before the sync); \(Harness.format(seconds))"
+        }
+    }
+
+    /// Runs the child, returns what it measured.
+    func run() throws -> Result {
+        try JSONDecoder().decode(Result.self, from: MemoryWorkload.runChild([
+            "--sync-notes-memory", folder.path, "--memory-notes", "\(noteCount)",
+        ]))
+    }
+
+    /// The child: syncs `noteCount` notes (in a notebook per thousand)
+    /// into a new database in `folder`, and prints its peak memory as JSON.
+    static func measureChild(folder: URL, noteCount: Int) async throws {
+        let key = Data((0..<32).map { UInt8($0) })
+        let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory.db").path, key: .rawKey { key })
+        let residentBeforeSync = try MemoryWorkload.peakResidentBytes()
+        let start = ContinuousClock.now
+        let transport = GeneratedNotesSnapshotTransport(noteCount: noteCount, notebookCount: max(1, noteCount / 1000), pageSize: pageSize)
+        let baseURL = URL(string: "http://127.0.0.1:8080")!
+        var client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
+                                store: SyncEngineStore(database.writer, schema: NotesSchema.declaration))
+        // The bench's sizes, not a hostile server's.
+        client.maximumPages = transport.rowCount / pageSize + 2
+        client.maximumBytes = Int.max
+        let report = try await client.sync()
+        let duration = ContinuousClock.now - start
+        let peak = try MemoryWorkload.peakResidentBytes()
+        let (notebooks, notes) = try await database.writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM notebook") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0)
+        }
+        guard notebooks == transport.notebookCount, notes == noteCount else {
+            throw BenchError("the sync left \(notebooks) notebooks and \(notes) notes, not \(transport.notebookCount) and \(noteCount)")
+        }
+        let result = Result(
+            notes: noteCount, notebooks: notebooks, pages: report.pages, payloadBytes: report.bytesReceived,
+            residentBeforeSyncBytes: residentBeforeSync, peakResidentBytes: peak,
+            seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+}

@@ -149,12 +149,22 @@ public final class NotesDatabase: Sendable {
 
     // MARK: - Syncing
 
-    /// Pushes the local changes, then pulls the server's.
+    /// Pushes the local changes, then pulls the server's; when the pull
+    /// found the server restored from a backup and queued what it lost,
+    /// pushes that too.
     public func sync(baseURL: URL, transport: any HTTPTransport) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
-        let pushed = try await SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport).push()
+        let pusher = SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport)
+        var pushed = try await pusher.push()
         let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
                                 store: SyncEngineStore(writer, schema: NotesSchema.declaration))
-        return (pushed, try await client.sync())
+        let pulled = try await client.sync()
+        if pulled.requeued > 0 {
+            let again = try await pusher.push()
+            pushed.applied += again.applied
+            pushed.conflicts += again.conflicts
+            pushed.converged += again.converged
+        }
+        return (pushed, pulled)
     }
 
     /// `values` checked by the declaration's column rules, as the server

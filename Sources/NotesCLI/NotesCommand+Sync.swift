@@ -29,6 +29,10 @@ extension NotesCommand {
             configuration.userAgent = "notes/\(CipherSyncVersion.string)"
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { _ in }
             let (pushed, pulled) = try await notes.sync(baseURL: URL(string: url)!, transport: transport)
+            if pulled.historyChange == .wentBack {
+                print("The server was restored from a backup: \(pulled.requeued) rows it lost were kept "
+                      + "(pushed again, or in 'notes conflicts').")
+            }
             print("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict (kept: 'notes conflicts').")
             print("Pulled: \(pulled).")
         }

@@ -17,7 +17,7 @@ struct NotesCommand: AsyncParsableCommand {
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, 3 wrong passphrase or key \
             (or not a notes database), 5 the sync server could not be reached, failed, or sent an invalid answer, \
-            6 the server was restored from a backup and this database may hold what it lost: nothing was merged.
+            6 the server holds another database than the one this one synced with: nothing was merged.
             """,
         subcommands: [Init.self, NotebookCommands.self, NoteCommands.self, List.self, Sync.self, Conflicts.self, Schema.self])
 

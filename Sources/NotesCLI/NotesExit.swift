@@ -10,14 +10,15 @@ enum NotesExit {
     static let failure: Int32 = 1
     static let wrongKey: Int32 = 3
     static let remote: Int32 = 5
-    static let serverWentBack: Int32 = 6
+    static let otherServer: Int32 = 6
 
     static func line(for error: any Error) -> (line: String, exitCode: Int32) {
         switch error {
         case NotesError.wrongKey:
             return ("\(error)", wrongKey)
-        case SyncEngineError.serverWentBack:
-            return ("\(error)", serverWentBack)
+        case let error as SyncError where error == .otherServer:
+            return ("the server holds another database than the one this database synced with: nothing was merged; "
+                    + "sync a new notes database with it", otherServer)
         case let error as NotesError:
             return (error.description, failure)
         case let error as DatabaseFileError:

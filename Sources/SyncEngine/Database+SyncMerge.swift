@@ -40,15 +40,23 @@ extension Database {
     ///   declaration) is not stored: this app cannot; the server keeps it;
     /// - foreign keys are checked at the end: a violation throws
     ///   ``SyncEngineError/foreignKeyViolation(table:id:parent:)`` (the
-    ///   caller's transaction then rolls back, the staging kept).
+    ///   caller's transaction then rolls back, the staging kept);
+    /// - after the server's history went back (`wentBackTo`: the last
+    ///   counter both histories share, nil when unknown), the synced rows
+    ///   it lost are kept first: queued to be pushed again, or logged as
+    ///   conflicts (``SyncMergeCounts/requeued``).
     ///
     /// The staging is emptied.
-    public func mergeStagedSyncChanges(schema: SyncSchema, isSnapshot: Bool, at date: Date = Date()) throws -> SyncMergeCounts {
+    public func mergeStagedSyncChanges(schema: SyncSchema, isSnapshot: Bool, wentBackTo sharedCounter: Int64?? = nil,
+                                       at date: Date = Date()) throws -> SyncMergeCounts {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
         // Checked once every row is in: a tree's rows (a table that
         // references itself) arrive in any order.
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
         var counts = SyncMergeCounts()
+        if case .some(let sharedCounter) = sharedCounter {
+            counts.requeued = try keepSyncedRowsTheServerLost(schema: schema, sharedCounter: sharedCounter, at: date)
+        }
         try mergingSyncChanges {
             for table in schema.tablesInApplyOrder {
                 try mergeStagedRows(of: table, &counts)

@@ -21,9 +21,6 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     /// A conflict's local row, kept, that refers to a `parent` row which
     /// is no longer there: it cannot come back.
     case referencedRowGone(table: String, id: UUID, parent: String)
-    /// A snapshot of the server's history after it went back (restored
-    /// from a backup): this device may hold changes the server lost.
-    case serverWentBack
 
     public var description: String {
         switch self {
@@ -41,8 +38,6 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
         case .referencedRowGone(let table, let id, let parent):
             "the \(table) row \(id.uuidString) refers to a \(parent) row that is deleted, so it cannot come back: keep the server's state instead, or bring that \(parent) row back first"
-        case .serverWentBack:
-            "the server was restored from a backup, and this device may hold changes it lost, which the sync engine cannot keep yet: nothing was merged; copy this database before syncing it against a new server"
         }
     }
 }

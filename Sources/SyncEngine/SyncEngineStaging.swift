@@ -17,21 +17,21 @@ public struct SyncEngineStaging: SyncStaging {
     /// Merges the staged pages and stores the position, in one write
     /// transaction; a dry run rolls it back and only counts.
     public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
-        // A server restored from a backup lost changes that this device may
-        // hold: the engine cannot yet keep them, and says so rather than
-        // let the snapshot erase them.
-        guard fetch.historyChange != .wentBack else { throw SyncEngineError.serverWentBack }
+        // A server restored from a backup lost what this device synced
+        // after the point both histories share: the merge keeps it.
+        let wentBackTo: Int64?? = fetch.historyChange == .wentBack ? .some(fetch.sharedCounter) : .none
         let schema = schema
         return try await writer.writeWithoutTransaction { db in
             var counts = SyncMergeCounts()
             try db.inTransaction(.immediate) {
-                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot)
+                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo)
                 guard !dryRun else { return .rollback }
                 try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
                                arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
                 return .commit
             }
-            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged)
+            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged,
+                              requeued: counts.requeued)
         }
     }
 

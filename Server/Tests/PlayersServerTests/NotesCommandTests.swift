@@ -145,6 +145,29 @@ import Testing
         }
     }
 
+    @Test func anotherServersDatabaseExitsWithSixAndNothingIsPushedOrMerged() async throws {
+        let shared = try await shared(withNote: true)
+        let other = try TemporaryFolder()
+        let (otherServer, otherURL) = try await startServer(in: other)
+        // A change waits: it must not reach the other server either.
+        _ = try await shared.a.add(["notebook", "add", "Home"])
+        let before = try await shared.a.list()
+        let sync = try await shared.a.run(["sync", "--url", otherURL])
+        #expect(sync.status == 6, "\(sync.error)")
+        #expect(sync.error.contains("another database than the one this database synced with: nothing was merged"), "\(sync.error)")
+        #expect(try await shared.a.list() == before)
+        let newcomer = try NotesDeviceProcess("newcomer", in: other)
+        try await newcomer.runChecked(["init"])
+        try await newcomer.runChecked(["sync", "--url", otherURL])
+        #expect(try await newcomer.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []), "nothing was pushed to the other server")
+        // The right server still takes it.
+        try await shared.a.runChecked(["sync", "--url", shared.url])
+        try await shared.b.runChecked(["sync", "--url", shared.url])
+        #expect(try await shared.b.list() == before)
+        #expect(try otherServer.stop() == 0)
+        #expect(try shared.server.stop() == 0)
+    }
+
     @Test func whatTheDeclarationRefusesIsRefusedBeforeAnythingIsWritten() async throws {
         let folder = try TemporaryFolder()
         let a = try NotesDeviceProcess("a", in: folder)

@@ -145,7 +145,7 @@ let package = Package(
         // in a sandbox each.
         .target(
             name: "ServerTestSupport",
-            dependencies: fromCipherDB("CipherDB", "Players", "SyncSchema", "TestSupport") + [
+            dependencies: fromCipherDB("CipherDB", "CipherSync", "Players", "SyncSchema", "TestSupport") + [
                 "SyncServer",
                 "SyncServerDatabase",
                 "SyncServerPostgres",

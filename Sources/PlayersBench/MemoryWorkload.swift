@@ -40,24 +40,7 @@ struct MemoryWorkload {
 
     /// Runs the child, returns what it measured.
     func run() throws -> Result {
-        try JSONDecoder().decode(Result.self, from: Self.runChild(["--sync-memory", folder.path, "--memory-players", "\(playerCount)"]))
-    }
-
-    /// Runs this executable with `arguments` in a child process, and
-    /// returns what it printed.
-    static func runChild(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("the memory benchmark's child process failed with status \(process.terminationStatus)")
-        }
-        return data
+        try JSONDecoder().decode(Result.self, from: MeasuredSync.child(["--sync-memory", folder.path, "--memory-players", "\(playerCount)"]))
     }
 
     /// The child: syncs `playerCount` players into a new database in
@@ -66,29 +49,13 @@ struct MemoryWorkload {
     static func measureChild(folder: URL, playerCount: Int) async throws {
         let fixtures = try PlayersFixtures(folder: folder, mode: .rawKey, name: "memory")
         let appDatabase = try AppDatabase(DatabaseQueue(path: fixtures.empty, configuration: fixtures.configuration))
-        let residentBeforeSync = try peakResidentBytes()
-        let start = ContinuousClock.now
         let transport = GeneratedSnapshotTransport(playerCount: playerCount, pageSize: pageSize)
-        var client = appDatabase.syncClient(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport, stagingDirectory: folder)
-        // The bench's sizes, not a hostile server's.
-        client.maximumPages = playerCount / pageSize + 2
-        client.maximumBytes = Int.max
-        let report = try await client.sync()
-        let duration = ContinuousClock.now - start
-        try SyncWorkloads.check(report.counts, SyncCounts(inserted: playerCount))
+        let client = appDatabase.syncClient(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport, stagingDirectory: folder)
+        let sync = try await MeasuredSync.run(client, rows: playerCount, pageSize: pageSize)
+        try SyncWorkloads.check(sync.report.counts, SyncCounts(inserted: playerCount))
         let result = Result(
-            players: report.inserted, pages: report.pages, payloadBytes: report.bytesReceived,
-            residentBeforeSyncBytes: residentBeforeSync, peakResidentBytes: try peakResidentBytes(),
-            seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            players: sync.report.inserted, pages: sync.report.pages, payloadBytes: sync.report.bytesReceived,
+            residentBeforeSyncBytes: sync.residentBeforeSyncBytes, peakResidentBytes: sync.peakResidentBytes, seconds: sync.seconds)
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
-    }
-
-    /// The high-water mark of the resident set (`VmHWM`), in bytes.
-    static func peakResidentBytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { throw BenchError("/proc/self/status has no VmHWM line") }
-        return kilobytes * 1024
     }
 }

@@ -40,9 +40,7 @@ struct NotesMemoryWorkload {
 
     /// Runs the child, returns what it measured.
     func run() throws -> Result {
-        try JSONDecoder().decode(Result.self, from: MemoryWorkload.runChild([
-            "--sync-notes-memory", folder.path, "--memory-notes", "\(noteCount)",
-        ]))
+        try JSONDecoder().decode(Result.self, from: MeasuredSync.child(["--sync-notes-memory", folder.path, "--memory-notes", "\(noteCount)"]))
     }
 
     /// The child: syncs `noteCount` notes (in a notebook per thousand)
@@ -50,18 +48,10 @@ struct NotesMemoryWorkload {
     static func measureChild(folder: URL, noteCount: Int) async throws {
         let key = Data((0..<32).map { UInt8($0) })
         let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory.db").path, key: .rawKey { key })
-        let residentBeforeSync = try MemoryWorkload.peakResidentBytes()
-        let start = ContinuousClock.now
         let transport = GeneratedNotesSnapshotTransport(noteCount: noteCount, notebookCount: max(1, noteCount / 1000), pageSize: pageSize)
-        let baseURL = URL(string: "http://127.0.0.1:8080")!
-        var client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
+        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!),
                                 store: SyncEngineStore(database.writer, schema: NotesSchema.declaration))
-        // The bench's sizes, not a hostile server's.
-        client.maximumPages = transport.rowCount / pageSize + 2
-        client.maximumBytes = Int.max
-        let report = try await client.sync()
-        let duration = ContinuousClock.now - start
-        let peak = try MemoryWorkload.peakResidentBytes()
+        let sync = try await MeasuredSync.run(client, rows: transport.rowCount, pageSize: pageSize)
         let (notebooks, notes) = try await database.writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM notebook") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0)
         }
@@ -69,9 +59,8 @@ struct NotesMemoryWorkload {
             throw BenchError("the sync left \(notebooks) notebooks and \(notes) notes, not \(transport.notebookCount) and \(noteCount)")
         }
         let result = Result(
-            notes: noteCount, notebooks: notebooks, pages: report.pages, payloadBytes: report.bytesReceived,
-            residentBeforeSyncBytes: residentBeforeSync, peakResidentBytes: peak,
-            seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            notes: noteCount, notebooks: notebooks, pages: sync.report.pages, payloadBytes: sync.report.bytesReceived,
+            residentBeforeSyncBytes: sync.residentBeforeSyncBytes, peakResidentBytes: sync.peakResidentBytes, seconds: sync.seconds)
         print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
 }

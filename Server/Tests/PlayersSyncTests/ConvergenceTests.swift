@@ -57,9 +57,13 @@ struct ConvergenceRun {
         }
     }
 
-    /// Where a sync fails on purpose.
-    enum Fault: CaseIterable {
-        case beforePush, answerLost, duringFetch, insidePullTransaction
+    /// Where a sync fails on purpose: in a transfer, or inside the
+    /// pull's transaction.
+    enum Fault {
+        case transport(TransportFault)
+        case insidePullTransaction
+
+        static let allCases = TransportFault.allCases.map(Fault.transport) + [.insidePullTransaction]
     }
 
     func run() async throws -> [String] {
@@ -74,11 +78,14 @@ struct ConvergenceRun {
             var steps: [String] = []
 
             func sync(_ index: Int, fault: Fault?) async throws {
-                let transport = FaultyTransport(base: fastTransport(), log: logs[index], fault: fault)
+                var transportFault: TransportFault?
                 var hook: (@Sendable (Database) throws -> Void)?
-                if fault == .insidePullTransaction {
-                    hook = { _ in throw InjectedFault() }
+                switch fault {
+                case .transport(let fault): transportFault = fault
+                case .insidePullTransaction: hook = { _ in throw InjectedFault() }
+                case nil: break
                 }
+                let transport = FaultyTransport(base: fastTransport(), fault: transportFault, answered: logs[index].record)
                 let client = clients[index].appDatabase.syncClient(baseURL: url, transport: transport, beforeCommit: hook)
                 do {
                     // A repair would hide a merge that went wrong: none may
@@ -182,9 +189,6 @@ struct ConvergenceRun {
 
 // MARK: - Test parts
 
-/// The failure a step injects.
-struct InjectedFault: Error {}
-
 /// What a client's pushes carried and what the server answered, read from
 /// the wire: each change with its outcome.
 final class PushLog: Sendable {
@@ -198,7 +202,10 @@ final class PushLog: Sendable {
 
     private let outcomes = Mutex<[UUID: [Outcome]]>([:])
 
-    func record(_ batch: PlayersChangeBatch, _ results: PlayersChangeResults) {
+    /// Records a push the server answered (``FaultyTransport/answered``).
+    @Sendable func record(_ request: HTTPRequest, _ response: HTTPResponse) {
+        guard let body = request.body, let batch = try? PlayersChangeBatch.decode(body),
+              let results = try? PlayersChangeResults.decode(response.body, answering: batch) else { return }
         outcomes.withLock { outcomes in
             for (change, result) in zip(batch.changes, results.results) {
                 let intent: ConvergenceRun.Intent = change.kind == .delete
@@ -212,28 +219,5 @@ final class PushLog: Sendable {
 
     func outcomes(of uuid: UUID) -> [Outcome] {
         outcomes.withLock { $0[uuid] ?? [] }
-    }
-}
-
-/// A transport that logs the pushes it carries, and fails where its fault
-/// says: before a push is sent, after it was answered (the answer lost),
-/// or on the pull's first request.
-struct FaultyTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let log: PushLog
-    let fault: ConvergenceRun.Fault?
-
-    func send(_ request: CipherSync.HTTPRequest) async throws -> CipherSync.HTTPResponse {
-        let isPush = request.method == "POST"
-        if isPush && fault == .beforePush { throw InjectedFault() }
-        if !isPush && fault == .duringFetch { throw InjectedFault() }
-        let response = try await base.send(request)
-        if isPush, response.status == 200, let body = request.body,
-           let batch = try? PlayersChangeBatch.decode(body),
-           let results = try? PlayersChangeResults.decode(response.body, answering: batch) {
-            log.record(batch, results)
-        }
-        if isPush && fault == .answerLost { throw InjectedFault() }
-        return response
     }
 }

@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersSync
+import ServerTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -148,7 +149,7 @@ import Testing
             try client.appDatabase.savePlayer(&added)
 
             let sent = Sent()
-            let dropsAnswer = FaultyTransport(base: RecordingTransport(base: fastTransport(), sent: sent), log: PushLog(), fault: .answerLost)
+            let dropsAnswer = FaultyTransport(base: RecordingTransport(base: fastTransport(), sent: sent), fault: .answerLost)
             await #expect(throws: InjectedFault.self) { try await client.client(url, transport: dropsAnswer).pushThenPull() }
             let counterAfterFirst = try store.currentVersion()
             #expect(counterAfterFirst == 3)

@@ -38,8 +38,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func theLocalValueKeptIsPushedOnTopOfTheServersAndReachesTheOtherDevice(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind) { url in
             let (a, b) = try await conflicted(url, a: "UPDATE notebook SET name = 'Office' WHERE id = :id",
                                               b: "UPDATE notebook SET name = 'Job' WHERE id = :id")
             try resolve(b, "notebook", work, keepLocal: true)
@@ -54,8 +53,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func theServersValueKeptLeavesNothingToPush(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind) { url in
             let (a, b) = try await conflicted(url, a: "UPDATE note SET title = 'Shopping' WHERE id = :id",
                                               b: "UPDATE note SET title = 'Errands' WHERE id = :id")
             try resolve(b, "note", groceries, keepLocal: false)
@@ -68,8 +66,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aNoteDeletedOnTheServerComesBackWhenKept(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind) { url in
             let (a, b) = try await conflicted(url, a: "DELETE FROM note WHERE id = :id",
                                               b: "UPDATE note SET body = 'Milk' WHERE id = :id")
             #expect(try b.rowIDs("note").isEmpty)
@@ -88,8 +85,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aNoteWhoseNotebookIsDeletedCannotComeBack(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind) { url in
             let (_, b) = try await conflicted(url, a: "DELETE FROM notebook WHERE id = :id",
                                               b: "UPDATE note SET body = 'Milk' WHERE id = :id")
             let before = try b.conflicts()

@@ -61,11 +61,6 @@ struct NotesConvergenceRun {
         case addNotebook, addNote, renameNotebook, editNote, deleteNote, deleteNotebook, faultySync, resolve, sync
     }
 
-    /// Where a sync fails on purpose.
-    enum Fault: CaseIterable {
-        case beforePush, answerLost, duringFetch
-    }
-
     /// A row of a device: its table and id.
     struct RowKey: Hashable, CustomStringConvertible {
         var table: String
@@ -75,20 +70,19 @@ struct NotesConvergenceRun {
 
     func run() async throws -> [String] {
         let collected = Mutex<[String]>([])
-        try await APITestServer.with(kind, engine: .testNotes) { [seed] server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind) { [seed] url in
             var random = SeededRandom(seed: seed)
             let devices = try (0..<3).map { _ in try NotesDevice() }
-            let logs = (0..<3).map { _ in EnginePushLog() }
+            let logs = (0..<3).map { _ in EnginePushLog(schema: .testNotes) }
             var intents: [[RowKey: Intent]] = [[:], [:], [:]]
             var steps: [String] = []
             var failures: [String] = []
 
-            func sync(_ index: Int, fault: Fault?) async throws {
-                let transport = FaultyEngineTransport(base: fastTransport(), log: logs[index], fault: fault, schema: devices[index].schema)
+            func sync(_ index: Int, fault: TransportFault?) async throws {
+                let transport = FaultyTransport(base: fastTransport(), fault: fault, answered: logs[index].record)
                 do {
                     _ = try await devices[index].sync(url, transport: transport)
-                } catch is InjectedEngineFault {
+                } catch is InjectedFault {
                     // The failure this step asked for.
                 }
             }
@@ -161,7 +155,7 @@ struct NotesConvergenceRun {
                     intents[index][RowKey(table: "notebook", id: id)] = .deleted
                     steps.append("device \(index) deletes notebook \(id.prefix(8)) with its notes")
                 case .faultySync:
-                    let fault = Fault.allCases[random.next(below: Fault.allCases.count)]
+                    let fault = TransportFault.allCases[random.next(below: TransportFault.allCases.count)]
                     try await sync(index, fault: fault)
                     steps.append("device \(index) syncs, failing \(fault)")
                 case .resolve:
@@ -244,9 +238,6 @@ struct NotesConvergenceRun {
     }
 }
 
-/// The failure a step injects.
-struct InjectedEngineFault: Error {}
-
 /// What a device's pushes carried and what the server answered, read from
 /// the wire: for each row, each change's values that reached the server
 /// (applied, or equal to the server row's in the answer to a conflict: a
@@ -260,9 +251,17 @@ final class EnginePushLog: Sendable {
         var deleteReached: Bool
     }
 
+    let schema: SyncSchema
     private let outcomes = Mutex<[String: [Outcome]]>([:])
 
-    func record(_ batch: SyncChangeBatch, _ results: SyncChangeResults) {
+    init(schema: SyncSchema) {
+        self.schema = schema
+    }
+
+    /// Records a push the server answered (``FaultyTransport/answered``).
+    @Sendable func record(_ request: HTTPRequest, _ response: HTTPResponse) {
+        guard let body = request.body, let batch = try? SyncChangeBatch.decode(body, schema: schema),
+              let results = try? SyncChangeResults.decode(response.body, answering: batch.changes, schema: schema) else { return }
         outcomes.withLock { outcomes in
             for (change, result) in zip(batch.changes, results.results) {
                 let server = result.serverRow.map { $0.values.compactMapValues(Self.text) }
@@ -295,29 +294,5 @@ final class EnginePushLog: Sendable {
         case .uuid(let uuid): uuid.uuidString
         default: nil
         }
-    }
-}
-
-/// A transport that logs the pushes it carries, and fails where its fault
-/// says: before a push is sent, after it was answered (the answer lost),
-/// or on the pull's first request.
-struct FaultyEngineTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let log: EnginePushLog
-    let fault: NotesConvergenceRun.Fault?
-    let schema: SyncSchema
-
-    func send(_ request: CipherSync.HTTPRequest) async throws -> CipherSync.HTTPResponse {
-        let isPush = request.method == "POST"
-        if isPush && fault == .beforePush { throw InjectedEngineFault() }
-        if !isPush && fault == .duringFetch { throw InjectedEngineFault() }
-        let response = try await base.send(request)
-        if isPush, response.status == 200, let body = request.body,
-           let batch = try? SyncChangeBatch.decode(body, schema: schema),
-           let results = try? SyncChangeResults.decode(response.body, answering: batch.changes, schema: schema) {
-            log.record(batch, results)
-        }
-        if isPush && fault == .answerLost { throw InjectedEngineFault() }
-        return response
     }
 }

@@ -110,6 +110,14 @@ final class NotesDevice: Sendable {
     }
 }
 
+/// A `players-server` of `schema`'s tables on loopback, on `kind` of
+/// store, for `body`, which gets its URL.
+func withSyncServer(_ kind: StoreKind, schema: SyncSchema = .testNotes, _ body: @Sendable (URL) async throws -> Void) async throws {
+    try await APITestServer.with(kind, engine: schema) { server in
+        try await body(URL(string: "http://127.0.0.1:\(server.client.port)")!)
+    }
+}
+
 /// A transport whose limits are the hang guard: a loaded machine never
 /// turns a slow answer into a failure.
 func fastTransport() -> any HTTPTransport {

@@ -15,8 +15,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anOldAndANewDeviceConvergeWithoutLosingTheAddedColumns(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotesNextVersion) { server in
-            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+        try await withSyncServer(kind, schema: .testNotesNextVersion) { url in
             let old = try NotesDevice(schema: .testNotes)
             let new = try NotesDevice(schema: .testNotesNextVersion)
             try old.execute("INSERT INTO notebook (id, name) VALUES (?, 'Work')", [work])

@@ -15,12 +15,6 @@ import Testing
 @Suite struct SyncEngineSyncTests {
     let work = UUID().uuidString, groceries = UUID().uuidString
 
-    func withServer(_ kind: StoreKind, _ body: @Sendable (URL) async throws -> Void) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
-            try await body(URL(string: "http://127.0.0.1:\(server.client.port)")!)
-        }
-    }
-
     /// Device `a` makes a notebook with a note; both devices sync.
     func shared(_ url: URL) async throws -> (a: NotesDevice, b: NotesDevice) {
         let (a, b) = (try NotesDevice(), try NotesDevice())
@@ -34,7 +28,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aDevicesRowsReachTheOtherDevice(_ kind: StoreKind) async throws {
-        try await withServer(kind) { url in
+        try await withSyncServer(kind) { url in
             let (a, b) = try await shared(url)
             #expect(try b.content() == a.content())
             #expect(try b.content().count == 2)
@@ -43,7 +37,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func editsOfDifferentColumnsOfANoteBothSurvive(_ kind: StoreKind) async throws {
-        try await withServer(kind) { url in
+        try await withSyncServer(kind) { url in
             let (a, b) = try await shared(url)
             try a.execute("UPDATE note SET title = 'Shopping' WHERE id = ?", [groceries])
             try b.execute("UPDATE note SET body = 'Milk' WHERE id = ?", [groceries])
@@ -59,7 +53,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anEditOfTheSameNotebookByBothIsAConflictKept(_ kind: StoreKind) async throws {
-        try await withServer(kind) { url in
+        try await withSyncServer(kind) { url in
             let (a, b) = try await shared(url)
             try a.execute("UPDATE notebook SET name = 'Office' WHERE id = ?", [work])
             try b.execute("UPDATE notebook SET name = 'Job' WHERE id = ?", [work])
@@ -75,7 +69,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aDeletedNotebookLeavesTheOtherDeviceWithItsNotes(_ kind: StoreKind) async throws {
-        try await withServer(kind) { url in
+        try await withSyncServer(kind) { url in
             let (a, b) = try await shared(url)
             try a.execute("DELETE FROM notebook WHERE id = ?", [work])
             _ = try await a.sync(url)
@@ -93,7 +87,7 @@ import Testing
     /// server holds (what a new device pulls), with no broken reference.
     @Test(arguments: StoreKind.allCases)
     func offlineChangesOfEveryKindConvergeAfterSyncingABA(_ kind: StoreKind) async throws {
-        try await withServer(kind) { url in
+        try await withSyncServer(kind) { url in
             let (a, b) = try await shared(url)
             let home = UUID().uuidString, plan = UUID().uuidString, old = UUID().uuidString, chores = UUID().uuidString
             try a.execute("INSERT INTO notebook (id, name) VALUES (?, 'Home')", [home])

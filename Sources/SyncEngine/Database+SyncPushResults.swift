@@ -15,7 +15,10 @@ extension Database {
     ///   it); the local values that differed from the server's are logged
     ///   (``SyncConflict``) with the server's row, unless none differed; a
     ///   row deleted by that cascade that had unsent changes is logged too,
-    ///   with its values, and its changes leave the outbox.
+    ///   with its values, and its changes leave the outbox;
+    /// - a row whose server state refers to a row this device deleted in
+    ///   the same batch is deleted, the triggers silent: the server deleted
+    ///   it with its parent, or the pull that follows brings both back.
     ///
     /// Answers to changes no longer in the outbox (recorded by another
     /// sync) are ignored.
@@ -26,6 +29,10 @@ extension Database {
     public func recordSyncPushResults(_ results: [SyncPushResult], for batch: [SyncPushChange], schema: SyncSchema,
                                       at date: Date = Date()) throws -> SyncPushCounts {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("recording the server's answers") }
+        // A row in conflict takes the server's state, which may refer to a
+        // row that this device deleted in the same batch: checked at the
+        // end, once every answer is in.
+        try execute(sql: "PRAGMA defer_foreign_keys = ON")
         var counts = SyncPushCounts()
         for result in results {
             guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
@@ -65,6 +72,8 @@ extension Database {
                 counts.conflicts += try logLostChanges(schema, at: date)
             }
         }
+        try deleteSyncedRowsWithoutParent(schema)
+        counts.conflicts += try logLostChanges(schema, at: date)
         return counts
     }
 }

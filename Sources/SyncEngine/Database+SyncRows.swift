@@ -97,6 +97,27 @@ extension Database {
         return .inserted
     }
 
+    /// Deletes, with the triggers silent, the rows of declared tables that
+    /// refer to a row that is gone: a row in conflict that took the
+    /// server's state while this device deleted its parent in the same
+    /// batch. The server deleted it with that parent (a cascade), or the
+    /// parent's delete is itself in conflict and the pull that follows
+    /// brings both back. Any other broken reference throws
+    /// ``SyncEngineError/foreignKeyViolation(table:id:parent:)``.
+    func deleteSyncedRowsWithoutParent(_ schema: SyncSchema) throws {
+        while let violation = try Row.fetchOne(self, sql: "PRAGMA foreign_key_check") {
+            let table: String = violation[0]
+            let rowid: Int64? = violation[1]
+            let parent: String = violation[2]
+            guard schema.table(table) != nil, schema.table(parent) != nil, let rowid else {
+                throw SyncEngineError.foreignKeyViolation(table: table, id: rowid.map(String.init), parent: parent)
+            }
+            try mergingSyncChanges {
+                try execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
+            }
+        }
+    }
+
     func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
                              version: Int64?, changedAt: Double, detectedAt: Date) throws {
         func json(_ values: [String: SyncValue]?) throws -> String? {

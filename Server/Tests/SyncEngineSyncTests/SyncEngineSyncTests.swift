@@ -80,6 +80,26 @@ import Testing
         }
     }
 
+    /// The server answers the delete of the note with a conflict (edited
+    /// there) and applies the notebook's, which takes the note with it:
+    /// the note does not come back on the device without its notebook.
+    @Test(arguments: StoreKind.allCases)
+    func aNotebookDeletedWhileItsNoteWasEditedElsewhereGoesWithItsNoteOnEveryDevice(_ kind: StoreKind) async throws {
+        try await withSyncServer(kind) { url in
+            let (a, b) = try await shared(url)
+            try a.execute("UPDATE note SET title = 'Shopping' WHERE id = ?", [groceries])
+            _ = try await a.sync(url)
+            try b.execute("DELETE FROM notebook WHERE id = ?", [work])
+            let pushed = try await b.sync(url).pushed
+            #expect(pushed.applied == 1 && pushed.conflicts == 1)
+            _ = try await a.sync(url)
+            #expect(try a.content().isEmpty && b.content().isEmpty)
+            let conflict = try #require(try b.conflicts().first)
+            #expect(conflict.localValues == nil && conflict.serverValues?["title"] == .string("Shopping"))
+            #expect(try a.foreignKeyViolations() == 0 && b.foreignKeyViolations() == 0)
+        }
+    }
+
     /// Both devices change notebooks and notes while apart: adds, edits of
     /// different columns of one note, an edit of the same column, deletes,
     /// and a notebook deleted with its notes on one side while the other

@@ -45,6 +45,8 @@ public struct SyncSchema: Sendable, Equatable {
 
     /// A declaration of these tables; throws the first rule it breaks.
     public init(tables: [SyncTable]) throws(SyncSchemaError) {
+        // A declaration of nothing would sync nothing without a word.
+        guard !tables.isEmpty else { throw .noTables }
         var names: Set<String> = []
         for table in tables {
             try table.check()

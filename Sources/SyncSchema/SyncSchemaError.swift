@@ -7,6 +7,7 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
     case unsupportedFormat(Int)
     case invalidName(String, table: String?)
     case reservedName(String, table: String?)
+    case noTables
     case duplicateTable(String)
     case duplicateColumn(table: String, column: String)
     case noColumns(table: String)
@@ -34,6 +35,8 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
             return "table \(table) is declared twice."
         case .duplicateColumn(let table, let column):
             return "column \(table).\(column) is declared twice."
+        case .noTables:
+            return "the declaration has no table: declare the tables the app syncs."
         case .noColumns(let table):
             return "table \(table) has no column."
         case .missingPrimaryKey(let table, let column):

@@ -97,6 +97,11 @@ import TestSupport
         #expect(error == expected, "\(error?.description ?? "no error")")
     }
 
+    @Test func aDeclarationWithoutATableIsRefused() {
+        #expect(throws: SyncSchemaError.noTables) { try SyncSchema(tables: []) }
+        #expect(throws: SyncSchemaError.noTables) { try SyncSchema(json: Data(#"{"format": 1, "tables": []}"#.utf8)) }
+    }
+
     @Test func anUnknownKeyIsRefusedByItsPath() {
         let json = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLenght\": 200")
         let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(json.utf8)) }

@@ -33,36 +33,28 @@ extension Database {
         try execute(sql: "DELETE FROM \(SyncEngine.conflictTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
         guard keepLocal else { return true }
 
-        let key = "\"\(table.primaryKey)\""
         guard let local = latest.localValues else {
-            try execute(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?", arguments: [storedID])
+            try writeRowState(table, storedID, nil)
             return true
         }
         let exists = try currentValues(of: table, storedID, columns: []) != nil
         // A row that comes back needs every required column: what the
         // conflict kept of a row deleted on the server is all of it.
         let row = try table.row(from: SyncRowJSON(id: rowID.uuidString, values: local), carrying: exists ? .changed : .whole)
-        let values = table.columns.compactMap { column in row.values[column.name].map { (column, $0.databaseValue) } }
-        if exists {
-            guard !values.isEmpty else { return true }
-            try execute(sql: "UPDATE \"\(table.name)\" SET \(values.map { "\"\($0.0.name)\" = ?" }.joined(separator: ", ")) WHERE \(key) = ?",
-                        arguments: StatementArguments(values.map(\.1) + [storedID]))
-            return true
-        }
-        // Deleted on the server: back on top of the deletion's version,
-        // provided that every row it refers to is there.
-        for (column, value) in values where !value.isNull {
-            guard let reference = column.references, let parent = schema.table(reference.table) else { continue }
-            if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(parent.name)\" WHERE \"\(parent.primaryKey)\" = ?", arguments: [value]) == nil {
-                throw SyncEngineError.referencedRowGone(table: table.name, id: rowID, parent: parent.name)
+        if !exists {
+            // Deleted on the server: back on top of the deletion's version,
+            // provided that every row it refers to is there.
+            for column in table.columns {
+                guard let reference = column.references, let parent = schema.table(reference.table),
+                      let value = row.values[column.name]?.databaseValue, !value.isNull else { continue }
+                if try Row.fetchOne(self, sql: "SELECT 1 FROM \"\(parent.name)\" WHERE \"\(parent.primaryKey)\" = ?", arguments: [value]) == nil {
+                    throw SyncEngineError.referencedRowGone(table: table.name, id: rowID, parent: parent.name)
+                }
             }
+            try setServerVersion(latest.serverVersion, ofRow)
         }
-        try setServerVersion(latest.serverVersion, ofRow)
-        let inserted = [table.primaryKey] + values.map(\.0.name)
-        try execute(sql: """
-            INSERT INTO "\(table.name)" (\(inserted.map { "\"\($0)\"" }.joined(separator: ", ")))
-            VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))
-            """, arguments: StatementArguments([storedID] + values.map(\.1)))
+        // The triggers record what this writes: the next push sends it.
+        try writeRowState(table, storedID, row)
         return true
     }
 }

@@ -101,7 +101,7 @@ extension Database {
             json.values = json.values.filter { table.column($0.key) != nil }
             let row = try table.row(from: json, carrying: .changed)
             let storedID = SyncValue.uuid(row.id).databaseValue
-            switch try takeServerState(table, storedID, row) {
+            switch try writeRowState(table, storedID, row) {
             case .inserted: counts.inserted += 1
             case .updated: counts.updated += 1
             case .unchanged: counts.unchanged += 1
@@ -116,7 +116,7 @@ extension Database {
             SELECT row_id FROM \(SyncEngine.stageTable) AS stage
             WHERE table_name = ? AND kind = 'tombstone' AND \(Self.hasNoLocalChange) ORDER BY seq
             """, arguments: [table.name])
-        for storedID in tombstones where try takeServerState(table, storedID, nil) == .deleted {
+        for storedID in tombstones where try writeRowState(table, storedID, nil) == .deleted {
             counts.deleted += 1
         }
     }
@@ -130,7 +130,7 @@ extension Database {
             AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.stageTable) AS listed
                             WHERE listed.table_name = stage.table_name AND listed.row_id = stage.row_id AND listed.kind = 'row')
             """, arguments: [table.name])
-        for storedID in unlisted where try takeServerState(table, storedID, nil) == .deleted {
+        for storedID in unlisted where try writeRowState(table, storedID, nil) == .deleted {
             counts.deleted += 1
         }
     }

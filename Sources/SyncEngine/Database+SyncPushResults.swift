@@ -67,7 +67,7 @@ extension Database {
                                     changedAt: entry["created_at"], detectedAt: date)
                     counts.conflicts += 1
                 }
-                try mergingSyncChanges { try takeServerState(table, storedID, result.serverRow) }
+                try mergingSyncChanges { try writeRowState(table, storedID, result.serverRow) }
                 try setServerVersion(result.serverRow == nil ? nil : result.version, ofRow)
                 counts.conflicts += try logLostChanges(schema, at: date)
             }

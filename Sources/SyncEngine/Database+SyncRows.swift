@@ -59,27 +59,30 @@ extension Database {
         return values
     }
 
-    /// What ``takeServerState(_:_:_:)`` did to the local row.
-    enum ServerStateTaken {
+    /// What ``writeRowState(_:_:_:)`` did to the local row.
+    enum RowStateWritten {
         case inserted, updated, deleted, unchanged
     }
 
-    /// Makes the local row the server's: its values (those of the
-    /// declared columns it carries), or no row.
+    /// Makes the local row hold `state`: its values (those of the declared
+    /// columns it carries; the others keep theirs), or no row. Only a row
+    /// whose values differ is written. The server's state in a merge and
+    /// after a conflict (the triggers silent), or a conflict's local
+    /// values kept (the triggers recording them).
     @discardableResult
-    func takeServerState(_ table: SyncTable, _ storedID: DatabaseValue, _ server: SyncRow?) throws -> ServerStateTaken {
+    func writeRowState(_ table: SyncTable, _ storedID: DatabaseValue, _ state: SyncRow?) throws -> RowStateWritten {
         let key = "\"\(table.primaryKey)\""
         // Once per row of a merge: each statement is compiled once (with
         // the table's triggers, which SQLite compiles into it), not per row.
-        guard let server else {
+        guard let state else {
             try cachedStatement(sql: "DELETE FROM \"\(table.name)\" WHERE \(key) = ?").execute(arguments: [storedID])
             return changesCount > 0 ? .deleted : .unchanged
         }
-        let columns = table.columns.map(\.name).filter { server.values[$0] != nil }
+        let columns = table.columns.map(\.name).filter { state.values[$0] != nil }
         if !columns.isEmpty {
             // Only a row whose values differ is written: a row the device
             // pushed comes back unchanged.
-            let values = columns.map { server.values[$0]!.databaseValue }
+            let values = columns.map { state.values[$0]!.databaseValue }
             try cachedStatement(sql: """
                 UPDATE "\(table.name)" SET \(columns.map { "\"\($0)\" = ?" }.joined(separator: ", "))
                 WHERE \(key) = ? AND (\(columns.map { "\"\($0)\" IS NOT ?" }.joined(separator: " OR ")))
@@ -93,7 +96,7 @@ extension Database {
         try cachedStatement(sql: """
             INSERT INTO "\(table.name)" (\(inserted.map { "\"\($0)\"" }.joined(separator: ", ")))
             VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))
-            """).execute(arguments: StatementArguments([SyncValue.uuid(server.id).databaseValue] + columns.map { server.values[$0]!.databaseValue }))
+            """).execute(arguments: StatementArguments([SyncValue.uuid(state.id).databaseValue] + columns.map { state.values[$0]!.databaseValue }))
         return .inserted
     }
 

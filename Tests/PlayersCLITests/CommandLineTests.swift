@@ -235,7 +235,11 @@ import Testing
         let prefix = try TemporaryFolder()
         try FileManager.default.createDirectory(at: prefix.url("bin"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: prefix.url("share/doc/players"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: BuiltProducts.path("players"), toPath: prefix.path("bin/players"))
+        // Copied by cp, not by this process: a child that another test
+        // spawns meanwhile would inherit the copy's open descriptor, and
+        // running the copy would fail with "Text file busy" until it execs.
+        let copy = try await run("/bin/cp", [BuiltProducts.path("players"), prefix.path("bin/players")])
+        try #require(copy.status == 0, "\(copy.error)")
         try "# Sync, as installed\n".write(to: prefix.url("share/doc/players/Sync.md"), atomically: true, encoding: .utf8)
         let environment = ["HOME": prefix.path, "PATH": "/usr/bin:/bin"]
         let page = try await run(prefix.path("bin/players"), ["docs", "sync"], environment: environment)

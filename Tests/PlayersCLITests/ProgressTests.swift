@@ -24,12 +24,12 @@ import Testing
     static let longCommands = [
         // The fraction of players read, encoded and checked.
         LongCommand(arguments: { ["export", "--format", "json", "--force", $0.root.appendingPathComponent("players.json").path] },
-                    players: 2_000, progress: "Export [", testDescription: "export --format json"),
+                    players: 200, progress: "Export [", testDescription: "export --format json"),
         // integrity_check reports no fraction: the elapsed time.
-        LongCommand(arguments: { _ in ["verify"] }, players: 2_000, name: String(repeating: "𝔸", count: 90),
+        LongCommand(arguments: { _ in ["verify"] }, players: 200, name: String(repeating: "𝔸", count: 90),
                     progress: "Verify: 0 s", testDescription: "verify"),
         // The fraction of changes applied.
-        LongCommand(arguments: { _ in ["randomize"] }, players: 2_000, progress: "Randomize [", testDescription: "randomize"),
+        LongCommand(arguments: { _ in ["randomize"] }, players: 200, progress: "Randomize [", testDescription: "randomize"),
     ]
 
     @Test(arguments: longCommands)
@@ -62,7 +62,7 @@ import Testing
     func progressWaitsForItsDelay(_ arguments: [String]) async throws {
         let sandbox = try CLISandbox()
         try await sandbox.runChecked(["init"])
-        try sandbox.insertPlayers(count: 2_000, named: "Player")
+        try sandbox.insertPlayers(count: 200, named: "Player")
         let result = try await runOnTerminal(sandbox.makeProcess(arguments, environment: progressDelay(seconds: 3600)))
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("\r"), "\(result.output)")
@@ -72,7 +72,7 @@ import Testing
         let sandbox = try CLISandbox()
         // Players to import, and migrate one by one.
         let source = try await sandbox.makeSeedsPlaintextDatabase("plain.db", """
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
             INSERT INTO player (name, score) SELECT 'Player ' || i, i % 1000 FROM n;
             """)
         let key = try sandbox.writeSecret("encrypt.key", String(repeating: "cd", count: 32) + "\n")
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aSyncShowsItsMergeWithItsOwnFractionAndNoByteCount() async throws {
-        let page = Self.snapshot(2_000)
+        let page = Self.snapshot(200)
         let server = try ScriptedHTTPServer { _, _ in .response(200, headers: ["Content-Type": "application/json"], body: page) }
         defer { server.stop() }
         let sandbox = try CLISandbox()
@@ -114,11 +114,11 @@ import Testing
         let updates = result.output.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
         let merge = updates.filter { $0.hasPrefix("Merge [") }
         #expect(merge.last?.contains("100%") == true, "\(result.output)")
-        #expect(merge.last?.hasSuffix(", 2000 of 2000 players\u{1B}[K") == true, "\(result.output)")
+        #expect(merge.last?.hasSuffix(", 200 of 200 players\u{1B}[K") == true, "\(result.output)")
         // Bytes belong to the fetching line, never to the merge's.
         #expect(merge.allSatisfy { !$0.contains("B") }, "\(merge)")
         #expect(!result.output.contains("Zero"))
-        #expect(result.output.hasSuffix("Synced with \(server.baseURL): pushed 0, +2000 ~0 -0, conflicts 0, cursor 2000.\n"))
+        #expect(result.output.hasSuffix("Synced with \(server.baseURL): pushed 0, +200 ~0 -0, conflicts 0, cursor 200.\n"))
     }
 
     /// Every answer is held until a sync shown on a terminal has drawn

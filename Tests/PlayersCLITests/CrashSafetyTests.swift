@@ -170,46 +170,56 @@ struct CrashTrials: Sendable {
         try #require(calls.count >= 3, "the command made \(calls.count) durable calls: is the library preloaded?")
 
         let killPoints = Self.killPoints(calls)
-        print("CrashTrials \(arguments(logged).first ?? ""): \(killPoints.count) of \(calls.count) calls killed before and after (tier \(TestTier.current.rawValue))")
+        print("CrashTrials \(arguments(logged).first ?? ""): \(killPoints.count) kills at \(Set(killPoints.map(\.call)).count) of \(calls.count) calls (tier \(TestTier.current.rawValue))")
         var failures: [String] = []
-        for index in killPoints {
-            let call = calls[index]
-            for after in [false, true] {
-                let sandbox = try CLISandbox(copying: template)
-                let trialArguments = arguments(sandbox)
-                let environment = [
-                    "LD_PRELOAD": library,
-                    "CRASH_INJECTION_KILL_AT": "\(index + 1)",
-                    "CRASH_INJECTION_KILL_AFTER": after ? "1" : "0",
-                ]
-                let (killed, status) = try await sandbox.runUnderOpenUmask(trialArguments, environment: environment)
-                let trial = "killed \(after ? "after" : "before") call \(call)"
-                guard killed else {
-                    failures.append("\(trial): the command ended with \(status) before that call")
-                    continue
-                }
-                do {
-                    try await check(sandbox)
-                } catch {
-                    failures.append("\(trial): \(error)")
-                }
+        for point in killPoints {
+            let call = calls[point.call]
+            let sandbox = try CLISandbox(copying: template)
+            let trialArguments = arguments(sandbox)
+            let environment = [
+                "LD_PRELOAD": library,
+                "CRASH_INJECTION_KILL_AT": "\(point.call + 1)",
+                "CRASH_INJECTION_KILL_AFTER": point.after ? "1" : "0",
+            ]
+            let (killed, status) = try await sandbox.runUnderOpenUmask(trialArguments, environment: environment)
+            let trial = "killed \(point.after ? "after" : "before") call \(call)"
+            guard killed else {
+                failures.append("\(trial): the command ended with \(status) before that call")
+                continue
+            }
+            do {
+                try await check(sandbox)
+            } catch {
+                failures.append("\(trial): \(error)")
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) of \(killPoints.count * 2) crash trials failed:\n\(failures.joined(separator: "\n"))")
+        #expect(failures.isEmpty, "\(failures.count) of \(killPoints.count) crash trials failed:\n\(failures.joined(separator: "\n"))")
     }
 
-    /// The indices of the calls to kill at. The long tier kills at every
-    /// one; the correctness tier at the first and the last of each call
-    /// that the log tells apart (its function and file), so that every
-    /// kind of durable step is crossed at both ends of its repetitions.
-    static func killPoints(_ calls: [String]) -> [Int] {
-        guard TestTier.current == .correctness else { return Array(calls.indices) }
+    /// Where a trial kills: just before or just after a call (its index).
+    struct KillPoint: Hashable, Comparable {
+        var call: Int
+        var after: Bool
+
+        static func < (a: KillPoint, b: KillPoint) -> Bool { (a.call, a.after ? 1 : 0) < (b.call, b.after ? 1 : 0) }
+    }
+
+    /// Where to kill. The long tier kills before and after every call. The
+    /// correctness tier crosses every kind of call that the log tells apart
+    /// (its function and file) at both ends of its repetitions: before the
+    /// first and after the last, and for a kind that comes once, before
+    /// and after it. (The states between two repetitions of one step, a
+    /// copy's fdatasync after fdatasync, are the long tier's.)
+    static func killPoints(_ calls: [String]) -> [KillPoint] {
+        guard TestTier.current == .correctness else {
+            return calls.indices.flatMap { [KillPoint(call: $0, after: false), KillPoint(call: $0, after: true)] }
+        }
         // A line is "number function argument"; the number differs.
         let kinds = calls.map { $0.drop { $0 != " " } }
-        var chosen = Set<Int>()
+        var chosen = Set<KillPoint>()
         for kind in Set(kinds) {
-            chosen.insert(kinds.firstIndex(of: kind)!)
-            chosen.insert(kinds.lastIndex(of: kind)!)
+            chosen.insert(KillPoint(call: kinds.firstIndex(of: kind)!, after: false))
+            chosen.insert(KillPoint(call: kinds.lastIndex(of: kind)!, after: true))
         }
         return chosen.sorted()
     }

@@ -53,10 +53,13 @@ demo-postgres: build
 
 # One build: `--build-tests` builds the debug executables too, which the
 # command-line tests run (the README's `make install`, run by
-# DocumentationTests, installs these debug ones: CONFIGURATION=debug).
+# DocumentationTests, installs these debug ones: CONFIGURATION=debug); and
+# the README's example package, which ReadmeExampleTests runs
+# (scripts/readme-example).
 build-tests: deps
 	./scripts/build-without-warnings ./scripts/swift-build --build-tests
 	./scripts/build-without-warnings ./scripts/swift-build --build-tests --package-path Server
+	./scripts/readme-example build
 
 # The cluster is stopped whether the tests pass or not.
 test: build-tests

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// SplitMix64: the same sequence for the same seed, on every platform, so
 /// that a property or stress test that prints its seed can be replayed.
@@ -53,5 +54,41 @@ public struct TestSeeds: Sendable {
     /// packages (this one and Server/) with the PostgreSQL cluster.
     public func replay(_ seed: UInt64) -> String {
         "replay: \(name)_SEED=\(seed) ./scripts/run-tests --filter \(test)"
+    }
+
+    /// Runs `run` for every seed, `width` seeds at a time (for runs that are
+    /// independent of one another: their own server and databases; most of
+    /// a run's time is spent waiting on its server, so two at once halve a
+    /// test that would otherwise outlast the rest of the suite), and
+    /// records each failure as `seed n, label: failure (replay: …)`. A run
+    /// that throws is a failure of its seed. After a failing seed, no
+    /// other seed starts.
+    ///
+    /// ```swift
+    /// await seeds.run(label: "\(kind)") { seed in try await ConvergenceRun(seed: seed, kind: kind).run() }
+    /// ```
+    public func run(width: Int = 2, label: String, _ run: @escaping @Sendable (UInt64) async throws -> [String]) async {
+        await withTaskGroup(of: (UInt64, [String]).self) { group in
+            var next = all.makeIterator()
+            var failed = false
+            func start() {
+                guard !failed, let seed = next.next() else { return }
+                group.addTask {
+                    do {
+                        return (seed, try await run(seed))
+                    } catch {
+                        return (seed, ["the run threw \(error)"])
+                    }
+                }
+            }
+            for _ in 0..<max(1, width) { start() }
+            for await (seed, failures) in group {
+                for failure in failures {
+                    Issue.record("seed \(seed), \(label): \(failure) (\(replay(seed)))")
+                }
+                failed = failed || !failures.isEmpty
+                start()
+            }
+        }
     }
 }

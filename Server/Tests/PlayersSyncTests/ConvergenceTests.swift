@@ -28,19 +28,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func everyClientConvergesToTheServerAndNoChangeIsLost(_ kind: StoreKind) async throws {
-        for seed in Self.seeds.all {
-            // An error ends the run: it is a failure of this seed.
-            let failures: [String]
-            do {
-                failures = try await ConvergenceRun(seed: seed, kind: kind).run()
-            } catch {
-                failures = ["the run threw \(error)"]
-            }
-            for failure in failures {
-                Issue.record("seed \(seed), \(kind): \(failure) (\(Self.seeds.replay(seed)))")
-            }
-            if !failures.isEmpty { return }
-        }
+        await Self.seeds.run(label: "\(kind)") { seed in try await ConvergenceRun(seed: seed, kind: kind).run() }
     }
 }
 

@@ -131,13 +131,7 @@ public final class Database {
 
     private func setUp() throws {
         sqlite3_extended_result_codes(handle, 1)
-        installAuthorizer()
-        // Checked every 1000 virtual machine instructions: a cancelled
-        // access stops even if it was cancelled between two statements.
-        // The flag lives as long as the connection.
-        sqlite3_progress_handler(handle, 1000, { context in
-            Unmanaged<CancellationFlag>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
-        }, Unmanaged.passUnretained(cancellation).toOpaque())
+        installCallbacks()
         setUpBusyMode()
         DatabaseCollation.builtIns.forEach { add(collation: $0) }
         DatabaseFunction.builtIns.forEach { add(function: $0) }
@@ -180,21 +174,47 @@ public final class Database {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
         releaseCachedStatements()
+        // Detached while the handle is valid: once sqlite3_close succeeds
+        // it is freed memory, and a call on it reads whatever took its
+        // place (it crashed a test process in pthread_mutex_lock).
+        removeCallbacks()
         let code = sqlite3_close(handle)
         guard code == SQLITE_OK else {
+            // Still open, with its statements: it keeps its callbacks.
+            installCallbacks()
             throw DatabaseError(resultCode: code, message: lastErrorMessage)
         }
         didClose()
     }
 
     /// Closes the connection even if statements are still alive: SQLite
-    /// frees it when the last one is finalized.
+    /// frees it when the last one is finalized, and until then none of
+    /// them calls back into this object or its busy handler.
     func close_v2() {
         guard !isClosed else { return }
         observationBroker.uninstallHooks()
         releaseCachedStatements()
+        removeCallbacks()
+        sqlite3_busy_handler(handle, nil, nil)
         sqlite3_close_v2(handle)
         didClose()
+    }
+
+    /// The authorizer, and the progress handler that stops a cancelled
+    /// access: checked every 1000 virtual machine instructions, so that an
+    /// access stops even if it was cancelled between two statements. Both
+    /// call back into this object (its cancellation flag lives as long as
+    /// the connection).
+    private func installCallbacks() {
+        installAuthorizer()
+        sqlite3_progress_handler(handle, 1000, { context in
+            Unmanaged<CancellationFlag>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+        }, Unmanaged.passUnretained(cancellation).toOpaque())
+    }
+
+    private func removeCallbacks() {
+        sqlite3_set_authorizer(handle, nil, nil)
+        sqlite3_progress_handler(handle, 0, nil, nil)
     }
 
     /// Releases the statements that the connection keeps for reuse, those
@@ -205,10 +225,9 @@ public final class Database {
         schemaCache = SchemaCache()
     }
 
+    /// After the handle is freed (or a zombie): only this object's state.
     private func didClose() {
         isClosed = true
-        sqlite3_set_authorizer(handle, nil, nil)
-        sqlite3_progress_handler(handle, 0, nil, nil)
         busyHandlerBox?.release()
         busyHandlerBox = nil
     }

@@ -11,7 +11,11 @@ let package = Package(
         // PlayersSync and libcurl.
         .library(name: "SyncSchema", targets: ["SyncSchema"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
-        .library(name: "Players", targets: ["PlayersProtocol", "Players"]),
+        .library(name: "Players", targets: ["PlayersProtocol", "PlayersStorage", "Players"]),
+        // What the server shares with Players, without Players' database
+        // layer: the protocol, the kinds of database file, the digest's
+        // SQL, the demo's random players.
+        .library(name: "PlayersStorage", targets: ["PlayersProtocol", "PlayersStorage"]),
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
         .library(name: "AppFiles", targets: ["AppFiles"]),
@@ -85,10 +89,16 @@ let package = Package(
         .target(
             name: "AppFiles",
             dependencies: ["CipherDB"]),
+        // What the players database of a device and the server's embedded
+        // store share, below both: the kind of a database file, the
+        // digest's triggers, the demo's random players and changes.
+        .target(
+            name: "PlayersStorage",
+            dependencies: ["CipherDB", "PlayersProtocol"]),
         // The database layer of the seeds, and the sync state table.
         .target(
             name: "Players",
-            dependencies: ["CipherDB", "PlayersProtocol", "SyncSchema", "AppFiles"]),
+            dependencies: ["CipherDB", "PlayersProtocol", "PlayersStorage", "SyncSchema", "AppFiles"]),
         // The merge of a sync into the players database: the only module
         // that knows both the database and the HTTP client.
         .target(
@@ -113,6 +123,7 @@ let package = Package(
                 "PlayersCommandLine",
                 "Players",
                 "PlayersProtocol",
+                "PlayersStorage",
                 "PlayersSync",
                 "PlayersFiles",
                 "CipherDB",
@@ -140,6 +151,7 @@ let package = Package(
                 "CSQLCipher",
                 "Players",
                 "PlayersProtocol",
+                "PlayersStorage",
                 "PlayersSync",
                 "Notes",
                 "SyncEngine",
@@ -169,7 +181,7 @@ let package = Package(
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersFiles", "SyncSchema", "CipherDB", "TestSupport"]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersStorage", "PlayersFiles", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "CipherDB", "TestSupport"]),

@@ -42,7 +42,7 @@ let package = Package(
         // the embedded CipherDB store, and the rules both stores apply.
         .target(
             name: "PlayersServerStore",
-            dependencies: fromCipherDB("CipherDB", "Players") + [
+            dependencies: fromCipherDB("CipherDB", "PlayersStorage", "AppFiles") + [
                 "SyncServer",
                 "SyncServerDatabase",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -62,14 +62,14 @@ let package = Package(
         // on one database.
         .target(
             name: "PlayersServerPostgres",
-            dependencies: fromCipherDB("Players") + [
+            dependencies: fromCipherDB("PlayersStorage") + [
                 "PlayersServerStore",
                 "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "PlayersServerHTTP",
-            dependencies: fromCipherDB("Players", "SyncSchema") + [
+            dependencies: fromCipherDB("PlayersStorage", "SyncSchema") + [
                 "PlayersServerStore",
                 "SyncServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -85,7 +85,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: fromCipherDB("PlayersCommandLine", "Players", "PlayersFiles", "CipherDB", "SyncSchema") + [
+            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersStorage", "PlayersFiles", "CipherDB", "SyncSchema") + [
                 "PlayersServerHTTP",
                 "SyncServer",
                 "SyncServerDatabase",

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersStorage
 
 extension AppDatabase {
     /// The default database path: `$XDG_DATA_HOME/players/players.db`, or

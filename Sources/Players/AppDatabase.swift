@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import PlayersProtocol
+import PlayersStorage
 
 /// The database of the players: the only way the application reads and
 /// writes it. Each service method is one write transaction, so each is
@@ -251,7 +252,8 @@ extension AppDatabase {
                 applied += 1
                 if applied % 1000 == 0 || applied == total { progress?(applied, total) }
             }
-            for var player in changes.insertions {
+            for random in changes.insertions {
+                var player = Player(random)
                 try player.insert(db)
                 try PendingChange.recordSave(db, of: player)
                 didApply()

@@ -1,5 +1,6 @@
 import Foundation
 import PlayersProtocol
+import PlayersStorage
 
 /// The errors of the players database layer: a key that does not open the
 /// file, players that do not exist, a database to import or a change to

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import PlayersStorage
 
 /// A player of the demo application: a name and a score.
 ///
@@ -53,18 +54,8 @@ extension Player: FetchableRecord, MutablePersistableRecord {
 // MARK: - Random players
 
 extension Player {
-    private static let names = [
-        "Arthur", "Anita", "Barbara", "Bernard", "Craig", "Chiara", "David",
-        "Dean", "Éric", "Elena", "Fatima", "Frederik", "Gilbert", "Georgette",
-        "Henriette", "Hassan", "Ignacio", "Irene", "Julie", "Jack", "Karl",
-        "Kristel", "Louis", "Liz", "Masashi", "Mary", "Noam", "Nicole",
-        "Ophelie", "Oleg", "Pascal", "Patricia", "Quentin", "Quinn", "Raoul",
-        "Rachel", "Stephan", "Susie", "Tristan", "Tatiana", "Ursule", "Urbain",
-        "Victor", "Violette", "Wilfried", "Wilhelmina", "Yvon", "Yann",
-        "Zazie", "Zoé",
-    ]
-
-    /// A new player with a random name and a random score.
+    /// A new player with a random name and a random score
+    /// (``PlayersStorage/RandomPlayer``, the server's rule too).
     public static func newRandom() -> Player {
         var generator = SystemRandomNumberGenerator()
         return newRandom(using: &generator)
@@ -73,29 +64,23 @@ extension Player {
     /// A new player with a random name and a random score, drawn from
     /// `generator` (a seeded one replays the same players).
     public static func newRandom(using generator: inout some RandomNumberGenerator) -> Player {
-        Player(id: nil, name: randomName(using: &generator), score: randomScore(using: &generator))
+        Player(RandomPlayer.draw(using: &generator))
+    }
+
+    /// The player a ``PlayersStorage/RandomPlayer`` draws, not inserted yet.
+    public init(_ random: RandomPlayer) {
+        self.init(uuid: random.uuid, name: random.name, score: random.score)
     }
 
     /// A random name.
     public static func randomName() -> String {
         var generator = SystemRandomNumberGenerator()
-        return randomName(using: &generator)
-    }
-
-    /// A random name, drawn from `generator`.
-    public static func randomName(using generator: inout some RandomNumberGenerator) -> String {
-        names.randomElement(using: &generator)!
+        return RandomPlayer.name(using: &generator)
     }
 
     /// A random score, a multiple of 10 from 0 to 1000.
     public static func randomScore() -> Int {
         var generator = SystemRandomNumberGenerator()
-        return randomScore(using: &generator)
-    }
-
-    /// A random score, a multiple of 10 from 0 to 1000, drawn from
-    /// `generator`.
-    public static func randomScore(using generator: inout some RandomNumberGenerator) -> Int {
-        10 * Int.random(in: 0...100, using: &generator)
+        return RandomPlayer.score(using: &generator)
     }
 }

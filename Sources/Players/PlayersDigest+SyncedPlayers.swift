@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
 import PlayersProtocol
+import PlayersStorage
 
 extension PlayersDigest {
     /// The digest of the players that this database holds as synced (those
@@ -24,26 +25,6 @@ extension PlayersDigest {
     /// the triggers.
     public static func recomputedOfSyncedPlayers(_ db: Database) throws -> PlayersDigest {
         try recomputed(db, sql: "SELECT uuid, name, score, version FROM player WHERE version IS NOT NULL")
-    }
-
-    /// The digest of the players that `sql` selects, as `uuid, name, score,
-    /// version`, computed from every one of them: on the players database
-    /// and on the server's embedded store, whose triggers keep the same
-    /// digest without reading them all.
-    ///
-    /// ```swift
-    /// let digest = try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player")
-    /// ```
-    public static func recomputed(_ db: Database, sql: String) throws -> PlayersDigest {
-        let hasher = PlayersDigestHasher()
-        var players = 0
-        var checksum: UInt64 = 0
-        let rows = try Row.fetchCursor(db, sql: sql)
-        while let row = try rows.next() {
-            players += 1
-            checksum ^= hasher.hash(uuidText: row[0], name: row[1], score: row[2], version: row[3])
-        }
-        return PlayersDigest(players: players, checksum: checksum)
     }
 
     /// The migration that keeps the digest of the synced players in the

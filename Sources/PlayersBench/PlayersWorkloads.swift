@@ -1,8 +1,9 @@
-import CipherDB
 import CSQLCipher
+import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import PlayersStorage
 
 /// The demo application's database work: inserting players one record at
 /// a time (`savePlayer`), fetching them by score, updating some with

@@ -17,7 +17,7 @@ public enum DatabaseFileKind: Equatable, Sendable {
     /// No table yet: a new database.
     case empty
     /// The schema of the players migrations (the `players` command line,
-    /// ``AppDatabase``).
+    /// `AppDatabase`).
     case players
     /// The schema of `players-server`'s embedded store.
     case playersServer

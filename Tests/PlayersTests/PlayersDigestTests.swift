@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import PlayersStorage
 import Testing
 
 /// The digest of players (``PlayersDigest``) that servers send and

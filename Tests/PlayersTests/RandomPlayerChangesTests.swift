@@ -1,6 +1,7 @@
 import Players
-import Testing
+import PlayersStorage
 import TestSupport
+import Testing
 
 @Suite struct RandomPlayerChangesTests {
     static let seeds = TestSeeds("RANDOM_CHANGES", test: "RandomPlayerChangesTests", correctness: 20, long: 200)

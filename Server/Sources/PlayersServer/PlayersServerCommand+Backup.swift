@@ -1,7 +1,7 @@
+import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
-import Players
 import PlayersFiles
 import PlayersServerStore
 import SyncServerDatabase

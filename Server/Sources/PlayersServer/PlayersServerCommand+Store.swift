@@ -1,8 +1,8 @@
+import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
 import Logging
-import Players
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresClient

@@ -1,11 +1,11 @@
+import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
 import Hummingbird
 import Logging
-import Players
-import PlayersServerStore
 import PlayersServerHTTP
+import PlayersServerStore
 import ServiceLifecycle
 import SyncServer
 

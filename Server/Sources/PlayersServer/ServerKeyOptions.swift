@@ -1,7 +1,7 @@
+import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
-import Players
 
 /// The key of the server's database, for `serve` and `backup`: a key
 /// file, a passphrase file, or `PLAYERS_PASSPHRASE`, as for `players`.

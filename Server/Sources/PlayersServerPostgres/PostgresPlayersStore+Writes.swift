@@ -1,6 +1,6 @@
 import Foundation
-import Players
 import PlayersServerStore
+import PlayersStorage
 import PostgresClient
 
 extension PostgresPlayersStore {
@@ -31,7 +31,7 @@ extension PostgresPlayersStore {
             guard !hasPlayers else { return }
             var remaining = count
             while remaining > 0 {
-                let batch = (0..<min(remaining, 1000)).map { _ in Player.newRandom() }
+                let batch = (0..<min(remaining, 1000)).map { _ in RandomPlayer.draw() }
                 try await transaction.insert(batch)
                 remaining -= batch.count
                 progress(count - remaining)

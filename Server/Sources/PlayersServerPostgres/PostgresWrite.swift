@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Players
 import PlayersServerStore
+import PlayersStorage
 import PostgresClient
 
 /// A writing transaction of ``PostgresPlayersStore``, which holds the
@@ -56,7 +56,7 @@ struct PostgresWrite {
 
     /// Inserts new players with the next versions, in order, in one
     /// statement (a seed of a million players is a thousand of them).
-    func insert(_ players: [Player]) async throws {
+    func insert(_ players: [RandomPlayer]) async throws {
         let rows = try await connection.query(
             "UPDATE change_counter SET value = value + \(players.count) WHERE id = 1 RETURNING value", logger: logger)
         var last: Int64?

@@ -1,4 +1,5 @@
-import Players
+import AppFiles
+import PlayersStorage
 
 /// Why the server's database file does not open, or cannot be backed up:
 /// a key that does not open it, a file of another program, a folder that

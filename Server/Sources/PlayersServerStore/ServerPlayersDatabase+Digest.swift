@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
-import Players
 import PlayersProtocol
+import PlayersStorage
 
 extension ServerPlayersDatabase {
     /// The migration that keeps the digest of the live players in the

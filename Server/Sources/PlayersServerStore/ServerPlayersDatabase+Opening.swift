@@ -1,6 +1,7 @@
+import AppFiles
 import CipherDB
 import Foundation
-import Players
+import PlayersStorage
 
 extension ServerPlayersDatabase {
     /// Opens (or creates) the server's encrypted database at `path`, with

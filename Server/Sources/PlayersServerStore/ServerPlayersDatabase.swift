@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
-import Players
 import PlayersProtocol
+import PlayersStorage
 import SyncServer
 
 /// The server's players in a CipherDB database: the source of truth that
@@ -280,7 +280,7 @@ public final class ServerPlayersDatabase: Sendable {
 
     private static func insertRandomPlayers(_ db: Database, count: Int, progress: (Int) -> Void) throws {
         for index in 0..<count {
-            let random = Player.newRandom()
+            let random = RandomPlayer.draw()
             _ = try insert(db, uuid: random.uuid, name: random.name, score: random.score)
             if (index + 1) % 1000 == 0 || index + 1 == count { progress(index + 1) }
         }

@@ -4,6 +4,7 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
+import PlayersStorage
 import PostgresClient
 
 extension StoreSandbox {

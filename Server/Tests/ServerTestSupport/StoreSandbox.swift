@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
+import PlayersStorage
 import PostgresClient
 import SyncSchema
 import SyncServer

@@ -6,25 +6,32 @@ import TestSupport
 import Testing
 
 /// The URL's `sslmode`, with libpq's meanings, against the test cluster,
-/// which offers no TLS.
+/// which offers no TLS. Each case on a database of its own, as every
+/// other store of the tests: three stores migrating the cluster's own
+/// database at once, beside the servers that other tests start on it,
+/// twice waited 60 s on one another under load.
 @Suite struct PostgresURLTests {
-    /// The test cluster's URL with `sslmode` set to `mode`.
-    func clusterURL(sslMode mode: String) throws -> PostgresURL {
-        try PostgresURL(try StoreSandbox.postgresURLString() + "?sslmode=\(mode)")
+    /// The sandbox's URL with `sslmode` set to `mode`.
+    func sandboxURL(_ sandbox: StoreSandbox, sslMode mode: String) throws -> PostgresURL {
+        try PostgresURL(try sandbox.postgresURLString() + "?sslmode=\(mode)")
     }
 
     @Test(arguments: ["disable", "allow", "prefer"])
     func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
-        let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
-        _ = try await store.snapshot(limit: 1, after: nil)
-        try await store.close()
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let store = try await PostgresPlayersStore(url: try sandboxURL(sandbox, sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
+            _ = try await store.snapshot(limit: 1, after: nil)
+            try await store.close()
+        }
     }
 
     @Test(arguments: ["require", "verify-ca", "verify-full"])
     func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
-        await #expect(throws: (any Error).self) {
-            let store = try await PostgresPlayersStore(url: try clusterURL(sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
-            try await store.close()
+        try await StoreSandbox.with(.postgres) { sandbox in
+            await #expect(throws: (any Error).self) {
+                let store = try await PostgresPlayersStore(url: try sandboxURL(sandbox, sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
+                try await store.close()
+            }
         }
     }
 

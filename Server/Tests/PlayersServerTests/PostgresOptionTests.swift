@@ -7,9 +7,9 @@ import Testing
 /// password never in argv nor in a message, and a database that cannot be
 /// used refused at start in one sentence.
 @Suite struct PostgresOptionTests {
-    /// The test cluster's URL, and the same without its password.
-    func clusterURLs() throws -> (withPassword: String, password: String, withoutPassword: String) {
-        let url = try StoreSandbox.postgresURLString()
+    /// The test cluster's URL (or `url`), and the same without its password.
+    func clusterURLs(_ url: String? = nil) throws -> (withPassword: String, password: String, withoutPassword: String) {
+        let url = try url ?? StoreSandbox.postgresURLString()
         let components = try #require(URLComponents(string: url))
         let password = try #require(components.password)
         var bare = components
@@ -40,16 +40,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func theURLAndThePasswordFromTheEnvironmentServe() throws {
-        let (url, password, bare) = try clusterURLs()
-        for environment in [["PLAYERS_SERVER_POSTGRES_URL": url], ["PLAYERS_SERVER_POSTGRES_URL": bare, "PGPASSWORD": password]] {
-            let server = try ServerProcess(["--seed", "3"], environment: environment)
-            #expect(try server.request("GET", "/v1/players").status == 200)
+    /// On a database of its own: servers that migrate the cluster's own
+    /// database beside the stores of other tests made them wait.
+    @Test func theURLAndThePasswordFromTheEnvironmentServe() async throws {
+        try await StoreSandbox.with(.postgres) { sandbox in
+            let (url, password, bare) = try clusterURLs(try sandbox.postgresURLString())
+            for environment in [["PLAYERS_SERVER_POSTGRES_URL": url], ["PLAYERS_SERVER_POSTGRES_URL": bare, "PGPASSWORD": password]] {
+                let server = try ServerProcess(["--seed", "3"], environment: environment)
+                #expect(try server.request("GET", "/v1/players").status == 200)
+                #expect(try server.stop() == 0)
+            }
+            let server = try ServerProcess(["--postgres", bare], environment: ["PGPASSWORD": password])
+            #expect(try server.request("GET", "/v1/players").body.contains(#""kind":"snapshot""#))
             #expect(try server.stop() == 0)
         }
-        let server = try ServerProcess(["--postgres", bare], environment: ["PGPASSWORD": password])
-        #expect(try server.request("GET", "/v1/players").body.contains(#""kind":"snapshot""#))
-        #expect(try server.stop() == 0)
     }
 
     /// At once: refused, not after the connect timeout.

@@ -1,4 +1,3 @@
-import CipherDB
 import CipherSync
 import Foundation
 import ServerTestSupport
@@ -75,8 +74,7 @@ import Testing
             _ = try await a.sync(url)
             _ = try await b.sync(url)
             #expect(try b.content().isEmpty)
-            let violations = try await b.dbQueue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
-            #expect(violations == 0)
+            #expect(try b.foreignKeyViolations() == 0)
         }
     }
 
@@ -152,8 +150,7 @@ import Testing
             #expect(lostChores.first?.localValues?["title"] == .string("Chores today"))
 
             for device in [a, b] {
-                let violations = try await device.dbQueue.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count }
-                #expect(violations == 0)
+                #expect(try device.foreignKeyViolations() == 0)
             }
         }
     }

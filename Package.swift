@@ -6,9 +6,9 @@ let package = Package(
     products: [
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "CipherSync", targets: ["CipherSync"]),
-        // Three products, so that what links one does not link the others'
-        // libraries: players-server links Players and PlayersFiles, never
-        // PlayersSync and libcurl.
+        // Products apart, so that what links one does not link the others'
+        // libraries: players-server links PlayersStorage and AppFiles, never
+        // Players, PlayersSync or libcurl.
         .library(name: "SyncSchema", targets: ["SyncSchema"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
         .library(name: "Players", targets: ["PlayersProtocol", "PlayersStorage", "Players"]),
@@ -85,7 +85,8 @@ let package = Package(
             dependencies: ["SyncSchema"]),
         // What every app of the toolkit reads and writes the same way:
         // secret files (passphrases, keys, tokens; private to their owner),
-        // private files, XDG folders, and their errors.
+        // private files, XDG folders, verified copies of a database file
+        // (backup, export, rekey), and their errors.
         .target(
             name: "AppFiles",
             dependencies: ["CipherDB"]),
@@ -104,11 +105,12 @@ let package = Package(
         .target(
             name: "PlayersSync",
             dependencies: ["Players", "PlayersProtocol", "SyncSchema", "CipherSync", "CipherDB"]),
-        // Backups, exports and key rotation: apart from the database layer,
-        // so that libcrypto is linked only where files are encrypted.
+        // The players database's own file operations (restore, encrypt,
+        // JSON exports and their encrypted format), over AppFiles' verified
+        // copies.
         .target(
             name: "PlayersFiles",
-            dependencies: ["Players", "PlayersProtocol", "CipherDB", "COpenSSL"]),
+            dependencies: ["Players", "PlayersProtocol", "AppFiles", "CipherDB", "COpenSSL"]),
         // What the two command lines share: progress on standard error,
         // the version report of --version, usage errors as git prints them.
         .target(

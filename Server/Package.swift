@@ -85,7 +85,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersStorage", "PlayersFiles", "CipherDB", "SyncSchema") + [
+            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersStorage", "CipherDB", "SyncSchema") + [
                 "PlayersServerHTTP",
                 "SyncServer",
                 "SyncServerDatabase",

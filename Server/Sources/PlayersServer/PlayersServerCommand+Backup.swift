@@ -2,7 +2,6 @@ import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
-import PlayersFiles
 import PlayersServerStore
 import SyncServerDatabase
 

@@ -1,6 +1,5 @@
 import CipherDB
 import Foundation
-import Players
 
 extension DatabaseFileOperations {
     /// Re-encrypts the database with a new key: an export to a temporary

@@ -1,13 +1,12 @@
 import CipherDB
 import Foundation
-import Players
 
 /// Rekey and restore replace the database file: no other process may have
 /// it open meanwhile.
 extension DatabaseFileOperations {
     /// Moves the WAL content into the database file, then checks that no
     /// other process has the database open (its -wal file would remain).
-    static func checkpointAndCheckUnused(_ database: URL, key: DatabaseKeySource) throws {
+    package static func checkpointAndCheckUnused(_ database: URL, key: DatabaseKeySource) throws {
         try withDatabase(at: database, key: key) { queue in
             try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")

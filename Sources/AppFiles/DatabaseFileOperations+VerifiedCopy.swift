@@ -1,6 +1,5 @@
 import CipherDB
 import Foundation
-import Players
 
 /// The one way every file of these operations is written: a private
 /// temporary file next to the destination is filled and verified, synced,
@@ -11,7 +10,7 @@ extension DatabaseFileOperations {
     /// Writes `destination` through a new private temporary file created
     /// with `contents`: `prepare` fills it (a database copy) and verifies
     /// it, then it is moved into place.
-    static func writeVerified(
+    package static func writeVerified(
         to destination: URL,
         contents: Data = Data(),
         _ prepare: (_ temporary: URL) throws -> Void) throws
@@ -58,7 +57,7 @@ extension DatabaseFileOperations {
     }
 
     /// The number of rows of each table, without SQLite's own tables.
-    static func tableCounts(_ db: Database) throws -> [String: Int] {
+    package static func tableCounts(_ db: Database) throws -> [String: Int] {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         var counts: [String: Int] = [:]
         for table in tables {
@@ -72,7 +71,7 @@ extension DatabaseFileOperations {
     /// `.NAME.PID.RANDOM.tmp`. The process id tells the temporary files of
     /// a killed run, which this removes first (see
     /// ``removeAbandonedTemporaries(of:)``), from those of a run in progress.
-    static func createTemporary(for destination: URL, contents: Data = Data()) throws -> URL {
+    package static func createTemporary(for destination: URL, contents: Data = Data()) throws -> URL {
         removeAbandonedTemporaries(of: destination)
         let random = UUID().uuidString.prefix(8)
         let temporary = destination.deletingLastPathComponent()
@@ -117,7 +116,7 @@ extension DatabaseFileOperations {
     }
 
     /// Syncs a file, or a folder's entries, to disk.
-    static func sync(_ path: String) throws {
+    package static func sync(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw DatabaseFileError.system(.openToSync, path: path)

@@ -1,8 +1,7 @@
 import CipherDB
 import Foundation
-import Players
 
-/// Copies of the players database that are written to a temporary file
+/// Copies of a database (an app's, a server's) that are written to a temporary file
 /// next to their destination, synced to disk, verified (opened with their
 /// key, `integrity_check`, the same row counts), and only then renamed into
 /// place: a destination is never left half-written (see
@@ -10,6 +9,9 @@ import Players
 ///
 /// A copy's key is a ``DatabaseKeySource``, or `.plaintext` (nil) for no
 /// encryption, which only an explicit choice gives.
+///
+/// What is the same for every database is here; an app adds what knows its
+/// schema (PlayersFiles: restore, encrypt, JSON export).
 public enum DatabaseFileOperations {
     /// Reports the progress of a copy, from 0 to 1.
     public typealias Progress = @Sendable (Double) -> Void
@@ -27,7 +29,7 @@ public enum DatabaseFileOperations {
 
     /// The database files of `database`, which a copy must never replace
     /// (none for an in-memory database).
-    static func databaseFiles(of database: any DatabaseReader) -> [URL] {
+    package static func databaseFiles(of database: any DatabaseReader) -> [URL] {
         database.path.hasPrefix("/") ? [URL(fileURLWithPath: database.path)] : []
     }
 }

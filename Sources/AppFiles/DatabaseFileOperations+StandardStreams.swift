@@ -1,6 +1,5 @@
 import CipherDB
 import Foundation
-import Players
 
 /// `-` for a file: copies to standard output, and copies from standard
 /// input, which go through a private temporary file when SQLite needs a

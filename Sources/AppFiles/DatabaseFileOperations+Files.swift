@@ -1,5 +1,4 @@
 import Foundation
-import Players
 
 // MARK: - Destinations
 
@@ -37,14 +36,14 @@ extension DatabaseFileOperations {
 
     /// The database file at `database`, then the files SQLite keeps next
     /// to it.
-    static func databaseFiles(at database: URL) -> [URL] {
+    package static func databaseFiles(at database: URL) -> [URL] {
         databaseFileSuffixes.map { URL(fileURLWithPath: database.path + $0) }
     }
 
     /// Whether writing `destination` would replace `file`: the same path
     /// once the symbolic links of both are resolved (the file may not
     /// exist yet, as a `-wal`), or the same device and inode (a hard link).
-    static func isSameFile(_ destination: URL, _ file: URL) -> Bool {
+    package static func isSameFile(_ destination: URL, _ file: URL) -> Bool {
         if canonicalPath(destination) == canonicalPath(file) { return true }
         var destinationStatus = stat()
         var fileStatus = stat()

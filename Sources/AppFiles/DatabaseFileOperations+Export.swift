@@ -1,6 +1,5 @@
 import CipherDB
 import Foundation
-import Players
 
 extension DatabaseFileOperations {
     /// A copy made with `sqlcipher_export`, which rewrites every page: the
@@ -23,7 +22,7 @@ extension DatabaseFileOperations {
 
     /// Exports every page of `source` into `temporary`, an empty file
     /// encrypted with `key`, and verifies it.
-    static func writeExport(from source: URL, sourceKey: DatabaseKeySource?, into temporary: URL, key: DatabaseKeySource?) throws {
+    package static func writeExport(from source: URL, sourceKey: DatabaseKeySource?, into temporary: URL, key: DatabaseKeySource?) throws {
         try writeVerifiedCopy(at: temporary, key: key) {
             // Read-write, because a read-only connection cannot open a WAL
             // database whose -shm file is missing; nothing is written.

@@ -4,8 +4,9 @@ import SyncSchema
 extension Database {
     /// Installs the sync engine for the declared tables: its own tables
     /// (unless they exist) and, on each declared table, the triggers that
-    /// record its changes in the outbox (made again, so that a later
-    /// declaration, which may add columns, replaces an earlier one's).
+    /// record its changes in the outbox and the table its pulls are staged
+    /// in (made again, so that a later declaration, which may add columns,
+    /// replaces an earlier one's).
     /// Throws ``SyncEngineError`` for a declared table or column that the
     /// database does not have. Run it in a migration.
     public func installSyncEngine(for schema: SyncSchema) throws {
@@ -23,6 +24,7 @@ extension Database {
                 try execute(sql: statement)
             }
         }
+        try prepareSyncStaging(schema: schema)
     }
 
     /// Runs `body` with the outbox's triggers silent: what it writes is

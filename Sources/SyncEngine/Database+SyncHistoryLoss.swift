@@ -23,10 +23,11 @@ extension Database {
     func keepSyncedRowsTheServerLost(schema: SyncSchema, sharedCounter: Int64?, at date: Date) throws -> Int {
         var kept = 0
         for table in schema.tablesInApplyOrder {
+            let stage = SyncStageTable(table)
             let candidates = try Row.fetchAll(self, sql: """
-                SELECT synced.row_id, stage.kind, stage.version, stage.row_values
+                SELECT synced.row_id, stage.*
                 FROM \(SyncEngine.rowTable) AS synced
-                LEFT JOIN \(SyncEngine.stageTable) AS stage ON stage.table_name = synced.table_name AND stage.row_id = synced.row_id
+                LEFT JOIN \(stage.quotedName) AS stage ON stage.sync_row_id = synced.row_id
                 WHERE synced.table_name = ? AND synced.version > ?
                 AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
                                 WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
@@ -34,15 +35,13 @@ extension Database {
             for candidate in candidates {
                 let storedID: DatabaseValue = candidate[0]
                 guard let local = try currentValues(of: table, storedID) else { continue }
-                let stagedKind: String? = candidate[1]
-                let stagedVersion: Int64? = candidate[2]
-                let server = try (candidate[3] as String?).map { json in
-                    try table.row(from: SyncStoredJSON.decode(SyncRowJSON.self, from: json), carrying: .changed)
-                }
+                let tombstone: Int? = candidate["sync_tombstone"]
+                let stagedVersion: Int64? = candidate["sync_version"]
+                let server = try tombstone == 0 ? stage.serverRow(candidate) : nil
                 if let server, local.allSatisfy({ column, value in server.values[column].map { $0 == value } ?? true }) { continue }
                 kept += 1
-                if let sharedCounter, stagedKind == nil || (server != nil && (stagedVersion ?? .max) <= sharedCounter) {
-                    let changedColumns = SyncTriggers(table).valueColumns.map { "\($0)," }.joined()
+                if let sharedCounter, tombstone == nil || (server != nil && (stagedVersion ?? .max) <= sharedCounter) {
+                    let changedColumns = stage.valueColumns.map { "\($0)," }.joined()
                     try execute(sql: """
                         INSERT INTO \(SyncEngine.outboxTable)
                             (mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at)

@@ -3,26 +3,40 @@ import Foundation
 import SyncSchema
 
 extension Database {
-    /// Stages a page of a pull: the server's rows and tombstones, kept
-    /// until ``mergeStagedSyncChanges(schema:isSnapshot:at:)`` merges every
-    /// page in one transaction; a row's last state in the pages wins. In
-    /// the caller's transaction.
-    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone]) throws {
+    /// Makes the staging table of each declared table (``SyncStageTable``)
+    /// that is missing or has another declaration's columns, and empties
+    /// them all: the start of a pull. In the caller's transaction.
+    public func prepareSyncStaging(schema: SyncSchema) throws {
+        guard isInsideTransaction else { throw SyncEngineError.notInTransaction("preparing the staging of a pull") }
+        // The one staging table of databases made before the engine staged
+        // each table in columns of its own: empty between two pulls.
+        try execute(sql: "DROP TABLE IF EXISTS sync_stage")
+        for table in schema.tables {
+            let stage = SyncStageTable(table)
+            if try stage.exists(self) {
+                try execute(sql: "DELETE FROM \(stage.quotedName)")
+            } else {
+                try stage.create(self)
+            }
+        }
+    }
+
+    /// Stages a page of a pull: the server's rows and tombstones, each in
+    /// its table's staging table, kept until
+    /// ``mergeStagedSyncChanges(schema:isSnapshot:wentBackTo:at:)`` merges
+    /// every page in one transaction; a row's last state in the pages wins.
+    /// In the caller's transaction, after ``prepareSyncStaging(schema:)``.
+    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], schema: SyncSchema) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
-        let insert = try cachedStatement(sql: """
-            INSERT INTO \(SyncEngine.stageTable) (kind, table_name, row_id, version, row_values) VALUES (?, ?, ?, ?, ?)
-            """)
-        // A row staged again (changed, or deleted, in a later page) keeps
-        // its last state only.
-        let forget = try cachedStatement(sql: "DELETE FROM \(SyncEngine.stageTable) WHERE table_name = ? AND row_id = ?")
+        func stage(of name: String) throws -> SyncStageTable {
+            guard let table = schema.table(name) else { throw SyncEngineError.undeclaredTable(name) }
+            return SyncStageTable(table)
+        }
         for server in rows {
-            let values = try SyncStoredJSON.text(server.row.json)
-            try forget.execute(arguments: [server.row.table, server.row.id.uuidString])
-            try insert.execute(arguments: ["row", server.row.table, server.row.id.uuidString, server.version, values])
+            try stage(of: server.row.table).stage(server, self)
         }
         for tombstone in tombstones {
-            try forget.execute(arguments: [tombstone.table, tombstone.id.uuidString])
-            try insert.execute(arguments: ["tombstone", tombstone.table, tombstone.id.uuidString, tombstone.version, nil])
+            try stage(of: tombstone.table).stage(tombstone, self)
         }
     }
 
@@ -36,8 +50,8 @@ extension Database {
     ///   against the server;
     /// - a row deleted by cascade with unsent changes of its own is logged
     ///   as a conflict, and its changes leave the outbox;
-    /// - a column the declaration does not have (a server of a later
-    ///   declaration) is not stored: this app cannot; the server keeps it;
+    /// - a column the server's row does not carry (a server of an earlier
+    ///   declaration) keeps its local value;
     /// - foreign keys are checked at the end: a violation throws
     ///   ``SyncEngineError/foreignKeyViolation(table:id:parent:)`` (the
     ///   caller's transaction then rolls back, the staging kept);
@@ -46,7 +60,9 @@ extension Database {
     ///   it lost are kept first: queued to be pushed again, or logged as
     ///   conflicts (``SyncMergeCounts/requeued``).
     ///
-    /// The staging is emptied.
+    /// Each step is one statement per table over its staging table
+    /// (``SyncStageTable``), whatever the number of rows. The staging is
+    /// emptied.
     public func mergeStagedSyncChanges(schema: SyncSchema, isSnapshot: Bool, wentBackTo sharedCounter: Int64?? = nil,
                                        at date: Date = Date()) throws -> SyncMergeCounts {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
@@ -59,11 +75,11 @@ extension Database {
         }
         try mergingSyncChanges {
             for table in schema.tablesInApplyOrder {
-                try mergeStagedRows(of: table, &counts)
+                try mergeStagedRows(of: SyncStageTable(table), &counts)
             }
             for table in schema.tablesInApplyOrder.reversed() {
-                try deleteStagedTombstones(of: table, &counts)
-                if isSnapshot { try deleteUnlistedRows(of: table, &counts) }
+                try deleteStagedTombstones(of: SyncStageTable(table), &counts)
+                if isSnapshot { try deleteUnlistedRows(of: SyncStageTable(table), &counts) }
             }
         }
         counts.conflicts += try logLostChanges(schema, at: date)
@@ -77,61 +93,104 @@ extension Database {
             }
             throw SyncEngineError.foreignKeyViolation(table: table, id: id, parent: parent)
         }
-        try execute(sql: "DELETE FROM \(SyncEngine.stageTable)")
+        for table in schema.tables {
+            try execute(sql: "DELETE FROM \(SyncStageTable(table).quotedName)")
+        }
         return counts
     }
 
     /// The condition that a staged row (`stage`) must meet to be merged:
     /// no change of it waits in the outbox.
-    private static let hasNoLocalChange = """
-        NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
-                    WHERE outbox.table_name = stage.table_name AND outbox.row_id = stage.row_id)
+    private static func hasNoLocalChange(_ table: SyncTable) -> String {
         """
-
-    private func mergeStagedRows(of table: SyncTable, _ counts: inout SyncMergeCounts) throws {
-        counts.leftAlone += try Int.fetchOne(self, sql: """
-            SELECT count(*) FROM \(SyncEngine.stageTable) AS stage WHERE table_name = ? AND NOT (\(Self.hasNoLocalChange))
-            """, arguments: [table.name]) ?? 0
-        let staged = try Row.fetchCursor(self, sql: """
-            SELECT row_id, version, row_values FROM \(SyncEngine.stageTable) AS stage
-            WHERE table_name = ? AND kind = 'row' AND \(Self.hasNoLocalChange) ORDER BY seq
-            """, arguments: [table.name])
-        while let stage = try staged.next() {
-            var json = try SyncStoredJSON.decode(SyncRowJSON.self, from: stage[2])
-            json.values = json.values.filter { table.column($0.key) != nil }
-            let row = try table.row(from: json, carrying: .changed)
-            let storedID = SyncValue.uuid(row.id).databaseValue
-            switch try writeRowState(table, storedID, row) {
-            case .inserted: counts.inserted += 1
-            case .updated: counts.updated += 1
-            case .unchanged: counts.unchanged += 1
-            case .deleted: break
-            }
-            try setServerVersion(stage[1], [table.name, storedID])
-        }
+        NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
+                    WHERE outbox.table_name = '\(table.name)' AND outbox.row_id = stage.sync_row_id)
+        """
     }
 
-    private func deleteStagedTombstones(of table: SyncTable, _ counts: inout SyncMergeCounts) throws {
-        let tombstones = try DatabaseValue.fetchAll(self, sql: """
-            SELECT row_id FROM \(SyncEngine.stageTable) AS stage
-            WHERE table_name = ? AND kind = 'tombstone' AND \(Self.hasNoLocalChange) ORDER BY seq
-            """, arguments: [table.name])
-        for storedID in tombstones where try writeRowState(table, storedID, nil) == .deleted {
-            counts.deleted += 1
+    /// Inserts the staged rows that the device does not have, and updates
+    /// those whose values differ, in a few statements; the rows whose
+    /// server lacks some columns, one at a time (rare: a server of an
+    /// earlier declaration).
+    private func mergeStagedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+        let table = stage.table
+        let target = "\"\(table.name)\""
+        let key = "\"\(table.primaryKey)\""
+        let merged = "stage.sync_tombstone = 0 AND \(Self.hasNoLocalChange(table))"
+        let whole = "\(merged) AND stage.sync_absent IS NULL"
+        counts.leftAlone += try Int.fetchOne(self, sql: """
+            SELECT count(*) FROM \(stage.quotedName) AS stage WHERE NOT (\(Self.hasNoLocalChange(table)))
+            """) ?? 0
+        let mergedCount = try Int.fetchOne(self, sql: "SELECT count(*) FROM \(stage.quotedName) AS stage WHERE \(merged)") ?? 0
+        var written = 0
+
+        // Rows that lack columns: each through the one function that
+        // writes a row's state.
+        let partial = try Row.fetchCursor(self, sql: """
+            SELECT * FROM \(stage.quotedName) AS stage WHERE \(merged) AND stage.sync_absent IS NOT NULL ORDER BY sync_seq
+            """)
+        while let staged = try partial.next() {
+            let row = try stage.serverRow(staged)
+            switch try writeRowState(table, SyncValue.uuid(row.id).databaseValue, row) {
+            case .inserted: counts.inserted += 1; written += 1
+            case .updated: counts.updated += 1; written += 1
+            case .unchanged, .deleted: break
+            }
         }
+
+        let columns = stage.valueColumns.map { "\"\($0)\"" }
+        if !columns.isEmpty {
+            // Only rows whose values differ are written: a row the device
+            // pushed comes back unchanged.
+            try execute(sql: """
+                UPDATE \(target) SET \(columns.map { "\($0) = (SELECT stage.\($0) FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key))" }
+                    .joined(separator: ", "))
+                WHERE \(key) IN (SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage WHERE \(whole))
+                AND EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key)
+                            AND (\(columns.map { "stage.\($0) IS NOT \(target).\($0)" }.joined(separator: " OR "))))
+                """)
+            counts.updated += changesCount
+            written += changesCount
+        }
+        try execute(sql: """
+            INSERT INTO \(target) (\(([key] + columns).joined(separator: ", ")))
+            SELECT \((["stage.sync_row_id"] + columns.map { "stage.\($0)" }).joined(separator: ", "))
+            FROM \(stage.quotedName) AS stage
+            WHERE \(whole) AND NOT EXISTS (SELECT 1 FROM \(target) WHERE \(key) = stage.sync_row_id)
+            ORDER BY stage.sync_seq
+            """)
+        counts.inserted += changesCount
+        written += changesCount
+        counts.unchanged += mergedCount - written
+
+        // The server's versions: the base of the next local changes.
+        try execute(sql: """
+            INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version)
+            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version FROM \(stage.quotedName) AS stage WHERE \(merged)
+            """)
+    }
+
+    private func deleteStagedTombstones(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+        try execute(sql: """
+            DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (
+                SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage
+                WHERE stage.sync_tombstone = 1 AND \(Self.hasNoLocalChange(stage.table)))
+            """)
+        counts.deleted += changesCount
     }
 
     /// After a snapshot: the rows the server sent before (a version) that
     /// it no longer lists, and no local change waits for.
-    private func deleteUnlistedRows(of table: SyncTable, _ counts: inout SyncMergeCounts) throws {
-        let unlisted = try DatabaseValue.fetchAll(self, sql: """
-            SELECT row_id FROM \(SyncEngine.rowTable) AS stage
-            WHERE table_name = ? AND \(Self.hasNoLocalChange)
-            AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.stageTable) AS listed
-                            WHERE listed.table_name = stage.table_name AND listed.row_id = stage.row_id AND listed.kind = 'row')
-            """, arguments: [table.name])
-        for storedID in unlisted where try writeRowState(table, storedID, nil) == .deleted {
-            counts.deleted += 1
-        }
+    private func deleteUnlistedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+        try execute(sql: """
+            DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (
+                SELECT synced.row_id FROM \(SyncEngine.rowTable) AS synced
+                WHERE synced.table_name = ?
+                AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
+                                WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
+                AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS listed
+                                WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone = 0))
+            """, arguments: [stage.table.name])
+        counts.deleted += changesCount
     }
 }

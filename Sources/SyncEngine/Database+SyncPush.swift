@@ -63,7 +63,7 @@ extension Database {
         }
         let columns = table.conflicts == .mergeByColumn
             ? table.columns.filter { entry.changedColumns.contains($0.name) }
-            : table.columns.filter { $0.name != table.primaryKey }
+            : table.valueColumns
         guard let values = try currentValues(of: table, storedID, columns: columns) else {
             throw SyncEngineError.rowGone(table: table.name, id: entry.rowID)
         }

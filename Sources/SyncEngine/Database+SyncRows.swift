@@ -50,7 +50,7 @@ extension Database {
     /// The values of a row's `columns` (by default every declared one but
     /// the primary key); nil when there is no such row.
     func currentValues(of table: SyncTable, _ storedID: DatabaseValue, columns: [SyncColumn]? = nil) throws -> [String: SyncValue]? {
-        let columns = columns ?? table.columns.filter { $0.name != table.primaryKey }
+        let columns = columns ?? table.valueColumns
         let selection = columns.isEmpty ? "1" : columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         guard let row = try Row.fetchOne(self, sql: "SELECT \(selection) FROM \"\(table.name)\" WHERE \"\(table.primaryKey)\" = ?",
                                          arguments: [storedID]) else { return nil }

@@ -44,7 +44,6 @@ public enum SyncEngine {
     static let mergeTable = "sync_merge"
     static let conflictTable = "sync_conflict"
     static let lostTable = "sync_lost"
-    static let stageTable = "sync_stage"
     static let stateTable = "sync_state"
 
     /// Creates the engine's tables, unless they exist.
@@ -85,16 +84,6 @@ public enum SyncEngine {
                 row_id NOT NULL,
                 column_name TEXT NOT NULL,
                 value);
-            CREATE TABLE IF NOT EXISTS \(stageTable) (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                kind TEXT NOT NULL CHECK (kind IN ('row', 'tombstone')),
-                table_name TEXT NOT NULL,
-                row_id TEXT NOT NULL,
-                version INTEGER NOT NULL,
-                -- SyncRowJSON of a row; NULL for a tombstone.
-                row_values TEXT);
-            CREATE INDEX IF NOT EXISTS \(stageTable)_table ON \(stageTable) (table_name, kind, seq);
-            CREATE INDEX IF NOT EXISTS \(stageTable)_row ON \(stageTable) (table_name, row_id);
             CREATE TABLE IF NOT EXISTS \(mergeTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 active INTEGER NOT NULL);

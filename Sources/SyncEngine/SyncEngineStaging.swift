@@ -3,15 +3,16 @@ import CipherSync
 import Foundation
 import SyncSchema
 
-/// The pages of one pull of the engine, staged in `sync_stage` until
-/// ``merge(_:from:dryRun:)`` merges them all
-/// (``CipherDB/Database/mergeStagedSyncChanges(schema:isSnapshot:at:)``).
+/// The pages of one pull of the engine, staged in each table's
+/// `sync_stage_NAME` until ``merge(_:from:dryRun:)`` merges them all
+/// (``CipherDB/Database/mergeStagedSyncChanges(schema:isSnapshot:wentBackTo:at:)``).
 public struct SyncEngineStaging: SyncStaging {
     let writer: any DatabaseWriter
     let schema: SyncSchema
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
-        try await writer.write { db in try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones) }
+        let schema = schema
+        try await writer.write { db in try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema) }
     }
 
     /// Merges the staged pages and stores the position, in one write
@@ -37,6 +38,7 @@ public struct SyncEngineStaging: SyncStaging {
 
     /// Empties the staging; it never fails.
     public func discard() async {
-        _ = try? await writer.write { db in try db.execute(sql: "DELETE FROM \(SyncEngine.stageTable)") }
+        let schema = schema
+        _ = try? await writer.write { db in try db.prepareSyncStaging(schema: schema) }
     }
 }

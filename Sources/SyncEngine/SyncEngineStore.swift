@@ -6,7 +6,7 @@ import SyncSchema
 /// Where CipherSync's client puts the pages of an app's pull: the app's
 /// database, with the engine installed for `schema`
 /// (``CipherDB/Database/installSyncEngine(for:)``). Pages are staged in
-/// `sync_stage` as they arrive, then merged in one write transaction that
+/// each table's `sync_stage_NAME` as they arrive, then merged in one write transaction that
 /// also stores the cursor and `ETag` (Docs/SyncEngine.md).
 ///
 /// ```swift
@@ -47,7 +47,8 @@ public struct SyncEngineStore: SyncStore {
     public func checkDigest() async throws -> SyncDivergence? { nil }
 
     public func beginStaging() async throws -> SyncEngineStaging {
-        try await writer.write { db in try db.execute(sql: "DELETE FROM \(SyncEngine.stageTable)") }
+        let schema = schema
+        try await writer.write { db in try db.prepareSyncStaging(schema: schema) }
         return SyncEngineStaging(writer: writer, schema: schema)
     }
 }

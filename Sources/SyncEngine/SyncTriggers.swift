@@ -32,7 +32,7 @@ struct SyncTriggers {
 
     /// The columns recorded as changed: all but the primary key.
     var valueColumns: [String] {
-        table.columns.map(\.name).filter { $0 != table.primaryKey }
+        table.valueColumns.map(\.name)
     }
 
     var statements: [String] {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// let page = try SyncPage.decode(response.body, schema: schema)
-/// try dbQueue.write { db in try db.stageSyncPage(rows: page.rows, tombstones: page.tombstones) }
+/// try dbQueue.write { db in try db.stageSyncPage(rows: page.rows, tombstones: page.tombstones, schema: schema) }
 /// ```
 public struct SyncPage: Sendable, Equatable {
     public enum Kind: String, Sendable {

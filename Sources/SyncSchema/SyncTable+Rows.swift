@@ -28,7 +28,7 @@ extension SyncTable {
             throw .unknownColumn(table: name, column: unknown)
         }
         var checked: [String: SyncValue] = [:]
-        for column in self.columns where column.name != primaryKey {
+        for column in valueColumns {
             guard let value = values[column.name] else {
                 if columns == .whole, column.isRequired { throw .missingColumn(table: name, column: column.name) }
                 continue

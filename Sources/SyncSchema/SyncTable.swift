@@ -27,6 +27,12 @@ public struct SyncTable: Sendable, Equatable {
         columns.first { $0.name == name }
     }
 
+    /// The columns of a row's values: all but the primary key, in the
+    /// declaration's order.
+    public var valueColumns: [SyncColumn] {
+        columns.filter { $0.name != primaryKey }
+    }
+
     /// Throws the first rule of a table that this one breaks.
     func check() throws(SyncSchemaError) {
         try SyncIdentifier.check(name, table: nil)

@@ -28,7 +28,7 @@ import Testing
     }
 
     func stage(_ rows: [SyncServerRow], _ tombstones: [SyncTombstone] = []) throws {
-        try notes.dbPool.write { db in try db.stageSyncPage(rows: rows, tombstones: tombstones) }
+        try notes.dbPool.write { db in try db.stageSyncPage(rows: rows, tombstones: tombstones, schema: notes.schema) }
     }
 
     func merge(snapshot: Bool = false) throws -> SyncMergeCounts {
@@ -43,6 +43,11 @@ import Testing
         try notes.dbPool.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
     }
 
+    /// The rows and tombstones staged for both tables.
+    func stagedCount() throws -> Int {
+        try count("SELECT (SELECT count(*) FROM sync_stage_notebook) + (SELECT count(*) FROM sync_stage_note)")
+    }
+
     @Test func childrenStagedBeforeTheirParentsAreMergedAfterThem() throws {
         let work = UUID(), groceries = UUID()
         try stage([try note(groceries, in: work, "Groceries", version: 2)])
@@ -55,7 +60,7 @@ import Testing
         #expect(try notes.entries().isEmpty)
         try notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET body = 'milk'") }
         #expect(try notes.entries().map(\.baseVersion) == [2])
-        #expect(try count("SELECT count(*) FROM sync_stage") == 0)
+        #expect(try stagedCount() == 0)
     }
 
     @Test func tombstonesDeleteChildrenBeforeTheirParents() throws {
@@ -149,7 +154,7 @@ import Testing
         let error = #expect(throws: SyncEngineError.self) { try merge() }
         #expect(error == .foreignKeyViolation(table: "note", id: orphan.uuidString, parent: "notebook"))
         #expect(try count("SELECT count(*) FROM note") == 0)
-        #expect(try count("SELECT count(*) FROM sync_stage") == 1)
+        #expect(try stagedCount() == 1)
     }
 
     /// A server of a later declaration sends a column this app does not
@@ -163,5 +168,50 @@ import Testing
         try stage([SyncServerRow(row: row, version: 1)])
         #expect(try merge() == SyncMergeCounts(inserted: 1))
         #expect(try notes.dbPool.read { db in try String.fetchOne(db, sql: "SELECT name FROM notebook") } == "Work")
+    }
+
+    /// A server of an earlier declaration sends rows without a column this
+    /// app added: an existing row keeps its value there, and a new row
+    /// takes the column's default.
+    @Test func aColumnTheServersRowDoesNotCarryKeepsItsLocalValue() throws {
+        let work = UUID(), home = UUID()
+        let coloured = SyncServerRow(row: try notebookTable.row(id: work, values: ["name": .text("Work"), "colour": .text("red")]),
+                                     version: 1)
+        try stage([coloured])
+        _ = try merge()
+        let renamed = SyncServerRow(row: try notebookTable.row(id: work, values: ["name": .text("Office")]), version: 2)
+        let added = SyncServerRow(row: try notebookTable.row(id: home, values: ["name": .text("Home")]), version: 3)
+        try stage([renamed, added])
+        #expect(try merge() == SyncMergeCounts(inserted: 1, updated: 1))
+        let rows = try notes.dbPool.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, colour FROM notebook ORDER BY name").map { [$0[0] as String?, $0[1] as String?] }
+        }
+        #expect(rows == [["Home", nil], ["Office", "red"]])
+        #expect(try count("SELECT max(version) FROM sync_row") == 3)
+    }
+
+    /// A database whose engine was installed before pulls were staged by
+    /// table (one `sync_stage` table of JSON) gets its staging tables at
+    /// the start of its next pull, and a declaration that adds a column
+    /// gets a staging table with that column.
+    @Test func theStartOfAPullMakesTheStagingTablesOfTheDeclaration() throws {
+        try notes.dbPool.write { db in
+            try db.execute(sql: """
+                DROP TABLE sync_stage_notebook;
+                CREATE TABLE sync_stage (seq INTEGER PRIMARY KEY, kind TEXT, table_name TEXT, row_id TEXT, version INTEGER, row_values TEXT);
+                """)
+        }
+        let later = try SyncSchema(json: Data(NotesDatabase.declaration.replacingOccurrences(
+            of: #"{ "name": "body", "type": "text", "maximumLength": 100000 } ]"#,
+            with: #"{ "name": "body", "type": "text", "maximumLength": 100000 }, { "name": "pinned", "type": "boolean" } ]"#).utf8))
+        #expect(later != notes.schema)
+        let tables = try notes.dbPool.write { db in
+            try db.execute(sql: "ALTER TABLE note ADD COLUMN pinned INTEGER")
+            try db.prepareSyncStaging(schema: later)
+            return try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'sync_stage%' AND type = 'table' ORDER BY name")
+        }
+        #expect(tables == ["sync_stage_note", "sync_stage_notebook"])
+        let noteColumns = try notes.dbPool.read { db in try db.columns(in: "sync_stage_note").map(\.name) }
+        #expect(noteColumns.suffix(4) == ["notebook", "title", "body", "pinned"])
     }
 }

@@ -47,7 +47,7 @@ struct NotesMemoryWorkload {
     /// into a new database in `folder`, and prints its peak memory as JSON.
     static func measureChild(folder: URL, noteCount: Int) async throws {
         let key = Data((0..<32).map { UInt8($0) })
-        let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory.db").path, key: .rawKey { key })
+        let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory-\(noteCount).db").path, key: .rawKey { key })
         let transport = GeneratedNotesSnapshotTransport(noteCount: noteCount, notebookCount: max(1, noteCount / 1000), pageSize: pageSize)
         let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!),
                                 store: SyncEngineStore(database.writer, schema: NotesSchema.declaration))

@@ -108,16 +108,31 @@ extension Database {
         """
     }
 
+    /// How many staged rows one statement of the merge takes: SQLite keeps
+    /// what a statement collects (the ids of an `IN`, its statement
+    /// journal) in memory (SQLCipher's temporary store), so a merge of a
+    /// million rows goes through chunks of these, and its memory stays flat.
+    static let mergeChunk: Int64 = 2_000
+
+    /// The ranges of `sync_seq` that split a staging table into chunks of
+    /// at most ``mergeChunk`` rows, in staging order.
+    private func stagedChunks(_ stage: SyncStageTable) throws -> [ClosedRange<Int64>] {
+        guard let bounds = try Row.fetchOne(self, sql: "SELECT min(sync_seq), max(sync_seq) FROM \(stage.quotedName)"),
+              let lower = bounds[0] as Int64?, let upper = bounds[1] as Int64? else { return [] }
+        return stride(from: lower, through: upper, by: Int(Self.mergeChunk)).map { $0...min($0 + Self.mergeChunk - 1, upper) }
+    }
+
     /// Inserts the staged rows that the device does not have, and updates
-    /// those whose values differ, in a few statements; the rows whose
-    /// server lacks some columns, one at a time (rare: a server of an
-    /// earlier declaration).
+    /// those whose values differ, a few statements per chunk of rows; the
+    /// rows whose server lacks some columns, one at a time (rare: a server
+    /// of an earlier declaration).
     private func mergeStagedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
         let table = stage.table
         let target = "\"\(table.name)\""
         let key = "\"\(table.primaryKey)\""
         let merged = "stage.sync_tombstone = 0 AND \(Self.hasNoLocalChange(table))"
-        let whole = "\(merged) AND stage.sync_absent IS NULL"
+        let chunk = "stage.sync_seq BETWEEN ? AND ?"
+        let whole = "\(chunk) AND \(merged) AND stage.sync_absent IS NULL"
         counts.leftAlone += try Int.fetchOne(self, sql: """
             SELECT count(*) FROM \(stage.quotedName) AS stage WHERE NOT (\(Self.hasNoLocalChange(table)))
             """) ?? 0
@@ -139,58 +154,81 @@ extension Database {
         }
 
         let columns = stage.valueColumns.map { "\"\($0)\"" }
-        if !columns.isEmpty {
-            // Only rows whose values differ are written: a row the device
-            // pushed comes back unchanged.
-            try execute(sql: """
-                UPDATE \(target) SET \(columns.map { "\($0) = (SELECT stage.\($0) FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key))" }
-                    .joined(separator: ", "))
-                WHERE \(key) IN (SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage WHERE \(whole))
-                AND EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key)
-                            AND (\(columns.map { "stage.\($0) IS NOT \(target).\($0)" }.joined(separator: " OR "))))
-                """)
-            counts.updated += changesCount
-            written += changesCount
-        }
-        try execute(sql: """
+        // Only rows whose values differ are written: a row the device
+        // pushed comes back unchanged.
+        let update = columns.isEmpty ? nil : try cachedStatement(sql: """
+            UPDATE \(target) SET \(columns.map { "\($0) = (SELECT stage.\($0) FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key))" }
+                .joined(separator: ", "))
+            WHERE \(key) IN (SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage WHERE \(whole))
+            AND EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key)
+                        AND (\(columns.map { "stage.\($0) IS NOT \(target).\($0)" }.joined(separator: " OR "))))
+            """)
+        let insert = try cachedStatement(sql: """
             INSERT INTO \(target) (\(([key] + columns).joined(separator: ", ")))
             SELECT \((["stage.sync_row_id"] + columns.map { "stage.\($0)" }).joined(separator: ", "))
             FROM \(stage.quotedName) AS stage
             WHERE \(whole) AND NOT EXISTS (SELECT 1 FROM \(target) WHERE \(key) = stage.sync_row_id)
             ORDER BY stage.sync_seq
             """)
-        counts.inserted += changesCount
-        written += changesCount
-        counts.unchanged += mergedCount - written
-
         // The server's versions: the base of the next local changes.
-        try execute(sql: """
+        let versions = try cachedStatement(sql: """
             INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version)
-            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version FROM \(stage.quotedName) AS stage WHERE \(merged)
+            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version FROM \(stage.quotedName) AS stage
+            WHERE \(chunk) AND \(merged)
             """)
+        for range in try stagedChunks(stage) {
+            let bounds: StatementArguments = [range.lowerBound, range.upperBound]
+            if let update {
+                try update.execute(arguments: bounds)
+                counts.updated += changesCount
+                written += changesCount
+            }
+            try insert.execute(arguments: bounds)
+            counts.inserted += changesCount
+            written += changesCount
+            try versions.execute(arguments: bounds)
+        }
+        counts.unchanged += mergedCount - written
     }
 
     private func deleteStagedTombstones(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
-        try execute(sql: """
+        let delete = try cachedStatement(sql: """
             DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (
                 SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage
-                WHERE stage.sync_tombstone = 1 AND \(Self.hasNoLocalChange(stage.table)))
+                WHERE stage.sync_seq BETWEEN ? AND ? AND stage.sync_tombstone = 1 AND \(Self.hasNoLocalChange(stage.table)))
             """)
-        counts.deleted += changesCount
+        for range in try stagedChunks(stage) {
+            try delete.execute(arguments: [range.lowerBound, range.upperBound])
+            counts.deleted += changesCount
+        }
     }
 
     /// After a snapshot: the rows the server sent before (a version) that
-    /// it no longer lists, and no local change waits for.
+    /// it no longer lists, and no local change waits for; a chunk of ids
+    /// at a time, in their order.
     private func deleteUnlistedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
-        try execute(sql: """
-            DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (
-                SELECT synced.row_id FROM \(SyncEngine.rowTable) AS synced
-                WHERE synced.table_name = ?
-                AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
-                                WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
-                AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS listed
-                                WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone = 0))
-            """, arguments: [stage.table.name])
-        counts.deleted += changesCount
+        let unlisted = try cachedStatement(sql: """
+            SELECT synced.row_id FROM \(SyncEngine.rowTable) AS synced
+            WHERE synced.table_name = ? AND synced.row_id > ?
+            AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
+                            WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
+            AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS listed
+                            WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone = 0)
+            ORDER BY synced.row_id LIMIT \(Self.mergeChunk)
+            """)
+        var after = ""
+        while true {
+            let ids = try String.fetchAll(unlisted, arguments: [stage.table.name, after])
+            guard let last = ids.last else { return }
+            // At most 999 values a statement in SQLite 3.15.
+            for part in stride(from: 0, to: ids.count, by: 500) {
+                let values = Array(ids[part..<min(part + 500, ids.count)])
+                try execute(sql: """
+                    DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (\(values.map { _ in "?" }.joined(separator: ", ")))
+                    """, arguments: StatementArguments(values))
+                counts.deleted += changesCount
+            }
+            after = last
+        }
     }
 }

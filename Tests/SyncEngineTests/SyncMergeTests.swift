@@ -214,4 +214,26 @@ import Testing
         let noteColumns = try notes.dbPool.read { db in try db.columns(in: "sync_stage_note").map(\.name) }
         #expect(noteColumns.suffix(4) == ["notebook", "title", "body", "pinned"])
     }
+
+    /// More rows than one statement of the merge takes (chunks of
+    /// `Database.mergeChunk`, 2,000): every one inserted, then updated,
+    /// then deleted by a snapshot that lists none of them.
+    @Test func aMergeLargerThanAChunkTakesEveryRow() throws {
+        let work = UUID()
+        let ids = (0..<4_500).map { _ in UUID() }
+        try stage([try notebook(work, "Work", version: 1)])
+        try stage(try ids.enumerated().map { index, id in try note(id, in: work, "Note \(index)", version: Int64(index + 2)) })
+        #expect(try merge() == SyncMergeCounts(inserted: 4_501))
+        try stage(try ids.enumerated().map { index, id in try note(id, in: work, "Edited \(index)", version: Int64(index + 5_000)) })
+        #expect(try merge() == SyncMergeCounts(updated: 4_500))
+        #expect(try count("SELECT count(*) FROM note WHERE title LIKE 'Edited %'") == 4_500)
+        #expect(try count("SELECT count(*) FROM sync_row WHERE version >= 5000") == 4_500)
+        let home = UUID()
+        try stage([try notebook(home, "Home", version: 10_000)])
+        let counts = try merge(snapshot: true)
+        #expect(counts.inserted == 1)
+        #expect(counts.deleted == 4_501)
+        #expect(try count("SELECT count(*) FROM note") == 0)
+        #expect(try count("SELECT count(*) FROM sync_row") == 1)
+    }
 }

@@ -100,11 +100,15 @@ let package = Package(
             ]),
         // The sync engine's rules of a write, for any declared table,
         // written once above the stores: what a store reads for a batch of
-        // changes, and the plan it carries out. The declaration only: no
-        // database, no HTTP.
+        // changes, and the plan it carries out; and the notifier that
+        // long-polls of every store wait on (NIO's timers). No database,
+        // no HTTP.
         .target(
             name: "SyncServer",
-            dependencies: fromCipherDB("SyncSchema")),
+            dependencies: fromCipherDB("SyncSchema") + [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         // The engine's embedded store: the declared tables' rows in a
         // CipherDB database, written by SyncServer's rules.
         .target(
@@ -132,6 +136,8 @@ let package = Package(
                 "SyncServerDatabase",
                 "SyncServerPostgres",
                 "ServerTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(
             name: "PlayersServerStoreTests",

@@ -151,12 +151,16 @@ public final class NotesDatabase: Sendable {
 
     /// Pushes the local changes, then pulls the server's; when the pull
     /// found the server restored from a backup and queued what it lost,
-    /// pushes that too.
-    public func sync(baseURL: URL, transport: any HTTPTransport) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
+    /// pushes that too. With `waitSeconds` (`notes sync --watch`), the pull
+    /// is a long-poll: the server holds an empty delta up to that long.
+    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil) async throws
+        -> (pushed: SyncPushCounts, pulled: SyncReport)
+    {
         let pusher = SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport)
         var pushed = try await pusher.push()
-        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
+        var client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
                                 store: SyncEngineStore(writer, schema: NotesSchema.declaration))
+        client.waitSeconds = waitSeconds
         let pulled = try await client.sync()
         if pulled.requeued > 0 {
             let again = try await pusher.push()

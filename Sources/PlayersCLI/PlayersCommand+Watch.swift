@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import PlayersCommandLine
 import PlayersSync
 
 extension PlayersCommand.Sync {
@@ -16,7 +17,7 @@ extension PlayersCommand.Sync {
         let quiet = quiet
         let watcher = SyncWatcher(
             syncOnce: { try await client.pushThenPull() },
-            onMerge: { [self] report in printWatched(report, baseURL: baseURL) },
+            onSync: { [self] report in if !report.isEmpty { printWatched(report, baseURL: baseURL) } },
             onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
             describe: { error in CLIError.from(error).redacting(token).description })
         let (ended, _) = await InterruptibleOperation.run { await watcher.run() }

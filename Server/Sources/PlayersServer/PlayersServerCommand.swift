@@ -189,7 +189,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: .init(
             services: [
                 app,
-                LongPollRelease(store.changes, logger: logger),
+                LongPollRelease([store.changes] + (engine.map { [$0.changes] } ?? []), logger: logger),
                 DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

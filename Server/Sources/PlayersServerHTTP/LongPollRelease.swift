@@ -1,5 +1,6 @@
 import Logging
 import PlayersServerStore
+import SyncServer
 import ServiceLifecycle
 
 /// Releases the server's long-polls when its graceful shutdown begins:
@@ -8,11 +9,12 @@ import ServiceLifecycle
 /// service group before the application, which is shut down after it.
 /// Logs how many it released (at `notice`), when any was held.
 public struct LongPollRelease: Service {
-    let changes: StoreChangeNotifier
+    /// The notifiers of the stores served: the players' and the engine's.
+    let notifiers: [StoreChangeNotifier]
     let logger: Logger
 
-    public init(_ changes: StoreChangeNotifier, logger: Logger) {
-        self.changes = changes
+    public init(_ notifiers: [StoreChangeNotifier], logger: Logger) {
+        self.notifiers = notifiers
         self.logger = logger
     }
 
@@ -20,7 +22,7 @@ public struct LongPollRelease: Service {
         // Returns when shutdown begins, or throws when the group is cancelled:
         // either way, nothing is held anymore.
         try? await gracefulShutdown()
-        let released = changes.releaseAll()
+        let released = notifiers.reduce(0) { $0 + $1.releaseAll() }
         if released > 0 {
             logger.notice("Answered the long-polls at once for the shutdown.", metadata: ["long_polls": "\(released)"])
         }

@@ -55,20 +55,38 @@ extension PlayersAPI {
     /// notifications) waits again until the same deadline, for a version
     /// past every one known: it never spins.
     func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: SharedDelta) async throws -> SharedDelta {
+        try await holdLongPoll(seconds: seconds, changes: store.changes, empty: empty, version: \.page.serverVersion,
+                               isEmpty: \.page.changes.isEmpty) { [self] in
+            guard let next = try await sharedDeltaReads.delta(since: since, limit: limit, from: store) else { throw APIError.gone(.forgotten) }
+            return next
+        }
+    }
+
+    /// The one way a long-poll waits, the players' and the engine's: holds
+    /// an `empty` answer until a commit moves the counter past its
+    /// `version` (through any instance), the wait of `seconds` ends, or
+    /// the server shuts down; then `read`s again, which is the answer (the
+    /// empty one with the same cursor when nothing changed). A wake that
+    /// brings nothing (the store rechecks after losing its notifications)
+    /// waits again until the same deadline, for a version past every one
+    /// known: it never spins. Counted by the long-poll metrics.
+    func holdLongPoll<Answer: Sendable>(
+        seconds: Int, changes: StoreChangeNotifier, empty: Answer, version: (Answer) -> Int64, isEmpty: (Answer) -> Bool,
+        read: () async throws -> Answer
+    ) async throws -> Answer {
         let deadline = longPollTimers.any().now + .seconds(Int64(seconds))
         metrics.longPollStarted()
         defer { metrics.longPollEnded() }
-        var delta = empty
-        var after = empty.page.serverVersion
-        while delta.page.changes.isEmpty {
-            let outcome = await store.changes.wait(after: after, until: deadline, timers: longPollTimers)
-            after = max(after, store.changes.latestVersion)
-            guard let next = try await sharedDeltaReads.delta(since: since, limit: limit, from: store) else { throw APIError.gone(.forgotten) }
-            delta = next
-            after = max(after, delta.page.serverVersion)
+        var answer = empty
+        var after = version(empty)
+        while isEmpty(answer) {
+            let outcome = await changes.wait(after: after, until: deadline, timers: longPollTimers)
+            after = max(after, changes.latestVersion)
+            answer = try await read()
+            after = max(after, version(answer))
             if outcome != .changed { break }
         }
-        return delta
+        return answer
     }
 
     /// `GET /v1/players/{uuid}`: one live player, or 404.

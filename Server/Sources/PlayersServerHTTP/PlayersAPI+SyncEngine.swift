@@ -11,7 +11,9 @@ extension PlayersAPI {
 
     /// `GET /v1/sync/rows`: a page of the snapshot of every declared
     /// table, or, with `since`, a page of the delta after that cursor (410
-    /// when the cursor is too old, or of another history).
+    /// when the cursor is too old, or of another history); with `wait`, an
+    /// empty delta is held until a change is committed or the wait ends
+    /// (``holdLongPoll(seconds:changes:empty:version:isEmpty:read:)``).
     @Sendable func listSyncRows(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
         let engine = try servedEngine()
         let path = Self.syncRowsPath
@@ -32,14 +34,22 @@ extension PlayersAPI {
             return SyncJSONAnswer(body: try SyncPage(
                 kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
                 epochs: engine.history.epochs).jsonData())
-        case let .delta(since, limit):
+        case let .delta(since, limit, wait):
             try checkHistory(of: since, in: engine.history, snapshot: path)
             let now = Date()
             if lastSyncPurge.takeIfDue(at: now) {
                 try await engine.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now)
             }
-            guard let read = try await engine.changes(after: since.counter, limit: limit + 1) else {
-                throw APIError.gone(.forgotten, snapshot: path)
+            let readChanges = { () async throws -> SyncStoredPage in
+                guard let read = try await engine.changes(after: since.counter, limit: limit + 1) else {
+                    throw APIError.gone(.forgotten, snapshot: path)
+                }
+                return read
+            }
+            var read = try await readChanges()
+            if read.rows.isEmpty, wait > 0 {
+                read = try await holdLongPoll(seconds: wait, changes: engine.changes, empty: read, version: \.counter,
+                                              isEmpty: \.rows.isEmpty, read: readChanges)
             }
             let isLast = read.rows.count <= limit
             let rows = Array(read.rows.prefix(limit))

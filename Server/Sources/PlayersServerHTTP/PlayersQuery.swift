@@ -19,19 +19,12 @@ enum PlayersQuery: Equatable {
     /// first bad one is a 400 that says what it must be.
     init(_ query: Parameters, configuration: ServerConfiguration) throws {
         let limit = try Self.pageSize(query.get("limit"), configuration: configuration)
-        let wait = try query.get("wait").map { text -> Int in
-            guard let wait = Int(text), (0...Self.maximumWait).contains(wait) else {
-                throw APIError.badRequest("'wait' must be an integer from 0 to \(Self.maximumWait)")
-            }
-            return wait
-        }
+        let wait = try Self.wait(query)
         if let sinceText = query.get("since") {
             self = .delta(since: try Self.cursor(sinceText, name: "since"), limit: limit, wait: wait ?? 0)
             return
         }
-        if wait != nil {
-            throw APIError.badRequest("'wait' needs 'since': only a delta can wait for changes")
-        }
+        if wait != nil { throw Self.waitWithoutSince }
         let after = try query.get("after").map { text -> UUID in
             guard let uuid = UUID(uuidString: text) else { throw APIError.badRequest("'after' must be a player uuid") }
             return uuid
@@ -39,6 +32,21 @@ enum PlayersQuery: Equatable {
         let cursor = try query.get("at").map { try Self.cursor($0, name: "at") }
         self = .snapshot(limit: limit, after: after, cursor: cursor)
     }
+
+    /// `wait`, checked: the seconds of a long-poll, from 0 to
+    /// ``maximumWait``; nil when the query has none. The players' deltas
+    /// and the engine's read it alike.
+    static func wait(_ query: Parameters) throws -> Int? {
+        try query.get("wait").map { text -> Int in
+            guard let wait = Int(text), (0...Self.maximumWait).contains(wait) else {
+                throw APIError.badRequest("'wait' must be an integer from 0 to \(Self.maximumWait)")
+            }
+            return wait
+        }
+    }
+
+    /// A `wait` without `since`.
+    static let waitWithoutSince = APIError.badRequest("'wait' needs 'since': only a delta can wait for changes")
 
     /// A cursor of this protocol; the bare counter of an older server gets
     /// 410, so that its client takes a snapshot.

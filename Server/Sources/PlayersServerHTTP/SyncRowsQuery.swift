@@ -11,16 +11,20 @@ enum SyncRowsQuery: Equatable {
     /// (`at`): the cursor of the snapshot's first page, carried by all of
     /// its pages.
     case snapshot(limit: Int, after: SyncRowKey?, cursor: SyncCursor?)
-    case delta(since: SyncCursor, limit: Int)
+    /// `wait`: how long to hold the request when the delta is empty, in
+    /// seconds (a long-poll; 0 answers at once), as for the players.
+    case delta(since: SyncCursor, limit: Int, wait: Int)
 
-    /// Checks `limit`, then `since`, or `after` and `at`: the first bad
-    /// one is a 400 that says what it must be.
+    /// Checks `limit`, then `since` and `wait`, or `after` and `at`: the
+    /// first bad one is a 400 that says what it must be.
     init(_ query: Parameters, configuration: ServerConfiguration) throws {
         let limit = try PlayersQuery.pageSize(query.get("limit"), configuration: configuration)
+        let wait = try PlayersQuery.wait(query)
         if let since = query.get("since") {
-            self = .delta(since: try PlayersQuery.cursor(since, name: "since"), limit: limit)
+            self = .delta(since: try PlayersQuery.cursor(since, name: "since"), limit: limit, wait: wait ?? 0)
             return
         }
+        if wait != nil { throw PlayersQuery.waitWithoutSince }
         let after = try query.get("after").map { text -> SyncRowKey in
             let parts = text.split(separator: ".", maxSplits: 1)
             guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else {

@@ -30,10 +30,12 @@ public final class PostgresPlayersStore: PlayersStore {
     let pool: PostgresConnectionPool
     let logger: Logger
     /// Woken by the notifications of every instance's commits
-    /// (``listenForChanges()``), and by this instance's own at once.
+    /// (``listener``), and by this instance's own at once.
     public let changes: StoreChangeNotifier
     public let history: ServerHistory
-    private let listening = Mutex<Task<Void, Never>?>(nil)
+    /// Listens to `players_changes`, which every writing transaction
+    /// notifies of its counter.
+    private let listener: PostgresChangeListener
     private let isClosed = Mutex(false)
 
     /// Connects, creates or migrates the schema (``migrate(_:logger:)``), and starts
@@ -68,7 +70,8 @@ public final class PostgresPlayersStore: PlayersStore {
         }
         self.logger = logger
         changes = StoreChangeNotifier(latestVersion: counter)
-        listening.withLock { $0 = Task { [self] in await listenForChanges() } }
+        listener = PostgresChangeListener(channel: "players_changes", counterTable: "change_counter", pool: pool, changes: changes,
+                                          logger: logger)
     }
 
     /// Closes the connections: later calls throw.
@@ -78,10 +81,7 @@ public final class PostgresPlayersStore: PlayersStore {
             return closed
         }
         guard !wasClosed else { return }
-        changes.releaseAll()
-        let listening = listening.withLock { $0 }
-        listening?.cancel()
-        await listening?.value
+        await listener.stop()
         await pool.close()
     }
 
@@ -162,10 +162,10 @@ public final class PostgresPlayersStore: PlayersStore {
     /// commit, which notifies every instance of the counter.
     func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresWrite) async throws -> Result) async throws -> Result {
         try checkOpen()
-        let (result, counter) = try await pool.withTransaction(logger: logger) { [logger] connection in
+        let (result, counter) = try await pool.withTransaction(logger: logger) { [logger, listener] connection in
             let locked = try await connection.lockCounter("change_counter", logger: logger)
             let result = try await body(PostgresWrite(connection: connection, logger: logger, lockedCounter: locked))
-            return (result, try await Self.notifyCounter(connection, logger))
+            return (result, try await listener.notifyCounter(connection, logger))
         }
         // Committed: this instance's waiters need not wait for the
         // notification's round trip.

@@ -3,6 +3,7 @@ import Foundation
 import PlayersProtocol
 import PlayersStorage
 import SyncServer
+import SyncServerDatabase
 
 /// The server's players in a CipherDB database: the source of truth that
 /// clients sync from. Its calls block (SQLite waits for its lock): the
@@ -33,8 +34,9 @@ public final class ServerPlayersDatabase: Sendable {
         writer.writeWithoutTransaction { db in db.add(function: PlayersDigest.toggleFunction) }
         try Self.migrator.migrate(writer)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
-        changes = FileChangeNotifiers.notifier(forPath: writer.path, latestVersion: try writer.read { db in try Self.counter(db).value })
-        commitObserver = CounterCommitObserver(notifier: changes)
+        changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "players",
+                                               latestVersion: try writer.read { db in try Self.counter(db).value })
+        commitObserver = CounterCommitObserver(counterTable: "changeCounter", notifier: changes) { db in try Self.counter(db).value }
         writer.add(transactionObserver: commitObserver)
     }
 

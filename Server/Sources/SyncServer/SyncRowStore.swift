@@ -17,6 +17,9 @@ public protocol SyncRowStore: Sendable {
     /// The identity of the store's database and the epochs of its history,
     /// read when it opened: every cursor names them.
     var history: ServerHistory { get }
+    /// Wakes the long-polls waiting for a change after a version: told of
+    /// every commit that moves the counter, through any instance.
+    var changes: StoreChangeNotifier { get }
 
     /// Applies a batch of pushed changes in one transaction; one answer
     /// per change. Throws ``SyncChangeError`` when the batch is refused,

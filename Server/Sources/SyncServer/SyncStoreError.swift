@@ -1,6 +1,6 @@
 /// Why the engine's embedded store cannot serve.
 public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
-    /// The database has no identity or no epoch.
+    /// The database has no identity, no epoch or no counter.
     case historyMissing
     /// A call after the store was closed.
     case closed
@@ -9,7 +9,7 @@ public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .historyMissing: "the database has no identity or epoch: it is damaged, or not a sync server's"
+        case .historyMissing: "the database has no identity, epoch or counter: it is damaged, or not a sync server's"
         case .closed: "the store is closed"
         case .newerSchema(let version, let supported):
             "the sync tables' schema is at version \(version), newer than this program's \(supported): upgrade players-server"

@@ -21,6 +21,7 @@ public final class EmbeddedSyncStore: SyncRowStore {
 
     public var schema: SyncSchema { database.schema }
     public var history: ServerHistory { database.history }
+    public var changes: StoreChangeNotifier { database.changes }
 
     public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
         try checkOpen()

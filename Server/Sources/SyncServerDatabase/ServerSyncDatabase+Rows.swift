@@ -9,8 +9,11 @@ extension ServerSyncDatabase {
     /// SQLite 3.15 takes at most 999 arguments in a statement.
     static let chunkSize = 500
 
-    func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
-        let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM sync_server_counter")!
+    /// The counter, and the oldest version a delta can start after.
+    static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM sync_server_counter") else {
+            throw SyncStoreError.historyMissing
+        }
         return (row[0], row[1])
     }
 

@@ -25,6 +25,12 @@ public final class ServerSyncDatabase: Sendable {
     /// The database's identity and the epochs of its history, which every
     /// cursor names.
     public let history: ServerHistory
+    /// Wakes the long-polls after each commit that moves the counter,
+    /// whichever call made it, through this database or another on the
+    /// same file in this process (``FileChangeNotifiers``).
+    public let changes: StoreChangeNotifier
+    /// Held here: the database holds its observers weakly.
+    private let commitObserver: CounterCommitObserver
 
     /// Migrates the database, then serves `schema`'s tables.
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) throws {
@@ -32,6 +38,10 @@ public final class ServerSyncDatabase: Sendable {
         self.schema = schema
         try Self.migrate(writer)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
+        changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
+                                               latestVersion: try writer.read { db in try Self.counter(db).value })
+        commitObserver = CounterCommitObserver(counterTable: "sync_server_counter", notifier: changes) { db in try Self.counter(db).value }
+        writer.add(transactionObserver: commitObserver)
     }
 
     /// Marks a copy of a server database as a backup (`players-server
@@ -167,7 +177,7 @@ public final class ServerSyncDatabase: Sendable {
             }
             let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
                                           recorded: try answers(db, changes.map(\.mutationID)),
-                                          counter: try counter(db).value, date: date)
+                                          counter: try Self.counter(db).value, date: date)
             for row in plan.rowsToSave { try save(db, row) }
             for answer in plan.answersToRecord { try record(db, answer) }
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
@@ -200,7 +210,7 @@ public final class ServerSyncDatabase: Sendable {
 
     /// The counter: the version of the last change.
     public func currentVersion() throws -> Int64 {
-        try writer.read { db in try counter(db).value }
+        try writer.read { db in try Self.counter(db).value }
     }
 
     /// The row of `key`, live or deleted.
@@ -214,7 +224,7 @@ public final class ServerSyncDatabase: Sendable {
     /// counter: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int) throws -> SyncStoredPage? {
         try writer.read { db in
-            let counter = try counter(db)
+            let counter = try Self.counter(db)
             guard version >= counter.floor, version <= counter.value else { return nil }
             let rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
                                       arguments: [version, limit])
@@ -232,7 +242,7 @@ public final class ServerSyncDatabase: Sendable {
                 WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
                 ORDER BY table_name, id LIMIT ?
                 """, arguments: [after[0], after[0], after[1], limit])
-            return SyncStoredPage(rows: rows, counter: try counter(db).value)
+            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value)
         }
     }
 }

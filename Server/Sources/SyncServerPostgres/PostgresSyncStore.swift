@@ -25,8 +25,14 @@ import Synchronization
 public final class PostgresSyncStore: SyncRowStore {
     public let schema: SyncSchema
     public let history: ServerHistory
+    /// Woken by the notifications of every instance's commits
+    /// (``listener``), and by this instance's own at once.
+    public let changes: StoreChangeNotifier
     let pool: PostgresConnectionPool
     let logger: Logger
+    /// Listens to `sync_changes`, which every writing transaction notifies
+    /// of its counter.
+    private let listener: PostgresChangeListener
     private let isClosed = Mutex(false)
 
     /// Connects, and creates or migrates the store's tables. Throws one
@@ -40,16 +46,20 @@ public final class PostgresSyncStore: SyncRowStore {
         operationTimeout: Duration = .seconds(60),
         logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
-        (pool, history) = try await PostgresConnectionPool.opened(
+        let counter: Int64
+        (pool, (history, counter)) = try await PostgresConnectionPool.opened(
             url: url, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout, operationTimeout: operationTimeout, logger: logger
         ) { pool in
             try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
                 try await Self.migrations.migrate(connection, logger: logger)
-                return try await Self.history(connection, logger)
+                return (try await Self.history(connection, logger), try await Self.counter(connection, logger).value)
             }
         }
         self.schema = schema
         self.logger = logger
+        changes = StoreChangeNotifier(latestVersion: counter)
+        listener = PostgresChangeListener(channel: "sync_changes", counterTable: "sync_server_counter", pool: pool, changes: changes,
+                                          logger: logger)
     }
 
     /// Closes the connections: later calls throw.
@@ -58,7 +68,9 @@ public final class PostgresSyncStore: SyncRowStore {
             defer { closed = true }
             return closed
         }
-        if !wasClosed { await pool.close() }
+        guard !wasClosed else { return }
+        await listener.stop()
+        await pool.close()
     }
 
     static let migrations = PostgresMigrations(versionTable: "sync_server_schema_version", lockKey: 0x73_796E_6373_7276, versions: [
@@ -231,15 +243,20 @@ public final class PostgresSyncStore: SyncRowStore {
     }
 
     /// Runs `body` in a writing transaction that holds the counter (the
-    /// one writer, across instances) until its commit; `body` gets the
-    /// counter's value.
+    /// one writer, across instances) until its commit, which notifies
+    /// every instance of the counter; `body` gets the counter's value.
     func write<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection, Logger, Int64) async throws -> Result
     ) async throws -> Result {
         try checkOpen()
-        return try await pool.withTransaction(logger: logger) { [logger] connection in
-            try await body(connection, logger, try await connection.lockCounter("sync_server_counter", logger: logger))
+        let (result, counter) = try await pool.withTransaction(logger: logger) { [logger, listener] connection in
+            let result = try await body(connection, logger, try await connection.lockCounter("sync_server_counter", logger: logger))
+            return (result, try await listener.notifyCounter(connection, logger))
         }
+        // Committed: this instance's waiters need not wait for the
+        // notification's round trip.
+        changes.publish(counter)
+        return result
     }
 
     private func checkOpen() throws {

@@ -208,4 +208,27 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error.contains("--database"))
     }
+
+    /// `notes sync --watch`: after its first sync, the watching device
+    /// holds a long-poll of the engine's delta; a note that another device
+    /// pushes comes through it, printed at once; Ctrl-C stops it with 0.
+    @Test func aWatchingDeviceGetsAnotherDevicesNoteThroughItsHeldLongPoll() async throws {
+        let shared = try await shared(withNote: false)
+        let (a, b, url, server) = (shared.a, shared.b, shared.url, shared.server)
+        let watcher = try WatchProcess(try b.makeProcess(["sync", "--watch", "--url", url]), outputIn: b.folder.url)
+        try watcher.waitForLines(2)
+        try waitUntilBlocking("the watching device's long-poll held by players-server") {
+            try server.metric("players_server_long_polls_open") == 1
+        }
+        let note = try await a.add(["note", "add", "--notebook", shared.work, "--title", "Groceries"])
+        try await a.runChecked(["sync", "--url", url])
+        try watcher.waitForLines(4)
+        #expect(watcher.lines[2] == "Pushed: 0 applied, 0 in conflict (kept: 'notes conflicts').")
+        #expect(watcher.lines[3].hasPrefix("Pulled: +1 ~0 -0, cursor "), "\(watcher.lines)")
+        #expect(try await b.list().notes.map(\.id) == [note])
+        #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
+        #expect(try watcher.stop(SIGINT) == 0)
+        #expect(watcher.lines.last == "Stopped watching \(url).")
+        #expect(try server.stop() == 0)
+    }
 }

@@ -18,14 +18,20 @@ struct NotesDeviceProcess: Sendable {
         }
     }
 
-    /// Runs `notes --database NAME.db --passphrase-file pass ARGUMENTS`.
-    func run(_ arguments: [String]) async throws -> ProcessResult {
+    /// `notes --database NAME.db --passphrase-file pass ARGUMENTS`, not
+    /// started.
+    func makeProcess(_ arguments: [String]) throws -> ChildProcess {
         let process = ChildProcess()
         process.executableURL = try BuiltProducts.url("notes")
         process.arguments = ["--database", "\(name).db", "--passphrase-file", "pass"] + arguments
         process.environment = ["PATH": "/usr/bin:/bin"]
         process.currentDirectoryURL = folder.url
-        return try await TestSupport.run(process)
+        return process
+    }
+
+    /// Runs `notes --database NAME.db --passphrase-file pass ARGUMENTS`.
+    func run(_ arguments: [String]) async throws -> ProcessResult {
+        try await TestSupport.run(try makeProcess(arguments))
     }
 
     /// Runs `notes`, throwing unless it succeeds; its standard output.

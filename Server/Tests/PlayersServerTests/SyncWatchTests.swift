@@ -153,10 +153,16 @@ final class WatchProcess: Sendable {
         try self.init(sandbox, arguments: ["sync", "--watch", "--url", url])
     }
 
-    init(_ sandbox: CLISandbox, arguments: [String]) throws {
-        process = try sandbox.makeProcess(arguments)
-        output = sandbox.root.appendingPathComponent("watch.out")
-        errors = sandbox.root.appendingPathComponent("watch.err")
+    convenience init(_ sandbox: CLISandbox, arguments: [String]) throws {
+        try self.init(try sandbox.makeProcess(arguments), outputIn: sandbox.root)
+    }
+
+    /// Runs `process` (`players` or `notes`), its output in files of
+    /// `folder`.
+    init(_ process: ChildProcess, outputIn folder: URL) throws {
+        self.process = process
+        output = folder.appendingPathComponent("watch.out")
+        errors = folder.appendingPathComponent("watch.err")
         for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)

@@ -54,7 +54,10 @@ public struct APITestServer: Sendable {
                     // LongPollRelease does: a long-poll that its clock or a
                     // change never ends (a test that failed meanwhile) would
                     // hold the shutdown, and the test, for ever.
-                    defer { _ = store.changes.releaseAll() }
+                    defer {
+                        _ = store.changes.releaseAll()
+                        _ = engine?.changes.releaseAll()
+                    }
                     try await body(APITestServer(store: store, engine: engine, sandbox: sandbox, client: client, longPollClock: longPollClock))
                 }
             } catch {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
-import PlayersServerStore
+import SyncServer
 import TestSupport
 import Testing
 

@@ -1,42 +1,56 @@
-import CipherSync
 import Foundation
-import PlayersSync
 
-/// The loop of `players sync --watch`: pushes the queued local changes,
-/// then long-polls the delta (``SyncClient/waitSeconds``), merges each
-/// answer in its own transaction, and again, until its task is cancelled
+/// The loop of `players sync --watch` and `notes sync --watch`: pushes the
+/// queued local changes, then long-polls the delta
+/// (``SyncClient/waitSeconds``), merges each answer in its own
+/// transaction, and again, until its task is cancelled
 /// (Ctrl-C, SIGTERM). A failure is reported in one line and retried after
 /// a back-off that doubles from 1 s up to ``maximumBackOff``, except one
 /// that no retry mends (``SyncError/otherServer``), which ends it; a sleep of
 /// the computer (the wall clock jumps past the monotonic one) abandons
 /// the request under way, whose connection is likely dead, and resumes at
 /// once.
-struct SyncWatcher: Sendable {
+///
+/// ```swift
+/// client.waitSeconds = 50
+/// let watcher = SyncWatcher(syncOnce: { try await client.sync() }, onSync: { report in print(report) },
+///                           onNotice: { line in print(line) }, describe: { error in "\(error)" })
+/// let failure = await watcher.run()   // nil once cancelled
+/// ```
+public struct SyncWatcher<Report: Sendable>: Sendable {
     /// One push and one long-poll, merged.
-    let syncOnce: @Sendable () async throws -> PlayersSyncReport
-    /// Called with each report that moved something.
-    let onMerge: @Sendable (PlayersSyncReport) -> Void
+    let syncOnce: @Sendable () async throws -> Report
+    /// Called with the report of each sync that succeeded.
+    let onSync: @Sendable (Report) -> Void
     /// Called with one line for each failure and each sleep noticed.
     let onNotice: @Sendable (String) -> Void
     /// How one failure is told, secrets removed.
     let describe: @Sendable (any Error) -> String
-    var maximumBackOff: Duration = .seconds(30)
+    public var maximumBackOff: Duration = .seconds(30)
     /// A wall-clock jump longer than this over the monotonic clock is a
     /// sleep of the computer.
-    var sleepThreshold: TimeInterval = 10
+    public var sleepThreshold: TimeInterval = 10
+
+    public init(syncOnce: @escaping @Sendable () async throws -> Report, onSync: @escaping @Sendable (Report) -> Void,
+                onNotice: @escaping @Sendable (String) -> Void, describe: @escaping @Sendable (any Error) -> String) {
+        self.syncOnce = syncOnce
+        self.onSync = onSync
+        self.onNotice = onNotice
+        self.describe = describe
+    }
 
     /// The computer slept while a request was under way.
     private struct SleepNoticed: Error {}
 
     /// Runs until the task is cancelled, or returns the failure that no
     /// retry mends.
-    func run() async -> (any Error)? {
+    public func run() async -> (any Error)? {
         var failures = 0
         while !Task.isCancelled {
             do {
                 let report = try await untilSleepNoticed(syncOnce)
                 failures = 0
-                if !report.isEmpty { onMerge(report) }
+                onSync(report)
             } catch is SleepNoticed {
                 failures = 0
                 onNotice("the computer slept; resuming now.")
@@ -49,7 +63,7 @@ struct SyncWatcher: Sendable {
                 do {
                     _ = try await untilSleepNoticed {
                         try await Task.sleep(for: backOff)
-                        return PlayersSyncReport?.none
+                        return Report?.none
                     }
                 } catch is SleepNoticed {
                     failures = 0

@@ -5,16 +5,16 @@ import Synchronization
 /// Runs an operation that SIGINT (Ctrl-C) and SIGTERM cancel instead of
 /// killing the process: the transfer under way is abandoned, a merge under
 /// way finishes or rolls back whole, and the sync's staging folder is
-/// deleted, as after any failure. `players sync` and `players sync
-/// --watch` run this way.
+/// deleted, as after any failure. `players sync`, `notes sync` and their
+/// `--watch` run this way.
 ///
 /// ```swift
 /// let (result, signal) = await InterruptibleOperation.run { try await client.pushThenPull() }
 /// ```
-enum InterruptibleOperation {
+public enum InterruptibleOperation {
     /// The operation's result, and the signal received while it ran, if
     /// any (the operation may have ended before it could see it).
-    static func run<Value: Sendable>(
+    public static func run<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> (result: Result<Value, any Error>, signal: Int32?) {
         let task = Task { try await operation() }

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+import ServerTestSupport
+import SyncSchema
+import SyncServer
+import TestSupport
+import Testing
+
+/// `GET /v1/sync/rows?since=…&wait=…`, the engine's long-poll, on both
+/// stores: held until a commit through another instance, the empty delta
+/// with the same cursor at the end of the wait, and the same refusals as
+/// the players' long-poll.
+///
+/// The long-polls' clock stands still unless a test advances it
+/// (``APITestServer``): a long-poll that answers without that was not
+/// answered by the end of its wait.
+@Suite struct SyncLongPollTests {
+    let endpoint = SyncEndpointTests()
+    let schema = SyncSchema.testNotes
+
+    func engine(_ server: APITestServer) throws -> any SyncRowStore {
+        try #require(server.engine)
+    }
+
+    /// The cursor of the engine's current state, from a delta page.
+    func cursor(_ server: APITestServer) async throws -> String {
+        try await endpoint.page(server.client, "/v1/sync/rows").cursor
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLongPollWithChangesIsAnsweredAtOnce(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let empty = try await cursor(server)
+            try await endpoint.notebookWithANote(server.client)
+            // The clock stands still: an answer did not wait.
+            let delta = try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30")
+            #expect(delta.rows.count == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLongPollIsHeldUntilAnotherInstanceCommitsAChange(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let engine = try engine(server)
+            let empty = try await cursor(server)
+            let otherInstance = try await server.sandbox.makeSyncStore(schema: schema)
+            let poll = Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30") }
+            try await waitUntil("the long-poll waiting on the engine's store") { engine.changes.waiterCount == 1 }
+            let change = try endpoint.upsert("notebook", endpoint.work, ["name": .text("Work")])
+            _ = try await otherInstance.applyChanges([change], at: Date())
+            // The clock stands still: the commit woke it, not its wait's end.
+            let delta = try await poll.value
+            try await otherInstance.close()
+            #expect(delta.rows.map(\.row.id) == [endpoint.work])
+            #expect(delta.isComplete)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let engine = try engine(server)
+            try await endpoint.notebookWithANote(server.client)
+            let now = try await cursor(server)
+            let immediate = try await server.client.execute(uri: "/v1/sync/rows?since=\(now)", method: .get)
+            let uri = "/v1/sync/rows?since=\(now)&wait=1"
+            let poll = Task { try await server.client.execute(uri: uri, method: .get) }
+            try await waitUntil("the long-poll waiting on the engine's store") { engine.changes.waiterCount == 1 }
+            await server.advanceLongPollClock(by: .milliseconds(999))
+            #expect(engine.changes.waiterCount == 1, "still held before its second is up")
+            await server.advanceLongPollClock(by: .milliseconds(1))
+            // The waiter is counted just before its timer is set: a timer set
+            // after the clock moved fires at the clock's next step.
+            try await waitUntil("the long-poll ended by its wait") {
+                await server.advanceLongPollClock(by: .zero)
+                return engine.changes.waiterCount == 0
+            }
+            let waited = try await poll.value
+            #expect(waited.status == .ok)
+            #expect(waited.body == immediate.body)
+        }
+    }
+
+    @Test func aWaitWithoutSinceOrOutOfRangeIsRefused() async throws {
+        try await APITestServer.with(.embedded, engine: schema) { server in
+            let api = PlayersAPITests()
+            let withoutSince = try await server.client.execute(uri: "/v1/sync/rows?wait=10", method: .get)
+            #expect(withoutSince.status == .badRequest)
+            #expect(try api.errorMessage(withoutSince) == "'wait' needs 'since': only a delta can wait for changes")
+            let tooLong = try await server.client.execute(uri: "/v1/sync/rows?since=\(try await cursor(server))&wait=61", method: .get)
+            #expect(tooLong.status == .badRequest)
+            #expect(try api.errorMessage(tooLong) == "'wait' must be an integer from 0 to 60")
+        }
+    }
+}

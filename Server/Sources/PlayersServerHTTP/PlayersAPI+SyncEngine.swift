@@ -31,9 +31,12 @@ extension PlayersAPI {
             let next = isLast ? nil : rows.last.map { "\(path)?limit=\(limit)&after=\($0.key.table).\($0.key.id.uuidString)&at=\(cursor)" }
             let page = SyncStoredPage(rows: rows.filter { $0.version <= counter }, counter: counter)
             let (serverRows, _) = try page.messageParts(schema: engine.schema)
+            // What the page holds depends on the rows after `after` at the
+            // store's counter: both are in the tag.
             return SyncJSONAnswer(body: try SyncPage(
                 kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
-                epochs: engine.history.epochs).jsonData())
+                epochs: engine.history.epochs).jsonData(),
+                etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\"")
         case let .delta(since, limit, wait):
             try checkHistory(of: since, in: engine.history, snapshot: path)
             let now = Date()
@@ -56,9 +59,12 @@ extension PlayersAPI {
             // A page that is not the last ends at its last change.
             let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
             let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
+            // Later changes can move rows out of an older page: the store's
+            // counter is part of the tag.
             return SyncJSONAnswer(body: try SyncPage(
                 kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
-                rows: serverRows, tombstones: tombstones).jsonData())
+                rows: serverRows, tombstones: tombstones).jsonData(),
+                etag: "\"delta-\(since)-\(limit)-\(cursor)-\(read.counter)\"")
         }
     }
 

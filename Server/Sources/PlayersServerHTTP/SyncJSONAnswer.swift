@@ -2,14 +2,25 @@ import Foundation
 import Hummingbird
 
 /// A message of the sync engine as the API answers it: JSON already
-/// encoded by the message itself (``SyncSchema/SyncPage/jsonData()``).
+/// encoded by the message itself (``SyncSchema/SyncPage/jsonData()``);
+/// a page of rows has a strong ETag, as the players' pages have
+/// (``PlayersPage``): a request whose `If-None-Match` is that tag gets
+/// `304 Not Modified` with no body.
 struct SyncJSONAnswer: ResponseGenerator, Sendable {
     var body: Data
+    var etag: String?
+
+    init(body: Data, etag: String? = nil) {
+        self.body = body
+        self.etag = etag
+    }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: .ok,
-            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        if let etag, request.headers[.ifNoneMatch] == etag {
+            return Response(status: .notModified, headers: [.eTag: etag])
+        }
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)]
+        if let etag { headers[.eTag] = etag }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -89,6 +89,35 @@ import Testing
         }
     }
 
+    /// A page's ETag: the same request with it as `If-None-Match` is 304
+    /// with no body while nothing changed, and 200 with another tag once
+    /// something did.
+    @Test(arguments: StoreKind.allCases)
+    func aPageIsNotModifiedForItsETagUntilSomethingChanges(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let snapshot = try await server.client.execute(uri: "/v1/sync/rows", method: .get)
+            let snapshotTag = try #require(snapshot.headers[.eTag])
+            let cursor = try SyncPage.decode(Data(buffer: snapshot.body), schema: schema).cursor
+            let again = try await server.client.execute(uri: "/v1/sync/rows", method: .get, headers: [.ifNoneMatch: snapshotTag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+
+            let uri = "/v1/sync/rows?since=\(cursor)"
+            let delta = try await server.client.execute(uri: uri, method: .get)
+            let deltaTag = try #require(delta.headers[.eTag])
+            #expect(deltaTag != snapshotTag)
+            #expect(try await server.client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: deltaTag]).status == .notModified)
+
+            let edit = try upsert("notebook", work, ["name": .text("Office")], base: 1)
+            _ = try results(try await push(server.client, [edit]), answering: [edit])
+            let changed = try await server.client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: deltaTag])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != deltaTag)
+            #expect(try SyncPage.decode(Data(buffer: changed.body), schema: schema).rows.map(\.row.id) == [work])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aBatchTheDeclarationRefusesIs400AndChangesNothing(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, engine: schema) { server in

@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    /// The device keeps the ETag of a delta that left its cursor where it
+    /// was (the tag answers that cursor): the next sync with nothing new
+    /// is answered 304 and is up to date; one after a change is not.
+    @Test(arguments: StoreKind.allCases)
+    func aSyncWithNothingNewIsUpToDateThroughTheETag(_ kind: StoreKind) async throws {
+        try await withSyncServer(kind) { url in
+            let (a, b) = try await shared(url)
+            #expect(try await !b.sync(url).pulled.upToDate, "an empty delta, whose tag is kept")
+            #expect(try await b.sync(url).pulled.upToDate)
+            try a.execute("UPDATE note SET body = 'Milk' WHERE id = ?", [groceries])
+            _ = try await a.sync(url)
+            let changed = try await b.sync(url).pulled
+            #expect(!changed.upToDate && changed.updated == 1)
+            #expect(try await !b.sync(url).pulled.upToDate, "the cursor moved: an empty delta again")
+            #expect(try await b.sync(url).pulled.upToDate)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func editsOfDifferentColumnsOfANoteBothSurvive(_ kind: StoreKind) async throws {
         try await withSyncServer(kind) { url in

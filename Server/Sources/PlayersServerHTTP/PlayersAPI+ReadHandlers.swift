@@ -20,7 +20,7 @@ extension PlayersAPI {
         case let .delta(since, limit, wait):
             try checkHistory(of: since)
             try await purgeTombstonesIfDue()
-            guard var delta = try await sharedDeltaReads.delta(since: since.counter, limit: limit, from: store) else {
+            guard var delta = try await sharedDeltaReads.delta(since: since.counter, limit: limit) else {
                 throw APIError.gone(.forgotten)
             }
             if delta.page.changes.isEmpty, wait > 0 {
@@ -57,7 +57,7 @@ extension PlayersAPI {
     func waitForDelta(since: Int64, limit: Int, seconds: Int, empty: SharedDelta) async throws -> SharedDelta {
         try await holdLongPoll(seconds: seconds, changes: store.changes, empty: empty, version: \.page.serverVersion,
                                isEmpty: \.page.changes.isEmpty) { [self] in
-            guard let next = try await sharedDeltaReads.delta(since: since, limit: limit, from: store) else { throw APIError.gone(.forgotten) }
+            guard let next = try await sharedDeltaReads.delta(since: since, limit: limit) else { throw APIError.gone(.forgotten) }
             return next
         }
     }

@@ -43,28 +43,21 @@ extension PlayersAPI {
             if lastSyncPurge.takeIfDue(at: now) {
                 try await engine.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now)
             }
-            let readChanges = { () async throws -> SyncStoredPage in
-                guard let read = try await engine.changes(after: since.counter, limit: limit + 1) else {
+            // One read and one answer for the requests that ask for the
+            // same delta together (SharedDeltaReads).
+            let reads = try sharedSyncReadsOfTheServedEngine()
+            let readDelta = { () async throws -> SharedSyncDelta in
+                guard let delta = try await reads.delta(since: since.counter, limit: limit) else {
                     throw APIError.gone(.forgotten, snapshot: path)
                 }
-                return read
+                return delta
             }
-            var read = try await readChanges()
-            if read.rows.isEmpty, wait > 0 {
-                read = try await holdLongPoll(seconds: wait, changes: engine.changes, empty: read, version: \.counter,
-                                              isEmpty: \.rows.isEmpty, read: readChanges)
+            var delta = try await readDelta()
+            if delta.isEmpty, wait > 0 {
+                delta = try await holdLongPoll(seconds: wait, changes: engine.changes, empty: delta, version: \.counter,
+                                               isEmpty: \.isEmpty, read: readDelta)
             }
-            let isLast = read.rows.count <= limit
-            let rows = Array(read.rows.prefix(limit))
-            // A page that is not the last ends at its last change.
-            let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
-            let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
-            // Later changes can move rows out of an older page: the store's
-            // counter is part of the tag.
-            return SyncJSONAnswer(body: try SyncPage(
-                kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
-                rows: serverRows, tombstones: tombstones).jsonData(),
-                etag: "\"delta-\(since)-\(limit)-\(cursor)-\(read.counter)\"")
+            return delta.answer
         }
     }
 
@@ -99,9 +92,16 @@ extension PlayersAPI {
 
     /// The engine's store; 404 when the server serves no declaration.
     func servedEngine() throws -> any SyncRowStore {
-        guard let engine else {
-            throw APIError.notFound("this server syncs no declared tables: start it with --schema FILE")
-        }
+        guard let engine else { throw Self.noDeclaration }
         return engine
     }
+
+    /// The shared delta reads of the engine served.
+    func sharedSyncReadsOfTheServedEngine() throws -> SharedDeltaReads<SharedSyncDelta> {
+        guard let sharedSyncReads else { throw Self.noDeclaration }
+        return sharedSyncReads
+    }
+
+    /// The answer of the engine's endpoints on a server without `--schema`.
+    static let noDeclaration = APIError.notFound("this server syncs no declared tables: start it with --schema FILE")
 }

@@ -24,8 +24,10 @@ public struct PlayersAPI: Sendable {
     /// The clock and timers of the long-polls' waits: the real ones, or in
     /// tests a loop whose time moves only when the test advances it.
     let longPollTimers: any EventLoopGroup
-    /// The reads of deltas that requests asking for the same one share.
-    let sharedDeltaReads: SharedDeltaReads
+    /// The reads of deltas that requests asking for the same one share:
+    /// the players' and the engine's (when it serves a declaration).
+    let sharedDeltaReads: SharedDeltaReads<SharedDelta>
+    let sharedSyncReads: SharedDeltaReads<SharedSyncDelta>?
 
     public init(store: any PlayersStore, engine: (any SyncRowStore)? = nil, configuration: ServerConfiguration) {
         self.init(store: store, engine: engine, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
@@ -40,7 +42,16 @@ public struct PlayersAPI: Sendable {
         self.longPollTimers = longPollTimers
         let metrics = ServerMetrics()
         self.metrics = metrics
-        sharedDeltaReads = SharedDeltaReads(onRead: { metrics.deltaRead() })
+        sharedDeltaReads = SharedDeltaReads(changes: store.changes, onRead: { metrics.deltaRead() }) { since, limit in
+            try await store.delta(since: since, limit: limit).map { page in
+                SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
+            }
+        }
+        sharedSyncReads = engine.map { engine in
+            SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit in
+                try await SharedSyncDelta(engine, since: since, limit: limit)
+            }
+        }
     }
 
     /// The router, with request ids, logging and metrics, the `Host` check,

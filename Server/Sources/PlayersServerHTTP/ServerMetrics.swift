@@ -22,6 +22,7 @@ public final class ServerMetrics: Sendable {
     private let longPollsHeld: Counter
     private let storeErrors: Counter
     private let deltaReads: Counter
+    private let syncDeltaReads: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
     static let latencyBuckets: [Duration] = [
@@ -63,6 +64,11 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "delta_reads", unitName: "total",
             helpText: "Reads of a delta from the store; requests for the same delta at the same time share one.")
     }
+    static var syncDeltaReadCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "sync_delta_reads", unitName: "total",
+            helpText: "Reads of a delta of the declared tables from the engine's store; requests for the same delta at the same time share one.")
+    }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "store_errors", unitName: "total",
@@ -75,6 +81,7 @@ public final class ServerMetrics: Sendable {
         longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
         deltaReads = registry.makeCounter(descriptor: Self.deltaReadCount)
+        syncDeltaReads = registry.makeCounter(descriptor: Self.syncDeltaReadCount)
     }
 
     /// A request begins: call ``requestEnded()`` exactly once when it is
@@ -114,6 +121,11 @@ public final class ServerMetrics: Sendable {
     /// The store was asked for a delta (``SharedDeltaReads``).
     func deltaRead() {
         deltaReads.increment()
+    }
+
+    /// The engine's store was asked for a delta (``SharedDeltaReads``).
+    func syncDeltaRead() {
+        syncDeltaReads.increment()
     }
 
     /// A store call threw something other than a client's error.

@@ -1,4 +1,4 @@
-import PlayersServerStore
+import SyncServer
 import Synchronization
 
 /// One read of a delta, and one encoding of its answer, for every request
@@ -6,7 +6,8 @@ import Synchronization
 /// commit wakes together, and the new long-polls that their clients send
 /// right after, all ask for the delta after the same cursor. 10,000
 /// watchers then cost one store read and one JSON encoding per commit,
-/// not 10,000.
+/// not 10,000. The players' deltas and the engine's each have one, over
+/// their store's notifier.
 ///
 /// A request joins a read (running or done) of the same `since` and
 /// `limit` only if the read began when the store's latest known version
@@ -18,9 +19,10 @@ import Synchronization
 /// kept, so the next request tries again.
 ///
 /// ```swift
-/// let delta = try await sharedReads.delta(since: 41, limit: 500, from: store)
+/// let reads = SharedDeltaReads(changes: store.changes) { since, limit in try await readAndEncode(since, limit) }
+/// let delta = try await reads.delta(since: 41, limit: 500)
 /// ```
-final class SharedDeltaReads: Sendable {
+final class SharedDeltaReads<Delta: Sendable>: Sendable {
     private struct Key: Hashable {
         var since: Int64
         var limit: Int
@@ -30,7 +32,7 @@ final class SharedDeltaReads: Sendable {
         var id: UInt64
         /// The store's latest known version when the read began.
         var version: Int64
-        var task: Task<SharedDelta?, any Error>
+        var task: Task<Delta?, any Error>
     }
 
     private struct State {
@@ -41,46 +43,48 @@ final class SharedDeltaReads: Sendable {
     /// The most reads kept at once (each holds its page until the next
     /// commit): past it they are all dropped (the tasks running go on for
     /// their requests).
-    static let maximumKept = 256
+    static var maximumKept: Int { 256 }
 
     private let state = Mutex(State())
+    private let changes: StoreChangeNotifier
     /// Called once for each read of the store.
     private let onRead: @Sendable () -> Void
+    /// Reads the delta after `since`, at most `limit` changes, and encodes
+    /// its answer; nil when the cursor is too old or ahead of the store.
+    private let read: @Sendable (_ since: Int64, _ limit: Int) async throws -> Delta?
 
-    init(onRead: @escaping @Sendable () -> Void = {}) {
+    init(changes: StoreChangeNotifier, onRead: @escaping @Sendable () -> Void = {},
+         read: @escaping @Sendable (_ since: Int64, _ limit: Int) async throws -> Delta?) {
+        self.changes = changes
         self.onRead = onRead
+        self.read = read
     }
 
     /// The delta after `since`, at most `limit` changes, from a read that
     /// began at the store's latest known version or later, with its
-    /// answer; nil when the cursor is too old or ahead of the store
-    /// (``PlayersStore/delta(since:limit:)``).
-    func delta(since: Int64, limit: Int, from store: any PlayersStore) async throws -> SharedDelta? {
+    /// answer; nil when the cursor is too old or ahead of the store.
+    func delta(since: Int64, limit: Int) async throws -> Delta? {
         let key = Key(since: since, limit: limit)
-        let (read, isNew) = state.withLock { state -> (Read, Bool) in
-            let latest = store.changes.latestVersion
-            if let read = state.reads[key], read.version >= max(latest, since) {
-                return (read, false)
+        let (shared, isNew) = state.withLock { state -> (Read, Bool) in
+            let latest = changes.latestVersion
+            if let shared = state.reads[key], shared.version >= max(latest, since) {
+                return (shared, false)
             }
             // Reads of an older version can no longer be joined.
             state.reads = state.reads.filter { $0.value.version >= latest }
             if state.reads.count >= Self.maximumKept { state.reads.removeAll() }
             let id = state.nextID
             state.nextID += 1
-            let read = Read(id: id, version: latest, task: Task {
-                try await store.delta(since: since, limit: limit).map { page in
-                    SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
-                }
-            })
-            state.reads[key] = read
-            return (read, true)
+            let shared = Read(id: id, version: latest, task: Task { [read] in try await read(since, limit) })
+            state.reads[key] = shared
+            return (shared, true)
         }
         if isNew { onRead() }
         do {
-            return try await read.task.value
+            return try await shared.task.value
         } catch {
             state.withLock { state in
-                if state.reads[key]?.id == read.id { state.reads[key] = nil }
+                if state.reads[key]?.id == shared.id { state.reads[key] = nil }
             }
             throw error
         }

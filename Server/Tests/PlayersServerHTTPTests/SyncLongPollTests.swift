@@ -94,4 +94,35 @@ import Testing
             #expect(try api.errorMessage(tooLong) == "'wait' must be an integer from 0 to 60")
         }
     }
+
+    /// 50 long-polls of the same delta, woken by one commit, share one
+    /// read of the engine's store and one answer; so do their next ones.
+    @Test(arguments: StoreKind.allCases)
+    func longPollsWokenByOneCommitShareOneReadOfTheDelta(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let engine = try engine(server)
+            let empty = try await cursor(server)
+            let count = 50
+            let polls = (0..<count).map { _ in Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30") } }
+            try await waitUntil("\(count) long-polls waiting on the engine's store") { engine.changes.waiterCount == count }
+            let readsBefore = try await LongPollTests().metric(server, "players_server_sync_delta_reads_total")
+            let otherInstance = try await server.sandbox.makeSyncStore(schema: schema)
+            _ = try await otherInstance.applyChanges([try endpoint.upsert("notebook", endpoint.work, ["name": .text("Work")])], at: Date())
+            try await otherInstance.close()
+            var cursors: Set<String> = []
+            for poll in polls {
+                let page = try await poll.value
+                #expect(page.rows.map(\.row.id) == [endpoint.work])
+                cursors.insert(page.cursor)
+            }
+            #expect(try await LongPollTests().metric(server, "players_server_sync_delta_reads_total") - readsBefore == 1)
+            let next = try #require(cursors.first)
+            #expect(cursors.count == 1)
+            let again = (0..<count).map { _ in Task { try await server.client.execute(uri: "/v1/sync/rows?since=\(next)&wait=30", method: .get) } }
+            try await waitUntil("\(count) long-polls waiting again") { engine.changes.waiterCount == count }
+            #expect(try await LongPollTests().metric(server, "players_server_sync_delta_reads_total") - readsBefore == 2)
+            _ = engine.changes.releaseAll()
+            for poll in again { _ = try await poll.value }
+        }
+    }
 }

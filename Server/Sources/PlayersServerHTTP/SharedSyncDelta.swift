@@ -1,0 +1,36 @@
+import Foundation
+import SyncSchema
+import SyncServer
+
+/// A page of the engine's delta, read and encoded once for the requests
+/// that share its read (``SharedDeltaReads``), which send its answer as
+/// it is.
+struct SharedSyncDelta: Sendable {
+    /// Whether the page holds no change: a long-poll waits for one.
+    var isEmpty: Bool
+    /// The store's counter when it was read.
+    var counter: Int64
+    var answer: SyncJSONAnswer
+
+    /// The delta after `since` (whose history the caller checked), at most
+    /// `limit` changes; nil when `since` is older than the tombstones kept
+    /// or ahead of the store.
+    init?(_ engine: any SyncRowStore, since: Int64, limit: Int) async throws {
+        guard let read = try await engine.changes(after: since, limit: limit + 1) else { return nil }
+        let isLast = read.rows.count <= limit
+        let rows = Array(read.rows.prefix(limit))
+        // A page that is not the last ends at its last change.
+        let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
+        let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
+        let path = PlayersAPI.syncRowsPath
+        isEmpty = rows.isEmpty
+        counter = read.counter
+        // Later changes can move rows out of an older page: the store's
+        // counter is part of the tag.
+        answer = SyncJSONAnswer(
+            body: try SyncPage(
+                kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
+                rows: serverRows, tombstones: tombstones).jsonData(),
+            etag: "\"delta-\(engine.history.cursor(at: since))-\(limit)-\(cursor)-\(read.counter)\"")
+    }
+}

@@ -29,15 +29,21 @@ public enum SyncJSONScalar: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each failed try throws (and builds) an error: the most common
+        // values come first. The kinds are disjoint, except that an
+        // integer also reads as a Double: Int64 comes before it.
         if container.decodeNil() {
             self = .null
-        } else if let boolean = try? container.decode(Bool.self) {
-            self = .boolean(boolean)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
         } else if let integer = try? container.decode(Int64.self) {
             self = .integer(integer)
+        } else if let boolean = try? container.decode(Bool.self) {
+            self = .boolean(boolean)
         } else if let real = try? container.decode(Double.self) {
             self = .real(real)
         } else {
+            // An object or an array: the error of a value that is no scalar.
             self = .string(try container.decode(String.self))
         }
     }

@@ -29,8 +29,7 @@ extension Database {
                 FROM \(SyncEngine.rowTable) AS synced
                 LEFT JOIN \(stage.quotedName) AS stage ON stage.sync_row_id = synced.row_id
                 WHERE synced.table_name = ? AND synced.version > ?
-                AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
-                                WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
+                AND \(Self.hasNoLocalChange(table: "synced.table_name", rowID: "synced.row_id"))
                 """, arguments: [table.name, sharedCounter ?? 0])
             for candidate in candidates {
                 let storedID: DatabaseValue = candidate[0]

@@ -99,13 +99,21 @@ extension Database {
         return counts
     }
 
-    /// The condition that a staged row (`stage`) must meet to be merged:
-    /// no change of it waits in the outbox.
-    private static func hasNoLocalChange(_ table: SyncTable) -> String {
+    /// The SQL condition that no change of a row waits in the outbox:
+    /// what a staged row must meet to be merged, and a synced row to be
+    /// deleted or kept by a merge. `table` and `rowID` are SQL expressions
+    /// of the row's table name and id.
+    static func hasNoLocalChange(table: String, rowID: String) -> String {
         """
         NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
-                    WHERE outbox.table_name = '\(table.name)' AND outbox.row_id = stage.sync_row_id)
+                    WHERE outbox.table_name = \(table) AND outbox.row_id = \(rowID))
         """
+    }
+
+    /// ``hasNoLocalChange(table:rowID:)`` of a row staged for `table`
+    /// (`stage`).
+    private static func hasNoLocalChange(_ table: SyncTable) -> String {
+        hasNoLocalChange(table: "'\(table.name)'", rowID: "stage.sync_row_id")
     }
 
     /// How many staged rows one statement of the merge takes: SQLite keeps
@@ -210,8 +218,7 @@ extension Database {
         let unlisted = try cachedStatement(sql: """
             SELECT synced.row_id FROM \(SyncEngine.rowTable) AS synced
             WHERE synced.table_name = ? AND synced.row_id > ?
-            AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) AS outbox
-                            WHERE outbox.table_name = synced.table_name AND outbox.row_id = synced.row_id)
+            AND \(Self.hasNoLocalChange(table: "synced.table_name", rowID: "synced.row_id"))
             AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS listed
                             WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone = 0)
             ORDER BY synced.row_id LIMIT \(Self.mergeChunk)

@@ -5,9 +5,10 @@ import Foundation
 /// in version order), with the cursor to ask for the next one.
 ///
 /// ```json
-/// {"protocolVersion": 1, "kind": "delta", "complete": false, "cursor": "…",
+/// {"protocolVersion": 1, "kind": "delta", "complete": true, "cursor": "…",
 ///  "rows": [{"table": "note", "id": "…", "version": 42, "values": {"notebook": "…", "title": "Groceries", "body": null}}],
-///  "tombstones": [{"table": "notebook", "id": "…", "version": 43}]}
+///  "tombstones": [{"table": "notebook", "id": "…", "version": 43}],
+///  "digests": [{"table": "note", "columns": ["notebook", "title", "body"], "rows": 12, "checksum": "0123456789abcdef"}]}
 /// ```
 ///
 /// ```swift
@@ -38,9 +39,12 @@ public struct SyncPage: Sendable, Equatable {
     /// (``SyncEpoch``), so that a device whose cursor is of an earlier one
     /// knows what it shares with this history.
     public var epochs: [SyncEpoch]?
+    /// The last page's: the digest of each table's live rows at the
+    /// cursor (``SyncTableDigest``), which a device compares with its own.
+    public var digests: [SyncTableDigest]?
 
     public init(kind: Kind, isComplete: Bool, cursor: String, next: String? = nil, rows: [SyncServerRow], tombstones: [SyncTombstone],
-                epochs: [SyncEpoch]? = nil) {
+                epochs: [SyncEpoch]? = nil, digests: [SyncTableDigest]? = nil) {
         self.kind = kind
         self.isComplete = isComplete
         self.cursor = cursor
@@ -48,6 +52,7 @@ public struct SyncPage: Sendable, Equatable {
         self.rows = rows
         self.tombstones = tombstones
         self.epochs = epochs
+        self.digests = digests
     }
 
     public func jsonData() throws -> Data {
@@ -55,7 +60,7 @@ public struct SyncPage: Sendable, Equatable {
             protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor, next: next,
             rows: rows.map { Wire.Row(table: $0.row.table, id: $0.row.id.uuidString, version: $0.version, values: $0.row.json.values) },
             tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) },
-            epochs: epochs))
+            epochs: epochs, digests: digests))
     }
 
     /// Decodes a page and checks it by `schema`, the device's declaration,
@@ -66,8 +71,9 @@ public struct SyncPage: Sendable, Equatable {
     /// element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
         let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
-            "$": ["protocolVersion", "kind", "complete", "cursor", "next", "rows", "tombstones", "epochs"],
+            "$": ["protocolVersion", "kind", "complete", "cursor", "next", "rows", "tombstones", "epochs", "digests"],
             "$.epochs[]": ["epoch", "start"],
+            "$.digests[]": ["table", "columns", "rows", "checksum"],
             "$.rows[]": ["table", "id", "version", "values"],
             "$.tombstones[]": ["table", "id", "version"],
         ], rowValues: ["$.rows[].values"], version: \.protocolVersion)
@@ -89,7 +95,7 @@ public struct SyncPage: Sendable, Equatable {
         }
         if !wire.complete, wire.next == nil { throw SyncMessageError(path: "$.next", "missing on a page that is not the last") }
         return SyncPage(kind: kind, isComplete: wire.complete, cursor: wire.cursor, next: wire.next, rows: rows, tombstones: tombstones,
-                        epochs: wire.epochs)
+                        epochs: wire.epochs, digests: wire.digests?.filter { schema.table($0.table) != nil })
     }
 
     /// The page as JSON has it, before a declaration reads its rows.
@@ -115,5 +121,6 @@ public struct SyncPage: Sendable, Equatable {
         var rows: [Row]
         var tombstones: [Tombstone]
         var epochs: [SyncEpoch]?
+        var digests: [SyncTableDigest]?
     }
 }

@@ -165,6 +165,16 @@ import Testing
         #expect(read.tombstones.isEmpty)
     }
 
+    @Test func theLastPagesDigestsAreReadBackForTheDeclaredTablesOnly() throws {
+        let note = SyncTableDigest(table: "note", columns: ["notebook", "title", "body"], rows: 12, checksum: 0x0123_4567_89ab_cdef)
+        let tag = SyncTableDigest(table: "tag", columns: [], rows: 1, checksum: 1)
+        let page = SyncPage(kind: .delta, isComplete: true, cursor: "c3", rows: [], tombstones: [], digests: [note, tag])
+        #expect(String(decoding: try page.jsonData(), as: UTF8.self).contains(#""checksum":"0123456789abcdef""#))
+        #expect(try SyncPage.decode(page.jsonData(), schema: schema).digests == [note])
+        let upper = edited(try page.jsonData(), "0123456789abcdef", "0123456789ABCDEF")
+        #expect(throws: SyncMessageError.self) { try SyncPage.decode(upper, schema: schema) }
+    }
+
     @Test func aMessageOfAnotherProtocolVersionIsRefused() throws {
         let data = edited(try batch().jsonData(), #""protocolVersion":1"#, #""protocolVersion":2"#)
         #expect(throws: SyncMessageError(path: "$.protocolVersion", "version 2, and this program reads version 1 only")) {

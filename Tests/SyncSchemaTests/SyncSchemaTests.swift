@@ -133,10 +133,13 @@ import TestSupport
     @Test func theDeclarationInDocsSyncEngineIsValid() throws {
         let page = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/SyncEngine.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
-        try #require(blocks.count == 1)
+        // The declaration, then a digest of its notes.
+        try #require(blocks.count == 2)
         let schema = try SyncSchema(json: Data(blocks[0].utf8))
         #expect(schema.tablesInApplyOrder.map(\.name) == ["notebook", "note"])
         #expect(schema.table("note")?.column("notebook")?.references == SyncReference(table: "notebook", onDelete: .cascade))
+        let digest = try JSONDecoder().decode(SyncTableDigest.self, from: Data(blocks[1].utf8))
+        #expect(digest.covers(schema.table("note")!))
     }
 
     @Test func textThatIsNotJSONIsRefused() {

@@ -31,11 +31,15 @@ extension PlayersAPI {
             let next = isLast ? nil : rows.last.map { "\(path)?limit=\(limit)&after=\($0.key.table).\($0.key.id.uuidString)&at=\(cursor)" }
             let page = SyncStoredPage(rows: rows.filter { $0.version <= counter }, counter: counter)
             let (serverRows, _) = try page.messageParts(schema: engine.schema)
+            // The digests are the store's at its counter: the last page
+            // carries them when that is the snapshot's cursor (else the
+            // delta after it does).
+            let digests = isLast && read.counter == counter ? read.digests : nil
             // What the page holds depends on the rows after `after` at the
             // store's counter: both are in the tag.
             return SyncJSONAnswer(body: try SyncPage(
                 kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
-                epochs: engine.history.epochs).jsonData(),
+                epochs: engine.history.epochs, digests: digests).jsonData(),
                 etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\"")
         case let .delta(since, limit, wait):
             try checkHistory(of: since, in: engine.history, snapshot: path)

@@ -19,7 +19,8 @@ struct SharedSyncDelta: Sendable {
         guard let read = try await engine.changes(after: since, limit: limit + 1) else { return nil }
         let isLast = read.rows.count <= limit
         let rows = Array(read.rows.prefix(limit))
-        // A page that is not the last ends at its last change.
+        // A page that is not the last ends at its last change; the last
+        // one at the store's counter, where its digests were read.
         let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
         let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
         let path = PlayersAPI.syncRowsPath
@@ -30,7 +31,7 @@ struct SharedSyncDelta: Sendable {
         answer = SyncJSONAnswer(
             body: try SyncPage(
                 kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
-                rows: serverRows, tombstones: tombstones).jsonData(),
+                rows: serverRows, tombstones: tombstones, digests: isLast ? read.digests : nil).jsonData(),
             etag: "\"delta-\(engine.history.cursor(at: since))-\(limit)-\(cursor)-\(read.counter)\"")
     }
 }

@@ -17,7 +17,8 @@ import SyncSchema
 /// let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
 ///                               recorded: answersByMutationID, counter: counter, date: Date())
 /// // Write plan.rowsToSave (live rows and tombstones, by key), keep
-/// // plan.answersToRecord, store plan.counter; answer plan.results.
+/// // plan.answersToRecord, apply plan.digestChanges, store plan.counter;
+/// // answer plan.results.
 /// ```
 public struct SyncChangePlan: Sendable {
     /// One answer per change, in the order of the batch.
@@ -30,6 +31,12 @@ public struct SyncChangePlan: Sendable {
     /// The counter after the batch: the last version it gave, or the one
     /// it started from when it wrote nothing.
     public let counter: Int64
+    /// What the batch does to the digest of each table it wrote
+    /// (``SyncTableDigest``), in table order: the rows it adds (negative
+    /// when it deletes more than it creates) and the XOR of the hashes of
+    /// the rows' states that left and came, which a store applies to the
+    /// digest it keeps of the same columns.
+    public let digestChanges: [SyncTableDigest]
 
     /// Plans a batch.
     ///
@@ -71,5 +78,22 @@ public struct SyncChangePlan: Sendable {
         self.answersToRecord = answersToRecord
         self.rowsToSave = state.writtenRows
         self.counter = state.version
+        self.digestChanges = Self.digestChanges(from: rows, to: rowsToSave, schema: schema)
+    }
+
+    /// Each written row's earlier state taken out of its table's digest,
+    /// and its last one added.
+    private static func digestChanges(from before: [SyncRowKey: SyncStoredRow], to after: [SyncStoredRow],
+                                      schema: SyncSchema) -> [SyncTableDigest] {
+        let hasher = SyncRowHasher()
+        var changes: [String: SyncTableDigest] = [:]
+        for row in after {
+            guard let table = schema.table(row.key.table) else { continue }
+            var change = changes[table.name] ?? SyncTableDigest(table: table)
+            if let old = before[row.key] { change.remove(old, in: table, hasher: hasher) }
+            change.add(row, in: table, hasher: hasher)
+            changes[table.name] = change
+        }
+        return changes.values.sorted { $0.table < $1.table }
     }
 }

@@ -29,11 +29,11 @@ public protocol SyncRowStore: Sendable {
     /// The rows changed after `version`, live rows and tombstones, in
     /// version order, at most `limit`; nil when `version` is older than
     /// the floor or later than the counter (the client must take a
-    /// snapshot).
+    /// snapshot); with the counter and the digests.
     func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage?
 
     /// A page of the snapshot: live rows in key order, after `key`, at
-    /// most `limit`.
+    /// most `limit`, with the counter and the digests.
     func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage
 
     /// The row of `key`, live or deleted.
@@ -51,13 +51,19 @@ public protocol SyncRowStore: Sendable {
     func close() async throws
 }
 
-/// Rows a store read, with its counter when it read them.
+/// Rows a store read, with its counter and the digests of the declared
+/// tables when it read them.
 public struct SyncStoredPage: Sendable, Equatable {
     public var rows: [SyncStoredRow]
     public var counter: Int64
+    /// The digest of each declared table's live rows at `counter`, in
+    /// table order; a table whose digest another declaration made (an
+    /// instance of another version on the same database) has none.
+    public var digests: [SyncTableDigest]
 
-    public init(rows: [SyncStoredRow], counter: Int64) {
+    public init(rows: [SyncStoredRow], counter: Int64, digests: [SyncTableDigest] = []) {
         self.rows = rows
         self.counter = counter
+        self.digests = digests
     }
 }

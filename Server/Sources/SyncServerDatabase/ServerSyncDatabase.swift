@@ -41,6 +41,7 @@ public final class ServerSyncDatabase: Sendable {
         changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
                                                latestVersion: try writer.read { db in try Self.counter(db).value })
         commitObserver = CounterCommitObserver(counterTable: "sync_server_counter", notifier: changes) { db in try Self.counter(db).value }
+        try writer.write { db in try makeMissingDigests(db) }
         writer.add(transactionObserver: commitObserver)
     }
 
@@ -136,6 +137,17 @@ public final class ServerSyncDatabase: Sendable {
         { db in
             try db.execute(sql: "ALTER TABLE sync_server_identity ADD COLUMN is_backup_copy INTEGER NOT NULL DEFAULT 0")
         },
+        // 3: the digest of each declared table's live rows, made when the
+        // database opens with a declaration (makeMissingDigests).
+        { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_server_digest (
+                    table_name TEXT PRIMARY KEY,
+                    columns TEXT,
+                    row_count INTEGER NOT NULL,
+                    checksum INTEGER NOT NULL)
+                """)
+        },
     ]
 
     /// Applies the steps the database lacks, in one immediate transaction
@@ -180,6 +192,7 @@ public final class ServerSyncDatabase: Sendable {
                                           counter: try Self.counter(db).value, date: date)
             for row in plan.rowsToSave { try save(db, row) }
             for answer in plan.answersToRecord { try record(db, answer) }
+            try applyDigestChanges(db, plan.digestChanges)
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
             return plan.results
         }
@@ -219,8 +232,8 @@ public final class ServerSyncDatabase: Sendable {
     }
 
     /// The rows changed after `version` (live rows and tombstones), in
-    /// version order, at most `limit`, with the counter when they were
-    /// read; nil when `version` is older than the floor or later than the
+    /// version order, at most `limit`, with the counter and the digests
+    /// when they were read; nil when `version` is older than the floor or later than the
     /// counter: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int) throws -> SyncStoredPage? {
         try writer.read { db in
@@ -228,12 +241,13 @@ public final class ServerSyncDatabase: Sendable {
             guard version >= counter.floor, version <= counter.value else { return nil }
             let rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
                                       arguments: [version, limit])
-            return SyncStoredPage(rows: rows, counter: counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: try digests(db))
         }
     }
 
     /// A page of the snapshot: live rows in key order (table, then id),
-    /// after `key`, at most `limit`, with the counter when it was read.
+    /// after `key`, at most `limit`, with the counter and the digests when
+    /// it was read.
     public func snapshot(after key: SyncRowKey?, limit: Int) throws -> SyncStoredPage {
         try writer.read { db in
             let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
@@ -242,7 +256,7 @@ public final class ServerSyncDatabase: Sendable {
                 WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
                 ORDER BY table_name, id LIMIT ?
                 """, arguments: [after[0], after[0], after[1], limit])
-            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value)
+            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value, digests: try digests(db))
         }
     }
 }

@@ -60,6 +60,14 @@ public final class PostgresSyncStore: SyncRowStore {
         changes = StoreChangeNotifier(latestVersion: counter)
         listener = PostgresChangeListener(channel: "sync_changes", counterTable: "sync_server_counter", pool: pool, changes: changes,
                                           logger: logger)
+        do {
+            try await write { connection, logger, _ in
+                try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).makeMissingDigests()
+            }
+        } catch {
+            try? await close()
+            throw error
+        }
     }
 
     /// Closes the connections: later calls throw.
@@ -143,6 +151,17 @@ public final class PostgresSyncStore: SyncRowStore {
             "UPDATE sync_server_identity SET row_table = 'sync_server_row'::regclass::oid",
             "ALTER TABLE sync_server_identity ALTER COLUMN row_table SET NOT NULL",
         ],
+        [
+            // The digest of each declared table's live rows, made when an
+            // instance starts with a declaration (makeMissingDigests).
+            """
+            CREATE TABLE sync_server_digest (
+                table_name text PRIMARY KEY,
+                columns text,
+                row_count bigint NOT NULL,
+                checksum bigint NOT NULL)
+            """,
+        ],
     ])
 
     // MARK: - Writing
@@ -166,6 +185,7 @@ public final class PostgresSyncStore: SyncRowStore {
                                           counter: counter, date: date)
             try await rows.save(plan.rowsToSave)
             try await rows.record(plan.answersToRecord)
+            try await rows.applyDigestChanges(plan.digestChanges)
             try await connection.query("UPDATE sync_server_counter SET value = \(plan.counter) WHERE id = 1", logger: logger)
             return plan.results
         }
@@ -211,9 +231,10 @@ public final class PostgresSyncStore: SyncRowStore {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard version >= counter.floor, version <= counter.value else { return nil }
-            let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
+            let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+            let rows = try await reads.stored(
                 "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
-            return SyncStoredPage(rows: rows, counter: counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }
 
@@ -222,13 +243,14 @@ public final class PostgresSyncStore: SyncRowStore {
     public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
-            let rows = try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).stored(
+            let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+            let rows = try await reads.stored(
                 """
                 SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                 WHERE deleted_at IS NULL AND (table_name, id) > (\(key?.table ?? ""), \(key?.id))
                 ORDER BY table_name, id LIMIT \(limit)
                 """)
-            return SyncStoredPage(rows: rows, counter: counter.value)
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }
 

@@ -86,6 +86,29 @@ import Testing
             #expect((first.rows + second.rows).count == 1)
             let catchUp = try await page(server.client, "/v1/sync/rows?since=\(first.cursor)")
             #expect(catchUp.rows.map(\.row.values) == [["name": .text("Office")]])
+            // The digests are the store's at its counter: not the
+            // snapshot's cursor's any longer, so only the delta has them.
+            #expect(first.digests == nil && second.digests == nil)
+            #expect(catchUp.digests?.first { $0.table == "notebook" }?.rows == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theLastPageCarriesTheDigestOfEachTablesRowsAtItsCursor(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let snapshot = try await page(server.client, "/v1/sync/rows")
+            let hasher = SyncRowHasher()
+            var expected = schema.tables.map { SyncTableDigest(table: $0) }.sorted { $0.table < $1.table }
+            for row in snapshot.rows {
+                let table = schema.table(row.row.table)!
+                let index = expected.firstIndex { $0.table == table.name }!
+                expected[index].toggle(hasher.hash(table, id: row.row.id, version: row.version, values: row.row.values))
+            }
+            #expect(snapshot.digests == expected)
+            #expect(expected.map(\.rows) == [0, 1, 1, 0, 0])
+            let delta = try await page(server.client, "/v1/sync/rows?since=\(snapshot.cursor)")
+            #expect(delta.rows.isEmpty && delta.digests == expected)
         }
     }
 

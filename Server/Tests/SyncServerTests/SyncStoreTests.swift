@@ -59,7 +59,7 @@ import Testing
             let pool = try sandbox.embeddedPool()
             _ = try ServerSyncDatabase(pool, schema: .testNotes)
             try await pool.write { db in try db.execute(sql: "UPDATE sync_server_schema_version SET version = 99") }
-            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 2)) {
+            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 3)) {
                 try ServerSyncDatabase(pool, schema: .testNotes)
             }
             let version = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT version FROM sync_server_schema_version") }
@@ -170,6 +170,65 @@ import Testing
             #expect(first == again)
             #expect(again[0].status == .conflict)
             #expect(again[0].serverRow?.values == ["name": .text("Office")])
+        }
+    }
+
+    /// The digests the stored live rows make, computed from a whole
+    /// snapshot.
+    func recomputedDigests(_ store: any SyncRowStore) async throws -> [SyncTableDigest] {
+        let hasher = SyncRowHasher()
+        var digests = Dictionary(uniqueKeysWithValues: store.schema.tables.map { ($0.name, SyncTableDigest(table: $0)) })
+        var after: SyncRowKey?
+        while true {
+            let page = try await store.snapshot(after: after, limit: 2)
+            for row in page.rows { digests[row.key.table]!.add(row, in: store.schema.table(row.key.table)!, hasher: hasher) }
+            guard let last = page.rows.last else { break }
+            after = last.key
+        }
+        return digests.values.sorted { $0.table < $1.table }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theDigestsFollowEveryWriteAsIfComputedAnew(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            let empty = store.schema.tables.map { SyncTableDigest(table: $0) }.sorted { $0.table < $1.table }
+            #expect(try await store.snapshot(after: nil, limit: 10).digests == empty)
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
+            _ = try await store.applyChanges([try changes.upsert("note", groceries, ["title": .text("Shopping")], base: 2)])
+            var digests = try await store.changes(after: 0, limit: 10)?.digests
+            #expect(digests == (try await recomputedDigests(store)))
+            #expect(digests?.first { $0.table == "note" }?.rows == 1)
+            // A delete that cascades takes the note and its comment out.
+            _ = try await store.applyChanges([try changes.delete("notebook", work, base: 1)])
+            digests = try await store.changes(after: 0, limit: 10)?.digests
+            #expect(digests == (try await recomputedDigests(store)))
+            #expect(digests?.map(\.rows) == [0, 0, 1, 0, 0], "comment, note, notebook, pin, share")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLaterDeclarationMakesItsDigestsAnewAndTheEarlierOnesWritesDoNotLeaveThemWrong(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, sandbox in
+            try await notebookWithANoteAndAComment(store)
+            let later = try await TestSyncStore.open(sandbox, schema: .testNotesNextVersion)
+            let laterDigests = try await later.snapshot(after: nil, limit: 1).digests
+            #expect(laterDigests == (try await recomputedDigests(later)))
+            #expect(laterDigests.map(\.columns) == SyncSchema.testNotesNextVersion.tables.sorted { $0.name < $1.name }
+                .map(SyncTableDigest.columns(of:)))
+            // The earlier declaration's digests of the tables that gained a
+            // column are not true any longer: it gives none; its write
+            // leaves the later one's marked too.
+            #expect(try await store.snapshot(after: nil, limit: 1).digests.map(\.table) == ["comment", "pin", "share"])
+            _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
+            #expect(try await later.snapshot(after: nil, limit: 1).digests.map(\.table) == ["comment", "note", "pin", "share"],
+                    "the notebook's digest, which the earlier declaration's write did not keep, is not given")
+            try await later.close()
+            let reopened = try await TestSyncStore.open(sandbox, schema: .testNotesNextVersion)
+            let made = try await reopened.snapshot(after: nil, limit: 1).digests
+            let recomputed = try await recomputedDigests(reopened)
+            try await reopened.close()
+            #expect(made == recomputed, "made anew when it opened")
         }
     }
 }

@@ -1,0 +1,90 @@
+/// The digest of a table's live rows: their number and the XOR of their
+/// hashes (``SyncRowHasher``), which a server keeps with every write and
+/// sends on the last page of a pull, so that a device can tell whether
+/// its synced rows are the server's without reading them again.
+///
+/// A hash covers the table's value columns of one declaration
+/// (`columns`): a device compares only a digest of the columns it
+/// declares itself (``covers(_:)``); a device of an earlier declaration
+/// than the server's cannot, and says so rather than finding a false
+/// difference.
+///
+/// ```swift
+/// var digest = SyncTableDigest(table: note)
+/// digest.toggle(hasher.hash(note, id: id, version: 7, values: values))   // a row added
+/// digest.toggle(hasher.hash(note, id: id, version: 7, values: values), rows: -1)   // and taken out
+/// ```
+public struct SyncTableDigest: Sendable, Equatable, Codable {
+    public var table: String
+    /// The columns whose values the hashes cover, in order: the table's
+    /// ``SyncTable/valueColumns`` in the declaration that made it.
+    public var columns: [String]
+    /// The number of live rows.
+    public var rows: Int
+    public var checksum: UInt64
+
+    public init(table: String, columns: [String], rows: Int, checksum: UInt64) {
+        self.table = table
+        self.columns = columns
+        self.rows = rows
+        self.checksum = checksum
+    }
+
+    /// The digest of no row of `table`.
+    public init(table: SyncTable) {
+        self.init(table: table.name, columns: Self.columns(of: table), rows: 0, checksum: 0)
+    }
+
+    /// The columns a digest of `table` covers, in order.
+    public static func columns(of table: SyncTable) -> [String] {
+        table.valueColumns.map(\.name)
+    }
+
+    /// Whether this digest covers the rows of `table` as declared there:
+    /// the same table, the same columns in the same order.
+    public func covers(_ table: SyncTable) -> Bool {
+        self.table == table.name && columns == Self.columns(of: table)
+    }
+
+    /// Adds a row's hash, or takes it out (the same hash again, `rows: -1`).
+    public mutating func toggle(_ hash: UInt64, rows: Int = 1) {
+        self.rows += rows
+        checksum ^= hash
+    }
+
+    /// `{"table": "note", "columns": ["notebook", "title", "body"], "rows": 12, "checksum": "0123456789abcdef"}`:
+    /// the checksum as 16 lowercase hexadecimal digits, which JSON's
+    /// numbers cannot hold exactly.
+    enum CodingKeys: String, CodingKey {
+        case table, columns, rows, checksum
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .checksum)
+        guard text.utf8.count == 16, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+              let checksum = UInt64(text, radix: 16) else {
+            throw DecodingError.dataCorruptedError(forKey: .checksum, in: container, debugDescription: "not 16 lowercase hexadecimal digits")
+        }
+        let rows = try container.decode(Int.self, forKey: .rows)
+        guard rows >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .rows, in: container, debugDescription: "negative")
+        }
+        self.init(table: try container.decode(String.self, forKey: .table), columns: try container.decode([String].self, forKey: .columns),
+                  rows: rows, checksum: checksum)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encode(columns, forKey: .columns)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(hexadecimalChecksum, forKey: .checksum)
+    }
+
+    /// The checksum as 16 lowercase hexadecimal digits.
+    public var hexadecimalChecksum: String {
+        let digits = String(checksum, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

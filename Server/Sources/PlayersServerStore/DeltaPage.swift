@@ -15,14 +15,14 @@ public struct DeltaPage: Sendable, Equatable {
     public var isLast: Bool
     /// The digest of the live players at `serverVersion`, read in the same
     /// transaction.
-    public var digest: PlayersDigest
+    public var digest: PlayersDigest?
 
     /// The page after `since` of `changes`, read in version order, at most
     /// `limit + 1` of them (one more than a page, to know whether more
     /// follow): at most `limit` changes; its cursor is its last change's
     /// version, or the counter `serverVersion` when it is the last page.
     public init(cutting changes: [(version: Int64, change: Change)], limit: Int, since: Int64, serverVersion: Int64,
-                digest: PlayersDigest) {
+                digest: PlayersDigest?) {
         let page = changes.prefix(limit)
         let isLast = changes.count <= limit
         self.init(
@@ -33,7 +33,7 @@ public struct DeltaPage: Sendable, Equatable {
             digest: digest)
     }
 
-    public init(version: Int64, serverVersion: Int64, changes: [Change], isLast: Bool, digest: PlayersDigest) {
+    public init(version: Int64, serverVersion: Int64, changes: [Change], isLast: Bool, digest: PlayersDigest?) {
         self.version = version
         self.serverVersion = serverVersion
         self.changes = changes

@@ -7,9 +7,9 @@ public struct SnapshotPage: Sendable, Equatable {
     public var players: [ServerPlayer]
     public var isLast: Bool
     /// The digest of the live players at `version`, read with the page.
-    public var digest: PlayersDigest
+    public var digest: PlayersDigest?
 
-    public init(version: Int64, players: [ServerPlayer], isLast: Bool, digest: PlayersDigest) {
+    public init(version: Int64, players: [ServerPlayer], isLast: Bool, digest: PlayersDigest?) {
         self.version = version
         self.players = players
         self.isLast = isLast

@@ -45,6 +45,7 @@ public struct SyncChangePlan: Sendable {
     ///     (``SyncChangeReads/rows``).
     ///   - recorded: the answers already given to the batch's mutation
     ///     ids, by mutation id.
+    ///   - keepsAnswers: whether the answers are to be kept (``SyncWrite/keepsAnswers``).
     ///   - counter: the counter before the batch.
     ///   - date: when the batch is applied (tombstones and answers).
     public init(
@@ -52,6 +53,7 @@ public struct SyncChangePlan: Sendable {
         schema: SyncSchema,
         rows: [SyncRowKey: SyncStoredRow],
         recorded: [UUID: SyncRecordedAnswer],
+        keepsAnswers: Bool = true,
         counter: Int64,
         date: Date
     ) throws(SyncChangeError) {
@@ -72,7 +74,7 @@ public struct SyncChangePlan: Sendable {
                                             operation: change.operation, result: result, answeredAt: date)
             recorded[change.mutationID] = answer
             results.append(result)
-            answersToRecord.append(answer)
+            if keepsAnswers { answersToRecord.append(answer) }
         }
         self.results = results
         self.answersToRecord = answersToRecord

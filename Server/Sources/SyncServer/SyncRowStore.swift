@@ -8,7 +8,7 @@ import SyncSchema
 /// thread.
 ///
 /// ```swift
-/// let results = try await store.applyChanges(batch.changes, at: Date())
+/// let results = try await store.applyChanges(batch.changes, at: Date())   // apply(SyncWrite(batch.changes), at:)
 /// let page = try await store.changes(after: cursor.counter, limit: 1_000)
 /// ```
 public protocol SyncRowStore: Sendable {
@@ -21,20 +21,24 @@ public protocol SyncRowStore: Sendable {
     /// every commit that moves the counter, through any instance.
     var changes: StoreChangeNotifier { get }
 
-    /// Applies a batch of pushed changes in one transaction; one answer
-    /// per change. Throws ``SyncChangeError`` when the batch is refused,
-    /// and then changes nothing.
-    func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult]
+    /// Applies a write in one transaction; one answer per change, or nil
+    /// when the table it requires empty has rows. Throws
+    /// ``SyncChangeError`` when the batch is refused; either way it then
+    /// changes nothing.
+    func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]?
 
-    /// The rows changed after `version`, live rows and tombstones, in
-    /// version order, at most `limit`; nil when `version` is older than
-    /// the floor or later than the counter (the client must take a
-    /// snapshot); with the counter and the digests.
-    func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage?
+    /// The rows changed after `version` (of `table`, or of every table
+    /// when nil), live rows and tombstones, in version order, at most
+    /// `limit`; nil when `version` is older than the floor or later than
+    /// the counter (the client must take a snapshot); with the counter and
+    /// the digests.
+    func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage?
 
-    /// A page of the snapshot: live rows in key order, after `key`, at
-    /// most `limit`, with the counter and the digests.
-    func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage
+    /// A page of the snapshot: live rows (of `table`, or of every table
+    /// when nil) in key order, after `key` (from the table's first row
+    /// when `key` is not one of `table`'s), at most `limit`, with the
+    /// counter and the digests.
+    func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage
 
     /// The row of `key`, live or deleted.
     func row(_ key: SyncRowKey) async throws -> SyncStoredRow?
@@ -49,6 +53,27 @@ public protocol SyncRowStore: Sendable {
 
     /// Closes the store: later calls throw.
     func close() async throws
+}
+
+extension SyncRowStore {
+    /// Applies a device's pushed changes in one transaction, keeping the
+    /// answers for its retries; one answer per change. Throws
+    /// ``SyncChangeError`` when the batch is refused, and then changes
+    /// nothing.
+    public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
+        // Without a table required empty, a write always has answers.
+        try await apply(SyncWrite(changes), at: date) ?? []
+    }
+
+    /// The rows of every table changed after `version`.
+    public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
+        try await changes(after: version, limit: limit, table: nil)
+    }
+
+    /// A page of the snapshot of every table.
+    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
+        try await snapshot(after: key, limit: limit, table: nil)
+    }
 }
 
 /// Rows a store read, with its counter and the digests of the declared

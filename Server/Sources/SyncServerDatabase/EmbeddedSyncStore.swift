@@ -23,19 +23,19 @@ public final class EmbeddedSyncStore: SyncRowStore {
     public var history: ServerHistory { database.history }
     public var changes: StoreChangeNotifier { database.changes }
 
-    public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
+    public func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]? {
         try checkOpen()
-        return try await StoreThreads.write { [database] in try database.applyChanges(changes, at: date) }
+        return try await StoreThreads.write { [database] in try database.apply(write, at: date) }
     }
 
-    public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
+    public func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage? {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit) }
+        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit, table: table) }
     }
 
-    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
+    public func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit) }
+        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit, table: table) }
     }
 
     public func row(_ key: SyncRowKey) async throws -> SyncStoredRow? {

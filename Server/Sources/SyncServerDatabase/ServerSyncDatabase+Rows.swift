@@ -17,6 +17,12 @@ extension ServerSyncDatabase {
         return (row[0], row[1])
     }
 
+    /// Whether `table` has a live row.
+    func hasLiveRows(_ db: Database, in table: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_server_row WHERE table_name = ? AND deleted_at IS NULL)",
+                          arguments: [table]) ?? false
+    }
+
     /// The rows of `keys` that exist, live or deleted.
     func rows(_ db: Database, _ keys: [SyncRowKey]) throws -> [SyncStoredRow] {
         var found: [SyncStoredRow] = []

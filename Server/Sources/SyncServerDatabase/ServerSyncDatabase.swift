@@ -174,28 +174,35 @@ public final class ServerSyncDatabase: Sendable {
 
     // MARK: - Writing
 
-    /// Applies a batch of pushed changes in one transaction, by the rules
-    /// of ``SyncChangePlan``, and returns one answer per change; throws
+    /// Applies a write in one transaction, by the rules of
+    /// ``SyncChangePlan``, and returns one answer per change, or nil
+    /// (writing nothing) when the table it requires empty has rows; throws
     /// ``SyncChangeError`` when the batch is refused, and then changes
     /// nothing.
-    public func applyChanges(_ changes: [SyncChange], at date: Date = Date()) throws -> [SyncPushResult] {
+    public func apply(_ write: SyncWrite, at date: Date = Date()) throws -> [SyncPushResult]? {
         try writer.write { db in
-            var reads = SyncChangeReads(changes, schema: schema)
+            if let table = write.requiresNoRowsIn, try hasLiveRows(db, in: table) { return nil }
+            var reads = SyncChangeReads(write.changes, schema: schema)
             while let request = reads.nextRequest() {
                 switch request {
                 case .rows(let keys): reads.receive(try rows(db, keys))
                 case .children(let parents): reads.receive(try children(db, of: parents))
                 }
             }
-            let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
-                                          recorded: try answers(db, changes.map(\.mutationID)),
-                                          counter: try Self.counter(db).value, date: date)
+            let plan = try SyncChangePlan(write.changes, schema: schema, rows: reads.rows,
+                                          recorded: write.keepsAnswers ? try answers(db, write.changes.map(\.mutationID)) : [:],
+                                          keepsAnswers: write.keepsAnswers, counter: try Self.counter(db).value, date: date)
             for row in plan.rowsToSave { try save(db, row) }
             for answer in plan.answersToRecord { try record(db, answer) }
             try applyDigestChanges(db, plan.digestChanges)
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
             return plan.results
         }
+    }
+
+    /// Applies a device's pushed changes, keeping their answers.
+    public func applyChanges(_ changes: [SyncChange], at date: Date = Date()) throws -> [SyncPushResult] {
+        try apply(SyncWrite(changes), at: date) ?? []
     }
 
     /// Deletes the tombstones older than `retention` at `now`, and the
@@ -231,31 +238,51 @@ public final class ServerSyncDatabase: Sendable {
         try writer.read { db in try rows(db, [key]).first }
     }
 
-    /// The rows changed after `version` (live rows and tombstones), in
-    /// version order, at most `limit`, with the counter and the digests
-    /// when they were read; nil when `version` is older than the floor or later than the
-    /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int) throws -> SyncStoredPage? {
+    /// The rows changed after `version` (of `table`, or of every table
+    /// when nil; live rows and tombstones), in version order, at most
+    /// `limit`, with the counter and the digests when they were read; nil
+    /// when `version` is older than the floor or later than the counter:
+    /// the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int, table: String? = nil) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try Self.counter(db)
             guard version >= counter.floor, version <= counter.value else { return nil }
-            let rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
-                                      arguments: [version, limit])
+            let rows = if let table {
+                try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? AND table_name = ? ORDER BY version LIMIT ?",
+                               arguments: [version, table, limit])
+            } else {
+                try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
+                               arguments: [version, limit])
+            }
             return SyncStoredPage(rows: rows, counter: counter.value, digests: try digests(db))
         }
     }
 
-    /// A page of the snapshot: live rows in key order (table, then id),
-    /// after `key`, at most `limit`, with the counter and the digests when
-    /// it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int) throws -> SyncStoredPage {
+    /// A page of the snapshot: live rows (of `table`, or of every table
+    /// when nil) in key order (table, then id), after `key`, at most
+    /// `limit`, with the counter and the digests when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int, table: String? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
-            let rows = try storedRows(db, sql: """
-                SELECT * FROM sync_server_row
-                WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
-                ORDER BY table_name, id LIMIT ?
-                """, arguments: [after[0], after[0], after[1], limit])
+            let rows = if let table {
+                // From the table's first row unless `key` is one of its
+                // rows: two statements, so that each walks the key's index.
+                if key?.table == table {
+                    try storedRows(db, sql: """
+                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
+                        """, arguments: [table, after[1], limit])
+                } else {
+                    try storedRows(db, sql: """
+                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? ORDER BY id LIMIT ?
+                        """, arguments: [table, limit])
+                }
+            } else {
+                try storedRows(db, sql: """
+                    SELECT * FROM sync_server_row
+                    WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
+                    ORDER BY table_name, id LIMIT ?
+                    """, arguments: [after[0], after[0], after[1], limit])
+            }
             return SyncStoredPage(rows: rows, counter: try Self.counter(db).value, digests: try digests(db))
         }
     }

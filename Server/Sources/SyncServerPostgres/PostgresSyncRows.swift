@@ -16,6 +16,13 @@ struct PostgresSyncRows {
     /// The columns of `sync_server_row` that ``stored(_:)`` reads, in order.
     static let columns = "table_name, id, version, row_values, column_versions, deleted_at"
 
+    /// Whether `table` has a live row.
+    func hasLiveRows(in table: String) async throws -> Bool {
+        try await connection.query(
+            "SELECT EXISTS (SELECT 1 FROM sync_server_row WHERE table_name = \(table) AND deleted_at IS NULL)", logger: logger
+        ).first(Bool.self) ?? false
+    }
+
     /// The rows of `keys` that exist, live or deleted.
     func rows(_ keys: [SyncRowKey]) async throws -> [SyncStoredRow] {
         try await stored("""

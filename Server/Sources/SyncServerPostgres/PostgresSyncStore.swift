@@ -166,23 +166,25 @@ public final class PostgresSyncStore: SyncRowStore {
 
     // MARK: - Writing
 
-    /// Applies a batch of pushed changes in one transaction, by the rules
-    /// of ``SyncChangePlan``, and returns one answer per change; throws
+    /// Applies a write in one transaction, by the rules of
+    /// ``SyncChangePlan``, and returns one answer per change, or nil
+    /// (writing nothing) when the table it requires empty has rows; throws
     /// ``SyncChangeError`` when the batch is refused, and then changes
     /// nothing.
-    public func applyChanges(_ changes: [SyncChange], at date: Date) async throws -> [SyncPushResult] {
-        try await write { [schema] connection, logger, counter in
+    public func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]? {
+        try await self.write { [schema] connection, logger, counter in
             let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            var reads = SyncChangeReads(changes, schema: schema)
+            if let table = write.requiresNoRowsIn, try await rows.hasLiveRows(in: table) { return nil }
+            var reads = SyncChangeReads(write.changes, schema: schema)
             while let request = reads.nextRequest() {
                 switch request {
                 case .rows(let keys): reads.receive(try await rows.rows(keys))
                 case .children(let parents): reads.receive(try await rows.children(of: parents))
                 }
             }
-            let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
-                                          recorded: try await rows.answers(changes.map(\.mutationID)),
-                                          counter: counter, date: date)
+            let plan = try SyncChangePlan(write.changes, schema: schema, rows: reads.rows,
+                                          recorded: write.keepsAnswers ? try await rows.answers(write.changes.map(\.mutationID)) : [:],
+                                          keepsAnswers: write.keepsAnswers, counter: counter, date: date)
             try await rows.save(plan.rowsToSave)
             try await rows.record(plan.answersToRecord)
             try await rows.applyDigestChanges(plan.digestChanges)
@@ -223,33 +225,54 @@ public final class PostgresSyncStore: SyncRowStore {
         }
     }
 
-    /// The rows changed after `version`, live rows and tombstones, in
-    /// version order, at most `limit`, with the counter when they were
-    /// read; nil when `version` is older than the floor or later than the
-    /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
+    /// The rows changed after `version` (of `table`, or of every table
+    /// when nil), live rows and tombstones, in version order, at most
+    /// `limit`, with the counter and the digests when they were read; nil
+    /// when `version` is older than the floor or later than the counter:
+    /// the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard version >= counter.floor, version <= counter.value else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let rows = try await reads.stored(
-                "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
+            let rows = try await reads.stored(table.map { table in
+                """
+                SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                WHERE version > \(version) AND table_name = \(table) ORDER BY version LIMIT \(limit)
+                """
+            } ?? "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
             return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }
 
-    /// A page of the snapshot: live rows in key order (table, then id),
-    /// after `key`, at most `limit`, with the counter when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
+    /// A page of the snapshot: live rows (of `table`, or of every table
+    /// when nil) in key order (table, then id), after `key`, at most
+    /// `limit`, with the counter and the digests when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let rows = try await reads.stored(
-                """
-                SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                WHERE deleted_at IS NULL AND (table_name, id) > (\(key?.table ?? ""), \(key?.id))
-                ORDER BY table_name, id LIMIT \(limit)
-                """)
+            let query: PostgresQuery
+            switch (table, key) {
+            case (let table?, let key?) where key.table == table:
+                query = """
+                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                    WHERE deleted_at IS NULL AND table_name = \(table) AND id > \(key.id) ORDER BY id LIMIT \(limit)
+                    """
+            case (let table?, _):
+                // From the table's first row: `key` is none of its rows.
+                query = """
+                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                    WHERE deleted_at IS NULL AND table_name = \(table) ORDER BY id LIMIT \(limit)
+                    """
+            case (nil, _):
+                query = """
+                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                    WHERE deleted_at IS NULL AND (table_name, id) > (\(key?.table ?? ""), \(key?.id))
+                    ORDER BY table_name, id LIMIT \(limit)
+                    """
+            }
+            let rows = try await reads.stored(query)
             return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }

@@ -231,4 +231,52 @@ import Testing
             #expect(made == recomputed, "made anew when it opened")
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aWriteIntoATableRequiredEmptyWritesNothingOnceItHasRows(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            let first = try await store.apply(SyncWrite([try changes.upsert("notebook", work, ["name": .text("Work")])],
+                                                        requiresNoRowsIn: "notebook"), at: Date())
+            #expect(first?.map(\.version) == [1])
+            let second = try await store.apply(SyncWrite([try changes.upsert("notebook", home, ["name": .text("Home")])],
+                                                         requiresNoRowsIn: "notebook"), at: Date())
+            #expect(second == nil)
+            #expect(try await store.currentVersion() == 1)
+            #expect(try await store.row("notebook", home) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aWriteThatKeepsNoAnswersIsAppliedAgainWhenSentAgain(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            let rename = try changes.upsert("notebook", work, ["name": .text("Office")], base: 1)
+            #expect(try await store.apply(SyncWrite([rename], keepsAnswers: false), at: Date())?.map(\.status) == [.applied])
+            // No answer kept: the same mutation id is a new change, here
+            // one made on a version that is gone.
+            #expect(try await store.apply(SyncWrite([rename], keepsAnswers: false), at: Date())?.map(\.status) == [.conflict])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func readsOfOneTableLeaveOutTheOthers(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
+            _ = try await store.applyChanges([try changes.delete("comment", comment, base: 3)])
+            let notebooks = try #require(try await store.changes(after: 0, limit: 10, table: "notebook"))
+            #expect(notebooks.rows.map(\.version) == [1, 4] && notebooks.counter == 5)
+            #expect(try await store.changes(after: 0, limit: 10, table: "comment")?.rows.map(\.isLive) == [false])
+            var ids: [UUID] = []
+            var after: SyncRowKey? = SyncRowKey(table: "comment", id: comment)   // another table's: from the first notebook
+            while true {
+                let page = try await store.snapshot(after: after, limit: 1, table: "notebook")
+                #expect(page.rows.allSatisfy { $0.key.table == "notebook" })
+                guard let last = page.rows.last else { break }
+                ids.append(last.key.id)
+                after = last.key
+            }
+            #expect(ids == [work, home].sorted { $0.uuidString < $1.uuidString })
+        }
+    }
 }

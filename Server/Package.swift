@@ -62,9 +62,10 @@ let package = Package(
         // on one database.
         .target(
             name: "PlayersServerPostgres",
-            dependencies: fromCipherDB("PlayersStorage") + [
+            dependencies: fromCipherDB("PlayersStorage", "SyncSchema") + [
                 "PlayersServerStore",
                 "PostgresClient",
+                "SyncServerPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -143,6 +144,7 @@ let package = Package(
             name: "PlayersServerStoreTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerStore",
+                "SyncServerDatabase",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
@@ -180,6 +182,8 @@ let package = Package(
                 "PlayersServerPostgres",
                 "PostgresClient",
                 "PlayersServerStore",
+                "SyncServerPostgres",
+                "SyncServerDatabase",
                 "ServerTestSupport",
             ]),
         .testTarget(
@@ -215,6 +219,7 @@ let package = Package(
             name: "PlayersSyncTests",
             dependencies: fromCipherDB("Players", "PlayersSync", "CipherSync", "CipherDB", "TestSupport") + [
                 "SyncServer",
+                "SyncServerDatabase",
                 "PlayersServerStore",
                 "PlayersServerHTTP",
                 "ServerTestSupport",

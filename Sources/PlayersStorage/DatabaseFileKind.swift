@@ -38,7 +38,7 @@ public enum DatabaseFileKind: Equatable, Sendable {
         let migrations = try db.tableExists("grdb_migrations")
             ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
             : []
-        if migrations.contains(where: { $0.hasPrefix("server-") }) { return .playersServer }
+        if migrations.contains(where: { $0.hasPrefix("server-") }) || tables.contains("sync_server_counter") { return .playersServer }
         if migrations.contains("v1") && tables.contains("player") { return .players }
         return .other(tables: tables)
     }

@@ -7,10 +7,10 @@ extension PlayersDigest {
     /// checksum with one player's hash (``PlayersDigest/hash(uuid:name:score:version:)``)
     /// added or taken out (an XOR), as the integer SQLite stores. The
     /// triggers of ``triggersSQL(prefix:table:playersColumn:checksumColumn:counts:)``
-    /// call it, on the players database (the synced players) and on the
-    /// server's embedded store (every live player): a connection that
-    /// writes players registers it, and one without it (the `sqlcipher`
-    /// shell) fails to write a player rather than leave a wrong digest.
+    /// call it, on the players database (the synced players): a connection
+    /// that writes players registers it, and one without it (the
+    /// `sqlcipher` shell) fails to write a player rather than leave a
+    /// wrong digest.
     public static let toggleFunction = DatabaseFunction("players_digest_toggle", argumentCount: 5, pure: true) { values in
         guard let checksum = Int64.fromDatabaseValue(values[0]), let uuid = String.fromDatabaseValue(values[1]),
               let name = String.fromDatabaseValue(values[2]), let score = Int.fromDatabaseValue(values[3]),
@@ -51,9 +51,8 @@ extension PlayersDigest {
     }
 
     /// The digest of the players that `sql` selects, as `uuid, name, score,
-    /// version`, computed from every one of them: on the players database
-    /// and on the server's embedded store, whose triggers keep the same
-    /// digest without reading them all.
+    /// version`, computed from every one of them: on the players database,
+    /// whose triggers keep the same digest without reading them all.
     ///
     /// ```swift
     /// let digest = try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player")

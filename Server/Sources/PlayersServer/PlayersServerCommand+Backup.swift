@@ -51,12 +51,17 @@ extension PlayersServerCommand {
             }
             defer { try? source.close() }
             // Marked: a server that opens the copy, once restored, begins a
-            // new epoch of each history (the players' and the declared
-            // tables'), and its clients take a snapshot.
+            // new epoch of its history, and its clients take a snapshot (of
+            // a database whose players an earlier release kept, the mark
+            // of their tables, which the engine's store takes in with
+            // them).
             try DatabaseFileOperations.backup(
                 reader: source, to: URL(fileURLWithPath: destination), destinationKey: keySource, replacing: force,
                 markingCopy: { db in
-                    try ServerPlayersDatabase.markAsBackupCopy(db)
+                    guard try db.tableExists("sync_server_identity") || db.tableExists("serverIdentity") else {
+                        throw ServerDatabaseError.noIdentityYet
+                    }
+                    try PlayersServerAdoption.markAsBackupCopy(db)
                     try ServerSyncDatabase.markAsBackupCopy(db)
                 })
             print("Backed up \(database) to \(destination), encrypted.")

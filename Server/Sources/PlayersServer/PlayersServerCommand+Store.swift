@@ -3,6 +3,7 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Logging
+import PlayersProtocol
 import PlayersServerPostgres
 import PlayersServerStore
 import PostgresClient
@@ -57,28 +58,14 @@ extension PlayersServerCommand {
         _ = try postgresURL()
     }
 
-    /// The store of the options: PostgreSQL, an encrypted file, or memory.
-    func makeStore(logger: Logger) async throws -> any PlayersStore {
-        if let url = try postgresURL() {
-            return try await PostgresPlayersStore(url: url, logger: logger)
-        }
-        guard let database else {
-            return EmbeddedPlayersStore(try ServerPlayersDatabase(try DatabaseQueue()))
-        }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        try key.keySource().configure(&configuration)
-        return EmbeddedPlayersStore(try ServerPlayersDatabase.open(atPath: database, configuration: configuration))
-    }
-
-    /// The declarations of `--schema`, read and checked, as one: nil
-    /// without any. Throws one sentence naming the file for a file that
-    /// cannot be read, is not a valid declaration, or declares a table
-    /// that another file declares too.
-    func declaredSchema() throws -> SyncSchema? {
-        guard !schema.isEmpty else { return nil }
-        var tables: [SyncTable] = []
-        var declaredIn: [String: String] = [:]
+    /// The tables the server serves: Players' (`PlayersSchema.player`),
+    /// then those of `--schema`, read and checked. Throws one sentence
+    /// naming the file for a file that cannot be read, is not a valid
+    /// declaration, or declares a table that another file declares too
+    /// (Players' own, unless it declares it as Players does).
+    func servedSchema() throws -> SyncSchema {
+        var tables = [PlayersSchema.player]
+        var declaredIn = [PlayersSchema.player.name: "players-server itself (the players)"]
         for path in schema {
             let data: Data
             do {
@@ -92,7 +79,7 @@ extension PlayersServerCommand {
             } catch {
                 throw ServerFailure("\(path): \(error)")
             }
-            for table in declaration.tables {
+            for table in declaration.tables where table != PlayersSchema.player {
                 if let other = declaredIn[table.name] {
                     throw ServerFailure("\(path) declares the table \(table.name), which \(other) declares too: give each table once")
                 }
@@ -107,12 +94,12 @@ extension PlayersServerCommand {
         }
     }
 
-    /// The sync engine's store of `schema`'s tables, in the players'
-    /// database: the same PostgreSQL database or encrypted file (another
-    /// connection pool), or memory.
-    func makeEngineStore(_ schema: SyncSchema, logger: Logger) async throws -> any SyncRowStore {
+    /// The sync engine's store of `schema`'s tables: PostgreSQL, an
+    /// encrypted file, or memory. Players kept in the tables of an earlier
+    /// release are taken in when it opens (``PlayersServerAdoption``).
+    func makeStore(_ schema: SyncSchema, logger: Logger) async throws -> any SyncRowStore {
         if let url = try postgresURL() {
-            return try await PostgresSyncStore(url: url, schema: schema, logger: logger)
+            return try await PostgresSyncStore(url: url, schema: schema, adopting: PlayersServerAdoption.postgres, logger: logger)
         }
         guard let database else {
             return EmbeddedSyncStore(try ServerSyncDatabase(try DatabaseQueue(), schema: schema))
@@ -120,6 +107,6 @@ extension PlayersServerCommand {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         try key.keySource().configure(&configuration)
-        return EmbeddedSyncStore(try ServerSyncDatabase(try DatabasePool(path: database, configuration: configuration), schema: schema))
+        return EmbeddedSyncStore(try ServerDatabaseFile.open(atPath: database, configuration: configuration, schema: schema))
     }
 }

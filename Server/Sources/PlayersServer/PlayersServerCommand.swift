@@ -143,32 +143,25 @@ struct PlayersServerCommand: AsyncParsableCommand {
             serverConfiguration.token = try SecretFiles.readToken(tokenFile)
         }
 
-        let declaration = try declaredSchema()
-        let store = try await makeStore(logger: logger)
-        var engine: (any SyncRowStore)?
+        let store = try await makeStore(try servedSchema(), logger: logger)
         do {
-            if let declaration { engine = try await makeEngineStore(declaration, logger: logger) }
-            try await serve(store, engine: engine, configuration: serverConfiguration, logger: logger)
+            try await serve(store, configuration: serverConfiguration, logger: logger)
         } catch {
-            try? await engine?.close()
             try? await store.close()
             throw listeningFailure(error) ?? error
         }
         // Then the WAL goes into the database file: a copy of the file
         // alone is a complete backup.
-        try await engine?.close()
         try await store.close()
     }
 
-    /// Seeds the store if asked, then serves it until SIGINT or SIGTERM.
-    private func serve(
-        _ store: any PlayersStore, engine: (any SyncRowStore)?, configuration serverConfiguration: ServerConfiguration, logger: Logger
-    ) async throws {
-        if let seed { try await seedShowingProgress(store, count: seed) }
+    /// Seeds the players if asked, then serves the store until SIGINT or
+    /// SIGTERM.
+    private func serve(_ store: any SyncRowStore, configuration serverConfiguration: ServerConfiguration, logger: Logger) async throws {
+        if let seed { try await seedShowingProgress(EnginePlayersStore(store), count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
-        try await engine?.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
-        let api = PlayersAPI(store: store, engine: engine, configuration: serverConfiguration)
+        let api = PlayersAPI(engine: store, configuration: serverConfiguration)
         let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
             router: api.makeRouter(),
@@ -189,7 +182,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: .init(
             services: [
                 app,
-                LongPollRelease([store.changes] + (engine.map { [$0.changes] } ?? []), logger: logger),
+                LongPollRelease([store.changes], logger: logger),
                 DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -3,9 +3,9 @@ import Hummingbird
 import SyncSchema
 import SyncServer
 
-/// The sync engine's endpoints, for the tables of the server's declaration
-/// (`players-server --schema FILE`): `GET /v1/sync/rows` and `POST
-/// /v1/sync/changes` (Docs/SyncEngine.md).
+/// The sync engine's endpoints, for the server's tables (Players' and
+/// those of `players-server --schema FILE`): `GET /v1/sync/rows` and
+/// `POST /v1/sync/changes` (Docs/SyncEngine.md).
 extension PlayersAPI {
     static let syncRowsPath = "/v1/sync/rows"
 
@@ -15,7 +15,6 @@ extension PlayersAPI {
     /// empty delta is held until a change is committed or the wait ends
     /// (``holdLongPoll(seconds:changes:empty:version:isEmpty:read:)``).
     @Sendable func listSyncRows(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
-        let engine = try servedEngine()
         let path = Self.syncRowsPath
         switch try SyncRowsQuery(request.uri.queryParameters, configuration: configuration) {
         case let .snapshot(limit, after, at):
@@ -43,13 +42,10 @@ extension PlayersAPI {
                 etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\"")
         case let .delta(since, limit, wait):
             try checkHistory(of: since, in: engine.history, snapshot: path)
-            let now = Date()
-            if lastSyncPurge.takeIfDue(at: now) {
-                try await engine.purgeTombstones(olderThan: configuration.tombstoneRetention, now: now)
-            }
+            try await purgeTombstonesIfDue()
             // One read and one answer for the requests that ask for the
             // same delta together (SharedDeltaReads).
-            let reads = try sharedSyncReadsOfTheServedEngine()
+            let reads = sharedSyncReads
             let readDelta = { () async throws -> SharedSyncDelta in
                 guard let delta = try await reads.delta(since: since.counter, limit: limit) else {
                     throw APIError.gone(.forgotten, snapshot: path)
@@ -71,7 +67,6 @@ extension PlayersAPI {
     /// used for another change, 412 for a batch that names another server
     /// database (then nothing of it is applied).
     @Sendable func applySyncChanges(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
-        let engine = try servedEngine()
         let data = try await body(request, upTo: configuration.maximumSyncChangesBodySize)
         let batch: SyncChangeBatch
         do {
@@ -93,19 +88,4 @@ extension PlayersAPI {
             }
         }
     }
-
-    /// The engine's store; 404 when the server serves no declaration.
-    func servedEngine() throws -> any SyncRowStore {
-        guard let engine else { throw Self.noDeclaration }
-        return engine
-    }
-
-    /// The shared delta reads of the engine served.
-    func sharedSyncReadsOfTheServedEngine() throws -> SharedDeltaReads<SharedSyncDelta> {
-        guard let sharedSyncReads else { throw Self.noDeclaration }
-        return sharedSyncReads
-    }
-
-    /// The answer of the engine's endpoints on a server without `--schema`.
-    static let noDeclaration = APIError.notFound("this server syncs no declared tables: start it with --schema FILE")
 }

@@ -9,14 +9,15 @@ import SyncServer
 /// one handler per endpoint, each of which checks the request, awaits the
 /// store, and answers through the context's encoder.
 public struct PlayersAPI: Sendable {
+    /// The players of `/v1/players` and `/v1/changes`: the rows of the
+    /// engine's `player` table.
     let store: any PlayersStore
-    /// The sync engine's store of the server's declared tables, if it
-    /// serves any (`--schema`).
-    let engine: (any SyncRowStore)?
+    /// The sync engine's store of the server's tables: Players' and those
+    /// of its declarations (`--schema`).
+    let engine: any SyncRowStore
     let configuration: ServerConfiguration
-    /// When tombstones were last purged, the players' and the engine's.
+    /// When tombstones were last purged (one store for every endpoint).
     let lastPurge = PurgeClock()
-    let lastSyncPurge = PurgeClock()
     /// What `GET /metrics` shows.
     public let metrics: ServerMetrics
     /// Whether the graceful shutdown has begun (`GET /ready` answers 503).
@@ -25,32 +26,32 @@ public struct PlayersAPI: Sendable {
     /// tests a loop whose time moves only when the test advances it.
     let longPollTimers: any EventLoopGroup
     /// The reads of deltas that requests asking for the same one share:
-    /// the players' and the engine's (when it serves a declaration).
+    /// the players' and the engine's.
     let sharedDeltaReads: SharedDeltaReads<SharedDelta>
-    let sharedSyncReads: SharedDeltaReads<SharedSyncDelta>?
+    let sharedSyncReads: SharedDeltaReads<SharedSyncDelta>
 
-    public init(store: any PlayersStore, engine: (any SyncRowStore)? = nil, configuration: ServerConfiguration) {
-        self.init(store: store, engine: engine, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
+    /// The API of `engine`, whose declaration has Players' table
+    /// (`PlayersSchema.player`).
+    public init(engine: any SyncRowStore, configuration: ServerConfiguration) {
+        self.init(engine: engine, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
     }
 
     /// An API whose long-polls wait on `longPollTimers`' clock.
-    package init(store: any PlayersStore, engine: (any SyncRowStore)? = nil, configuration: ServerConfiguration,
-                 longPollTimers: any EventLoopGroup) {
+    package init(engine: any SyncRowStore, configuration: ServerConfiguration, longPollTimers: any EventLoopGroup) {
+        let store = EnginePlayersStore(engine)
         self.store = store
         self.engine = engine
         self.configuration = configuration
         self.longPollTimers = longPollTimers
         let metrics = ServerMetrics()
         self.metrics = metrics
-        sharedDeltaReads = SharedDeltaReads(changes: store.changes, onRead: { metrics.deltaRead() }) { since, limit in
+        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit in
             try await store.delta(since: since, limit: limit).map { page in
                 SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
             }
         }
-        sharedSyncReads = engine.map { engine in
-            SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit in
-                try await SharedSyncDelta(engine, since: since, limit: limit)
-            }
+        sharedSyncReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit in
+            try await SharedSyncDelta(engine, since: since, limit: limit)
         }
     }
 
@@ -76,7 +77,6 @@ public struct PlayersAPI: Sendable {
         v1Changes.put("/players/:uuid", use: updatePlayer)
         v1Changes.delete("/players/:uuid", use: deletePlayer)
         v1Changes.post("/changes", use: applyChanges)
-        // 404, saying how to serve them, without a declaration.
         v1.get("/sync/rows", use: listSyncRows)
         v1Changes.post("/sync/changes", use: applySyncChanges)
         if configuration.servesDemoRefresh {

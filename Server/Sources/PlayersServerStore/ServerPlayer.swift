@@ -1,14 +1,8 @@
-import CipherDB
 import Foundation
 import PlayersProtocol
 
 /// A live player on the server.
-public struct ServerPlayer: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "player"
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .uppercaseString
-    }
-
+public struct ServerPlayer: Codable, Equatable, Sendable {
     public var uuid: UUID
     public var name: String
     public var score: Int

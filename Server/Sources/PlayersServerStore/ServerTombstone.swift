@@ -1,13 +1,7 @@
-import CipherDB
 import Foundation
 
 /// A deleted player on the server.
-public struct ServerTombstone: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "tombstone"
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .uppercaseString
-    }
-
+public struct ServerTombstone: Codable, Equatable, Sendable {
     public var uuid: UUID
     public var version: Int64
     public var deletedAt: Date

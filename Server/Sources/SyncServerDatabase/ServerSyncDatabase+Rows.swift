@@ -72,7 +72,7 @@ extension ServerSyncDatabase {
     }
 
     /// Writes a row (a live one's references replace its old ones).
-    func save(_ db: Database, _ row: SyncStoredRow) throws {
+    static func save(_ db: Database, _ row: SyncStoredRow, schema: SyncSchema) throws {
         let columns = try row.columns()
         try db.execute(sql: """
             INSERT OR REPLACE INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at)
@@ -90,7 +90,7 @@ extension ServerSyncDatabase {
         }
     }
 
-    func record(_ db: Database, _ answer: SyncRecordedAnswer) throws {
+    static func record(_ db: Database, _ answer: SyncRecordedAnswer) throws {
         let columns = try answer.columns()
         try db.execute(sql: """
             INSERT INTO sync_server_answer (mutation_id, table_name, row_id, operation, status, version, server_values, answered_at)

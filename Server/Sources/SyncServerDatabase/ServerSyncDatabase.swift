@@ -32,11 +32,13 @@ public final class ServerSyncDatabase: Sendable {
     /// Held here: the database holds its observers weakly.
     private let commitObserver: CounterCommitObserver
 
-    /// Migrates the database, then serves `schema`'s tables.
-    public init(_ writer: any DatabaseWriter, schema: SyncSchema) throws {
+    /// Migrates the database, takes in the rows of `adoption`'s earlier
+    /// store if the file holds one, then serves `schema`'s tables.
+    public init(_ writer: any DatabaseWriter, schema: SyncSchema, adopting adoption: Adoption? = nil) throws {
         self.writer = writer
         self.schema = schema
         try Self.migrate(writer)
+        if let adoption { try Self.adopt(adoption, in: writer, schema: schema) }
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
                                                latestVersion: try writer.read { db in try Self.counter(db).value })
@@ -192,8 +194,8 @@ public final class ServerSyncDatabase: Sendable {
             let plan = try SyncChangePlan(write.changes, schema: schema, rows: reads.rows,
                                           recorded: write.keepsAnswers ? try answers(db, write.changes.map(\.mutationID)) : [:],
                                           keepsAnswers: write.keepsAnswers, counter: try Self.counter(db).value, date: date)
-            for row in plan.rowsToSave { try save(db, row) }
-            for answer in plan.answersToRecord { try record(db, answer) }
+            for row in plan.rowsToSave { try Self.save(db, row, schema: schema) }
+            for answer in plan.answersToRecord { try Self.record(db, answer) }
             try applyDigestChanges(db, plan.digestChanges)
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
             return plan.results

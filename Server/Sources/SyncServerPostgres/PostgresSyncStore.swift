@@ -38,9 +38,24 @@ public final class PostgresSyncStore: SyncRowStore {
     /// Connects, and creates or migrates the store's tables. Throws one
     /// ``PostgresStoreError`` sentence within `connectTimeout` when the
     /// database cannot be reached or refuses the connection.
-    public init(
+    public convenience init(
         url: PostgresURL,
         schema: SyncSchema,
+        connectTimeout: Duration = .seconds(10),
+        leaseTimeout: Duration = .seconds(30),
+        operationTimeout: Duration = .seconds(60),
+        logger: Logger = Logger(label: "players-server.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws {
+        try await self.init(url: url, schema: schema, adopting: nil, connectTimeout: connectTimeout, leaseTimeout: leaseTimeout,
+                            operationTimeout: operationTimeout, logger: logger)
+    }
+
+    /// The same, taking in the rows of `adoption`'s earlier store if the
+    /// database holds one (in this package: its connections are).
+    package init(
+        url: PostgresURL,
+        schema: SyncSchema,
+        adopting adoption: Adoption?,
         connectTimeout: Duration = .seconds(10),
         leaseTimeout: Duration = .seconds(30),
         operationTimeout: Duration = .seconds(60),
@@ -52,6 +67,7 @@ public final class PostgresSyncStore: SyncRowStore {
         ) { pool in
             try await pool.withTransaction(leaseTimeout: connectTimeout, logger: logger) { connection in
                 try await Self.migrations.migrate(connection, logger: logger)
+                if let adoption { try await Self.adopt(adoption, connection, schema: schema, logger: logger) }
                 return (try await Self.history(connection, logger), try await Self.counter(connection, logger).value)
             }
         }

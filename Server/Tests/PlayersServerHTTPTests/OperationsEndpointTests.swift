@@ -25,7 +25,7 @@ import Testing
         try await StoreSandbox.with(kind) { sandbox in
             let store = try await sandbox.makeStore()
             try await store.close()
-            try await APIClient.withServer(PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter(), body)
+            try await APIClient.withServer(PlayersAPI(engine: store.engine, configuration: ServerConfiguration()).makeRouter(), body)
         }
     }
 

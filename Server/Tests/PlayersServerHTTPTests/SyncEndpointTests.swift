@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOFoundationCompat
+import PlayersProtocol
 import ServerTestSupport
 import SyncSchema
 import SyncServer
@@ -53,7 +54,7 @@ import Testing
             let snapshot = try await page(server.client, "/v1/sync/rows")
             #expect(snapshot.kind == .snapshot && snapshot.isComplete)
             #expect(snapshot.rows.map(\.version).sorted() == [1, 2])
-            #expect(snapshot.epochs == server.engine?.history.epochs)
+            #expect(snapshot.epochs == server.engine.history.epochs)
 
             let edit = try upsert("note", groceries, ["body": .text("Milk")], base: 2)
             #expect(try results(try await push(server.client, [edit]), answering: [edit]).map(\.status) == [.applied])
@@ -149,7 +150,7 @@ import Testing
                                                            body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             #expect(String(buffer: response.body).contains("tag is not a table this server syncs"))
-            #expect(try await server.engine?.currentVersion() == 0)
+            #expect(try await server.engine.currentVersion() == 0)
         }
     }
 
@@ -158,7 +159,7 @@ import Testing
         try await APITestServer.with(kind, engine: schema) { server in
             let response = try await push(server.client, [try upsert("notebook", work, ["name": .text("Work")])], server: UUID())
             #expect(response.status == .preconditionFailed)
-            #expect(try await server.engine?.currentVersion() == 0)
+            #expect(try await server.engine.currentVersion() == 0)
         }
     }
 
@@ -173,11 +174,28 @@ import Testing
         }
     }
 
-    @Test func withoutADeclarationTheEndpointsSayHowToServeOne() async throws {
-        try await APITestServer.with(.embedded) { server in
+    /// Players are rows of the engine: without a declaration, its
+    /// endpoints serve them, and a player pushed through them is one of
+    /// `/v1/players`.
+    @Test(arguments: StoreKind.allCases)
+    func withoutADeclarationTheEngineServesThePlayers(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind) { server in
+            let arthur = try await server.store.insert(name: "Arthur", score: 42)
             let response = try await server.client.execute(uri: "/v1/sync/rows", method: .get)
-            #expect(response.status == .notFound)
-            #expect(String(buffer: response.body).contains("start it with --schema FILE"))
+            #expect(response.status == .ok)
+            let page = try SyncPage.decode(Data(buffer: response.body), schema: PlayersSchema.schema)
+            #expect(page.rows.map(\.row.values) == [["name": .text("Arthur"), "score": .integer(42)]])
+            #expect(page.rows.map(\.version) == [arthur.version])
+            #expect(page.digests?.first?.rows == 1)
+
+            let zoe = UUID()
+            let change = SyncChange(mutationID: UUID(), operation: .upsert,
+                                    row: try PlayersSchema.player.row(id: zoe, values: ["name": .text(" Zoé "), "score": .integer(7)]),
+                                    baseVersion: nil)
+            let pushed = try await server.client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
+                                                         body: ByteBuffer(data: try SyncChangeBatch(changes: [change]).jsonData()))
+            #expect(pushed.status == .ok)
+            #expect(try await server.store.player(zoe).map { "\($0.name) \($0.score)" } == "Zoé 7")
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import SyncServerPostgres
+import PlayersProtocol
+import PlayersServerStore
 import PlayersServerPostgres
 import PostgresClient
 import ServerTestSupport
@@ -82,7 +85,7 @@ import TestSupport
                 for _ in 0..<3 {
                     group.addTask {
                         for _ in 0..<cycles {
-                            let store = try await PostgresPlayersStore(url: url, connectTimeout: hangGuard, logger: postgresTestLogger)
+                            let store = EnginePlayersStore(try await PostgresSyncStore(url: url, schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
                             _ = try await store.snapshot(limit: 1, after: nil)
                             try await store.close()
                         }

@@ -1,4 +1,7 @@
 import Foundation
+import SyncServerPostgres
+import PlayersProtocol
+import PlayersServerStore
 import PlayersServerPostgres
 import PostgresClient
 import ServerTestSupport
@@ -19,7 +22,7 @@ import Testing
     @Test(arguments: ["disable", "allow", "prefer"])
     func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
-            let store = try await PostgresPlayersStore(url: try sandboxURL(sandbox, sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
+            let store = EnginePlayersStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
             _ = try await store.snapshot(limit: 1, after: nil)
             try await store.close()
         }
@@ -29,7 +32,7 @@ import Testing
     func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             await #expect(throws: (any Error).self) {
-                let store = try await PostgresPlayersStore(url: try sandboxURL(sandbox, sslMode: mode), connectTimeout: hangGuard, logger: postgresTestLogger)
+                let store = EnginePlayersStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
                 try await store.close()
             }
         }

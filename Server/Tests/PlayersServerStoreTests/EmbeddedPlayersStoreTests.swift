@@ -1,18 +1,21 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
 import PlayersServerStore
+import SyncServerDatabase
 import TestSupport
 import Testing
 
 @Suite struct EmbeddedPlayersStoreTests {
     /// Runs `body` with a store on an encrypted file in its own folder
     /// (removed afterwards), and the configuration that opens the file.
-    func withStore(busyMode: Database.BusyMode, _ body: (EmbeddedPlayersStore, String, Configuration) async throws -> Void) async throws {
+    func withStore(busyMode: Database.BusyMode, _ body: (EnginePlayersStore, String, Configuration) async throws -> Void) async throws {
         let folder = try TemporaryFolder()
         var configuration = storeFileConfiguration()
         configuration.busyMode = busyMode
         let path = folder.path("server.db")
-        let store = EmbeddedPlayersStore(try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration)))
+        let store = EnginePlayersStore(EmbeddedSyncStore(try ServerSyncDatabase(DatabasePool(path: path, configuration: configuration),
+                                                                                 schema: PlayersSchema.schema)))
         try await body(store, path, configuration)
         try await store.close()
     }

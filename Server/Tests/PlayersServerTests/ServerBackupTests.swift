@@ -53,9 +53,9 @@ import Testing
         let queue = try ServerDatabase.open(backup)
         try queue.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_server_row WHERE \(ServerDatabase.livePlayers)") ?? 0
             #expect(count >= 50)
-            #expect(try Int.fetchOne(db, sql: "SELECT value FROM changeCounter") == count)
+            #expect(try Int.fetchOne(db, sql: "SELECT value FROM sync_server_counter") == count)
         }
     }
 

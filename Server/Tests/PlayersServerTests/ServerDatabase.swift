@@ -17,14 +17,19 @@ enum ServerDatabase {
     static func playerCount(_ path: String) throws -> Int {
         let queue = try open(path)
         defer { try? queue.close() }
-        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? -1 }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_server_row WHERE \(livePlayers)") ?? -1 }
     }
 
-    /// The content of the player table, to compare two databases.
+    /// The condition of the engine's rows that are live players.
+    static let livePlayers = "table_name = 'player' AND deleted_at IS NULL"
+
+    /// The rows of the live players, to compare two databases.
     static func players(_ path: String) throws -> [String] {
         let queue = try open(path)
         defer { try? queue.close() }
-        return try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY uuid").map(\.description) }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, version, row_values FROM sync_server_row WHERE \(livePlayers) ORDER BY id").map(\.description)
+        }
     }
 }
 

@@ -37,13 +37,21 @@ import Testing
 
     /// Runs one of PostgreSQL's programs, from the newest installed
     /// version (where scripts/postgres-cluster finds `initdb`).
-    static func runPostgresTool(_ name: String, _ arguments: [String]) async throws {
+    @discardableResult
+    static func runPostgresTool(_ name: String, _ arguments: [String]) async throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }).last else {
             throw TestFailure("PostgreSQL's programs are not installed in /usr/lib/postgresql: run scripts/postgres-cluster start")
         }
         let result = try await run("/usr/lib/postgresql/\(version)/bin/\(name)", arguments)
         guard result.status == 0 else { throw TestFailure("\(name) failed (exit status \(result.status)): \(result.error)") }
+        return result.output
+    }
+
+    /// What `psql` prints for `sql` on the sandbox's database, values only.
+    static func postgresOutput(_ sandbox: StoreSandbox, _ sql: String) async throws -> String {
+        try await runPostgresTool("psql", ["--no-psqlrc", "--tuples-only", "--no-align", "--dbname=\(try sandbox.postgresURLString())",
+                                           "--command=\(sql)"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The uuids, names and scores of a client's players.

@@ -24,7 +24,7 @@ import Testing
     ) async throws {
         try await StoreSandbox.withStore(kind) { store in
             for index in 0..<count { _ = try await store.insert(name: "P\(index)", score: index) }
-            try await LiveServer.serve(PlayersAPI(store: store, configuration: ServerConfiguration()).makeRouter()) { port in
+            try await LiveServer.serve(PlayersAPI(engine: store.engine, configuration: ServerConfiguration()).makeRouter()) { port in
                 let database = try ClientDatabase()
                 let client = database.client(URL(string: "http://127.0.0.1:\(port)")!)
                 #expect(try await client.pushThenPull().pull.repaired == nil)
@@ -71,7 +71,7 @@ import Testing
                 "This database's synced players differed from the server's (here 6 players, checksum \(repaired.local.checksum); "
                     + "on the server 6 players, checksum \(repaired.server.checksum)): a snapshot repaired them.",
             ])
-            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
             #expect(try await client.pushThenPull().pull.repaired == nil)
         }
     }
@@ -85,7 +85,7 @@ import Testing
             try corrupt(database)
             let report = try await client.pushThenPull()
             #expect(report.pull.repaired?.server.count == 3)
-            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 
@@ -99,7 +99,7 @@ import Testing
             #expect(report.pull.requeued == 1)
             #expect(report.pull.repaired == nil)
             #expect(try await store.player(uuid)?.name == "Unsent")
-            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 }

@@ -20,7 +20,7 @@ import Testing
             #expect(report.cursorBefore == nil)
             #expect(report.cursorAfter == store.cursor(25))
             #expect(report.bytesReceived > 0)
-            #expect(try entries(database.players()) == serverPlayers(store))
+            #expect(try await entries(database.players()) == serverPlayers(store))
             let position = try await PlayersSyncStore(database.appDatabase).syncPosition()
             #expect(position.cursor == store.cursor(25))
             #expect(position.endpoint == "\(url.absoluteString)/v1/players")
@@ -31,17 +31,17 @@ import Testing
         try await withLiveServer(seed: 5) { store, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
-            let players = try serverPlayers(store)
-            _ = try store.insert(name: "Zaphod", score: 42)
-            _ = try store.update(players[0].uuid, name: nil, score: 999)
-            _ = try store.update(players[1].uuid, name: "Renamed", score: nil)
-            try store.delete(players[2].uuid)
+            let players = try await serverPlayers(store)
+            _ = try await store.insert(name: "Zaphod", score: 42)
+            _ = try await store.update(players[0].uuid, name: nil, score: 999)
+            _ = try await store.update(players[1].uuid, name: "Renamed", score: nil)
+            _ = try await store.delete(players[2].uuid)
 
             let report = try await database.client(url).sync()
             #expect(report.kind == .delta)
             #expect(report.counts == SyncCounts(inserted: 1, updated: 2, deleted: 1))
             #expect(report.description == "+1 ~2 -1, cursor \(store.cursor(9))")
-            #expect(try entries(database.players()) == serverPlayers(store))
+            #expect(try await entries(database.players()) == serverPlayers(store))
         }
     }
 
@@ -59,8 +59,8 @@ import Testing
                     """)
             }
             _ = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
-            let uuid = try serverPlayers(store)[0].uuid
-            _ = try store.update(uuid, name: nil, score: 7)
+            let uuid = try await serverPlayers(store)[0].uuid
+            _ = try await store.update(uuid, name: nil, score: 7)
             let report = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
             #expect(report.counts == SyncCounts(updated: 1))
             #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM columnWrite") } == ["score"])
@@ -109,7 +109,7 @@ import Testing
             #expect(third.upToDate)
             #expect(third.description == "up to date, cursor \(store.cursor(3))")
             // A change on the server changes the tag.
-            _ = try store.insert(name: "Arthur", score: 1)
+            _ = try await store.insert(name: "Arthur", score: 1)
             let fourth = try await database.client(url).sync()
             #expect(!fourth.upToDate)
             #expect(fourth.counts == SyncCounts(inserted: 1))
@@ -122,10 +122,10 @@ import Testing
             _ = try await database.client(url).sync()
             var local = Player(name: "Made here", score: 5)
             try database.appDatabase.savePlayer(&local)
-            let victim = try serverPlayers(store)[0].uuid
-            try store.delete(victim)
+            let victim = try await serverPlayers(store)[0].uuid
+            _ = try await store.delete(victim)
             // The tombstone expires: the client's cursor is now too old.
-            try store.purgeTombstones(olderThan: 0, now: Date().addingTimeInterval(1))
+            try await store.purgeTombstones(olderThan: 0, now: Date().addingTimeInterval(1))
 
             let report = try await database.client(url).sync()
             #expect(report.kind == .snapshot)
@@ -133,29 +133,29 @@ import Testing
             let players = try database.players()
             #expect(!players.contains { $0.uuid == victim })
             #expect(players.contains { $0.uuid == local.uuid && $0.version == nil })
-            #expect(try entries(players.filter { $0.version != nil }) == serverPlayers(store))
+            #expect(try await entries(players.filter { $0.version != nil }) == serverPlayers(store))
         }
     }
 
     @Test func snapshotPagesAndTheChangesMadeWhilePagingAreAppliedAsOne() async throws {
         try await withLiveServer(seed: 23, pageSize: 5) { store, url in
-            let players = try serverPlayers(store)
+            let players = try await serverPlayers(store)
             let transport = HookedTransport(base: fastTransport()) { number, _ in
                 // Between the second and third page: one of each change,
                 // on both sides of the paging position.
                 guard number == 1 else { return }
-                _ = try store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000000")!, name: "Early", score: 1)
-                _ = try store.update(players[0].uuid, name: nil, score: 12345)
-                _ = try store.update(players[22].uuid, name: "Late", score: nil)
-                try store.delete(players[1].uuid)
-                try store.delete(players[21].uuid)
+                _ = try await store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000000")!, name: "Early", score: 1)
+                _ = try await store.update(players[0].uuid, name: nil, score: 12345)
+                _ = try await store.update(players[22].uuid, name: "Late", score: nil)
+                _ = try await store.delete(players[1].uuid)
+                _ = try await store.delete(players[21].uuid)
             }
             let database = try ClientDatabase()
             let report = try await database.client(url, transport: transport).sync()
             #expect(report.kind == .snapshot)
             #expect(report.pages == 6)
-            #expect(try entries(database.players()) == serverPlayers(store))
-            #expect(report.cursorAfter == store.cursor(try store.currentVersion()))
+            #expect(try await entries(database.players()) == serverPlayers(store))
+            #expect(report.cursorAfter == store.cursor(try await store.currentVersion()))
         }
     }
 
@@ -163,7 +163,7 @@ import Testing
         try await withLiveServer(seed: 12, pageSize: 5) { store, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
-            _ = try store.update(try serverPlayers(store)[0].uuid, name: nil, score: 1)
+            _ = try await store.update(try await serverPlayers(store)[0].uuid, name: nil, score: 1)
             let before = try database.contentChecksum()
             let transport = HookedTransport(base: fastTransport()) { number, _ in
                 if number == 1 { throw TransportError.connectionLost }

@@ -45,7 +45,7 @@ import Testing
 
             let push = try await alice.run(["sync"])
             #expect(push.output == "Synced with \(url.absoluteString): pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n", "\(push.error)")
-            #expect(try serverPlayers(store).contains { $0.name == "Zaphod" && $0.score == 42 })
+            #expect(try await serverPlayers(store).contains { $0.name == "Zaphod" && $0.score == 42 })
 
             let pull = try await bob.run(["sync"])
             #expect(pull.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -0, conflicts 0, cursor 3.\n")
@@ -57,7 +57,7 @@ import Testing
         try await withLiveServer(seed: 1) { store, url in
             let alice = try await syncedSandbox(url)
             let bob = try await syncedSandbox(url)
-            let uuid = try serverPlayers(store)[0].uuid.uuidString
+            let uuid = try await serverPlayers(store)[0].uuid.uuidString
             // Both edit player 1 (the same server player) offline.
             #expect(try await alice.run(["edit", "1", "--score", "111"]).status == 0)
             #expect(try await bob.run(["edit", "1", "--score", "222"]).status == 0)
@@ -68,7 +68,7 @@ import Testing
             #expect(second.status == 0)
             #expect(second.output.hasSuffix(": pushed 0, +0 ~0 -0, conflicts 1, cursor 2.\n"), "\(second.output)\(second.error)")
             // The server's value won everywhere.
-            #expect(try serverPlayers(store)[0].score == 111)
+            #expect(try await serverPlayers(store)[0].score == 111)
             #expect(try await listJSON(bob) == listJSON(alice))
             #expect(try await listJSON(bob).first?["score"] == AnyHashable(111))
 
@@ -93,7 +93,7 @@ import Testing
             let third = try await bob.run(["sync"])
             #expect(third.output.hasSuffix(": pushed 1, +0 ~0 -0, conflicts 0, cursor 3.\n"), "\(third.output)\(third.error)")
             _ = try await alice.run(["sync"])
-            #expect(try serverPlayers(store)[0].score == 222)
+            #expect(try await serverPlayers(store)[0].score == 222)
             #expect(try await listJSON(alice) == listJSON(bob))
             #expect(try await listJSON(alice).first?["score"] == AnyHashable(222))
             #expect(try await bob.run(["conflicts"]).output == "No conflicts.\n")
@@ -123,13 +123,13 @@ import Testing
             let sandbox = try await syncedSandbox(url)
             #expect(try await sandbox.run(["add", "--name", "Zaphod", "--score", "42"]).status == 0)
             let before = sandbox.databaseSnapshot()
-            let counter = try store.currentVersion()
+            let counter = try await store.currentVersion()
 
             let dryRun = try await sandbox.run(["sync", "--dry-run"])
             #expect(dryRun.output == "Checked \(url.absoluteString): would push 1, up to date, conflicts 0, cursor 1 (dry run: nothing written).\n"
                     || dryRun.output == "Checked \(url.absoluteString): would push 1, +0 ~0 -0, conflicts 0, cursor 1 (dry run: nothing written).\n",
                     "\(dryRun.output)\(dryRun.error)")
-            #expect(try store.currentVersion() == counter)
+            #expect(try await store.currentVersion() == counter)
             #expect(sandbox.databaseSnapshot() == before)
         }
     }
@@ -151,7 +151,7 @@ import Testing
             let sent = Sent()
             let dropsAnswer = FaultyTransport(base: RecordingTransport(base: fastTransport(), sent: sent), fault: .answerLost)
             await #expect(throws: InjectedFault.self) { try await client.client(url, transport: dropsAnswer).pushThenPull() }
-            let counterAfterFirst = try store.currentVersion()
+            let counterAfterFirst = try await store.currentVersion()
             #expect(counterAfterFirst == 3)
             #expect(try client.appDatabase.pendingChangeCount() == 2)
 
@@ -162,10 +162,10 @@ import Testing
             #expect(batches[0].changes.map(\.mutationID) == batches[1].changes.map(\.mutationID))
             #expect(batches[0] == batches[1])
             // Nothing applied twice: the counter did not move on the retry.
-            #expect(try store.currentVersion() == counterAfterFirst)
+            #expect(try await store.currentVersion() == counterAfterFirst)
             #expect(report.push.counts.applied == 2)
             #expect(try client.appDatabase.pendingChangeCount() == 0)
-            #expect(try entries(client.players()) == serverPlayers(store))
+            #expect(try await entries(client.players()) == serverPlayers(store))
         }
     }
 }
@@ -198,7 +198,7 @@ struct RecordingTransport: HTTPTransport {
             let client = try ClientDatabase()
             _ = try await client.client(url).pushThenPull()
             var player = try #require(try client.players().first)
-            _ = try store.update(player.uuid, name: nil, score: 777)
+            _ = try await store.update(player.uuid, name: nil, score: 777)
             player.score = 5
             try client.appDatabase.savePlayer(&player)
 

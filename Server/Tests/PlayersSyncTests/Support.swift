@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersServerHTTP
+import SyncServerDatabase
 import PlayersSync
 import ServerTestSupport
 import Synchronization
@@ -19,15 +20,16 @@ func withLiveServer(
     token: String? = nil,
     pageSize: Int = 500,
     tombstoneRetention: TimeInterval = 30 * 86_400,
-    _ body: @Sendable (ServerPlayersDatabase, URL) async throws -> Void) async throws
+    _ body: @Sendable (EnginePlayersStore, URL) async throws -> Void) async throws
 {
-    let store = try ServerPlayersDatabase(DatabaseQueue())
-    try store.seed(seed)
+    let engine = EmbeddedSyncStore(try ServerSyncDatabase(DatabaseQueue(), schema: PlayersSchema.schema))
+    let store = EnginePlayersStore(engine)
+    try await store.seed(seed)
     var configuration = ServerConfiguration()
     configuration.token = token
     configuration.defaultPageSize = pageSize
     configuration.tombstoneRetention = tombstoneRetention
-    try await LiveServer.serve(PlayersAPI(store: EmbeddedPlayersStore(store), configuration: configuration).makeRouter()) { port in
+    try await LiveServer.serve(PlayersAPI(engine: engine, configuration: configuration).makeRouter()) { port in
         try await body(store, URL(string: "http://127.0.0.1:\(port)")!)
     }
 }
@@ -106,15 +108,8 @@ func fastTransport(_ configure: (inout TransportConfiguration) -> Void = { _ in 
 }
 
 /// The server's live players as the client stores them.
-func serverPlayers(_ store: ServerPlayersDatabase) throws -> [PlayersPayload.PlayerEntry] {
-    var entries: [PlayersPayload.PlayerEntry] = []
-    var after: UUID?
-    while true {
-        let page = try store.snapshot(limit: 1000, afterUUID: after)
-        entries += page.players.map(\.entry)
-        if page.isLast { return entries }
-        after = page.players.last?.uuid
-    }
+func serverPlayers(_ store: EnginePlayersStore) async throws -> [PlayersPayload.PlayerEntry] {
+    try await store.allPlayers().map(\.entry)
 }
 
 func entries(_ players: [Player]) -> [PlayersPayload.PlayerEntry] {
@@ -144,13 +139,5 @@ final class RequestCounter: Sendable {
             defer { count += 1 }
             return count
         }
-    }
-}
-
-extension ServerPlayersDatabase {
-    /// The cursor of the database's history at `counter`, as its server
-    /// sends it.
-    func cursor(_ counter: Int64) -> String {
-        history.cursor(at: counter).description
     }
 }

@@ -24,8 +24,8 @@ import Testing
             let list = try await sandbox.run(["list"])
             #expect(list.output.split(separator: "\n").count == 26)
 
-            try store.delete(try serverPlayers(store)[0].uuid)
-            _ = try store.insert(name: "Zaphod", score: 42)
+            _ = try await store.delete(try await serverPlayers(store)[0].uuid)
+            _ = try await store.insert(name: "Zaphod", score: 42)
             let second = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(second.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -1, conflicts 0, cursor 27.\n")
             #expect(try await entries(open(sandbox).reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
@@ -225,10 +225,10 @@ import Testing
             _ = try await sandbox.run(["init"])
             #expect(try await sandbox.run(["sync", "--url", url.absoluteString]).status == 0)
             let before = try contentChecksum(open(sandbox))
-            let players = try serverPlayers(store)
-            _ = try store.update(players[1].uuid, name: nil, score: 7)
-            try store.delete(players[0].uuid)
-            _ = try store.insert(name: "Zaphod", score: 42)
+            let players = try await serverPlayers(store)
+            _ = try await store.update(players[1].uuid, name: nil, score: 7)
+            _ = try await store.delete(players[0].uuid)
+            _ = try await store.insert(name: "Zaphod", score: 42)
 
             let marker = sandbox.root.appendingPathComponent("paused").path
             let process = try sandbox.makeProcess(["sync", "--url", url.absoluteString],

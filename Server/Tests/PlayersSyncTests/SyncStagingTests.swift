@@ -30,7 +30,7 @@ import Testing
         let name = "Zaphod Beeblebrox"
         try await withLiveServer(seed: 30, pageSize: 5) { store, url in
             // First in uuid order: on the first page.
-            _ = try store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, name: name, score: 42)
+            _ = try await store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, name: name, score: 42)
             let staging = try TemporaryFolder()
             let seen = Mutex<(bytes: Data, mode: Int, folderMode: Int)?>(nil)
             let transport = HookedTransport(base: fastTransport()) { number, _ in
@@ -200,10 +200,10 @@ import Testing
             _ = try await database.client(url).sync()
             var local = Player(name: "Made here", score: 5)
             try database.appDatabase.savePlayer(&local)
-            let players = try serverPlayers(store)
-            _ = try store.insert(name: "Zaphod", score: 42)
-            _ = try store.update(players[0].uuid, name: nil, score: 999)
-            try store.delete(players[1].uuid)
+            let players = try await serverPlayers(store)
+            _ = try await store.insert(name: "Zaphod", score: 42)
+            _ = try await store.update(players[0].uuid, name: nil, score: 999)
+            _ = try await store.delete(players[1].uuid)
             for full in [false, true] {
                 let bytes = database.fileBytes()
                 let dryRun = try await database.client(url).sync(full: full, dryRun: true)
@@ -219,15 +219,15 @@ import Testing
         try await withLiveServer(seed: 12, pageSize: 5) { store, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
-            let first = try serverPlayers(store)[0].uuid
+            let first = try await serverPlayers(store)[0].uuid
             // On the first page of the snapshot, then in its catch-up delta
             // as a tombstone.
             let transport = HookedTransport(base: fastTransport()) { number, _ in
-                if number == 1 { try store.delete(first) }
+                if number == 1 { _ = try await store.delete(first) }
             }
             let report = try await database.client(url, transport: transport).sync(full: true)
             #expect(report.counts == SyncCounts(deleted: 1, unchanged: 11))
-            #expect(try entries(database.players()) == serverPlayers(store))
+            #expect(try await entries(database.players()) == serverPlayers(store))
         }
     }
 }

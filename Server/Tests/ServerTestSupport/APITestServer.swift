@@ -1,4 +1,5 @@
 import Foundation
+import PlayersProtocol
 import NIOCore
 import NIOEmbedded
 import PlayersServerHTTP
@@ -18,8 +19,9 @@ import TestSupport
 public struct APITestServer: Sendable {
     /// The store the API serves, to arrange and check its players.
     public let store: any PlayersStore
-    /// The sync engine's store of `engine`'s tables, on the same database.
-    public let engine: (any SyncRowStore)?
+    /// The sync engine's store of Players' table and `engine`'s, on the
+    /// sandbox's database: `store`'s players are its rows.
+    public let engine: any SyncRowStore
     public let sandbox: StoreSandbox
     public let client: APIClient
     let longPollClock: NIOAsyncTestingEventLoop
@@ -34,10 +36,8 @@ public struct APITestServer: Sendable {
         _ body: @Sendable (APITestServer) async throws -> Void
     ) async throws {
         try await StoreSandbox.with(kind) { sandbox in
-            let store = try await sandbox.makeStore()
-            var opened: (any SyncRowStore)?
-            if let schema { opened = try await sandbox.makeSyncStore(schema: schema) }
-            let engine = opened
+            let engine = try await sandbox.makeSyncStore(schema: schema ?? PlayersSchema.schema)
+            let store = EnginePlayersStore(engine)
             let longPollClock = NIOAsyncTestingEventLoop()
             var configuration = ServerConfiguration()
             configuration.token = token
@@ -47,27 +47,22 @@ public struct APITestServer: Sendable {
             // `GET /ready` checks the store within this time: a store that
             // answers must be seen ready on a loaded machine too.
             configuration.readinessTimeout = TimeInterval(hangGuard.components.seconds)
-            let api = PlayersAPI(store: store, engine: engine, configuration: configuration, longPollTimers: longPollClock)
+            let api = PlayersAPI(engine: engine, configuration: configuration, longPollTimers: longPollClock)
             do {
                 try await APIClient.withServer(api.makeRouter()) { client in
                     // Before the server shuts down, as players-server's
                     // LongPollRelease does: a long-poll that its clock or a
                     // change never ends (a test that failed meanwhile) would
                     // hold the shutdown, and the test, for ever.
-                    defer {
-                        _ = store.changes.releaseAll()
-                        _ = engine?.changes.releaseAll()
-                    }
+                    defer { _ = engine.changes.releaseAll() }
                     try await body(APITestServer(store: store, engine: engine, sandbox: sandbox, client: client, longPollClock: longPollClock))
                 }
             } catch {
-                try? await engine?.close()
-                try? await store.close()
+                try? await engine.close()
                 await longPollClock.shutdownGracefully()
                 throw error
             }
-            try await engine?.close()
-            try await store.close()
+            try await engine.close()
             await longPollClock.shutdownGracefully()
         }
     }

@@ -2,30 +2,28 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerPostgres
 import PlayersServerStore
-import PlayersStorage
 import PostgresClient
+import SyncServer
+import TestSupport
 
 extension StoreSandbox {
-    /// Moves every tombstone and recorded mutation id `seconds` into the
-    /// past, as if they had been written then: the retention then expires
-    /// them without waiting.
+    /// Moves every tombstone and kept answer `seconds` into the past, as
+    /// if they had been written then: the retention then expires them
+    /// without waiting.
     public func ageTombstones(by seconds: Int) async throws {
         switch kind {
         case .embedded:
             let pool = try embeddedPool()
             try await pool.write { db in
-                try db.execute(
-                    sql: "UPDATE tombstone SET deletedAt = strftime('%Y-%m-%d %H:%M:%f', deletedAt, ?)", arguments: ["-\(seconds) seconds"])
-                try db.execute(
-                    sql: "UPDATE appliedMutation SET appliedAt = strftime('%Y-%m-%d %H:%M:%f', appliedAt, ?)", arguments: ["-\(seconds) seconds"])
+                try db.execute(sql: "UPDATE sync_server_row SET deleted_at = deleted_at - ? WHERE deleted_at IS NOT NULL", arguments: [seconds])
+                try db.execute(sql: "UPDATE sync_server_answer SET answered_at = answered_at - ?", arguments: [seconds])
             }
             try pool.close()
         case .postgres:
             try await Self.withClient(try postgresURL()) { client in
-                try await client.query("UPDATE tombstone SET deleted_at = deleted_at - make_interval(secs => \(seconds))")
-                try await client.query("UPDATE applied_mutation SET applied_at = applied_at - make_interval(secs => \(seconds))")
+                try await client.query("UPDATE sync_server_row SET deleted_at = deleted_at - make_interval(secs => \(seconds))")
+                try await client.query("UPDATE sync_server_answer SET answered_at = answered_at - make_interval(secs => \(seconds))")
             }
         }
     }
@@ -52,88 +50,72 @@ extension StoreSandbox {
         return count
     }
 
-    /// Takes the sandbox's PostgreSQL schema back to version 2, before the
-    /// digest (its triggers, functions and columns dropped), as a server
-    /// of an older version left it: the next store migrates it again.
-    public func rewindPostgresSchemaBeforeTheDigest() async throws {
-        try await Self.withClient(try postgresURL()) { client in
-            for trigger in ["player_digest_insert", "player_digest_delete", "player_digest_update", "player_digest_truncate"] {
-                try await client.query("DROP TRIGGER \(unescaped: trigger) ON player")
-            }
-            for function in ["players_digest_inserted", "players_digest_deleted", "players_digest_updated", "players_digest_truncated",
-                             "players_digest_hash"] {
-                try await client.query("DROP FUNCTION \(unescaped: function)")
-            }
-            try await client.query("ALTER TABLE change_counter DROP COLUMN player_count, DROP COLUMN checksum")
-            try await client.query("UPDATE schema_version SET version = 2")
-        }
-    }
-
-    /// The digest that the store keeps with its counter, and the one this
-    /// process computes from every live player with
-    /// `PlayersDigest.hash` (on PostgreSQL, a check of its SQL hash too).
-    public func digests() async throws -> (stored: PlayersDigest, recomputed: PlayersDigest) {
-        var stored = PlayersDigest.empty
+    /// The players' digest that the store keeps (its `player` table's,
+    /// ``SyncTableDigest``), and the one this process computes from every
+    /// live player with `PlayersDigest.hash`, both read through a store of
+    /// its own.
+    public func digests() async throws -> (stored: PlayersDigest?, recomputed: PlayersDigest) {
+        let store = try await makeSyncStore(schema: PlayersSchema.schema)
         var recomputed = PlayersDigest.empty
-        switch kind {
-        case .embedded:
-            let pool = try embeddedPool()
-            defer { try? pool.close() }
-            (stored, recomputed) = try await pool.read { db in
-                let row = try Row.fetchOne(db, sql: "SELECT playerCount, checksum FROM changeCounter")
-                return (PlayersDigest(players: row?[0] ?? -1, checksum: UInt64(bitPattern: row?[1] ?? 0)),
-                        try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player"))
-            }
-        case .postgres:
-            try await Self.withClient(try postgresURL()) { client in
-                for (players, checksum) in try await client.query(
-                    "SELECT player_count, checksum FROM change_counter").decode((Int, Int64).self) {
-                    stored = PlayersDigest(players: players, checksum: UInt64(bitPattern: checksum))
+        var stored: PlayersDigest?
+        do {
+            var after: SyncRowKey?
+            while true {
+                let page = try await store.snapshot(after: after, limit: 1_000, table: PlayersSchema.player.name)
+                if after == nil {
+                    stored = page.digests.first { $0.table == PlayersSchema.player.name }.map { PlayersDigest(players: $0.rows, checksum: $0.checksum) }
                 }
-                for (uuid, name, score, version) in try await client.query(
-                    "SELECT uuid, name, score, version FROM player").decode((UUID, String, Int, Int64).self) {
-                    recomputed.toggle(uuid: uuid, name: name, score: score, version: version)
+                for row in page.rows {
+                    guard case .text(let name)? = row.values?["name"], case .integer(let score)? = row.values?["score"] else {
+                        throw TestFailure("the player \(row.key.id) has no name or score")
+                    }
+                    recomputed.toggle(uuid: row.key.id, name: name, score: Int(score), version: row.version)
                 }
+                guard let last = page.rows.last else { break }
+                after = last.key
             }
+        } catch {
+            try? await store.close()
+            throw error
         }
+        try await store.close()
         return (stored, recomputed)
     }
 
-    /// What is wrong with the stored players, as sentences; empty when
-    /// nothing is: on both stores, every version is unique among players
-    /// and tombstones and none is above the counter, and the digest kept
-    /// with the counter is the players' (``digests()``); on the embedded
-    /// store, SQLite's integrity check passes too.
+    /// What is wrong with the stored rows, as sentences; empty when nothing
+    /// is: on both stores, no version is above the counter and the digest
+    /// kept of the players is theirs (``digests()``); on the embedded store,
+    /// SQLite's integrity check passes too.
     public func storeProblems() async throws -> [String] {
-        let versionsQuery = "SELECT version FROM player UNION ALL SELECT version FROM tombstone"
-        var versions: [Int64] = []
+        var highest: Int64?
         var counter: Int64 = 0
         var problems: [String] = []
         switch kind {
         case .embedded:
             let pool = try embeddedPool()
             let integrity: [String]
-            (integrity, versions, counter) = try await pool.read { db in
+            (integrity, highest, counter) = try await pool.read { db in
                 (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-                 try Int64.fetchAll(db, sql: versionsQuery),
-                 try Int64.fetchOne(db, sql: "SELECT value FROM changeCounter") ?? 0)
+                 try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row"),
+                 try Int64.fetchOne(db, sql: "SELECT value FROM sync_server_counter") ?? 0)
             }
             if integrity != ["ok"] { problems.append("integrity_check: \(integrity.joined(separator: "; "))") }
             try pool.close()
         case .postgres:
             try await Self.withClient(try postgresURL()) { client in
-                for version in try await client.query(PostgresQuery(unsafeSQL: versionsQuery)).decode(Int64.self) {
-                    versions.append(version)
+                for version in try await client.query("SELECT MAX(version) FROM sync_server_row").decode(Int64?.self) {
+                    highest = version
                 }
-                for value in try await client.query("SELECT value FROM change_counter").decode(Int64.self) {
+                for value in try await client.query("SELECT value FROM sync_server_counter").decode(Int64.self) {
                     counter = value
                 }
             }
         }
         let digests = try await digests()
-        if digests.stored != digests.recomputed { problems.append("the digest kept is \(digests.stored), the players' \(digests.recomputed)") }
-        if Set(versions).count != versions.count { problems.append("a version is used twice") }
-        if let highest = versions.max(), highest > counter { problems.append("version \(highest) is above the counter \(counter)") }
+        if digests.stored != digests.recomputed {
+            problems.append("the digest kept is \(digests.stored.map(\.description) ?? "none"), the players' \(digests.recomputed)")
+        }
+        if let highest, highest > counter { problems.append("version \(highest) is above the counter \(counter)") }
         return problems
     }
 }

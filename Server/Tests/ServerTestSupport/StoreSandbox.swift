@@ -56,7 +56,7 @@ public struct StoreSandbox: Sendable {
     }
 
     /// Runs `body` with one store of a new sandbox, closed afterwards.
-    public static func withStore(_ kind: StoreKind, _ body: (any PlayersStore) async throws -> Void) async throws {
+    public static func withStore(_ kind: StoreKind, _ body: (EnginePlayersStore) async throws -> Void) async throws {
         try await with(kind) { sandbox in
             let store = try await sandbox.makeStore()
             do {
@@ -73,23 +73,21 @@ public struct StoreSandbox: Sendable {
     /// connect for up to `connectTimeout`: on a loaded machine that may take
     /// long (the hang guard), but a test of a database that refuses
     /// connections waits that long for its error.
-    public func makeStore(connectTimeout: Duration = hangGuard) async throws -> any PlayersStore {
-        switch kind {
-        case .embedded:
-            return EmbeddedPlayersStore(try ServerPlayersDatabase(try embeddedPool()))
-        case .postgres:
-            return try await PostgresPlayersStore(url: try postgresURL(), connectTimeout: connectTimeout, logger: postgresTestLogger)
-        }
+    public func makeStore(connectTimeout: Duration = hangGuard) async throws -> EnginePlayersStore {
+        EnginePlayersStore(try await makeSyncStore(schema: PlayersSchema.schema, connectTimeout: connectTimeout))
     }
 
-    /// The sync engine's store of `schema`'s tables on the sandbox's
-    /// database (another pool).
+    /// The sync engine's store of Players' table and `schema`'s on the
+    /// sandbox's database (another pool), as players-server opens it:
+    /// players of an earlier release's tables are taken in.
     public func makeSyncStore(schema: SyncSchema, connectTimeout: Duration = hangGuard) async throws -> any SyncRowStore {
+        let schema = try SyncSchema(tables: [PlayersSchema.player] + schema.tables.filter { $0 != PlayersSchema.player })
         switch kind {
         case .embedded:
-            return EmbeddedSyncStore(try ServerSyncDatabase(try embeddedPool(), schema: schema))
+            return EmbeddedSyncStore(try ServerSyncDatabase(try embeddedPool(), schema: schema, adopting: PlayersServerAdoption.embedded))
         case .postgres:
-            return try await PostgresSyncStore(url: try postgresURL(), schema: schema, connectTimeout: connectTimeout, logger: postgresTestLogger)
+            return try await PostgresSyncStore(url: try postgresURL(), schema: schema, adopting: PlayersServerAdoption.postgres,
+                                               connectTimeout: connectTimeout, logger: postgresTestLogger)
         }
     }
 
@@ -139,10 +137,6 @@ public struct StoreSandbox: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         DatabaseKeySource.rawKey { Self.key }.configure(&configuration)
-        configuration.prepareDatabase { db in
-            // The digest's triggers call it when a test writes players.
-            db.add(function: PlayersDigest.toggleFunction)
-        }
         return try DatabasePool(path: databasePath, configuration: configuration)
     }
 

@@ -2,12 +2,24 @@ import AppFiles
 import CipherDB
 import Foundation
 import PlayersStorage
+import SyncSchema
+import SyncServerDatabase
 
-extension ServerPlayersDatabase {
+/// The server's encrypted database file: the engine's store of the
+/// server's tables, Players' among them.
+public enum ServerDatabaseFile {
+    /// The migration that marks a server database for the releases of
+    /// players-server before the engine's store, which kept players in
+    /// tables of their own with GRDB's migrations: they refuse it as a
+    /// newer program's rather than make those tables anew, empty.
+    static let engineStoreMigration = "server-v5-engine-store"
+
     /// Opens (or creates) the server's encrypted database at `path`, with
-    /// the key of `configuration`, in WAL mode, and migrates it. A new
-    /// file is private from its first byte (mode 0600, as its `-wal` and
-    /// `-shm` files, which SQLite creates with its mode).
+    /// the key of `configuration`, in WAL mode, migrates it and takes in
+    /// the players of an earlier release (``PlayersServerAdoption``), then
+    /// serves `schema`'s tables. A new file is private from its first byte
+    /// (mode 0600, as its `-wal` and `-shm` files, which SQLite creates
+    /// with its mode).
     ///
     /// Throws ``ServerDatabaseError`` when the key does not open the file,
     /// when the file is not a players-server database (a plaintext SQLite
@@ -15,12 +27,18 @@ extension ServerPlayersDatabase {
     /// folder is missing or cannot be written. A refused file keeps every
     /// byte: its kind is read on a read-only connection before the pool
     /// opens it, which would turn it to WAL mode.
-    public static func open(atPath path: String, configuration: Configuration) throws -> ServerPlayersDatabase {
+    public static func open(atPath path: String, configuration: Configuration, schema: SyncSchema) throws -> ServerSyncDatabase {
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isNew { try createFile(atPath: path) }
         do {
             if !isNew { try checkKind(atPath: path, configuration: configuration) }
-            return try ServerPlayersDatabase(DatabasePool(path: path, configuration: configuration))
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            let database = try ServerSyncDatabase(pool, schema: schema, adopting: PlayersServerAdoption.embedded)
+            try pool.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)", arguments: [engineStoreMigration])
+            }
+            return database
         } catch {
             // A new database that failed to open leaves no empty file.
             if isNew { unlink(path) }

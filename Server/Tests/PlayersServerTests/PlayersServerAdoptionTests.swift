@@ -1,0 +1,148 @@
+import CipherDB
+import Foundation
+import PlayersProtocol
+import PlayersServerStore
+import ServerTestSupport
+import SyncSchema
+import SyncServer
+import TestSupport
+import Testing
+
+/// A server database of the release before the sync engine's store
+/// (players in tables of their own, on both stores), made by that
+/// release's code and kept in Server/Tests/Fixtures: the engine's store
+/// takes it in when it opens, with every player, version, tombstone,
+/// answer, the counter and floor, and the history that its clients'
+/// cursors name.
+@Suite struct PlayersServerAdoptionTests {
+    static func id(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!
+    }
+
+    /// The fixture's identity and epochs, per store.
+    static let history: [StoreKind: (server: String, epochs: [SyncEpoch])] = [
+        .embedded: ("04495B72-2CEA-458C-8FFE-CB7B4FBDA827",
+                    [SyncEpoch(epoch: "a6fc5905f318f6c5", start: 0), SyncEpoch(epoch: "6f57e653711384fc", start: 8)]),
+        .postgres: ("F476D041-EDD1-4A94-940B-EC7D57A5FE47",
+                    [SyncEpoch(epoch: "45dcb4c580c744c6", start: 0), SyncEpoch(epoch: "cd62529e222f4986", start: 8)]),
+    ]
+
+    /// Writes the fixture of `sandbox`'s store into its database.
+    static func loadFixture(_ sandbox: StoreSandbox) async throws {
+        let fixtures = BuiltProducts.serverPackageRoot.appendingPathComponent("Tests/Fixtures")
+        switch sandbox.kind {
+        case .embedded:
+            let dump = try String(contentsOf: fixtures.appendingPathComponent("players-server-before-engine.sqlite.sql"), encoding: .utf8)
+            let pool = try sandbox.embeddedPool()
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: dump) }
+            try pool.close()
+        case .postgres:
+            try await ServerHistoryTests.runPostgresTool("psql", [
+                "--quiet", "--no-psqlrc", "--set=ON_ERROR_STOP=1", "--dbname=\(try sandbox.postgresURLString())",
+                "--file=\(fixtures.appendingPathComponent("players-server-before-engine.postgres.sql").path)",
+            ])
+        }
+    }
+
+    func save(_ mutation: Int, _ player: Int, _ name: String, _ score: Int, base: Int64?) -> PlayersChangeBatch.Change {
+        .init(mutationID: Self.id(100 + mutation), uuid: Self.id(player), kind: .save, name: name, score: score, baseVersion: base)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyPlayerVersionTombstoneAnswerAndTheHistoryAreTakenIn(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            try await Self.loadFixture(sandbox)
+            let store = try await sandbox.makeStore()
+            do {
+                let players = try await store.allPlayers()
+                #expect(players == [
+                    ServerPlayer(uuid: Self.id(1), name: "Arthur", score: 11, version: 9),
+                    ServerPlayer(uuid: Self.id(2), name: "Barbara | Zoé", score: 21, version: 6),
+                    ServerPlayer(uuid: Self.id(5), name: "Éric", score: 50, version: 8),
+                ])
+                // The floor: a delta from before the purged tombstone is
+                // refused; from it, every change in version order.
+                #expect(try await store.delta(since: 4, limit: 10) == nil)
+                let delta = try #require(try await store.delta(since: 5, limit: 10))
+                #expect(delta.serverVersion == 9)
+                #expect(delta.changes.map { change -> String in
+                    switch change {
+                    case .player(let player): "\(player.name) \(player.version)"
+                    case .tombstone(let tombstone): "\(tombstone.uuid == Self.id(3) ? "Craig" : "?") deleted \(tombstone.version)"
+                    }
+                } == ["Barbara | Zoé 6", "Craig deleted 7", "Éric 8", "Arthur 9"])
+                var digest = PlayersDigest.empty
+                for player in players { digest.toggle(uuid: player.uuid, name: player.name, score: player.score, version: player.version) }
+                #expect(delta.digest == digest)
+
+                // The history its clients' cursors name: the same server,
+                // its epochs (PostgreSQL's fixture was restored by psql
+                // into new tables, so a new epoch began at 9, as the
+                // release before would have begun it).
+                let (server, epochs) = try #require(Self.history[kind])
+                #expect(store.history.server.uuidString == server)
+                #expect(Array(store.history.epochs.prefix(2)) == epochs)
+                #expect(store.history.epochs.count == (kind == .postgres ? 3 : 2))
+                #expect(kind == .embedded || store.history.epochs.last?.start == 9)
+
+                // The answers kept: a retry gets the same one and changes
+                // nothing; a new change takes the next version.
+                let retried = try await store.applyChanges(PlayersChangeBatch(changes: [
+                    .init(mutationID: Self.id(105), uuid: Self.id(3), kind: .delete, baseVersion: 3),
+                    save(6, 2, "Bob", 22, base: 2),
+                    save(8, 1, "Arthur", 11, base: 1),
+                    save(9, 6, "Fatima", 60, base: nil),
+                ])).results
+                #expect(retried.map(\.status) == [.applied, .conflict, .applied, .applied])
+                #expect(retried.map(\.version) == [7, nil, 9, 10])
+                #expect(retried[1].player == ServerPlayer(uuid: Self.id(2), name: "Barbara | Zoé", score: 21, version: 6).entry)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+            #expect(try await Self.earlierTablesLeft(sandbox) == [])
+        }
+    }
+
+    /// The tables of the release before that are still there.
+    static func earlierTablesLeft(_ sandbox: StoreSandbox) async throws -> [String] {
+        let earlier = ["player", "tombstone", "changeCounter", "appliedMutation", "serverIdentity", "historyEpoch",
+                       "change_counter", "applied_mutation", "server_identity", "history_epoch"]
+        switch sandbox.kind {
+        case .embedded:
+            let pool = try sandbox.embeddedPool()
+            defer { try? pool.close() }
+            return try await pool.read { db in try earlier.filter { try db.tableExists($0) } }
+        case .postgres:
+            let found = try await ServerHistoryTests.postgresOutput(sandbox, """
+                SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class
+                WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND relname = ANY('{\(earlier.joined(separator: ","))}')
+                """)
+            return found.isEmpty ? [] : found.split(separator: ",").map(String.init)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func playersServerServesThePlayersOfTheReleaseBefore(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            try await Self.loadFixture(sandbox)
+            var server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
+            defer { _ = try? server.stop() }
+            let page = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players").body.utf8))
+            #expect(page.players.map(\.name) == ["Arthur", "Barbara | Zoé", "Éric"])
+            #expect(page.digest?.players == 3)
+            _ = try server.stop()
+            if kind == .postgres {
+                // The release before refuses its players' schema as newer.
+                #expect(try await ServerHistoryTests.postgresOutput(sandbox, "SELECT version FROM schema_version") == "4")
+            } else {
+                // The release before refuses a file of unknown migrations.
+                let pool = try sandbox.embeddedPool()
+                defer { try? pool.close() }
+                let migrations = try await pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+                #expect(migrations.contains("server-v5-engine-store"))
+            }
+        }
+    }
+}

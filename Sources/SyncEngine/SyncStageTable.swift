@@ -91,7 +91,7 @@ struct SyncStageTable {
             if let absent, absent.contains(",\(column.name),") { continue }
             values[column.name] = SyncValue(staged[column.name], for: column.type)
         }
-        guard let uuid = UUID(uuidString: id) else { throw SyncRowError.invalidID(table: table.name, id) }
+        guard let uuid = UUID(parsing: id) else { throw SyncRowError.invalidID(table: table.name, id) }
         return try table.row(id: uuid, values: values, carrying: .changed)
     }
 }

@@ -25,6 +25,22 @@ extension SyncColumn {
         }
     }
 
+    /// The check of a value that a store wrote after ``validated(_:)``
+    /// (a server's stored row, read again): its type, and a value for a
+    /// required column; the rules of text and ranges held when it was
+    /// written, and a server reads every row of every page.
+    public func typeChecked(_ value: SyncValue) throws(SyncValueError) -> SyncValue {
+        switch (type, value) {
+        case (_, .null):
+            if isRequired { throw error(.missing, "is missing") }
+            return .null
+        case (.text, .text), (.integer, .integer), (.real, .real), (.uuid, .uuid), (.boolean, .boolean):
+            return value
+        default:
+            throw error(.wrongType, "is not \(Self.article(type))")
+        }
+    }
+
     /// What the column accepts, after "must be".
     public var rule: String {
         switch type {

@@ -89,7 +89,7 @@ public struct SyncPage: Sendable, Equatable {
         for (index, tombstone) in wire.tombstones.enumerated() {
             let path = "$.tombstones[\(index)]"
             guard tombstone.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
-            guard let id = UUID(uuidString: tombstone.id) else { throw SyncMessageError(path: "\(path).id", "not a UUID") }
+            guard let id = UUID(parsing: tombstone.id) else { throw SyncMessageError(path: "\(path).id", "not a UUID") }
             guard schema.table(tombstone.table) != nil else { continue }
             tombstones.append(SyncTombstone(table: tombstone.table, id: id, version: tombstone.version))
         }

@@ -87,7 +87,7 @@ extension SyncJSONScalar {
     func value(for type: SyncColumnType) -> SyncValue {
         switch (type, self) {
         case (_, .null): .null
-        case (.uuid, .string(let string)): UUID(uuidString: string).map(SyncValue.uuid) ?? .text(string)
+        case (.uuid, .string(let string)): UUID(parsing: string).map(SyncValue.uuid) ?? .text(string)
         case (.real, .integer(let integer)): .real(Double(integer))
         case (_, .string(let string)): .text(string)
         case (_, .boolean(let boolean)): .boolean(boolean)
@@ -101,12 +101,37 @@ extension SyncTable {
     /// The row that JSON describes, checked as ``row(id:values:carrying:)``
     /// checks one.
     public func row(from json: SyncRowJSON, carrying columns: RowColumns = .whole) throws(SyncRowError) -> SyncRow {
-        guard let id = UUID(uuidString: json.id) else { throw .invalidID(table: name, json.id) }
+        guard let id = UUID(parsing: json.id) else { throw .invalidID(table: name, json.id) }
         var values: [String: SyncValue] = [:]
         for (name, scalar) in json.values {
             // An unknown column keeps a value that row(id:values:) refuses by name.
             values[name] = scalar.value(for: column(name)?.type ?? .text)
         }
         return try row(id: id, values: values, carrying: columns)
+    }
+
+    /// The values of a row that a store wrote, read back from its JSON:
+    /// each of a declared column other than the primary key, and of its
+    /// type (``SyncColumn/typeChecked(_:)``); the rules of each value held
+    /// when the store wrote it, after ``row(id:values:carrying:)``.
+    public func storedValues(_ scalars: [String: SyncJSONScalar]) throws(SyncRowError) -> [String: SyncValue] {
+        var values: [String: SyncValue] = [:]
+        values.reserveCapacity(scalars.count)
+        for (name, scalar) in scalars {
+            if name == primaryKey { throw .primaryKeyAmongValues(table: self.name, column: name) }
+            guard let column = column(name) else { throw .unknownColumn(table: self.name, column: name) }
+            do {
+                values[name] = try column.typeChecked(scalar.value(for: column.type))
+            } catch {
+                throw .invalidValue(table: self.name, error)
+            }
+        }
+        return values
+    }
+
+    /// The row of values that ``storedValues(_:)`` read, as a message
+    /// carries it, without checking them again.
+    public func storedRow(id: UUID, values: [String: SyncValue]) -> SyncRow {
+        SyncRow(table: name, id: id, values: values)
     }
 }

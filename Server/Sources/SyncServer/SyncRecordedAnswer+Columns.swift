@@ -38,7 +38,7 @@ extension SyncRecordedAnswer {
     /// An answer read back from a store's columns.
     public init(mutationID: UUID, columns: Columns, schema: SyncSchema) throws {
         guard let table = schema.table(columns.table) else { throw SyncChangeError.unknownTable(columns.table) }
-        guard let id = UUID(uuidString: columns.rowID), let operation = SyncChange.Operation(rawValue: columns.operation),
+        guard let id = UUID(parsing: columns.rowID), let operation = SyncChange.Operation(rawValue: columns.operation),
               ["applied", "conflict"].contains(columns.status) else {
             throw SyncChangeError.storedAnswerDamaged(mutationID)
         }

@@ -3,8 +3,9 @@ import SyncSchema
 
 extension SyncStoredPage {
     /// The page's rows as a message carries them: the live ones with their
-    /// values and versions (each row whole, checked by its table's
-    /// declaration), the deleted ones as tombstones, in the page's order.
+    /// values and versions (as the store read them: of their table's
+    /// columns and types), the deleted ones as tombstones, in the page's
+    /// order.
     public func messageParts(schema: SyncSchema) throws -> (rows: [SyncServerRow], tombstones: [SyncTombstone]) {
         var serverRows: [SyncServerRow] = []
         var tombstones: [SyncTombstone] = []
@@ -14,11 +15,7 @@ extension SyncStoredPage {
                 continue
             }
             guard let table = schema.table(row.key.table) else { throw SyncChangeError.unknownTable(row.key.table) }
-            do {
-                serverRows.append(SyncServerRow(row: try table.row(id: row.key.id, values: values), version: row.version))
-            } catch {
-                throw SyncChangeError.storedRowRefused(error)
-            }
+            serverRows.append(SyncServerRow(row: table.storedRow(id: row.key.id, values: values), version: row.version))
         }
         return (serverRows, tombstones)
     }

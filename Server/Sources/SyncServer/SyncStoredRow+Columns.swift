@@ -28,8 +28,9 @@ extension SyncStoredRow {
         }
     }
 
-    /// A row read back from a store's columns, its values checked by the
-    /// table's declaration.
+    /// A row read back from a store's columns, its values of the table's
+    /// columns and types (``SyncTable/storedValues(_:)``: the rules held
+    /// when it was written).
     public init(key: SyncRowKey, version: Int64, columns: Columns, table: SyncTable) throws {
         self.key = key
         self.version = version
@@ -40,13 +41,13 @@ extension SyncStoredRow {
         guard let valuesText = columns.values, let versionsText = columns.columnVersions else {
             throw SyncChangeError.storedRowDamaged(key)
         }
-        let scalars = try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: valuesText)
+        let scalars = try SyncStoredJSON.scalars(from: valuesText)
         let values: [String: SyncValue]
         do {
-            values = try table.row(from: SyncRowJSON(id: key.id.uuidString, values: scalars), carrying: .changed).values
+            values = try table.storedValues(scalars)
         } catch {
             throw SyncChangeError.storedRowRefused(error)
         }
-        state = .live(values: values, columnVersions: try SyncStoredJSON.decode([String: Int64].self, from: versionsText))
+        state = .live(values: values, columnVersions: try SyncStoredJSON.integers(from: versionsText))
     }
 }

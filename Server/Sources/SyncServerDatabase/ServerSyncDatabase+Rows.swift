@@ -106,7 +106,7 @@ extension ServerSyncDatabase {
             let tableName: String = row["table_name"]
             guard let table = schema.table(tableName) else { throw SyncChangeError.unknownTable(tableName) }
             let idText: String = row["id"]
-            guard let id = UUID(uuidString: idText) else { throw SyncChangeError.storedRowRefused(.invalidID(table: tableName, idText)) }
+            guard let id = UUID(parsing: idText) else { throw SyncChangeError.storedRowRefused(.invalidID(table: tableName, idText)) }
             return try SyncStoredRow(
                 key: SyncRowKey(table: tableName, id: id), version: row["version"],
                 columns: SyncStoredRow.Columns(values: row["row_values"], columnVersions: row["column_versions"],

@@ -279,4 +279,16 @@ import Testing
             #expect(ids == [work, home].sorted { $0.uuidString < $1.uuidString })
         }
     }
+
+    @Test func aStoredValueOfAnotherTypeThanItsColumnsIsRefusedWhenRead() async throws {
+        try await TestSyncStore.with(.embedded) { store, sandbox in
+            try await notebookWithANoteAndAComment(store)
+            let pool = try sandbox.embeddedPool()
+            try await pool.write { db in
+                try db.execute(sql: #"UPDATE sync_server_row SET row_values = '{"name":5}' WHERE table_name = 'notebook'"#)
+            }
+            try pool.close()
+            await #expect(throws: SyncChangeError.self) { try await store.row("notebook", work) }
+        }
+    }
 }

@@ -25,7 +25,7 @@ struct PlayersPage: ResponseGenerator, Sendable {
         let next = page.isLast ? nil : page.players.last.map { "/v1/players?limit=\(limit)&after=\($0.uuid.uuidString)&at=\(cursor)" }
         // The digest is the state at the page's read: the snapshot's
         // cursor only when nothing changed since its first page.
-        body = try Self.encoded(PlayersPayload(
+        body = Self.encoded(PlayersPayload(
             kind: .snapshot, complete: page.isLast, cursor: cursor.description, next: next,
             players: page.players.filter { $0.version <= counter }.map(\.entry), epochs: history.epochs,
             digest: page.isLast && page.version == counter ? page.digest : nil))
@@ -43,7 +43,7 @@ struct PlayersPage: ResponseGenerator, Sendable {
             }
         }
         let cursor = history.cursor(at: page.version).description
-        body = try Self.encoded(PlayersPayload(
+        body = Self.encoded(PlayersPayload(
             kind: .delta, complete: page.isLast, cursor: cursor,
             next: page.isLast ? nil : "/v1/players?since=\(cursor)&limit=\(limit)",
             players: players, tombstones: tombstones, digest: page.isLast ? page.digest : nil))
@@ -67,7 +67,9 @@ struct PlayersPage: ResponseGenerator, Sendable {
             body: ResponseBody(byteBuffer: body))
     }
 
-    private static func encoded(_ message: PlayersPayload) throws -> ByteBuffer {
-        ByteBuffer(bytes: try JSONEncoder.api.encode(message))
+    /// The message as ``JSONEncoder/api`` writes it, written without it
+    /// (``PlayersPayload/jsonBytes()``).
+    private static func encoded(_ message: PlayersPayload) -> ByteBuffer {
+        ByteBuffer(bytes: message.jsonBytes())
     }
 }

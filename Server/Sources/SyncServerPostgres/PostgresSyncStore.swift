@@ -295,12 +295,21 @@ public final class PostgresSyncStore: SyncRowStore {
 
     // MARK: - Transactions
 
-    /// Runs `body` in a read-only `REPEATABLE READ` transaction.
+    /// Runs `body` in a read-only `REPEATABLE READ` transaction, whose
+    /// reads are range scans of an index in its order: every read of the
+    /// store is (a page in key or version order, with a limit), and the
+    /// planner's statistics lag a bulk write (a seed, an adoption) by up
+    /// to a minute, when it took a bitmap scan and a sort of every row of
+    /// a table for a page (6.6 ms instead of 0.4 ms for a page of 100 of
+    /// 10,000 players).
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         try checkOpen()
-        return try await pool.withSnapshotRead(logger: logger) { [logger] connection in try await body(connection, logger) }
+        return try await pool.withSnapshotRead(logger: logger) { [logger] connection in
+            try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger)
+            return try await body(connection, logger)
+        }
     }
 
     /// Runs `body` in a writing transaction that holds the counter (the

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 /// The digest of a players server's state at a cursor: how many live
 /// players it holds, and the XOR of one 64-bit hash per player
@@ -38,10 +39,7 @@ public struct PlayersDigest: Codable, Equatable, Sendable, CustomStringConvertib
     /// The checksum as a number, nil when it is not 16 lowercase
     /// hexadecimal digits.
     public var checksumValue: UInt64? {
-        guard checksum.utf8.count == 16, checksum.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            return nil
-        }
-        return UInt64(checksum, radix: 16)
+        SyncHexadecimal.value(checksum)
     }
 
     /// Adds a player that is not counted, or removes one that is (the same
@@ -73,7 +71,6 @@ public struct PlayersDigest: Codable, Equatable, Sendable, CustomStringConvertib
     }
 
     private static func hexadecimal(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        SyncHexadecimal.text(value)
     }
 }

@@ -48,14 +48,12 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
 
     /// A new random epoch.
     public static func newEpoch() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        SyncHexadecimal.text(UInt64.random(in: .min ... .max))
     }
 
     /// Whether `text` is an epoch: 16 lowercase hexadecimal digits.
     public static func isEpoch(_ text: Substring) -> Bool {
-        text.utf8.count == 16 && text.utf8.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        SyncHexadecimal.value(text) != nil
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -174,13 +174,7 @@ struct FlatObjectReader {
         guard position + 4 <= bytes.count else { return nil }
         var unit: UInt32 = 0
         for byte in UnsafeBufferPointer(rebasing: bytes[position..<position + 4]) {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = SyncHexadecimal.digit(byte) else { return nil }
             unit = unit << 4 | UInt32(digit)
         }
         position += 4

@@ -62,8 +62,7 @@ public struct SyncTableDigest: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text = try container.decode(String.self, forKey: .checksum)
-        guard text.utf8.count == 16, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
-              let checksum = UInt64(text, radix: 16) else {
+        guard let checksum = SyncHexadecimal.value(text) else {
             throw DecodingError.dataCorruptedError(forKey: .checksum, in: container, debugDescription: "not 16 lowercase hexadecimal digits")
         }
         let rows = try container.decode(Int.self, forKey: .rows)
@@ -84,7 +83,6 @@ public struct SyncTableDigest: Sendable, Equatable, Codable {
 
     /// The checksum as 16 lowercase hexadecimal digits.
     public var hexadecimalChecksum: String {
-        let digits = String(checksum, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        SyncHexadecimal.text(checksum)
     }
 }

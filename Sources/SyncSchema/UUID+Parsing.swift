@@ -24,7 +24,7 @@ extension UUID {
                         index += 1
                         continue
                     }
-                    guard let high = Self.hexadecimalDigit(utf8[index]), let low = Self.hexadecimalDigit(utf8[index + 1]) else { return false }
+                    guard let high = SyncHexadecimal.digit(utf8[index]), let low = SyncHexadecimal.digit(utf8[index + 1]) else { return false }
                     output[byte] = high << 4 | low
                     byte += 1
                     index += 2
@@ -36,12 +36,4 @@ extension UUID {
         self.init(uuid: bytes)
     }
 
-    private static func hexadecimalDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 extension PlayersPayload {
     /// The message as ``jsonData(prettyPrinted:)`` writes it (sorted keys,
@@ -12,7 +13,7 @@ extension PlayersPayload {
     /// let body = ByteBuffer(bytes: page.jsonBytes())
     /// ```
     public func jsonBytes() -> [UInt8] {
-        var text = JSONText()
+        var text = SyncJSONText()
         text.bytes.reserveCapacity(128 + players.count * 96 + tombstones.count * 64)
         text.append("{\"complete\":")
         text.append(complete ? "true" : "false")
@@ -73,41 +74,5 @@ extension PlayersPayload {
         }
         text.append("]}")
         return text.bytes
-    }
-}
-
-/// JSON written byte by byte as `JSONEncoder` writes it without escaping
-/// slashes: `"` and `\` escaped, the control characters as `\b`, `\f`,
-/// `\n`, `\r`, `\t` or `\u00XX`, everything else as it is.
-private struct JSONText {
-    var bytes: [UInt8] = []
-
-    mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func appendInteger(_ value: Int64) {
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    mutating func appendString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

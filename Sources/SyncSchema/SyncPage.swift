@@ -55,12 +55,109 @@ public struct SyncPage: Sendable, Equatable {
         self.digests = digests
     }
 
+    /// The page as JSON: sorted keys, slashes not escaped. Written without
+    /// `JSONEncoder` (a server writes a page for every request) unless a
+    /// row holds a real, whose text is `JSONEncoder`'s own: the same bytes
+    /// either way (`SyncPageTextTests`).
     public func jsonData() throws -> Data {
+        let hasReal = rows.contains { row in row.row.values.values.contains { if case .real = $0 { true } else { false } } }
+        return hasReal ? try encodedByJSONEncoder() : Data(jsonBytes())
+    }
+
+    /// The page as `JSONEncoder` writes it.
+    func encodedByJSONEncoder() throws -> Data {
         try SyncMessages.data(Wire(
             protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor, next: next,
             rows: rows.map { Wire.Row(table: $0.row.table, id: $0.row.id.uuidString, version: $0.version, values: $0.row.json.values) },
             tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) },
             epochs: epochs, digests: digests))
+    }
+
+    /// The page as ``encodedByJSONEncoder()`` writes it when no row holds
+    /// a real, byte by byte.
+    func jsonBytes() -> [UInt8] {
+        var text = SyncJSONText()
+        text.append("{\"complete\":")
+        text.append(isComplete ? "true" : "false")
+        text.append(",\"cursor\":")
+        text.appendString(cursor)
+        if let digests {
+            text.append(",\"digests\":[")
+            for (index, digest) in digests.enumerated() {
+                if index > 0 { text.append(",") }
+                text.append("{\"checksum\":")
+                text.appendString(digest.hexadecimalChecksum)
+                text.append(",\"columns\":[")
+                for (index, column) in digest.columns.enumerated() {
+                    if index > 0 { text.append(",") }
+                    text.appendString(column)
+                }
+                text.append("],\"rows\":")
+                text.appendInteger(Int64(digest.rows))
+                text.append(",\"table\":")
+                text.appendString(digest.table)
+                text.append("}")
+            }
+            text.append("]")
+        }
+        if let epochs {
+            text.append(",\"epochs\":[")
+            for (index, epoch) in epochs.enumerated() {
+                if index > 0 { text.append(",") }
+                text.append("{\"epoch\":")
+                text.appendString(epoch.epoch)
+                text.append(",\"start\":")
+                text.appendInteger(epoch.start)
+                text.append("}")
+            }
+            text.append("]")
+        }
+        text.append(",\"kind\":")
+        text.appendString(kind.rawValue)
+        if let next {
+            text.append(",\"next\":")
+            text.appendString(next)
+        }
+        text.append(",\"protocolVersion\":")
+        text.appendInteger(Int64(SyncMessages.protocolVersion))
+        text.append(",\"rows\":[")
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text.append(",") }
+            text.append("{\"id\":")
+            text.appendString(row.row.id.uuidString)
+            text.append(",\"table\":")
+            text.appendString(row.row.table)
+            text.append(",\"values\":{")
+            for (index, (column, value)) in row.row.values.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { text.append(",") }
+                text.appendString(column)
+                text.append(":")
+                switch value {
+                case .null: text.append("null")
+                case .uuid(let uuid): text.appendString(uuid.uuidString)
+                case .text(let string): text.appendString(string)
+                case .integer(let integer): text.appendInteger(integer)
+                case .boolean(let boolean): text.append(boolean ? "true" : "false")
+                case .real: preconditionFailure("a page with a real is written by JSONEncoder")
+                }
+            }
+            text.append("},\"version\":")
+            text.appendInteger(row.version)
+            text.append("}")
+        }
+        text.append("],\"tombstones\":[")
+        for (index, tombstone) in tombstones.enumerated() {
+            if index > 0 { text.append(",") }
+            text.append("{\"id\":")
+            text.appendString(tombstone.id.uuidString)
+            text.append(",\"table\":")
+            text.appendString(tombstone.table)
+            text.append(",\"version\":")
+            text.appendInteger(tombstone.version)
+            text.append("}")
+        }
+        text.append("]}")
+        return text.bytes
     }
 
     /// Decodes a page and checks it by `schema`, the device's declaration,

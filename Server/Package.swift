@@ -45,8 +45,6 @@ let package = Package(
             dependencies: fromCipherDB("CipherDB", "PlayersStorage", "AppFiles") + [
                 "SyncServer",
                 "SyncServerDatabase",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // PostgreSQL over libpq: URLs, connections and their pool, queries
         // with bound values, the errors a store tells apart. What both

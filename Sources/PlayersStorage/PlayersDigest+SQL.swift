@@ -27,8 +27,8 @@ extension PlayersDigest {
     /// which `counts(row)` (an SQL condition on `OLD` or `NEW`) holds.
     ///
     /// ```swift
-    /// try db.execute(sql: PlayersDigest.triggersSQL(prefix: "player_digest", table: "changeCounter",
-    ///                                               playersColumn: "playerCount", checksumColumn: "checksum") { _ in "1" })
+    /// try db.execute(sql: PlayersDigest.triggersSQL(prefix: "player_syncedDigest", table: "syncedPlayerDigest",
+    ///                                               playersColumn: "players", checksumColumn: "checksum") { row in "\(row).version IS NOT NULL" })
     /// ```
     public static func triggersSQL(prefix: String, table: String, playersColumn: String, checksumColumn: String,
                                    counts: (_ row: String) -> String) -> String {

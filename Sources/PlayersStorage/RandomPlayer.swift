@@ -7,7 +7,9 @@ import Foundation
 ///
 /// ```swift
 /// let random = RandomPlayer.draw()
-/// try ServerPlayersDatabase.insert(db, uuid: random.uuid, name: random.name, score: random.score)
+/// let change = SyncChange(mutationID: UUID(), operation: .upsert,
+///                         row: try PlayersSchema.player.row(id: random.uuid, values: ["name": .text(random.name), "score": .integer(Int64(random.score))]),
+///                         baseVersion: nil)
 /// ```
 public struct RandomPlayer: Equatable, Sendable {
     public var uuid: UUID

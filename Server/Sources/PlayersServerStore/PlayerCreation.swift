@@ -20,7 +20,7 @@ public enum PlayerCreation: Equatable, Sendable {
 
 extension PlayersStore {
     /// Creates a player by the rule of a pushed creation (a save without
-    /// base version, ``ChangeDecision``), as one change of
+    /// base version, the engine's `SyncChangePlan`), as one change of
     /// ``applyChanges(_:)``: every store, every endpoint and every push
     /// keep the same rule, tombstones included. Throws
     /// `PlayerValidationError` for a name or score that breaks the rule.

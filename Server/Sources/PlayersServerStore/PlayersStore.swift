@@ -2,9 +2,9 @@ import Foundation
 import PlayersProtocol
 import SyncServer
 
-/// The server's players as its HTTP layer reaches them: the embedded
-/// CipherDB database today (``EmbeddedPlayersStore``), another database
-/// later.
+/// The server's players as its HTTP layer reaches them: the rows of the
+/// sync engine's `player` table (``EnginePlayersStore``), in an encrypted
+/// file or in PostgreSQL.
 ///
 /// Every change takes the next value of one server-wide counter, which the
 /// changed player carries as its `version`; a deleted player leaves a

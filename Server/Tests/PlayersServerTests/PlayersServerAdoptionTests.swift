@@ -145,4 +145,34 @@ import Testing
             }
         }
     }
+
+    /// A database whose engine's tables already had rows (a server run
+    /// with `--schema` before the upgrade) keeps them, after the players'
+    /// versions, in the players' history.
+    @Test(arguments: StoreKind.allCases)
+    func theEnginesOwnRowsMoveAfterThePlayersVersions(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let notebook = UUID()
+            let engine = try await sandbox.makeSyncStore(schema: .testNotes)
+            let change = SyncChange(mutationID: UUID(), operation: .upsert,
+                                    row: try SyncSchema.testNotes.table("notebook")!.row(id: notebook, values: ["name": .text("Work")]),
+                                    baseVersion: nil)
+            #expect(try await engine.applyChanges([change], at: Date()).map(\.version) == [1])
+            try await engine.close()
+            try await Self.loadFixture(sandbox)
+            let adopted = try await sandbox.makeSyncStore(schema: .testNotes)
+            do {
+                #expect(try await adopted.row(SyncRowKey(table: "notebook", id: notebook))?.version == 10)
+                #expect(try await adopted.row(SyncRowKey(table: "player", id: Self.id(1)))?.version == 9)
+                #expect(try await adopted.currentVersion() == 10)
+                #expect(adopted.history.server.uuidString == Self.history[kind]?.server)
+                let delta = try #require(try await adopted.changes(after: 9, limit: 10))
+                #expect(delta.rows.map(\.key) == [SyncRowKey(table: "notebook", id: notebook)])
+            } catch {
+                try? await adopted.close()
+                throw error
+            }
+            try await adopted.close()
+        }
+    }
 }

@@ -20,10 +20,6 @@ import Testing
     let endpoint = SyncEndpointTests()
     let schema = SyncSchema.testNotes
 
-    func engine(_ server: APITestServer) throws -> any SyncRowStore {
-        try #require(server.engine)
-    }
-
     /// The cursor of the engine's current state, from a delta page.
     func cursor(_ server: APITestServer) async throws -> String {
         try await endpoint.page(server.client, "/v1/sync/rows").cursor
@@ -43,7 +39,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aLongPollIsHeldUntilAnotherInstanceCommitsAChange(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, engine: schema) { server in
-            let engine = try engine(server)
+            let engine = server.engine
             let empty = try await cursor(server)
             let otherInstance = try await server.sandbox.makeSyncStore(schema: schema)
             let poll = Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30") }
@@ -61,7 +57,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, engine: schema) { server in
-            let engine = try engine(server)
+            let engine = server.engine
             try await endpoint.notebookWithANote(server.client)
             let now = try await cursor(server)
             let immediate = try await server.client.execute(uri: "/v1/sync/rows?since=\(now)", method: .get)
@@ -100,7 +96,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func longPollsWokenByOneCommitShareOneReadOfTheDelta(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, engine: schema) { server in
-            let engine = try engine(server)
+            let engine = server.engine
             let empty = try await cursor(server)
             let count = 50
             let polls = (0..<count).map { _ in Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30") } }

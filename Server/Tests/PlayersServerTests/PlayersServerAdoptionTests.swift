@@ -127,7 +127,7 @@ import Testing
     func playersServerServesThePlayersOfTheReleaseBefore(_ kind: StoreKind) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             try await Self.loadFixture(sandbox)
-            var server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
+            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
             defer { _ = try? server.stop() }
             let page = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players").body.utf8))
             #expect(page.players.map(\.name) == ["Arthur", "Barbara | Zoé", "Éric"])

@@ -29,16 +29,8 @@ extension PlayersPayload {
             text.append("}")
         }
         if let epochs {
-            text.append(",\"epochs\":[")
-            for (index, epoch) in epochs.enumerated() {
-                if index > 0 { text.append(",") }
-                text.append("{\"epoch\":")
-                text.appendString(epoch.epoch)
-                text.append(",\"start\":")
-                text.appendInteger(epoch.start)
-                text.append("}")
-            }
-            text.append("]")
+            text.append(",\"epochs\":")
+            text.appendEpochs(epochs)
         }
         text.append(",\"kind\":")
         text.appendString(kind.rawValue)
@@ -46,9 +38,8 @@ extension PlayersPayload {
             text.append(",\"next\":")
             text.appendString(next)
         }
-        text.append(",\"players\":[")
-        for (index, player) in players.enumerated() {
-            if index > 0 { text.append(",") }
+        text.append(",\"players\":")
+        text.appendArray(players) { text, player in
             text.append("{\"name\":")
             text.appendString(player.name)
             text.append(",\"score\":")
@@ -61,18 +52,17 @@ extension PlayersPayload {
             }
             text.append("}")
         }
-        text.append("],\"protocolVersion\":")
+        text.append(",\"protocolVersion\":")
         text.appendInteger(Int64(protocolVersion))
-        text.append(",\"tombstones\":[")
-        for (index, tombstone) in tombstones.enumerated() {
-            if index > 0 { text.append(",") }
+        text.append(",\"tombstones\":")
+        text.appendArray(tombstones) { text, tombstone in
             text.append("{\"uuid\":")
             text.appendString(tombstone.uuid.uuidString)
             text.append(",\"version\":")
             text.appendInteger(tombstone.version)
             text.append("}")
         }
-        text.append("]}")
+        text.append("}")
         return text.bytes
     }
 }

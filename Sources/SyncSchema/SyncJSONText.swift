@@ -20,6 +20,27 @@ public struct SyncJSONText {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// `[`, each element written by `element`, separated by commas, `]`.
+    public mutating func appendArray<Element>(_ elements: [Element], _ element: (inout SyncJSONText, Element) -> Void) {
+        append("[")
+        for (index, value) in elements.enumerated() {
+            if index > 0 { append(",") }
+            element(&self, value)
+        }
+        append("]")
+    }
+
+    /// The epochs of a history as every page carries them (sorted keys).
+    public mutating func appendEpochs(_ epochs: [SyncEpoch]) {
+        appendArray(epochs) { text, epoch in
+            text.append("{\"epoch\":")
+            text.appendString(epoch.epoch)
+            text.append(",\"start\":")
+            text.appendInteger(epoch.start)
+            text.append("}")
+        }
+    }
+
     public mutating func appendInteger(_ value: Int64) {
         bytes.append(contentsOf: String(value).utf8)
     }

@@ -82,35 +82,22 @@ public struct SyncPage: Sendable, Equatable {
         text.append(",\"cursor\":")
         text.appendString(cursor)
         if let digests {
-            text.append(",\"digests\":[")
-            for (index, digest) in digests.enumerated() {
-                if index > 0 { text.append(",") }
+            text.append(",\"digests\":")
+            text.appendArray(digests) { text, digest in
                 text.append("{\"checksum\":")
                 text.appendString(digest.hexadecimalChecksum)
-                text.append(",\"columns\":[")
-                for (index, column) in digest.columns.enumerated() {
-                    if index > 0 { text.append(",") }
-                    text.appendString(column)
-                }
-                text.append("],\"rows\":")
+                text.append(",\"columns\":")
+                text.appendArray(digest.columns) { text, column in text.appendString(column) }
+                text.append(",\"rows\":")
                 text.appendInteger(Int64(digest.rows))
                 text.append(",\"table\":")
                 text.appendString(digest.table)
                 text.append("}")
             }
-            text.append("]")
         }
         if let epochs {
-            text.append(",\"epochs\":[")
-            for (index, epoch) in epochs.enumerated() {
-                if index > 0 { text.append(",") }
-                text.append("{\"epoch\":")
-                text.appendString(epoch.epoch)
-                text.append(",\"start\":")
-                text.appendInteger(epoch.start)
-                text.append("}")
-            }
-            text.append("]")
+            text.append(",\"epochs\":")
+            text.appendEpochs(epochs)
         }
         text.append(",\"kind\":")
         text.appendString(kind.rawValue)
@@ -120,9 +107,8 @@ public struct SyncPage: Sendable, Equatable {
         }
         text.append(",\"protocolVersion\":")
         text.appendInteger(Int64(SyncMessages.protocolVersion))
-        text.append(",\"rows\":[")
-        for (index, row) in rows.enumerated() {
-            if index > 0 { text.append(",") }
+        text.append(",\"rows\":")
+        text.appendArray(rows) { text, row in
             text.append("{\"id\":")
             text.appendString(row.row.id.uuidString)
             text.append(",\"table\":")
@@ -145,9 +131,8 @@ public struct SyncPage: Sendable, Equatable {
             text.appendInteger(row.version)
             text.append("}")
         }
-        text.append("],\"tombstones\":[")
-        for (index, tombstone) in tombstones.enumerated() {
-            if index > 0 { text.append(",") }
+        text.append(",\"tombstones\":")
+        text.appendArray(tombstones) { text, tombstone in
             text.append("{\"id\":")
             text.appendString(tombstone.id.uuidString)
             text.append(",\"table\":")
@@ -156,7 +141,7 @@ public struct SyncPage: Sendable, Equatable {
             text.appendInteger(tombstone.version)
             text.append("}")
         }
-        text.append("]}")
+        text.append("}")
         return text.bytes
     }
 

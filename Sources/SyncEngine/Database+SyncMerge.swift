@@ -5,9 +5,12 @@ import SyncSchema
 extension Database {
     /// Makes the staging table of each declared table (``SyncStageTable``)
     /// that is missing or has another declaration's columns, and empties
-    /// them all: the start of a pull. In the caller's transaction.
+    /// them all, and makes the digests of the synced rows ready: the start
+    /// of a pull. In the caller's transaction.
     public func prepareSyncStaging(schema: SyncSchema) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("preparing the staging of a pull") }
+        try prepareSyncDigests(schema: schema)
+        try stageSyncDigests(nil)
         // The one staging table of databases made before the engine staged
         // each table in columns of its own: empty between two pulls.
         try execute(sql: "DROP TABLE IF EXISTS sync_stage")

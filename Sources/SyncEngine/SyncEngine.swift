@@ -37,7 +37,12 @@ import SyncSchema
 /// - `sync_merge`: whether a merge of the server's rows is under way, in
 ///   which the triggers record nothing (``CipherDB/Database/mergingSyncChanges(_:)``);
 /// - `sync_state`: where the last merged pull left off (the endpoint, the
-///   server's cursor there, its `ETag`).
+///   server's cursor there, its `ETag`, the server's digests there), and
+///   the digests of the last page staged;
+/// - `sync_digest`, `sync_digest_row`, `sync_digest_dirty`: the digest of
+///   each table's synced rows (``SyncSchema/SyncTableDigest``), each
+///   counted row's hash, and the rows written since they were counted,
+///   which the triggers mark (Database+SyncDigests.swift).
 public enum SyncEngine {
     static let outboxTable = "sync_outbox"
     static let rowTable = "sync_row"
@@ -45,6 +50,9 @@ public enum SyncEngine {
     static let conflictTable = "sync_conflict"
     static let lostTable = "sync_lost"
     static let stateTable = "sync_state"
+    static let digestTable = "sync_digest"
+    static let digestRowTable = "sync_digest_row"
+    static let digestDirtyTable = "sync_digest_dirty"
 
     /// Creates the engine's tables, unless they exist.
     static func createTables(_ db: Database) throws {
@@ -94,6 +102,35 @@ public enum SyncEngine {
                 cursor TEXT,
                 etag TEXT);
             INSERT OR IGNORE INTO \(stateTable) (id) VALUES (1);
+            CREATE TABLE IF NOT EXISTS \(digestTable) (
+                table_name TEXT PRIMARY KEY NOT NULL,
+                -- The value columns the hashes cover, each followed by a comma.
+                columns TEXT NOT NULL,
+                rows INTEGER NOT NULL,
+                checksum INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(digestRowTable) (
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                hash INTEGER NOT NULL,
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(digestDirtyTable) (
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
             """)
+        // Databases made before the engine kept digests.
+        let stateColumns = Set(try db.columns(in: stateTable).map { $0.name.lowercased() })
+        for column in ["digests", "staged_digests"] where !stateColumns.contains(column) {
+            try db.execute(sql: "ALTER TABLE \(stateTable) ADD COLUMN \(column) TEXT")
+        }
+        // A row's server version is part of its hash.
+        for (event, reference, condition) in [("INSERT", "NEW", ""), ("UPDATE", "NEW", " WHEN OLD.version IS NOT NEW.version"),
+                                               ("DELETE", "OLD", "")] {
+            try db.execute(sql: """
+                CREATE TRIGGER IF NOT EXISTS \(rowTable)_digest_\(event.lowercased()) AFTER \(event) ON \(rowTable)\(condition) BEGIN
+                    INSERT OR IGNORE INTO \(digestDirtyTable) (table_name, row_id) VALUES (\(reference).table_name, \(reference).row_id);
+                END
+                """)
+        }
     }
 }

@@ -12,11 +12,19 @@ public struct SyncEngineStaging: SyncStaging {
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
         let schema = schema
-        try await writer.write { db in try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema) }
+        try await writer.write { db in
+            try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema)
+            // The last page's digests are the pull's.
+            try db.stageSyncDigests(page.page.digests)
+        }
     }
 
     /// Merges the staged pages and stores the position, in one write
-    /// transaction; a dry run rolls it back and only counts.
+    /// transaction; a dry run rolls it back and only counts. When the last
+    /// page carried the server's digests, they are stored with the cursor,
+    /// the rows the server never sent and no change waits for are queued
+    /// (``SyncCounts/requeued``), and the synced rows are compared with them
+    /// (``SyncCounts/divergence``).
     public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
         // A server restored from a backup lost what this device synced
         // after the point both histories share: the merge keeps it.
@@ -24,15 +32,20 @@ public struct SyncEngineStaging: SyncStaging {
         let schema = schema
         return try await writer.writeWithoutTransaction { db in
             var counts = SyncMergeCounts()
+            var divergence: SyncDivergence?
             try db.inTransaction(.immediate) {
                 counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo)
                 guard !dryRun else { return .rollback }
                 try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
                                arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
+                if try db.keepStagedSyncDigests() != nil {
+                    counts.requeued += try db.requeueNeverSyncedRows(schema: schema)
+                    divergence = try db.syncDigestDivergence(schema: schema, settling: true)
+                }
                 return .commit
             }
             return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged,
-                              requeued: counts.requeued)
+                              requeued: counts.requeued, divergence: divergence)
         }
     }
 

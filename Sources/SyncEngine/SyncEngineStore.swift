@@ -30,7 +30,11 @@ public struct SyncEngineStore: SyncStore {
 
     public func decodePage(_ data: Data) throws -> SyncPulledPage {
         do {
-            return SyncPulledPage(try SyncPage.decode(data, schema: schema))
+            var page = try SyncPage.decode(data, schema: schema)
+            // A digest of other columns than the declaration's (a server
+            // of a later one) cannot be compared.
+            page.digests = page.digests?.filter { digest in schema.table(digest.table).map(digest.covers) ?? false }
+            return SyncPulledPage(page)
         } catch {
             throw SyncPayloadError(path: error.path, error.message)
         }
@@ -43,8 +47,12 @@ public struct SyncEngineStore: SyncStore {
         }
     }
 
-    /// The engine's pages carry no digest yet: nothing to compare.
-    public func checkDigest() async throws -> SyncDivergence? { nil }
+    /// Compares the synced rows with the server's digests stored by the
+    /// last merge, for a pull answered `304`.
+    public func checkDigest() async throws -> SyncDivergence? {
+        let schema = schema
+        return try await writer.read { db in try db.syncDigestDivergence(schema: schema, settling: false) }
+    }
 
     public func beginStaging() async throws -> SyncEngineStaging {
         let schema = schema

@@ -18,6 +18,10 @@ import SyncSchema
 ///   refused: the merge writes them so, and a row stored in two forms
 ///   would be two rows.
 ///
+/// Every insert, update of a value and delete, the merge's too, marks the
+/// row for its table's digest (`sync_digest_dirty`), which counts it again
+/// when it is next read (Database+SyncDigests.swift).
+///
 /// None records while a merge of the server's rows is under way
 /// (`sync_merge.active`), nor an update that changes no value. Then a
 /// deleted row is the server's delete (or cascades from one): the row
@@ -35,6 +39,32 @@ struct SyncTriggers {
         table.valueColumns.map(\.name)
     }
 
+    /// Every value column, as `changed_columns` lists them: an SQL text.
+    private var allColumns: String {
+        "'" + valueColumns.map { "\($0)," }.joined() + "'"
+    }
+
+    /// Seconds since 1970, as Foundation's Date reads them.
+    private let now = "(julianday('now') - 2440587.5) * 86400.0"
+
+    private let insertEntry = """
+        INSERT INTO \(SyncEngine.outboxTable) (mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at)
+        """
+
+    /// Records an upsert of every row that the server never sent (no
+    /// version) and no change waits for, as the insert trigger records a
+    /// new row: a row written while the triggers were silent.
+    var requeueNeverSynced: String {
+        let key = "\"\(table.primaryKey)\""
+        let ofRow = "table_name = '\(table.name)' AND row_id = local.\(key)"
+        return """
+            \(insertEntry)
+            SELECT randomblob(16), '\(table.name)', local.\(key), 'upsert', \(allColumns), NULL, \(now) FROM "\(table.name)" AS local
+            WHERE NOT EXISTS (SELECT 1 FROM \(SyncEngine.rowTable) WHERE \(ofRow))
+            AND NOT EXISTS (SELECT 1 FROM \(SyncEngine.outboxTable) WHERE \(ofRow))
+            """
+    }
+
     var statements: [String] {
         let name = table.name
         let key = "\"\(table.primaryKey)\""
@@ -43,7 +73,6 @@ struct SyncTriggers {
         let row = "table_name = '\(name)' AND row_id = %@.\(key)"
         let unsent = "\(row) AND sent_at IS NULL"
         let version = "(SELECT version FROM \(SyncEngine.rowTable) WHERE \(row))"
-        let allColumns = "'" + valueColumns.map { "\($0)," }.joined() + "'"
         // The columns an update changed, each once in the list it joins.
         let changedNow = valueColumns.isEmpty ? "0" : valueColumns.map { "(OLD.\"\($0)\" IS NOT NEW.\"\($0)\")" }.joined(separator: " OR ")
         // Text parts joined in SQL: '' when there is none (a table of its
@@ -73,11 +102,7 @@ struct SyncTriggers {
         }.joined(separator: " OR ")
         let misstoredUUIDMessage = "a UUID of the synced table \(name) must be stored as uppercase text "
             + "(DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
-        // Seconds since 1970, as Foundation's Date reads them.
-        let now = "(julianday('now') - 2440587.5) * 86400.0"
-        let insertEntry = """
-            INSERT INTO \(outbox) (mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at)
-            """
+        let markDirty = "INSERT OR IGNORE INTO \(SyncEngine.digestDirtyTable) (table_name, row_id) VALUES ('\(name)', %@.\(key));"
         return [
             "DROP TRIGGER IF EXISTS sync_\(name)_insert",
             "DROP TRIGGER IF EXISTS sync_\(name)_update",
@@ -86,6 +111,9 @@ struct SyncTriggers {
             "DROP TRIGGER IF EXISTS sync_\(name)_merged_delete",
             "DROP TRIGGER IF EXISTS sync_\(name)_uuid_insert",
             "DROP TRIGGER IF EXISTS sync_\(name)_uuid_update",
+            "DROP TRIGGER IF EXISTS sync_\(name)_digest_insert",
+            "DROP TRIGGER IF EXISTS sync_\(name)_digest_update",
+            "DROP TRIGGER IF EXISTS sync_\(name)_digest_delete",
             """
             CREATE TRIGGER sync_\(name)_insert AFTER INSERT ON "\(name)" WHEN \(recording) BEGIN
                 UPDATE \(outbox) SET operation = 'upsert', changed_columns = \(allColumns) WHERE \(on("NEW", unsent));
@@ -126,6 +154,21 @@ struct SyncTriggers {
             """
             CREATE TRIGGER sync_\(name)_uuid_update BEFORE UPDATE ON "\(name)" WHEN \(misstoredUUID) BEGIN
                 SELECT RAISE(ABORT, '\(misstoredUUIDMessage)');
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_digest_insert AFTER INSERT ON "\(name)" BEGIN
+                \(on("NEW", markDirty))
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_digest_update AFTER UPDATE ON "\(name)" WHEN \(changedNow) BEGIN
+                \(on("NEW", markDirty))
+            END
+            """,
+            """
+            CREATE TRIGGER sync_\(name)_digest_delete AFTER DELETE ON "\(name)" BEGIN
+                \(on("OLD", markDirty))
             END
             """,
             """

@@ -75,7 +75,12 @@ struct NotesConvergenceRun {
             func sync(_ index: Int, fault: TransportFault?) async throws {
                 let transport = FaultyTransport(base: fastTransport(), fault: fault, answered: logs[index].record)
                 do {
-                    _ = try await devices[index].sync(url, transport: transport)
+                    let pulled = try await devices[index].sync(url, transport: transport).pulled
+                    // The synced rows always match the server's digests:
+                    // a repair means the device had diverged.
+                    if let repaired = pulled.repaired {
+                        failures.append("device \(index)'s synced rows differed from the server's digests (\(repaired)) after \(steps)")
+                    }
                 } catch is InjectedFault {
                     // The failure this step asked for.
                 }

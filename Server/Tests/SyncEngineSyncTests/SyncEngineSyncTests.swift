@@ -52,6 +52,31 @@ import Testing
         }
     }
 
+    /// The server's digests and the device's agree on every row the
+    /// device holds as synced; one changed behind the triggers is found,
+    /// by a delta and by a sync answered 304, and a snapshot repairs it.
+    @Test(arguments: StoreKind.allCases)
+    func aSyncedRowChangedBehindTheTriggersIsFoundByTheDigestsAndRepaired(_ kind: StoreKind) async throws {
+        try await withSyncServer(kind) { url in
+            let (a, b) = try await shared(url)
+            #expect(try await b.sync(url).pulled.repaired == nil)
+            #expect(try await b.sync(url).pulled.upToDate)
+            let tamper = "UPDATE note SET title = 'Tampered' WHERE id = ?"
+            try await b.dbQueue.write { db in try db.mergingSyncChanges { try db.execute(sql: tamper, arguments: [groceries]) } }
+            let upToDate = try await b.sync(url).pulled
+            let repaired = try #require(upToDate.repaired, "the sync answered 304 compares the stored digests")
+            #expect(repaired.local.count == 2 && repaired.server.count == 2 && repaired.local.checksum != repaired.server.checksum)
+            #expect(try b.content() == a.content())
+
+            try await b.dbQueue.write { db in try db.mergingSyncChanges { try db.execute(sql: tamper, arguments: [groceries]) } }
+            try a.execute("UPDATE notebook SET name = 'Office' WHERE id = ?", [work])
+            _ = try await a.sync(url)
+            let delta = try await b.sync(url).pulled
+            #expect(delta.repaired != nil, "the delta's last page carries the digests")
+            #expect(try b.content() == a.content())
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func editsOfDifferentColumnsOfANoteBothSurvive(_ kind: StoreKind) async throws {
         try await withSyncServer(kind) { url in

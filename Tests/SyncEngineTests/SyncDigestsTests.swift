@@ -1,0 +1,155 @@
+import CipherDB
+import CipherSync
+import Foundation
+import SyncEngine
+import SyncSchema
+import Testing
+
+/// The device's digests of its synced rows, compared with the server's at
+/// the same cursor: a match says nothing, a difference is a divergence that
+/// the client repairs with a snapshot, and a row the server never got is
+/// queued.
+@Suite struct SyncDigestsTests {
+    let notes: NotesDatabase
+    let store: SyncEngineStore
+    let notebookTable: SyncTable
+    let noteTable: SyncTable
+    let endpoint = URL(string: "http://127.0.0.1:1/v1/sync/rows")!
+    let work = UUID(), groceries = UUID()
+
+    init() throws {
+        notes = try NotesDatabase()
+        store = SyncEngineStore(notes.dbPool, schema: notes.schema)
+        notebookTable = try #require(notes.schema.table("notebook"))
+        noteTable = try #require(notes.schema.table("note"))
+    }
+
+    /// The server's two rows: the notebook Work and its note.
+    func serverRows(title: String = "Groceries") throws -> [SyncServerRow] {
+        [SyncServerRow(row: try notebookTable.row(id: work, values: ["name": .text("Work"), "colour": .null]), version: 1),
+         SyncServerRow(row: try noteTable.row(id: groceries, values: ["notebook": .uuid(work), "title": .text(title), "body": .null]),
+                       version: 2)]
+    }
+
+    /// Each table's digest of `rows`, as the server computes it.
+    func digests(of rows: [SyncServerRow]) -> [SyncTableDigest] {
+        let hasher = SyncRowHasher()
+        return [notebookTable, noteTable].map { table in
+            var digest = SyncTableDigest(table: table)
+            for server in rows where server.row.table == table.name {
+                digest.toggle(hasher.hash(table, id: server.row.id, version: server.version, values: server.row.values))
+            }
+            return digest
+        }
+    }
+
+    /// Merges a one-page snapshot of `rows` at counter `counter`, carrying
+    /// `digests`, through the page's JSON, as the client reads it.
+    @discardableResult
+    func pull(_ rows: [SyncServerRow], digests: [SyncTableDigest]?, counter: Int64 = 2) async throws -> SyncCounts {
+        let cursor = SyncCursor(counter: counter, epoch: "0000000000000001", server: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+        let page = SyncPage(kind: .snapshot, isComplete: true, cursor: cursor.description, rows: rows, tombstones: [], digests: digests)
+        let pulled = try store.decodePage(try page.jsonData())
+        return try await store.merge(SyncFetch(kind: .snapshot, pages: [pulled], cursor: cursor.description, etag: nil, bytesReceived: 0),
+                                     from: endpoint, dryRun: false)
+    }
+
+    @Test func aPullWhoseDigestsTheSyncedRowsMatchFindsNothing() async throws {
+        let rows = try serverRows()
+        let counts = try await pull(rows, digests: digests(of: rows))
+        #expect(counts.inserted == 2)
+        #expect(counts.divergence == nil)
+        #expect(counts.requeued == 0)
+        #expect(try await store.checkDigest() == nil)
+    }
+
+    @Test func aDigestThatDiffersIsADivergenceWithBothDigests() async throws {
+        let rows = try serverRows()
+        var claimed = digests(of: rows)
+        claimed[1].toggle(0xdead_beef)
+        let counts = try await pull(rows, digests: claimed)
+        let divergence = try #require(counts.divergence)
+        #expect(divergence.local == SyncDigest(combining: digests(of: rows)))
+        #expect(divergence.server == SyncDigest(combining: claimed))
+    }
+
+    @Test func aSyncedValueChangedBehindTheTriggersDivergesUntilASnapshotRepairsIt() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        // Written as if by a merge: no outbox entry, the server's version kept.
+        try await notes.dbPool.write { db in
+            try db.mergingSyncChanges { try db.execute(sql: "UPDATE note SET title = 'Tampered'") }
+        }
+        #expect(try notes.entries().isEmpty)
+        let divergence = try #require(try await store.checkDigest())
+        #expect(divergence.server == SyncDigest(combining: digests(of: rows)))
+        #expect(divergence.local.count == 2)
+
+        let repair = try await pull(rows, digests: digests(of: rows))
+        #expect(repair.updated == 1)
+        #expect(repair.divergence == nil)
+        #expect(try await store.checkDigest() == nil)
+    }
+
+    @Test func aDigestIsNotComparedWhileLocalChangesWait() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        try await notes.dbPool.write { db in try db.execute(sql: "UPDATE note SET title = 'Mine'") }
+        #expect(try await store.checkDigest() == nil)
+    }
+
+    @Test func aRowWrittenWhileTheTriggersWereSilentIsQueuedAtThePullThatCarriesDigests() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        let home = UUID()
+        try await notes.dbPool.write { db in
+            try db.mergingSyncChanges { try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Home')", arguments: [home.uuidString]) }
+        }
+        #expect(try notes.entries().isEmpty)
+        let counts = try await pull(rows, digests: digests(of: rows), counter: 3)
+        #expect(counts.requeued == 1)
+        // Queued: the rows then differ by design, and are not compared.
+        #expect(counts.divergence == nil)
+        let entries = try notes.entries()
+        #expect(entries.map(\.rowID) == [home])
+        #expect(entries.first?.operation == .upsert)
+    }
+
+    @Test func aDigestOfOtherColumnsThanTheDeclarationsIsNotCompared() async throws {
+        let rows = try serverRows()
+        var laterDeclaration = digests(of: rows)
+        laterDeclaration[1].columns.append("tags")
+        laterDeclaration[1].toggle(42)
+        let counts = try await pull(rows, digests: laterDeclaration)
+        #expect(counts.divergence == nil)
+    }
+
+    @Test func aDatabaseInstalledBeforeTheDigestsCountsItsSyncedRowsAtItsNextPull() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: nil)
+        // As the engine left a database before it kept digests.
+        try await notes.dbPool.write { db in
+            for table in ["notebook", "note"] {
+                for event in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER sync_\(table)_digest_\(event)") }
+            }
+            try db.execute(sql: "DROP TABLE sync_digest; DROP TABLE sync_digest_row; DROP TABLE sync_digest_dirty")
+            for event in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER sync_row_digest_\(event)") }
+        }
+        #expect(try await store.checkDigest() == nil)
+        var claimed = digests(of: rows)
+        let counts = try await pull(rows, digests: claimed, counter: 3)
+        #expect(counts.divergence == nil)
+        // And the triggers keep them from then on.
+        claimed[0].toggle(1)
+        #expect(try await pull(rows, digests: claimed, counter: 4).divergence != nil)
+    }
+
+    @Test func aServerDeleteTakesTheRowOutOfTheDigest() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        let remaining = Array(rows.prefix(1))
+        let counts = try await pull(remaining, digests: digests(of: remaining), counter: 3)
+        #expect(counts.deleted == 1)
+        #expect(counts.divergence == nil)
+    }
+}

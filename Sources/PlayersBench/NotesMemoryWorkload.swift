@@ -55,6 +55,11 @@ struct NotesMemoryWorkload {
         let (notebooks, notes) = try await database.writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM notebook") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0)
         }
+        // The last page's digests were compared: a repair would be a
+        // second snapshot, measured as if it were one.
+        if let repaired = sync.report.repaired {
+            throw BenchError("the synced notes differed from the snapshot's digests (\(repaired.local); \(repaired.server))")
+        }
         guard notebooks == transport.notebookCount, notes == noteCount else {
             throw BenchError("the sync left \(notebooks) notebooks and \(notes) notes, not \(transport.notebookCount) and \(noteCount)")
         }

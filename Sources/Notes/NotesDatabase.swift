@@ -158,8 +158,8 @@ public final class NotesDatabase: Sendable {
     {
         let pusher = SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport)
         var pushed = try await pusher.push()
-        var client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
-                                store: SyncEngineStore(writer, schema: NotesSchema.declaration))
+        let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
+        var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         client.waitSeconds = waitSeconds
         let pulled = try await client.sync()
         if pulled.requeued > 0 {

@@ -49,8 +49,8 @@ struct NotesMemoryWorkload {
         let key = Data((0..<32).map { UInt8($0) })
         let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory-\(noteCount).db").path, key: .rawKey { key })
         let transport = GeneratedNotesSnapshotTransport(noteCount: noteCount, notebookCount: max(1, noteCount / 1000), pageSize: pageSize)
-        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!),
-                                store: SyncEngineStore(database.writer, schema: NotesSchema.declaration))
+        let store = SyncEngineStore(database.writer, schema: NotesSchema.declaration)
+        let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!), store: store)
         let sync = try await MeasuredSync.run(client, rows: transport.rowCount, pageSize: pageSize)
         let (notebooks, notes) = try await database.writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM notebook") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM note") ?? 0)

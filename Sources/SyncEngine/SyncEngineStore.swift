@@ -10,8 +10,8 @@ import SyncSchema
 /// also stores the cursor and `ETag` (Docs/SyncEngine.md).
 ///
 /// ```swift
-/// let client = SyncClient(transport: CurlTransport(), endpoint: SyncEngineStore.rowsEndpoint(baseURL: url),
-///                         store: SyncEngineStore(dbQueue, schema: schema))
+/// let store = SyncEngineStore(dbQueue, schema: schema)
+/// let client = SyncClient(transport: CurlTransport(), endpoint: store.rowsEndpoint(baseURL: url), store: store)
 /// let report = try await client.sync()
 /// ```
 public struct SyncEngineStore: SyncStore {
@@ -23,9 +23,15 @@ public struct SyncEngineStore: SyncStore {
         self.schema = schema
     }
 
-    /// The server's `GET /v1/sync/rows`.
-    public static func rowsEndpoint(baseURL: URL) -> URL {
-        baseURL.appendingPathComponent("v1/sync/rows")
+    /// The server's `GET /v1/sync/rows`, for the declared tables alone
+    /// (`tables=`): a server that also syncs other apps' tables sends none
+    /// of their rows. The cursor stored belongs to this URL: a declaration
+    /// of other tables takes a snapshot, which brings the rows of a table
+    /// it adds.
+    public func rowsEndpoint(baseURL: URL) -> URL {
+        var components = URLComponents(url: baseURL.appendingPathComponent("v1/sync/rows"), resolvingAgainstBaseURL: true)!
+        components.queryItems = [URLQueryItem(name: "tables", value: schema.tables.map(\.name).sorted().joined(separator: ","))]
+        return components.url!
     }
 
     public func decodePage(_ data: Data) throws -> SyncPulledPage {

@@ -9,17 +9,18 @@ import SyncServer
 extension PlayersAPI {
     static let syncRowsPath = "/v1/sync/rows"
 
-    /// `GET /v1/sync/rows`: a page of the snapshot of every declared
-    /// table, or, with `since`, a page of the delta after that cursor (410
+    /// `GET /v1/sync/rows`: a page of the snapshot of the declared tables
+    /// (those `tables` names, or every one), or, with `since`, a page of
+    /// the delta after that cursor (410
     /// when the cursor is too old, or of another history); with `wait`, an
     /// empty delta is held until a change is committed or the wait ends
     /// (``holdLongPoll(seconds:changes:empty:version:isEmpty:read:)``).
     @Sendable func listSyncRows(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
         let path = Self.syncRowsPath
-        switch try SyncRowsQuery(request.uri.queryParameters, configuration: configuration) {
-        case let .snapshot(limit, after, at):
+        switch try SyncRowsQuery(request.uri.queryParameters, schema: engine.schema, configuration: configuration) {
+        case let .snapshot(limit, after, at, tables):
             if let at { try checkHistory(of: at, in: engine.history, snapshot: path) }
-            let read = try await engine.snapshot(after: after, limit: limit + 1)
+            let read = try await engine.snapshot(after: after, limit: limit + 1, tables: tables)
             // Every page of a snapshot carries its first page's cursor, and
             // leaves out the rows changed since, which the delta after that
             // cursor brings.
@@ -27,27 +28,30 @@ extension PlayersAPI {
             let cursor = engine.history.cursor(at: counter)
             let isLast = read.rows.count <= limit
             let rows = Array(read.rows.prefix(limit))
-            let next = isLast ? nil : rows.last.map { "\(path)?limit=\(limit)&after=\($0.key.table).\($0.key.id.uuidString)&at=\(cursor)" }
+            let tablesParameter = tables.map { "&tables=\($0.queryValue)" } ?? ""
+            let next = isLast ? nil : rows.last.map {
+                "\(path)?limit=\(limit)&after=\($0.key.table).\($0.key.id.uuidString)&at=\(cursor)\(tablesParameter)"
+            }
             let page = SyncStoredPage(rows: rows.filter { $0.version <= counter }, counter: counter)
             let (serverRows, _) = try page.messageParts(schema: engine.schema)
             // The digests are the store's at its counter: the last page
             // carries them when that is the snapshot's cursor (else the
             // delta after it does).
-            let digests = isLast && read.counter == counter ? read.digests : nil
+            let digests = isLast && read.counter == counter ? read.digests(of: tables) : nil
             // What the page holds depends on the rows after `after` at the
             // store's counter: both are in the tag.
             return SyncJSONAnswer(body: try SyncPage(
                 kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
                 epochs: engine.history.epochs, digests: digests).jsonData(),
-                etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\"")
-        case let .delta(since, limit, wait):
+                etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\(tablesParameter)\"")
+        case let .delta(since, limit, wait, tables):
             try checkHistory(of: since, in: engine.history, snapshot: path)
             try await purgeTombstonesIfDue()
             // One read and one answer for the requests that ask for the
             // same delta together (SharedDeltaReads).
             let reads = sharedSyncReads
             let readDelta = { () async throws -> SharedSyncDelta in
-                guard let delta = try await reads.delta(since: since.counter, limit: limit) else {
+                guard let delta = try await reads.delta(since: since.counter, limit: limit, tables: tables) else {
                     throw APIError.gone(.forgotten, snapshot: path)
                 }
                 return delta

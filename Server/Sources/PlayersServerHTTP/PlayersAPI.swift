@@ -45,13 +45,13 @@ public struct PlayersAPI: Sendable {
         self.longPollTimers = longPollTimers
         let metrics = ServerMetrics()
         self.metrics = metrics
-        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit in
+        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit, _ in
             try await store.delta(since: since, limit: limit).map { page in
                 SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
             }
         }
-        sharedSyncReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit in
-            try await SharedSyncDelta(engine, since: since, limit: limit)
+        sharedSyncReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit, tables in
+            try await SharedSyncDelta(engine, since: since, limit: limit, tables: tables)
         }
     }
 

@@ -9,8 +9,8 @@ import Synchronization
 /// not 10,000. The players' deltas and the engine's each have one, over
 /// their store's notifier.
 ///
-/// A request joins a read (running or done) of the same `since` and
-/// `limit` only if the read began when the store's latest known version
+/// A request joins a read (running or done) of the same `since`, `limit`
+/// and tables only if the read began when the store's latest known version
 /// (``StoreChangeNotifier/latestVersion``) was at least the request's
 /// own and its cursor's: so an answer never misses a commit that the
 /// request could know of, and a cursor just made on another instance is
@@ -19,13 +19,14 @@ import Synchronization
 /// kept, so the next request tries again.
 ///
 /// ```swift
-/// let reads = SharedDeltaReads(changes: store.changes) { since, limit in try await readAndEncode(since, limit) }
-/// let delta = try await reads.delta(since: 41, limit: 500)
+/// let reads = SharedDeltaReads(changes: store.changes) { since, limit, tables in try await readAndEncode(since, limit, tables) }
+/// let delta = try await reads.delta(since: 41, limit: 500, tables: nil)
 /// ```
 final class SharedDeltaReads<Delta: Sendable>: Sendable {
     private struct Key: Hashable {
         var since: Int64
         var limit: Int
+        var tables: SyncTableFilter?
     }
 
     private struct Read {
@@ -49,22 +50,25 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
     private let changes: StoreChangeNotifier
     /// Called once for each read of the store.
     private let onRead: @Sendable () -> Void
-    /// Reads the delta after `since`, at most `limit` changes, and encodes
-    /// its answer; nil when the cursor is too old or ahead of the store.
-    private let read: @Sendable (_ since: Int64, _ limit: Int) async throws -> Delta?
+    /// Reads the delta after `since`, at most `limit` changes, of `tables`
+    /// (nil: every one; the players' deltas are of their table), and
+    /// encodes its answer; nil when the cursor is too old or ahead of the
+    /// store.
+    private let read: @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?) async throws -> Delta?
 
     init(changes: StoreChangeNotifier, onRead: @escaping @Sendable () -> Void = {},
-         read: @escaping @Sendable (_ since: Int64, _ limit: Int) async throws -> Delta?) {
+         read: @escaping @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?) async throws -> Delta?) {
         self.changes = changes
         self.onRead = onRead
         self.read = read
     }
 
-    /// The delta after `since`, at most `limit` changes, from a read that
-    /// began at the store's latest known version or later, with its
-    /// answer; nil when the cursor is too old or ahead of the store.
-    func delta(since: Int64, limit: Int) async throws -> Delta? {
-        let key = Key(since: since, limit: limit)
+    /// The delta after `since`, at most `limit` changes, of `tables`, from
+    /// a read that began at the store's latest known version or later,
+    /// with its answer; nil when the cursor is too old or ahead of the
+    /// store.
+    func delta(since: Int64, limit: Int, tables: SyncTableFilter? = nil) async throws -> Delta? {
+        let key = Key(since: since, limit: limit, tables: tables)
         let (shared, isNew) = state.withLock { state -> (Read, Bool) in
             let latest = changes.latestVersion
             if let shared = state.reads[key], shared.version >= max(latest, since) {
@@ -75,7 +79,7 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
             if state.reads.count >= Self.maximumKept { state.reads.removeAll() }
             let id = state.nextID
             state.nextID += 1
-            let shared = Read(id: id, version: latest, task: Task { [read] in try await read(since, limit) })
+            let shared = Read(id: id, version: latest, task: Task { [read] in try await read(since, limit, tables) })
             state.reads[key] = shared
             return (shared, true)
         }

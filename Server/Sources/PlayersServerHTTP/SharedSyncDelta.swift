@@ -13,10 +13,10 @@ struct SharedSyncDelta: Sendable {
     var answer: SyncJSONAnswer
 
     /// The delta after `since` (whose history the caller checked), at most
-    /// `limit` changes; nil when `since` is older than the tombstones kept
-    /// or ahead of the store.
-    init?(_ engine: any SyncRowStore, since: Int64, limit: Int) async throws {
-        guard let read = try await engine.changes(after: since, limit: limit + 1) else { return nil }
+    /// `limit` changes, of `tables` (nil: every one); nil when `since` is
+    /// older than the tombstones kept or ahead of the store.
+    init?(_ engine: any SyncRowStore, since: Int64, limit: Int, tables: SyncTableFilter?) async throws {
+        guard let read = try await engine.changes(after: since, limit: limit + 1, tables: tables) else { return nil }
         let isLast = read.rows.count <= limit
         let rows = Array(read.rows.prefix(limit))
         // A page that is not the last ends at its last change; the last
@@ -24,14 +24,16 @@ struct SharedSyncDelta: Sendable {
         let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
         let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
         let path = PlayersAPI.syncRowsPath
+        let tablesParameter = tables.map { "&tables=\($0.queryValue)" } ?? ""
         isEmpty = rows.isEmpty
         counter = read.counter
         // Later changes can move rows out of an older page: the store's
         // counter is part of the tag.
         answer = SyncJSONAnswer(
             body: try SyncPage(
-                kind: .delta, isComplete: isLast, cursor: cursor.description, next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)",
-                rows: serverRows, tombstones: tombstones, digests: isLast ? read.digests : nil).jsonData(),
-            etag: "\"delta-\(engine.history.cursor(at: since))-\(limit)-\(cursor)-\(read.counter)\"")
+                kind: .delta, isComplete: isLast, cursor: cursor.description,
+                next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)\(tablesParameter)",
+                rows: serverRows, tombstones: tombstones, digests: isLast ? read.digests(of: tables) : nil).jsonData(),
+            etag: "\"delta-\(engine.history.cursor(at: since))-\(limit)-\(cursor)-\(read.counter)\(tables.map { "-\($0.queryValue)" } ?? "")\"")
     }
 }

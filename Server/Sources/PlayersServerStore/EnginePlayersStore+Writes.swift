@@ -66,7 +66,7 @@ extension EnginePlayersStore {
         var players: [ServerPlayer] = []
         var after: SyncRowKey?
         while true {
-            let page = try await engine.snapshot(after: after, limit: Self.seedBatchSize, table: Self.table.name)
+            let page = try await engine.snapshot(after: after, limit: Self.seedBatchSize, tables: Self.players)
             players += try page.rows.map(ServerPlayer.init(row:))
             guard page.rows.count == Self.seedBatchSize, let last = page.rows.last else { break }
             after = last.key

@@ -17,6 +17,8 @@ import SyncServer
 public struct EnginePlayersStore: PlayersStore {
     public let engine: any SyncRowStore
     static let table = PlayersSchema.player
+    /// The engine's reads of the players' table alone.
+    static let players = SyncTableFilter([table.name])
 
     /// Serves the players of `engine`, whose declaration has Players'
     /// `player` table as `PlayersSchema` declares it (the server adds it
@@ -33,13 +35,13 @@ public struct EnginePlayersStore: PlayersStore {
 
     public func snapshot(limit: Int, after: UUID?) async throws -> SnapshotPage {
         let read = try await engine.snapshot(after: after.map { SyncRowKey(table: Self.table.name, id: $0) }, limit: limit + 1,
-                                             table: Self.table.name)
+                                             tables: Self.players)
         let players = try read.rows.prefix(limit).map(ServerPlayer.init(row:))
         return SnapshotPage(version: read.counter, players: players, isLast: read.rows.count <= limit, digest: Self.digest(of: read))
     }
 
     public func delta(since: Int64, limit: Int) async throws -> DeltaPage? {
-        guard let read = try await engine.changes(after: since, limit: limit + 1, table: Self.table.name) else { return nil }
+        guard let read = try await engine.changes(after: since, limit: limit + 1, tables: Self.players) else { return nil }
         let changes = try read.rows.map { row -> (version: Int64, change: DeltaPage.Change) in
             switch row.state {
             case .live: (row.version, .player(try ServerPlayer(row: row)))

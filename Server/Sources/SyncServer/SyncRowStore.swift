@@ -27,18 +27,18 @@ public protocol SyncRowStore: Sendable {
     /// changes nothing.
     func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]?
 
-    /// The rows changed after `version` (of `table`, or of every table
-    /// when nil), live rows and tombstones, in version order, at most
-    /// `limit`; nil when `version` is older than the floor or later than
-    /// the counter (the client must take a snapshot); with the counter and
-    /// the digests.
-    func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage?
-
-    /// A page of the snapshot: live rows (of `table`, or of every table
-    /// when nil) in key order, after `key` (from the table's first row
-    /// when `key` is not one of `table`'s), at most `limit`, with the
+    /// The rows changed after `version` (of the tables of `filter`, or of
+    /// every table when nil), live rows and tombstones, in version order,
+    /// at most `limit`; nil when `version` is older than the floor or
+    /// later than the counter (the client must take a snapshot); with the
     /// counter and the digests.
-    func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage
+    func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage?
+
+    /// A page of the snapshot: live rows (of the tables of `filter`, or of
+    /// every table when nil) in key order (table, then id), after `key`
+    /// (``SyncTableFilter/snapshotSteps(after:)``), at most `limit`, with
+    /// the counter and the digests.
+    func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage
 
     /// The row of `key`, live or deleted.
     func row(_ key: SyncRowKey) async throws -> SyncStoredRow?
@@ -67,12 +67,12 @@ extension SyncRowStore {
 
     /// The rows of every table changed after `version`.
     public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
-        try await changes(after: version, limit: limit, table: nil)
+        try await changes(after: version, limit: limit, tables: nil)
     }
 
     /// A page of the snapshot of every table.
     public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
-        try await snapshot(after: key, limit: limit, table: nil)
+        try await snapshot(after: key, limit: limit, tables: nil)
     }
 }
 
@@ -90,5 +90,10 @@ public struct SyncStoredPage: Sendable, Equatable {
         self.rows = rows
         self.counter = counter
         self.digests = digests
+    }
+
+    /// The digests of the tables of `filter` (of every table when nil).
+    public func digests(of filter: SyncTableFilter?) -> [SyncTableDigest] {
+        filter.map { filter in digests.filter { filter.contains($0.table) } } ?? digests
     }
 }

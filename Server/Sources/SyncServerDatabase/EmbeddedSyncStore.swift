@@ -28,14 +28,14 @@ public final class EmbeddedSyncStore: SyncRowStore {
         return try await StoreThreads.write { [database] in try database.apply(write, at: date) }
     }
 
-    public func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage? {
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage? {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit, table: table) }
+        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit, tables: filter) }
     }
 
-    public func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage {
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit, table: table) }
+        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit, tables: filter) }
     }
 
     public func row(_ key: SyncRowKey) async throws -> SyncStoredRow? {

@@ -240,18 +240,20 @@ public final class ServerSyncDatabase: Sendable {
         try writer.read { db in try rows(db, [key]).first }
     }
 
-    /// The rows changed after `version` (of `table`, or of every table
-    /// when nil; live rows and tombstones), in version order, at most
-    /// `limit`, with the counter and the digests when they were read; nil
-    /// when `version` is older than the floor or later than the counter:
-    /// the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int, table: String? = nil) throws -> SyncStoredPage? {
+    /// The rows changed after `version` (of the tables of `filter`, or of
+    /// every table when nil; live rows and tombstones), in version order,
+    /// at most `limit`, with the counter and the digests when they were
+    /// read; nil when `version` is older than the floor or later than the
+    /// counter: the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try Self.counter(db)
             guard version >= counter.floor, version <= counter.value else { return nil }
-            let rows = if let table {
-                try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? AND table_name = ? ORDER BY version LIMIT ?",
-                               arguments: [version, table, limit])
+            let rows = if let filter {
+                try storedRows(db, sql: """
+                    SELECT * FROM sync_server_row WHERE version > ? AND table_name IN (\(filter.tables.map { _ in "?" }.joined(separator: ", ")))
+                    ORDER BY version LIMIT ?
+                    """, arguments: StatementArguments([version] + filter.tables + [limit] as [any DatabaseValueConvertible]))
             } else {
                 try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
                                arguments: [version, limit])
@@ -260,26 +262,23 @@ public final class ServerSyncDatabase: Sendable {
         }
     }
 
-    /// A page of the snapshot: live rows (of `table`, or of every table
-    /// when nil) in key order (table, then id), after `key`, at most
-    /// `limit`, with the counter and the digests when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int, table: String? = nil) throws -> SyncStoredPage {
+    /// A page of the snapshot: live rows (of the tables of `filter`, or of
+    /// every table when nil) in key order (table, then id), after `key`, at
+    /// most `limit`, with the counter and the digests when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage {
         try writer.read { db in
-            let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
-            let rows = if let table {
-                // From the table's first row unless `key` is one of its
-                // rows: two statements, so that each walks the key's index.
-                if key?.table == table {
-                    try storedRows(db, sql: """
+            var rows: [SyncStoredRow] = []
+            if let filter {
+                // A table at a time: each statement walks its table's
+                // part of the key's index.
+                for step in filter.snapshotSteps(after: key) where rows.count < limit {
+                    rows += try storedRows(db, sql: """
                         SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
-                        """, arguments: [table, after[1], limit])
-                } else {
-                    try storedRows(db, sql: """
-                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? ORDER BY id LIMIT ?
-                        """, arguments: [table, limit])
+                        """, arguments: [step.table, step.afterID?.uuidString ?? "", limit - rows.count])
                 }
             } else {
-                try storedRows(db, sql: """
+                let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
+                rows = try storedRows(db, sql: """
                     SELECT * FROM sync_server_row
                     WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
                     ORDER BY table_name, id LIMIT ?

@@ -241,61 +241,63 @@ public final class PostgresSyncStore: SyncRowStore {
         }
     }
 
-    /// The rows changed after `version` (of `table`, or of every table
-    /// when nil), live rows and tombstones, in version order, at most
-    /// `limit`, with the counter and the digests when they were read; nil
-    /// when `version` is older than the floor or later than the counter:
-    /// the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int, table: String?) async throws -> SyncStoredPage? {
+    /// The rows changed after `version` (of the tables of `filter`, or of
+    /// every table when nil), live rows and tombstones, in version order,
+    /// at most `limit`, with the counter and the digests when they were
+    /// read; nil when `version` is older than the floor or later than the
+    /// counter: the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard version >= counter.floor, version <= counter.value else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let rows = try await reads.stored(table.map { table in
+            let rows = try await reads.stored(filter.map { filter in
                 """
                 SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                WHERE version > \(version) AND table_name = \(table) ORDER BY version LIMIT \(limit)
+                WHERE version > \(version) AND table_name = ANY(\(filter.tables)) ORDER BY version LIMIT \(limit)
                 """
             } ?? "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
             return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }
 
-    /// A page of the snapshot: live rows (of `table`, or of every table
-    /// when nil) in key order (table, then id), after `key`, at most
-    /// `limit`, with the counter and the digests when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int, table: String?) async throws -> SyncStoredPage {
+    /// A page of the snapshot: live rows (of the tables of `filter`, or of
+    /// every table when nil) in key order (table, then id), after `key`, at
+    /// most `limit`, with the counter and the digests when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let query: PostgresQuery
-            switch (table, key) {
-            case (let table?, let key?) where key.table == table:
-                query = """
-                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL AND table_name = \(table) AND id > \(key.id) ORDER BY id LIMIT \(limit)
-                    """
-            case (let table?, _):
-                // From the table's first row: `key` is none of its rows.
-                query = """
-                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL AND table_name = \(table) ORDER BY id LIMIT \(limit)
-                    """
-            case (nil, let key?):
-                query = """
+            var rows: [SyncStoredRow] = []
+            if let filter {
+                // A table at a time: each query walks its table's part of
+                // the key's index.
+                for step in filter.snapshotSteps(after: key) where rows.count < limit {
+                    let remaining = limit - rows.count
+                    rows += try await reads.stored(step.afterID.map { id in
+                        """
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE deleted_at IS NULL AND table_name = \(step.table) AND id > \(id) ORDER BY id LIMIT \(remaining)
+                        """
+                    } ?? """
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE deleted_at IS NULL AND table_name = \(step.table) ORDER BY id LIMIT \(remaining)
+                        """)
+                }
+            } else if let key {
+                rows = try await reads.stored("""
                     SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                     WHERE deleted_at IS NULL AND (table_name, id) > (\(key.table), \(key.id))
                     ORDER BY table_name, id LIMIT \(limit)
-                    """
-            case (nil, nil):
+                    """)
+            } else {
                 // No key to compare with: a row comparison with NULL walks
                 // no index.
-                query = """
+                rows = try await reads.stored("""
                     SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                     WHERE deleted_at IS NULL ORDER BY table_name, id LIMIT \(limit)
-                    """
+                    """)
             }
-            let rows = try await reads.stored(query)
             return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
         }
     }

@@ -113,6 +113,55 @@ import Testing
         }
     }
 
+    /// `tables=`: a device's tables alone, in the snapshot's pages (and
+    /// their `next` links), in the delta, and in the digests.
+    @Test(arguments: StoreKind.allCases)
+    func aRequestForSomeTablesGetsTheirRowsAndDigestsAlone(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let first = try await page(server.client, "/v1/sync/rows?limit=1&tables=notebook")
+            #expect(first.isComplete && first.rows.map(\.row.id) == [work])
+            #expect(first.digests?.map(\.table) == ["notebook"])
+            let both = try await page(server.client, "/v1/sync/rows?limit=1&tables=notebook,note")
+            let rest = try await page(server.client, try #require(both.next))
+            #expect((both.rows + rest.rows).map(\.row.table) == ["note", "notebook"])
+
+            let edit = try upsert("note", groceries, ["body": .text("Milk")], base: 2)
+            _ = try results(try await push(server.client, [edit]), answering: [edit])
+            let notebooks = try await page(server.client, "/v1/sync/rows?since=\(first.cursor)&tables=notebook")
+            #expect(notebooks.rows.isEmpty && notebooks.isComplete)
+            #expect(notebooks.cursor != first.cursor, "the cursor moves past the other tables' changes")
+            let notes = try await page(server.client, "/v1/sync/rows?since=\(first.cursor)&tables=note")
+            #expect(notes.rows.map(\.row.id) == [groceries])
+        }
+    }
+
+    @Test func aRequestForATableTheServerDoesNotSyncIsRefused() async throws {
+        try await APITestServer.with(.embedded, engine: schema) { server in
+            for (query, message) in [("tables=tag", "'tables' names \"tag\", which is not a table this server syncs"),
+                                     ("tables=", "'tables' must name at least one table"),
+                                     ("since=0&tables=note,,", "'tables' names \"\", which is not")] {
+                let response = try await server.client.execute(uri: "/v1/sync/rows?\(query)", method: .get)
+                #expect(response.status == .badRequest, "\(query)")
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
+                #expect(body?["error"]?["message"]?.contains(message) == true, "\(query): \(String(buffer: response.body))")
+            }
+        }
+    }
+
+    /// Requests of other tables for the same delta at once never share
+    /// its read: each gets its own tables' rows.
+    @Test func deltasOfOtherTablesAreReadApart() async throws {
+        try await APITestServer.with(.embedded, engine: schema) { server in
+            try await notebookWithANote(server.client)
+            let cursor = server.engine.history.cursor(at: 0)
+            async let notebooks = page(server.client, "/v1/sync/rows?since=\(cursor)&tables=notebook")
+            async let notes = page(server.client, "/v1/sync/rows?since=\(cursor)&tables=note")
+            let (a, b) = try await (notebooks, notes)
+            #expect(a.rows.map(\.row.table) == ["notebook"] && b.rows.map(\.row.table) == ["note"])
+        }
+    }
+
     /// A page's ETag: the same request with it as `If-None-Match` is 304
     /// with no body while nothing changed, and 200 with another tag once
     /// something did.

@@ -54,6 +54,29 @@ import Testing
         }
     }
 
+    /// A long-poll of some tables is held through a change of another
+    /// table, and answered by a change of one of its own.
+    @Test(arguments: StoreKind.allCases)
+    func aLongPollOfSomeTablesIsHeldThroughAnotherTablesChange(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: schema) { server in
+            let engine = server.engine
+            let empty = try await cursor(server)
+            let poll = Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30&tables=note") }
+            try await waitUntil("the long-poll waiting on the engine's store") { engine.changes.waiterCount == 1 }
+            let notebook = try endpoint.upsert("notebook", endpoint.work, ["name": .text("Work")])
+            _ = try await engine.applyChanges([notebook], at: Date())
+            // Woken by the notebook, it read an empty delta of notes, and
+            // waits again.
+            try await waitUntil("the long-poll waiting again after the notebook's commit") {
+                engine.changes.waiterCount == 1 && engine.changes.latestVersion == 1
+            }
+            let note = try endpoint.upsert("note", endpoint.groceries, ["notebook": .uuid(endpoint.work), "title": .text("Groceries")])
+            _ = try await engine.applyChanges([note], at: Date())
+            let delta = try await poll.value
+            #expect(delta.rows.map(\.row.id) == [endpoint.groceries])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, engine: schema) { server in

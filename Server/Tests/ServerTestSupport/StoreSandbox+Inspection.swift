@@ -61,7 +61,7 @@ extension StoreSandbox {
         do {
             var after: SyncRowKey?
             while true {
-                let page = try await store.snapshot(after: after, limit: 1_000, table: PlayersSchema.player.name)
+                let page = try await store.snapshot(after: after, limit: 1_000, tables: SyncTableFilter([PlayersSchema.player.name]))
                 if after == nil {
                     stored = page.digests.first { $0.table == PlayersSchema.player.name }.map { PlayersDigest(players: $0.rows, checksum: $0.checksum) }
                 }

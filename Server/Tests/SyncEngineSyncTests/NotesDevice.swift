@@ -55,8 +55,8 @@ final class NotesDevice: Sendable {
     /// Pushes the outbox, then pulls, as a sync does.
     func sync(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
         let pushed = try await SyncEnginePusher(dbQueue, schema: schema, baseURL: baseURL, transport: transport).push()
-        let client = SyncClient(transport: transport, endpoint: SyncEngineStore.rowsEndpoint(baseURL: baseURL),
-                                store: SyncEngineStore(dbQueue, schema: schema))
+        let store = SyncEngineStore(dbQueue, schema: schema)
+        let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         return (pushed, try await client.sync())
     }
 

@@ -2,6 +2,7 @@ import CipherSync
 import Foundation
 import ServerTestSupport
 import SyncEngine
+import Synchronization
 import SyncSchema
 import TestSupport
 import Testing
@@ -49,6 +50,31 @@ import Testing
             #expect(!changed.upToDate && changed.updated == 1)
             #expect(try await !b.sync(url).pulled.upToDate, "the cursor moved: an empty delta again")
             #expect(try await b.sync(url).pulled.upToDate)
+        }
+    }
+
+    /// A server that also syncs the players sends a Notes device none of
+    /// them: the device asks for its own tables.
+    @Test(arguments: StoreKind.allCases)
+    func aDeviceGetsItsOwnTablesRowsAlone(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, engine: .testNotes) { server in
+            let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
+            // The server's own players: its store serves them beside the app's tables.
+            let players = try #require(server.engine.schema.table("player"))
+            let player = try players.row(id: UUID(), values: ["name": .text("Arthur"), "score": .integer(100)])
+            _ = try await server.engine.applyChanges([SyncChange(mutationID: UUID(), operation: .upsert, row: player, baseVersion: nil)],
+                                                     at: Date())
+            let recording = RecordingPulls(base: fastTransport())
+            let device = try NotesDevice()
+            try device.execute("INSERT INTO notebook (id, name) VALUES (?, 'Work')", [work])
+            for _ in 0..<3 { _ = try await device.sync(url, transport: recording) }
+            let recorded = recording.pulls.withLock { $0 }
+            #expect(recorded.count == 3, "a snapshot, then a delta and its 304")
+            let tables = "tables=" + SyncSchema.testNotes.tables.map(\.name).sorted().joined(separator: ",")
+            for (url, body) in recorded {
+                #expect(url.query?.removingPercentEncoding?.contains(tables) == true, "\(url)")
+                #expect(!body.contains("player"), "\(body)")
+            }
         }
     }
 
@@ -196,5 +222,23 @@ import Testing
                 #expect(try device.foreignKeyViolations() == 0)
             }
         }
+    }
+}
+
+/// Keeps each pull's URL and answer.
+private final class RecordingPulls: HTTPTransport {
+    let base: any HTTPTransport
+    let pulls = Mutex<[(URL, String)]>([])
+
+    init(base: any HTTPTransport) {
+        self.base = base
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await base.send(request)
+        if request.method == "GET" {
+            pulls.withLock { $0.append((request.url, String(decoding: response.body, as: UTF8.self))) }
+        }
+        return response
     }
 }

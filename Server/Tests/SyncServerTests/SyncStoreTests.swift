@@ -259,24 +259,32 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func readsOfOneTableLeaveOutTheOthers(_ kind: StoreKind) async throws {
+    func readsOfSomeTablesLeaveOutTheOthers(_ kind: StoreKind) async throws {
         try await TestSyncStore.with(kind) { store, _ in
             try await notebookWithANoteAndAComment(store)
             _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
             _ = try await store.applyChanges([try changes.delete("comment", comment, base: 3)])
-            let notebooks = try #require(try await store.changes(after: 0, limit: 10, table: "notebook"))
+            let notebooks = try #require(try await store.changes(after: 0, limit: 10, tables: SyncTableFilter(["notebook"])))
             #expect(notebooks.rows.map(\.version) == [1, 4] && notebooks.counter == 5)
-            #expect(try await store.changes(after: 0, limit: 10, table: "comment")?.rows.map(\.isLive) == [false])
-            var ids: [UUID] = []
-            var after: SyncRowKey? = SyncRowKey(table: "comment", id: comment)   // another table's: from the first notebook
+            #expect(try await store.changes(after: 0, limit: 10, tables: SyncTableFilter(["comment"]))?.rows.map(\.isLive) == [false])
+            let notesAndNotebooks = try #require(try await store.changes(after: 0, limit: 10, tables: SyncTableFilter(["notebook", "note"])))
+            #expect(notesAndNotebooks.rows.map(\.version) == [1, 2, 4])
+
+            // A snapshot a row at a time, from another table's key: the
+            // tables in key order, each from its first row.
+            var keys: [SyncRowKey] = []
+            var after: SyncRowKey? = SyncRowKey(table: "comment", id: comment)
             while true {
-                let page = try await store.snapshot(after: after, limit: 1, table: "notebook")
-                #expect(page.rows.allSatisfy { $0.key.table == "notebook" })
+                let page = try await store.snapshot(after: after, limit: 1, tables: SyncTableFilter(["notebook", "note"]))
                 guard let last = page.rows.last else { break }
-                ids.append(last.key.id)
+                keys.append(last.key)
                 after = last.key
             }
-            #expect(ids == [work, home].sorted { $0.uuidString < $1.uuidString })
+            let notebookIDs = [work, home].sorted { $0.uuidString < $1.uuidString }
+            #expect(keys == [SyncRowKey(table: "note", id: groceries)] + notebookIDs.map { SyncRowKey(table: "notebook", id: $0) })
+            // Two tables on one page.
+            let page = try await store.snapshot(after: nil, limit: 10, tables: SyncTableFilter(["notebook", "note"]))
+            #expect(page.rows.map(\.key) == keys)
         }
     }
 

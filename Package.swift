@@ -104,7 +104,7 @@ let package = Package(
         // that knows both the database and the HTTP client.
         .target(
             name: "PlayersSync",
-            dependencies: ["Players", "PlayersProtocol", "SyncSchema", "CipherSync", "CipherDB"]),
+            dependencies: ["Players", "PlayersProtocol", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB"]),
         // The players database's own file operations (restore, encrypt,
         // JSON exports and their encrypted format), over AppFiles' verified
         // copies.

@@ -150,25 +150,15 @@ public final class NotesDatabase: Sendable {
     // MARK: - Syncing
 
     /// Pushes the local changes, then pulls the server's; when the pull
-    /// found the server restored from a backup and queued what it lost,
-    /// pushes that too. With `waitSeconds` (`notes sync --watch`), the pull
-    /// is a long-poll: the server holds an empty delta up to that long.
-    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil) async throws
-        -> (pushed: SyncPushCounts, pulled: SyncReport)
-    {
-        let pusher = SyncEnginePusher(writer, schema: NotesSchema.declaration, baseURL: baseURL, transport: transport)
-        var pushed = try await pusher.push()
+    /// queued rows (the server restored from a backup lost them), pushes
+    /// those too (``SyncEngine``'s `pushThenPull`). With `waitSeconds`
+    /// (`notes sync --watch`), the pull is a long-poll: the server holds an
+    /// empty delta up to that long.
+    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil) async throws -> SyncPushPullReport {
         let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
         var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         client.waitSeconds = waitSeconds
-        let pulled = try await client.sync()
-        if pulled.requeued > 0 {
-            let again = try await pusher.push()
-            pushed.applied += again.applied
-            pushed.conflicts += again.conflicts
-            pushed.converged += again.converged
-        }
-        return (pushed, pulled)
+        return try await client.pushThenPull()
     }
 
     /// `values` checked by the declaration's column rules, as the server

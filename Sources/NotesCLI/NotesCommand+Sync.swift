@@ -4,6 +4,7 @@ import CipherSync
 import Foundation
 import Notes
 import PlayersCommandLine
+import SyncEngine
 import SyncSchema
 
 extension NotesCommand {
@@ -41,16 +42,15 @@ extension NotesCommand {
             configuration.bearerToken = try tokenFile.map(SecretFiles.readToken)
             configuration.userAgent = "notes/\(CipherSyncVersion.string)"
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { _ in }
-            let (pushed, pulled) = try await notes.sync(baseURL: baseURL, transport: transport)
-            Self.printSync(pushed, pulled)
+            Self.printSync(try await notes.sync(baseURL: baseURL, transport: transport))
             guard watch else { return }
             // While watching, the loop retries, with its own back-off.
             let watched = CurlTransport(configuration: configuration)
             let watcher = SyncWatcher(
                 syncOnce: { try await notes.sync(baseURL: baseURL, transport: watched, waitSeconds: Self.watchWait) },
                 onSync: { synced in
-                    if synced.pushed.applied + synced.pushed.conflicts > 0 || synced.pulled.movedRows {
-                        Self.printSync(synced.pushed, synced.pulled)
+                    if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows {
+                        Self.printSync(synced)
                     }
                 },
                 onNotice: { line in FileHandle.standardError.write(Data((PrintableText.escaping("notes: \(line)") + "\n").utf8)) },
@@ -63,10 +63,15 @@ extension NotesCommand {
         /// The lines of one sync, written at once (a watcher's output is
         /// read as it comes), control characters escaped (the cursor is the
         /// server's text).
-        static func printSync(_ pushed: SyncPushCounts, _ pulled: SyncReport) {
+        static func printSync(_ synced: SyncPushPullReport) {
+            let (pushed, pulled) = (synced.push.counts, synced.pull)
             if pulled.historyChange == .wentBack {
                 printLineNow("The server was restored from a backup: \(pulled.requeued) rows it lost were kept "
                              + "(pushed again, or in 'notes conflicts').")
+            }
+            if let repaired = pulled.repaired {
+                printLineNow("The synced rows differed from the server's (here \(repaired.local); on the server \(repaired.server)): "
+                             + "a snapshot repaired them.")
             }
             printLineNow("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict (kept: 'notes conflicts').")
             printLineNow("Pulled: \(pulled).")
@@ -79,9 +84,9 @@ extension NotesCommand {
 }
 
 extension SyncReport {
-    /// Whether the pull brought rows or tombstones, or found the server's
-    /// history changed: what a watcher prints.
+    /// Whether the pull brought rows or tombstones, found the server's
+    /// history changed, or repaired the synced rows: what a watcher prints.
     var movedRows: Bool {
-        historyChange != nil || (!upToDate && inserted + updated + deleted + requeued > 0)
+        historyChange != nil || repaired != nil || (!upToDate && inserted + updated + deleted + requeued > 0)
     }
 }

@@ -2,6 +2,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
+import SyncEngine
 import SyncSchema
 
 /// Pushes the outbox of a players database (``PendingChange``) to a
@@ -43,13 +44,13 @@ public struct ChangePusher: Sendable {
 
     /// Pushes every pending change; in a dry run, counts them and sends
     /// nothing. Either way, the report counts the changes that were
-    /// waiting (``PushReport/pending``).
-    public func push(dryRun: Bool = false) async throws -> PushReport {
+    /// waiting (``SyncEngine/SyncPushReport/pending``).
+    public func push(dryRun: Bool = false) async throws -> SyncPushReport {
         let pending = try appDatabase.pendingChangeCount()
         if dryRun || pending == 0 {
-            return PushReport(pending: pending)
+            return SyncPushReport(pending: pending)
         }
-        var report = PushReport(pending: pending)
+        var report = SyncPushReport(pending: pending)
         var previousBatch: PlayersChangeBatch?
         while var batch = try appDatabase.nextPushBatch(maximumChanges: maximumChanges) {
             batch.server = expectedServer

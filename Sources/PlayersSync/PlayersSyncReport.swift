@@ -1,14 +1,15 @@
 import CipherSync
 import Foundation
 import PlayersProtocol
+import SyncEngine
 
 /// What one `players sync` did: the push of the local changes, then the
 /// pull.
 public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringConvertible {
-    public var push: PushReport
+    public var push: SyncPushReport
     public var pull: SyncReport
 
-    public init(push: PushReport, pull: SyncReport) {
+    public init(push: SyncPushReport, pull: SyncReport) {
         self.push = push
         self.pull = pull
     }

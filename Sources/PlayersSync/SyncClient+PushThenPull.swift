@@ -1,6 +1,7 @@
 import CipherSync
 import Foundation
 import PlayersProtocol
+import SyncEngine
 
 extension SyncClient where Store == PlayersSyncStore {
     /// Pushes the local changes (``ChangePusher``), then pulls the server's

@@ -16,7 +16,8 @@ import SyncSchema
 ///
 /// ```swift
 /// let pusher = SyncEnginePusher(dbQueue, schema: schema, baseURL: url, transport: CurlTransport())
-/// let counts = try await pusher.push()
+/// let report = try await pusher.push()
+/// print(report.counts.applied, report.counts.conflicts)
 /// ```
 public struct SyncEnginePusher: Sendable {
     public let writer: any DatabaseWriter
@@ -30,24 +31,37 @@ public struct SyncEnginePusher: Sendable {
     /// batch past it goes out in halves; the changes left wait for the
     /// next request, with the values they were first sent with.
     public var maximumBodyBytes = 16 * 1024 * 1024
+    /// Whether the batches may reach a server of another database than the
+    /// one the stored cursor names. By default each batch names that one,
+    /// and another server refuses it (412, ``CipherSync/SyncError/otherServer``).
+    public var allowsOtherServer = false
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL, transport: any HTTPTransport) {
+        self.init(writer, schema: schema, endpoint: baseURL.appendingPathComponent("v1/sync/changes"), transport: transport)
+    }
+
+    /// A pusher to the server's `/v1/sync/changes`, `endpoint`.
+    public init(_ writer: any DatabaseWriter, schema: SyncSchema, endpoint: URL, transport: any HTTPTransport) {
         self.writer = writer
         self.schema = schema
-        self.endpoint = baseURL.appendingPathComponent("v1/sync/changes")
+        self.endpoint = endpoint
         self.transport = transport
     }
 
-    /// Pushes every change of the outbox; what the answers did.
-    public func push() async throws -> SyncPushCounts {
-        var counts = SyncPushCounts()
-        var previous: [SyncPushChange] = []
-        let (schema, maximumChanges) = (schema, maximumChanges)
-        // The changes are meant for the server the stored cursor names.
-        let server = try await writer.read { db in
-            try String.fetchOne(db, sql: "SELECT cursor FROM \(SyncEngine.stateTable) WHERE id = 1")
+    /// Pushes every change of the outbox; in a dry run, counts them and
+    /// sends nothing. Either way, the report counts the changes that were
+    /// waiting (``SyncPushReport/pending``).
+    public func push(dryRun: Bool = false) async throws -> SyncPushReport {
+        let (schema, maximumChanges, allowsOtherServer) = (schema, maximumChanges, allowsOtherServer)
+        let (pending, server) = try await writer.read { db in
+            // The changes are meant for the server the stored cursor names.
+            let server = allowsOtherServer ? nil : try String.fetchOne(db, sql: "SELECT cursor FROM \(SyncEngine.stateTable) WHERE id = 1")
                 .flatMap { try? SyncCursor($0).server }
+            return (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SyncEngine.outboxTable)") ?? 0, server)
         }
+        var report = SyncPushReport(pending: pending)
+        guard !dryRun, pending > 0 else { return report }
+        var previous: [SyncPushChange] = []
         while true {
             var batch = try await writer.write { db in try db.nextSyncPushBatch(for: schema, maximumChanges: maximumChanges) }
             // Each answered batch leaves the outbox: the same batch twice
@@ -65,6 +79,7 @@ public struct SyncEnginePusher: Sendable {
                 body: body,
                 // The server applies a mutation id once.
                 isIdempotent: true))
+            report.bytesReceived += response.bytesReceived
             guard response.status == 200 else { throw SyncClient<SyncEngineStore>.error(for: response) }
             let results: SyncChangeResults
             do {
@@ -73,8 +88,9 @@ public struct SyncEnginePusher: Sendable {
                 throw SyncPayloadError(path: error.path, error.message)
             }
             let answered = batch
-            counts += try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
+            report.counts += try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
+            report.batches += 1
         }
-        return counts
+        return report
     }
 }

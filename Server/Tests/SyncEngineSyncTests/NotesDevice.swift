@@ -52,12 +52,12 @@ final class NotesDevice: Sendable {
         try dbQueue.write { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
-    /// Pushes the outbox, then pulls, as a sync does.
+    /// Pushes the outbox, then pulls, as a sync does (`pushThenPull`).
     func sync(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
-        let pushed = try await SyncEnginePusher(dbQueue, schema: schema, baseURL: baseURL, transport: transport).push()
         let store = SyncEngineStore(dbQueue, schema: schema)
         let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
-        return (pushed, try await client.sync())
+        let report = try await client.pushThenPull()
+        return (report.push.counts, report.pull)
     }
 
     /// Every row of the declared tables, table by table, as text: the

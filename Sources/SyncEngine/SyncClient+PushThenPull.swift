@@ -1,0 +1,44 @@
+import CipherSync
+import Foundation
+
+extension SyncClient where Store == SyncEngineStore {
+    /// Pushes the outbox (``SyncEnginePusher``), then pulls the server's
+    /// rows (``sync(full:dryRun:)``): after it, the database holds the
+    /// server's state, its own changes included, and the changes that lost
+    /// are in its conflicts. A dry run sends no change and writes nothing.
+    /// The push and the pull's fetching share one ``maximumDuration``; the
+    /// push names the server of the stored cursor unless
+    /// ``allowsOtherServer``.
+    ///
+    /// ```swift
+    /// let store = SyncEngineStore(dbQueue, schema: schema)
+    /// let client = SyncClient(transport: CurlTransport(), endpoint: store.rowsEndpoint(baseURL: url), store: store)
+    /// let report = try await client.pushThenPull()
+    /// print(report.push.counts.applied, report.pull.inserted)
+    /// ```
+    ///
+    /// When the pull queues rows (the server's history went back, or rows
+    /// the server never got: ``CipherSync/SyncCounts/requeued``), this
+    /// pushes them at once, to the server it pulled from.
+    public func pushThenPull(full: Bool = false, dryRun: Bool = false) async throws -> SyncPushPullReport {
+        let start = SyncStopwatch(clock)
+        var pusher = SyncEnginePusher(store.writer, schema: store.schema, endpoint: changesEndpoint, transport: transport)
+        pusher.allowsOtherServer = allowsOtherServer
+        var push = try await withinDeadline(from: start) { [pusher] in try await pusher.push(dryRun: dryRun) }
+        let pull = try await sync(full: full, dryRun: dryRun, startedAt: start)
+        if pull.requeued > 0, !dryRun {
+            // The stored cursor now names the server pulled from.
+            pusher.allowsOtherServer = false
+            push += try await withinDeadline(from: start) { [pusher] in try await pusher.push() }
+        }
+        return SyncPushPullReport(push: push, pull: pull)
+    }
+
+    /// `/v1/sync/changes`, next to the endpoint's `/v1/sync/rows`, without
+    /// its query.
+    var changesEndpoint: URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
+        components.query = nil
+        return components.url!.deletingLastPathComponent().appendingPathComponent("changes")
+    }
+}

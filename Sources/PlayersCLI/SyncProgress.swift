@@ -48,7 +48,7 @@ final class SyncProgress: Sendable {
         fetching.setDetail("\(pages) page\(pages == 1 ? "" : "s"), \(Self.bytes(Int64(bytes)))")
     }
 
-    /// The merge's progress (``MergeProgress``).
+    /// The merge's progress (``CipherSync/SyncMergeProgress``).
     func merged(_ merged: Int, of staged: Int) {
         beginMerge.finish()
         let merging = state.withLock { state -> ProgressReporter? in

@@ -31,7 +31,7 @@ extension AppDatabase {
         transport: any HTTPTransport,
         stagingDirectory: URL? = nil,
         beforeCommit: (@Sendable (Database) throws -> Void)? = nil,
-        mergeProgress: MergeProgress? = nil) -> SyncClient<PlayersSyncStore>
+        mergeProgress: SyncMergeProgress? = nil) -> SyncClient<PlayersSyncStore>
     {
         SyncClient(transport: transport, endpoint: Self.playersEndpoint(baseURL: baseURL),
                    store: PlayersSyncStore(self, stagingDirectory: stagingDirectory, beforeCommit: beforeCommit,

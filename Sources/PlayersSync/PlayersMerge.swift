@@ -17,7 +17,7 @@ struct PlayersMerge {
     let dryRun: Bool
     /// Gets the staged changes walked so far and their total: at the
     /// start, every thousand changes, and at the end.
-    let progress: MergeProgress?
+    let progress: SyncMergeProgress?
     /// How the server's history differed from the stored cursor's: with
     /// ``SyncHistoryChange/wentBack``, what the server lost is kept.
     let historyChange: SyncHistoryChange?
@@ -25,7 +25,7 @@ struct PlayersMerge {
     /// histories are the same, nil when unknown.
     let sharedCounter: Int64?
 
-    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: MergeProgress? = nil,
+    init(_ db: Database, isSnapshot: Bool, dryRun: Bool, progress: SyncMergeProgress? = nil,
          historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil) {
         self.db = db
         self.isSnapshot = isSnapshot

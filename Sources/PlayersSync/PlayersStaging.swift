@@ -32,12 +32,12 @@ public final class PlayersStaging: SyncStaging {
     /// The staging connection.
     let queue: DatabaseQueue
     let beforeCommit: (@Sendable (Database) throws -> Void)?
-    let mergeProgress: MergeProgress?
+    let mergeProgress: SyncMergeProgress?
     /// The open `owner.lock`, locked until the folder is deleted.
     let ownerLock: Int32
 
     private init(_ appDatabase: AppDatabase, folder: URL, ownerLock: Int32, path: String, key: DatabaseKeySource, queue: DatabaseQueue,
-                 beforeCommit: (@Sendable (Database) throws -> Void)?, mergeProgress: MergeProgress?) {
+                 beforeCommit: (@Sendable (Database) throws -> Void)?, mergeProgress: SyncMergeProgress?) {
         self.appDatabase = appDatabase
         self.folder = folder
         self.ownerLock = ownerLock
@@ -52,7 +52,7 @@ public final class PlayersStaging: SyncStaging {
     /// `directory`.
     static func begin(_ appDatabase: AppDatabase, in directory: URL,
                       beforeCommit: (@Sendable (Database) throws -> Void)?,
-                      mergeProgress: MergeProgress?) async throws -> PlayersStaging {
+                      mergeProgress: SyncMergeProgress?) async throws -> PlayersStaging {
         removeAbandonedFolders(in: directory)
         var template = Array(directory.appendingPathComponent(folderPrefix + "XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template) else {

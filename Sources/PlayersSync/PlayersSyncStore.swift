@@ -32,11 +32,11 @@ public struct PlayersSyncStore: SyncStore {
     /// commit: a hook for crash tests.
     let beforeCommit: (@Sendable (Database) throws -> Void)?
     /// Follows each merge: the staged changes walked so far, and their
-    /// total (``MergeProgress``).
-    let mergeProgress: MergeProgress?
+    /// total (``CipherSync/SyncMergeProgress``).
+    let mergeProgress: SyncMergeProgress?
 
     public init(_ appDatabase: AppDatabase, stagingDirectory: URL? = nil, beforeCommit: (@Sendable (Database) throws -> Void)? = nil,
-                mergeProgress: MergeProgress? = nil) {
+                mergeProgress: SyncMergeProgress? = nil) {
         self.appDatabase = appDatabase
         self.stagingDirectory = stagingDirectory
         self.beforeCommit = beforeCommit

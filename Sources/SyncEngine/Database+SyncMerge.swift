@@ -1,4 +1,5 @@
 import CipherDB
+import CipherSync
 import Foundation
 import SyncSchema
 
@@ -65,10 +66,19 @@ extension Database {
     ///
     /// Each step is one statement per table over its staging table
     /// (``SyncStageTable``), whatever the number of rows. The staging is
-    /// emptied.
+    /// emptied. `progress`, if any, follows the rows' step: at the start,
+    /// after each chunk of staged rows (``mergeChunk``), and at the end.
     public func mergeStagedSyncChanges(schema: SyncSchema, isSnapshot: Bool, wentBackTo sharedCounter: Int64?? = nil,
-                                       at date: Date = Date()) throws -> SyncMergeCounts {
+                                       at date: Date = Date(), progress: SyncMergeProgress? = nil) throws -> SyncMergeCounts {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
+        var merged = 0
+        var staged = 0
+        if progress != nil {
+            for table in schema.tables {
+                staged += try Int.fetchOne(self, sql: "SELECT count(*) FROM \(SyncStageTable(table).quotedName)") ?? 0
+            }
+        }
+        progress?(0, staged)
         // Checked once every row is in: a tree's rows (a table that
         // references itself) arrive in any order.
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
@@ -78,7 +88,12 @@ extension Database {
         }
         try mergingSyncChanges {
             for table in schema.tablesInApplyOrder {
-                try mergeStagedRows(of: SyncStageTable(table), &counts)
+                try mergeStagedRows(of: SyncStageTable(table), &counts, onChunk: progress.map { progress in
+                    { chunk in
+                        merged += chunk
+                        progress(merged, staged)
+                    }
+                })
             }
             for table in schema.tablesInApplyOrder.reversed() {
                 try deleteStagedTombstones(of: SyncStageTable(table), &counts)
@@ -99,6 +114,7 @@ extension Database {
         for table in schema.tables {
             try execute(sql: "DELETE FROM \(SyncStageTable(table).quotedName)")
         }
+        progress?(staged, staged)
         return counts
     }
 
@@ -137,7 +153,9 @@ extension Database {
     /// those whose values differ, a few statements per chunk of rows; the
     /// rows whose server lacks some columns, one at a time (rare: a server
     /// of an earlier declaration).
-    private func mergeStagedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+    /// `onChunk`, if any, gets the number of staged rows and tombstones of
+    /// each chunk once it is merged.
+    private func mergeStagedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts, onChunk: ((Int) -> Void)?) throws {
         let table = stage.table
         let target = "\"\(table.name)\""
         let key = "\"\(table.primaryKey)\""
@@ -187,6 +205,7 @@ extension Database {
             SELECT '\(table.name)', stage.sync_row_id, stage.sync_version FROM \(stage.quotedName) AS stage
             WHERE \(chunk) AND \(merged)
             """)
+        let chunkCount = try cachedStatement(sql: "SELECT count(*) FROM \(stage.quotedName) WHERE sync_seq BETWEEN ? AND ?")
         for range in try stagedChunks(stage) {
             let bounds: StatementArguments = [range.lowerBound, range.upperBound]
             if let update {
@@ -198,6 +217,7 @@ extension Database {
             counts.inserted += changesCount
             written += changesCount
             try versions.execute(arguments: bounds)
+            if let onChunk { onChunk(try Int.fetchOne(chunkCount, arguments: bounds) ?? 0) }
         }
         counts.unchanged += mergedCount - written
     }

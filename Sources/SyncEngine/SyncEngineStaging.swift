@@ -9,6 +9,8 @@ import SyncSchema
 public struct SyncEngineStaging: SyncStaging {
     let writer: any DatabaseWriter
     let schema: SyncSchema
+    let mergeProgress: SyncMergeProgress?
+    let beforeCommit: (@Sendable (Database) throws -> Void)?
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
         let schema = schema
@@ -29,12 +31,13 @@ public struct SyncEngineStaging: SyncStaging {
         // A server restored from a backup lost what this device synced
         // after the point both histories share: the merge keeps it.
         let wentBackTo: Int64?? = fetch.historyChange == .wentBack ? .some(fetch.sharedCounter) : .none
-        let schema = schema
+        let (schema, mergeProgress, beforeCommit) = (schema, mergeProgress, beforeCommit)
         return try await writer.writeWithoutTransaction { db in
             var counts = SyncMergeCounts()
             var divergence: SyncDivergence?
             try db.inTransaction(.immediate) {
-                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo)
+                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo,
+                                                       progress: mergeProgress)
                 guard !dryRun else { return .rollback }
                 try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
                                arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
@@ -42,6 +45,7 @@ public struct SyncEngineStaging: SyncStaging {
                     counts.requeued += try db.requeueNeverSyncedRows(schema: schema)
                     divergence = try db.syncDigestDivergence(schema: schema, settling: true)
                 }
+                try beforeCommit?(db)
                 return .commit
             }
             return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged,

@@ -17,6 +17,11 @@ import SyncSchema
 public struct SyncEngineStore: SyncStore {
     public let writer: any DatabaseWriter
     public let schema: SyncSchema
+    /// Follows each merge (``CipherSync/SyncMergeProgress``).
+    public var mergeProgress: SyncMergeProgress?
+    /// Runs inside each merge's transaction, after its changes and before
+    /// its commit: a hook for crash tests.
+    public var beforeCommit: (@Sendable (Database) throws -> Void)?
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) {
         self.writer = writer
@@ -63,6 +68,6 @@ public struct SyncEngineStore: SyncStore {
     public func beginStaging() async throws -> SyncEngineStaging {
         let schema = schema
         try await writer.write { db in try db.prepareSyncStaging(schema: schema) }
-        return SyncEngineStaging(writer: writer, schema: schema)
+        return SyncEngineStaging(writer: writer, schema: schema, mergeProgress: mergeProgress, beforeCommit: beforeCommit)
     }
 }

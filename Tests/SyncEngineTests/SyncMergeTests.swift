@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import SyncEngine
 import SyncSchema
+import Synchronization
 import Testing
 
 /// The server's rows, staged page by page and merged in one transaction:
@@ -218,6 +219,22 @@ import Testing
     /// More rows than one statement of the merge takes (chunks of
     /// `Database.mergeChunk`, 2,000): every one inserted, then updated,
     /// then deleted by a snapshot that lists none of them.
+    @Test func theMergeReportsItsProgressChunkByChunk() throws {
+        let work = UUID()
+        try stage([try notebook(work, "Work", version: 1)])
+        try stage(try (0..<4_500).map { index in try note(UUID(), in: work, "Note \(index)", version: Int64(index + 2)) })
+        let calls = Mutex<[[Int]]>([])
+        _ = try notes.dbPool.write { db in
+            try db.mergeStagedSyncChanges(schema: notes.schema, isSnapshot: false) { merged, staged in
+                calls.withLock { $0.append([merged, staged]) }
+            }
+        }
+        let seen = calls.withLock { $0 }
+        #expect(seen.first == [0, 4_501] && seen.last == [4_501, 4_501])
+        // The notebook's chunk, then the notes' three.
+        #expect(seen.map { $0[0] } == [0, 1, 2_001, 4_001, 4_501, 4_501])
+    }
+
     @Test func aMergeLargerThanAChunkTakesEveryRow() throws {
         let work = UUID()
         let ids = (0..<4_500).map { _ in UUID() }

@@ -1,16 +1,14 @@
 import Logging
+import PostgresNIO
 
 extension PostgresConnectionPool {
     /// Runs `body` in a read-only `REPEATABLE READ` transaction: every
     /// statement sees the same snapshot, so that a page and its counter
-    /// agree.
+    /// agree. (Its modes are the `BEGIN`'s: no round trip of their own.)
     package func withSnapshotRead<Result: Sendable>(
         logger: Logger, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await withTransaction(logger: logger) { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            return try await body(connection)
-        }
+        try await withTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger, body)
     }
 }
 

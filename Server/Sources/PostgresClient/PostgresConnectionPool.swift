@@ -112,8 +112,9 @@ package final class PostgresConnectionPool: Sendable {
         return try value(of: outcome, timeout)
     }
 
-    /// Runs `body` in a transaction, committed when `body` returns and
-    /// rolled back when it throws; `body`'s own error is thrown.
+    /// Runs `body` in a transaction begun by `begin` (`BEGIN`, or one with
+    /// its modes), committed when `body` returns and rolled back when it
+    /// throws; `body`'s own error is thrown.
     ///
     /// A connection that PostgreSQL closed while it was idle (a restart, a
     /// failover, `pg_terminate_backend`) fails before its `BEGIN` is
@@ -123,6 +124,7 @@ package final class PostgresConnectionPool: Sendable {
     package func withTransaction<Result: Sendable>(
         leaseTimeout: Duration? = nil,
         operationTimeout: Duration? = nil,
+        begin: PostgresQuery = "BEGIN",
         logger: Logger,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -132,7 +134,7 @@ package final class PostgresConnectionPool: Sendable {
             let begun = Flag()
             let outcome = try await run(leaseTimeout: leaseTimeout, operationTimeout: timeout) { connection in
                 do {
-                    try await connection.query("BEGIN", logger: logger)
+                    try await connection.query(begin, logger: logger)
                 } catch where connection.isClosed {
                     throw ClosedBeforeBegin()
                 }

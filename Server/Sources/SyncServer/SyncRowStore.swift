@@ -76,14 +76,17 @@ extension SyncRowStore {
     }
 }
 
-/// Rows a store read, with its counter and the digests of the declared
-/// tables when it read them.
+/// Rows a store read, with its counter and, when it read fewer rows than
+/// asked (its caller, which asks for one row more than a page holds, then
+/// makes the last page: the one that carries them), the digests of the
+/// declared tables. A full read costs no digest's read.
 public struct SyncStoredPage: Sendable, Equatable {
     public var rows: [SyncStoredRow]
     public var counter: Int64
     /// The digest of each declared table's live rows at `counter`, in
-    /// table order; a table whose digest another declaration made (an
-    /// instance of another version on the same database) has none.
+    /// table order, when the read held fewer rows than asked (else none);
+    /// a table whose digest another declaration made (an instance of
+    /// another version on the same database) has none.
     public var digests: [SyncTableDigest]
 
     public init(rows: [SyncStoredRow], counter: Int64, digests: [SyncTableDigest] = []) {

@@ -258,7 +258,7 @@ public final class ServerSyncDatabase: Sendable {
                 try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
                                arguments: [version, limit])
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: try digests(db))
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try digests(db) : [])
         }
     }
 
@@ -284,7 +284,7 @@ public final class ServerSyncDatabase: Sendable {
                     ORDER BY table_name, id LIMIT ?
                     """, arguments: [after[0], after[0], after[1], limit])
             }
-            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value, digests: try digests(db))
+            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value, digests: rows.count < limit ? try digests(db) : [])
         }
     }
 }

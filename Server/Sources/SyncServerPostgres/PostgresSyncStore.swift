@@ -257,7 +257,7 @@ public final class PostgresSyncStore: SyncRowStore {
                 WHERE version > \(version) AND table_name = ANY(\(filter.tables)) ORDER BY version LIMIT \(limit)
                 """
             } ?? "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests() : [])
         }
     }
 
@@ -298,7 +298,7 @@ public final class PostgresSyncStore: SyncRowStore {
                     WHERE deleted_at IS NULL ORDER BY table_name, id LIMIT \(limit)
                     """)
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests())
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests() : [])
         }
     }
 

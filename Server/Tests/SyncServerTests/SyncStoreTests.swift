@@ -207,25 +207,38 @@ import Testing
         }
     }
 
+    /// A read of as many rows as asked is not a last page: no digest is
+    /// read for it.
+    @Test(arguments: StoreKind.allCases)
+    func aFullReadCarriesNoDigests(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, _ in
+            try await notebookWithANoteAndAComment(store)
+            #expect(try await store.snapshot(after: nil, limit: 3).digests.isEmpty)
+            #expect(try await store.snapshot(after: nil, limit: 4).digests.count == store.schema.tables.count)
+            #expect(try await store.changes(after: 0, limit: 3)?.digests.isEmpty == true)
+            #expect(try await store.changes(after: 0, limit: 4)?.digests.count == store.schema.tables.count)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aLaterDeclarationMakesItsDigestsAnewAndTheEarlierOnesWritesDoNotLeaveThemWrong(_ kind: StoreKind) async throws {
         try await TestSyncStore.with(kind) { store, sandbox in
             try await notebookWithANoteAndAComment(store)
             let later = try await TestSyncStore.open(sandbox, schema: .testNotesNextVersion)
-            let laterDigests = try await later.snapshot(after: nil, limit: 1).digests
+            let laterDigests = try await later.snapshot(after: nil, limit: 100).digests
             #expect(laterDigests == (try await recomputedDigests(later)))
             #expect(laterDigests.map(\.columns) == SyncSchema.testNotesNextVersion.tables.sorted { $0.name < $1.name }
                 .map(SyncTableDigest.columns(of:)))
             // The earlier declaration's digests of the tables that gained a
             // column are not true any longer: it gives none; its write
             // leaves the later one's marked too.
-            #expect(try await store.snapshot(after: nil, limit: 1).digests.map(\.table) == ["comment", "pin", "share"])
+            #expect(try await store.snapshot(after: nil, limit: 100).digests.map(\.table) == ["comment", "pin", "share"])
             _ = try await store.applyChanges([try changes.upsert("notebook", home, ["name": .text("Home")])])
-            #expect(try await later.snapshot(after: nil, limit: 1).digests.map(\.table) == ["comment", "note", "pin", "share"],
+            #expect(try await later.snapshot(after: nil, limit: 100).digests.map(\.table) == ["comment", "note", "pin", "share"],
                     "the notebook's digest, which the earlier declaration's write did not keep, is not given")
             try await later.close()
             let reopened = try await TestSyncStore.open(sandbox, schema: .testNotesNextVersion)
-            let made = try await reopened.snapshot(after: nil, limit: 1).digests
+            let made = try await reopened.snapshot(after: nil, limit: 100).digests
             let recomputed = try await recomputedDigests(reopened)
             try await reopened.close()
             #expect(made == recomputed, "made anew when it opened")

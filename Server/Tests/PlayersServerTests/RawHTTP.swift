@@ -47,8 +47,12 @@ final class RawHTTP {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw TestFailure("send: \(errno)") }
+            // errno read at once: releasing the slice's buffer may change it.
+            let (count, error) = bytes[sent...].withUnsafeBytes { buffer in
+                let count = Glibc.send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+                return (count, errno)
+            }
+            guard count > 0 else { throw TestFailure("send: \(error)") }
             sent += count
         }
     }

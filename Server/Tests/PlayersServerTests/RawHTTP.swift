@@ -35,10 +35,12 @@ final class RawHTTP {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
-            close(descriptor)
-            throw TestFailure("connect: \(errno)")
-        }
+        // Not closed here: a class whose initializer throws once every
+        // property is set is deinitialized, and deinit closes it. Closed
+        // twice, the second close could take the number another test's
+        // socket got in between (tests run in parallel): that socket then
+        // failed with EBADF ('send: 9', seen once under load).
+        guard result == 0 else { throw TestFailure("connect: \(errno)") }
     }
 
     deinit { close(descriptor) }

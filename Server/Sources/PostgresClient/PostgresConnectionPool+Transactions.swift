@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 
 extension PostgresConnectionPool {
     /// Runs `body` in a read-only `REPEATABLE READ` transaction: every

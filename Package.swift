@@ -96,12 +96,14 @@ let package = Package(
         .target(
             name: "PlayersStorage",
             dependencies: ["CipherDB", "PlayersProtocol"]),
-        // The database layer of the seeds, and the sync state table.
+        // The database layer of the seeds, an app of the sync engine: its
+        // triggers record every change of a player, and its tables hold
+        // the versions, the outbox and the conflicts.
         .target(
             name: "Players",
-            dependencies: ["CipherDB", "PlayersProtocol", "PlayersStorage", "SyncSchema", "AppFiles"]),
-        // The merge of a sync into the players database: the only module
-        // that knows both the database and the HTTP client.
+            dependencies: ["CipherDB", "PlayersProtocol", "PlayersStorage", "SyncSchema", "SyncEngine", "AppFiles"]),
+        // The players' sync client: the engine's, with Players' checks and
+        // report.
         .target(
             name: "PlayersSync",
             dependencies: ["Players", "PlayersProtocol", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB"]),
@@ -130,6 +132,8 @@ let package = Package(
                 "PlayersFiles",
                 "CipherDB",
                 "CipherSync",
+                "SyncEngine",
+                "SyncSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmarks (make bench): CipherDB against raw SQLCipher calls.
@@ -183,10 +187,10 @@ let package = Package(
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersStorage", "PlayersFiles", "SyncSchema", "CipherDB", "TestSupport"]),
+            dependencies: ["Players", "PlayersProtocol", "PlayersStorage", "PlayersFiles", "SyncSchema", "SyncEngine", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersCLITests",
-            dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "CipherDB", "TestSupport"]),
+            dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "SyncSchema", "CipherDB", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

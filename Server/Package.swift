@@ -215,7 +215,7 @@ let package = Package(
         // in the same process: merges, limits, failures, convergence.
         .testTarget(
             name: "PlayersSyncTests",
-            dependencies: fromCipherDB("Players", "PlayersSync", "CipherSync", "CipherDB", "TestSupport") + [
+            dependencies: fromCipherDB("Players", "PlayersSync", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "TestSupport") + [
                 "SyncServer",
                 "SyncServerDatabase",
                 "PlayersServerStore",

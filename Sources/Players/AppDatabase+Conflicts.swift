@@ -1,16 +1,22 @@
 import CipherDB
 import Foundation
+import PlayersProtocol
+import SyncEngine
 
 // MARK: - Conflicts
 
 extension AppDatabase {
     /// The local values that lost to the server's, oldest first.
     public func conflicts() throws -> [PlayerConflict] {
-        try reader.read { db in try PlayerConflict.order(PlayerConflict.Columns.id).fetchAll(db) }
+        try reader.read { db in
+            try SyncConflict.filter(Column("table_name") == PlayersSchema.player.name).order(Column("id")).fetchAll(db)
+                .map(PlayerConflict.init)
+        }
     }
 
     /// Settles the conflicts of a player, in one transaction; returns false
-    /// when it has none.
+    /// when it has none
+    /// (``CipherDB/Database/resolveSyncConflicts(table:rowID:keepLocal:schema:)``).
     ///
     /// - `keepLocal`: the latest local value that lost becomes the player's
     ///   value again, as a new local change that the next sync pushes on
@@ -25,29 +31,7 @@ extension AppDatabase {
     @discardableResult
     public func resolveConflicts(of uuid: UUID, keepLocal: Bool) throws -> Bool {
         try dbWriter.write { db in
-            let conflicts = PlayerConflict.filter(PlayerConflict.Columns.playerUUID == uuid.uuidString)
-            guard let latest = try conflicts.order(PlayerConflict.Columns.id.desc).fetchOne(db) else { return false }
-            try conflicts.deleteAll(db)
-            guard keepLocal else { return true }
-            let current = try Player.filter(Player.Columns.uuid == uuid.uuidString).fetchOne(db)
-            switch (current, latest.localName, latest.localScore) {
-            case (var player?, let name?, let score?):
-                if try player.updateChanges(db, modify: { $0.name = name; $0.score = score }) {
-                    try PendingChange.recordSave(db, of: player)
-                }
-            case (nil, let name?, let score?):
-                // The server deleted the player: it comes back, on top of
-                // the version of its deletion.
-                var player = Player(uuid: uuid, name: name, score: score, version: latest.serverVersion)
-                try player.insert(db)
-                try PendingChange.recordSave(db, of: player)
-            case (let player?, _, _):
-                try player.delete(db)
-                try PendingChange.recordDelete(db, uuid: uuid, version: player.version)
-            case (nil, _, _):
-                break
-            }
-            return true
+            try db.resolveSyncConflicts(table: PlayersSchema.player.name, rowID: uuid, keepLocal: keepLocal, schema: PlayersSchema.schema)
         }
     }
 }

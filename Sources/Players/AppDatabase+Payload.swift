@@ -10,9 +10,11 @@ extension AppDatabase {
             let total = try Player.fetchCount(db)
             var players: [PlayersPayload.PlayerEntry] = []
             players.reserveCapacity(total)
-            let cursor = try Player.order(Player.Columns.id).fetchCursor(db)
-            while let player = try cursor.next() {
-                players.append(PlayersPayload.PlayerEntry(uuid: player.uuid, name: player.name, score: player.score, version: player.version))
+            let cursor = try Row.fetchCursor(db, Player
+                .select(Player.Columns.uuid, Player.Columns.name, Player.Columns.score, Player.versionExpression)
+                .order(Player.Columns.id))
+            while let row = try cursor.next() {
+                players.append(PlayersPayload.PlayerEntry(uuid: row[0], name: row[1], score: row[2], version: row[3]))
                 if players.count % 1000 == 0 { progress?(players.count, total) }
             }
             progress?(players.count, total)

@@ -5,8 +5,9 @@ import PlayersStorage
 
 /// The database of the players: the only way the application reads and
 /// writes it. Each service method is one write transaction, so each is
-/// atomic, and each records its changes in the outbox that `players sync`
-/// pushes (``PendingChange``) in that same transaction.
+/// atomic. The sync engine's triggers record every change of a player in
+/// the outbox that `players sync` pushes, in that same transaction,
+/// whatever wrote it (Docs/Sync.md).
 ///
 /// ```swift
 /// let appDatabase = try AppDatabase.open(passphrase: { try loadPassphrase() })
@@ -62,73 +63,9 @@ public final class AppDatabase: Sendable {
         try dbWriter.close()
     }
 
-    /// The schema. Later versions add migrations; an applied migration is
-    /// never edited.
-    package static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull()
-                t.column("score", .integer).notNull()
-            }
-        }
-        migrator.registerMigration("v2-sync-identity") { db in
-            // SQLite 3.15.2 cannot add a NOT NULL UNIQUE column: the table is
-            // rebuilt, each existing player getting a new UUID.
-            try db.create(table: "player_v2") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("uuid", .text).notNull().unique()
-                t.column("name", .text).notNull()
-                t.column("score", .integer).notNull()
-                t.column("version", .integer)
-            }
-            let insert = try db.makeStatement(sql: "INSERT INTO player_v2 (id, uuid, name, score) VALUES (?, ?, ?, ?)")
-            for row in try Row.fetchAll(db, sql: "SELECT id, name, score FROM player") {
-                try insert.execute(arguments: [row["id"], UUID().uuidString, row["name"], row["score"]])
-            }
-            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'")
-            try db.drop(table: "player")
-            try db.rename(table: "player_v2", to: "player")
-            if let sequence {
-                // Deleted ids are never reused, as before the rebuild.
-                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'player'", arguments: [sequence])
-            }
-        }
-        migrator.registerMigration("v3-sync-state") { db in
-            // Where a sync left off: remote URL, cursor, ETag.
-            try SyncState.createTable(db)
-        }
-        migrator.registerMigration("v4-outbox") { db in
-            // The local changes to push, and the local values that lost to
-            // the server's (Docs/Sync.md).
-            try PendingChange.createTable(db)
-            try PlayerConflict.createTable(db)
-            // Players created before the outbox existed and never synced
-            // are pushed like new ones.
-            for player in try Player.filter(Player.Columns.version == nil).order(Player.Columns.id).fetchAll(db) {
-                try PendingChange.recordSave(db, of: player)
-            }
-        }
-        migrator.registerMigration("v5-name-order") { db in
-            // `list --order name` over 100,000 players: an index walk,
-            // not a sort that calls a Swift collation.
-            try Player.addNameOrderKeys(db)
-        }
-        migrator.registerMigration("v6-sync-digest") { db in
-            // The server's digest at the stored cursor, which a sync
-            // answered `304` compares the synced players with; and the
-            // synced players' own, kept by triggers.
-            try SyncState.addDigestColumns(db)
-            try PlayersDigest.addSyncedPlayerDigest(db)
-        }
-        return migrator
-    }
-
     /// The configuration of the connections: foreign keys on; the SQL
-    /// functions that the triggers call: the one that stores each name's
-    /// order key (``Player``'s `nameOrderKeyFunction`), and the one that
-    /// keeps the digest of the synced players (``PlayersDigest/toggleFunction``); a write that
+    /// function that the triggers call to store each name's order key
+    /// (``Player``'s `nameOrderKeyFunction`); a write that
     /// finds the database locked by another process waits up to 5 seconds
     /// before it fails (unless the base configuration says otherwise); and,
     /// when the environment variable `PLAYERS_SQL_TRACE` is `1`, every
@@ -138,7 +75,6 @@ public final class AppDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             db.add(function: Player.nameOrderKeyFunction)
-            db.add(function: PlayersDigest.toggleFunction)
         }
         if case .immediateError = configuration.busyMode {
             configuration.busyMode = .timeout(5)
@@ -166,20 +102,13 @@ extension AppDatabase {
     /// does.
     public func savePlayer(_ player: inout Player) throws {
         let valid = try Self.validated(player)
-        player = try dbWriter.write { db in
-            let saved = try valid.saved(db)
-            try PendingChange.recordSave(db, of: saved)
-            return saved
-        }
+        player = try dbWriter.write { db in try valid.saved(db) }
     }
 
     /// Deletes the players with these ids; returns how many there were.
     @discardableResult
     public func deletePlayers(ids: [Int64]) throws -> Int {
-        try dbWriter.write { db in
-            try PendingChange.recordDeletes(db, of: Player.filter(ids: ids))
-            return try Player.deleteAll(db, ids: ids)
-        }
+        try dbWriter.write { db in try Player.deleteAll(db, ids: ids) }
     }
 
     /// Deletes the players with these ids, all of them or none: if one of
@@ -192,7 +121,6 @@ extension AppDatabase {
             guard missing.isEmpty else {
                 throw AppDatabaseError.missingPlayers(missing.sorted())
             }
-            try PendingChange.recordDeletes(db, of: Player.filter(ids: ids))
             try Player.deleteAll(db, ids: ids)
         }
     }
@@ -206,9 +134,7 @@ extension AppDatabase {
             var modified = stored
             modify(&modified)
             let player = try Self.validated(modified)
-            if try player.updateChanges(db, from: stored) {
-                try PendingChange.recordSave(db, of: player)
-            }
+            try player.updateChanges(db, from: stored)
             return player
         }
     }
@@ -223,10 +149,7 @@ extension AppDatabase {
 
     /// Deletes all players.
     public func deleteAllPlayers() throws {
-        try dbWriter.write { db in
-            try PendingChange.recordDeletes(db, of: Player.all())
-            _ = try Player.deleteAll(db)
-        }
+        _ = try dbWriter.write { db in try Player.deleteAll(db) }
     }
 
     /// Inserts 8 random players if there is none.
@@ -255,18 +178,14 @@ extension AppDatabase {
             for random in changes.insertions {
                 var player = Player(random)
                 try player.insert(db)
-                try PendingChange.recordSave(db, of: player)
                 didApply()
             }
             if let deleted = changes.deletion {
                 try deleted.delete(db)
-                try PendingChange.recordDelete(db, uuid: deleted.uuid, version: deleted.version)
                 didApply()
             }
             for (var player, score) in changes.scoreChanges {
-                if try player.updateChanges(db, modify: { $0.score = score }) {
-                    try PendingChange.recordSave(db, of: player)
-                }
+                try player.updateChanges(db, modify: { $0.score = score })
                 didApply()
             }
         }
@@ -276,7 +195,6 @@ extension AppDatabase {
         for _ in 0..<RandomPlayerChanges<Player>.emptyTablePlayerCount {
             var player = Player.newRandom()
             try player.insert(db)
-            try PendingChange.recordSave(db, of: player)
         }
     }
 }

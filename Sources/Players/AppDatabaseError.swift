@@ -27,12 +27,16 @@ public enum AppDatabaseError: Error, Equatable, CustomStringConvertible, Sendabl
     /// A pending change that breaks a rule of players, named by its
     /// player's id when it has one: nothing was sent.
     case notPushable(playerID: Int64?, uuid: UUID, PlayerValidationError)
+    /// A queued change of the release before the sync engine whose ids
+    /// are not UUIDs: the migration `v7-sync-engine` stopped, and nothing
+    /// was changed.
+    case unreadableOutboxEntry(mutationID: String)
 
     /// Whether the passphrase or key does not open the file.
     public var isWrongKey: Bool {
         switch self {
         case .wrongKey, .plaintext, .notPlayers: true
-        case .missingPlayers, .importLacksColumns, .notImportable, .notPushable: false
+        case .missingPlayers, .importLacksColumns, .notImportable, .notPushable, .unreadableOutboxEntry: false
         }
     }
 
@@ -71,6 +75,10 @@ public enum AppDatabaseError: Error, Equatable, CustomStringConvertible, Sendabl
             let player = id.map { "player \($0)" } ?? "the player \(uuid.uuidString)"
             return "\(player) cannot be pushed: its \(error.field) \(error.problem), and it must be \(error.rule); "
                 + "correct it with 'players edit' and sync again (nothing was sent)"
+        case .unreadableOutboxEntry(let mutationID):
+            return "the queued change \(mutationID.debugDescription) has no valid player or mutation id, so this database cannot "
+                + "move to the sync engine: delete that row of its pendingChange table with the sqlcipher shell, then open it again "
+                + "(nothing was changed)"
         }
     }
 }

@@ -33,15 +33,11 @@ extension Player {
     /// decode.
     static let nameOrderKeyColumn = Column("nameOrderKey")
 
-    /// Adds the column of the keys, fills it, indexes it with the name,
-    /// and keeps it up to date with triggers.
-    static func addNameOrderKeys(_ db: Database) throws {
-        db.add(function: nameOrderKeyFunction)
-        try db.alter(table: "player") { t in
-            t.add(column: "nameOrderKey", .text)
-        }
+    /// Indexes the keys of the `nameOrderKey` column with the names, and
+    /// keeps them up to date with triggers (migrations `v5-name-order`,
+    /// and `v7-sync-engine`, which rebuilds the table).
+    static func indexNameOrderKeys(_ db: Database) throws {
         try db.execute(sql: """
-            UPDATE player SET nameOrderKey = players_name_order_key(name);
             CREATE INDEX player_on_nameOrderKey ON player(nameOrderKey, name);
             CREATE TRIGGER player_nameOrderKey_insert AFTER INSERT ON player BEGIN
                 UPDATE player SET nameOrderKey = players_name_order_key(NEW.name) WHERE id = NEW.id;

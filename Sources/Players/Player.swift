@@ -16,16 +16,12 @@ public struct Player: Codable, Equatable, Hashable, Identifiable, Sendable {
     public var uuid: UUID
     public var name: String
     public var score: Int
-    /// The server's change counter of the last synced change of the
-    /// player, or nil for a player created here and never synced.
-    public var version: Int64?
 
-    public init(id: Int64? = nil, uuid: UUID = UUID(), name: String, score: Int, version: Int64? = nil) {
+    public init(id: Int64? = nil, uuid: UUID = UUID(), name: String, score: Int) {
         self.id = id
         self.uuid = uuid
         self.name = name
         self.score = score
-        self.version = version
     }
 }
 
@@ -36,8 +32,18 @@ extension Player: FetchableRecord, MutablePersistableRecord {
         public static let uuid = Column(CodingKeys.uuid)
         public static let name = Column(CodingKeys.name)
         public static let score = Column(CodingKeys.score)
-        public static let version = Column(CodingKeys.version)
     }
+
+    /// The server's version of the player (its change counter at the last
+    /// synced change), which the sync engine keeps in `sync_row`; NULL
+    /// for a player created here and never synced. For requests that show
+    /// it:
+    ///
+    /// ```swift
+    /// let rows = try Row.fetchAll(db, Player.select(Player.Columns.uuid, Player.versionExpression))
+    /// ```
+    public static let versionExpression = SQL(
+        sql: "(SELECT version FROM sync_row WHERE sync_row.table_name = 'player' AND sync_row.row_id = player.uuid)")
 
     /// UUIDs are stored as their uppercase text, readable in the shell and
     /// in JSON alike.

@@ -1,18 +1,21 @@
 import CipherDB
 import Foundation
+import SyncEngine
+import SyncSchema
 
-/// A local change that lost to the server's: a row of the `playerConflict`
-/// table. The server's state won (so that every client converges); the
-/// local value is kept here until `players conflicts resolve` turns it
-/// into a new change or drops it (Docs/Sync.md).
+/// A local change of a player that lost to the server's: the server's
+/// state won (so that every client converges), and the local value is
+/// kept in the sync engine's conflict log (``SyncEngine/SyncConflict``)
+/// until `players conflicts resolve` turns it into a new change or drops
+/// it (Docs/Sync.md).
 ///
 /// ```swift
-/// let conflicts = try appDatabase.reader.read { db in try PlayerConflict.order(PlayerConflict.Columns.id).fetchAll(db) }
+/// for conflict in try appDatabase.conflicts() {
+///     print(conflict.localScore ?? "deleted", conflict.serverScore ?? "deleted")
+/// }
 /// ```
-public struct PlayerConflict: Codable, Equatable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "playerConflict"
-
-    public var id: Int64?
+public struct PlayerConflict: Equatable, Sendable {
+    public var id: Int64
     public var playerUUID: UUID
     /// The local value that lost; nil name and score: the local change
     /// deleted the player.
@@ -28,49 +31,33 @@ public struct PlayerConflict: Codable, Equatable, Sendable, FetchableRecord, Mut
     /// When the sync found the conflict.
     public var detectedAt: Date
 
-    public init(id: Int64? = nil, playerUUID: UUID, localName: String?, localScore: Int?, serverName: String?, serverScore: Int?,
-                serverVersion: Int64?, changedAt: Date, detectedAt: Date = Date()) {
-        self.id = id
-        self.playerUUID = playerUUID
-        self.localName = localName
-        self.localScore = localScore
-        self.serverName = serverName
-        self.serverScore = serverScore
-        self.serverVersion = serverVersion
-        self.changedAt = changedAt
-        self.detectedAt = detectedAt
-    }
-
-    public enum Columns {
-        public static let id = Column(CodingKeys.id)
-        public static let playerUUID = Column(CodingKeys.playerUUID)
+    /// The conflict of a player that the engine logged. The log keeps the
+    /// local values that differed from the server's: the others were the
+    /// server's.
+    public init(_ conflict: SyncConflict) {
+        id = conflict.id
+        playerUUID = conflict.rowID
+        func name(_ values: [String: SyncJSONScalar]?) -> String? {
+            if case .string(let name)? = values?["name"] { return name }
+            return nil
+        }
+        func score(_ values: [String: SyncJSONScalar]?) -> Int? {
+            if case .integer(let score)? = values?["score"] { return Int(exactly: score) }
+            return nil
+        }
+        serverName = name(conflict.serverValues)
+        serverScore = score(conflict.serverValues)
+        if conflict.localValues != nil {
+            localName = name(conflict.localValues) ?? serverName
+            localScore = score(conflict.localValues) ?? serverScore
+        }
+        serverVersion = conflict.serverVersion
+        changedAt = conflict.changedAt
+        detectedAt = conflict.detectedAt
     }
 
     /// Whether the local change deleted the player.
     public var localIsDeletion: Bool { localName == nil }
     /// Whether the server deleted the player.
     public var serverIsDeletion: Bool { serverName == nil }
-
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .uppercaseString
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
-    /// Creates the `playerConflict` table, in a migration.
-    static func createTable(_ db: Database) throws {
-        try db.create(table: databaseTableName) { t in
-            t.autoIncrementedPrimaryKey("id")
-            t.column("playerUUID", .text).notNull().indexed()
-            t.column("localName", .text)
-            t.column("localScore", .integer)
-            t.column("serverName", .text)
-            t.column("serverScore", .integer)
-            t.column("serverVersion", .integer)
-            t.column("changedAt", .datetime).notNull()
-            t.column("detectedAt", .datetime).notNull()
-        }
-    }
 }

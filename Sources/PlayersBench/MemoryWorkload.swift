@@ -5,9 +5,10 @@ import Players
 import PlayersSync
 
 /// The peak resident memory of a sync of a large snapshot into an empty
-/// database, raw key: the real client (`SyncClient` and the players'
-/// store, staging included) against a server in memory that makes each
-/// page of 500 players when asked (``GeneratedSnapshotTransport``). It
+/// database, raw key: the real client (`SyncClient` and the sync
+/// engine's store, staging in the database included) against a server in
+/// memory that makes each page of 500 players when asked
+/// (``GeneratedSyncSnapshot``). It
 /// runs in a child process (this executable with `--sync-memory`), so that
 /// the peak is the sync's alone and not that of the benchmarks before it.
 struct MemoryWorkload {
@@ -44,15 +45,19 @@ struct MemoryWorkload {
     }
 
     /// The child: syncs `playerCount` players into a new database in
-    /// `folder` (its staging database there too), and prints its peak
-    /// memory as JSON.
+    /// `folder`, and prints its peak memory as JSON.
     static func measureChild(folder: URL, playerCount: Int) async throws {
         let fixtures = try PlayersFixtures(folder: folder, mode: .rawKey, name: "memory")
         let appDatabase = try AppDatabase(DatabaseQueue(path: fixtures.empty, configuration: fixtures.configuration))
-        let transport = GeneratedSnapshotTransport(playerCount: playerCount, pageSize: pageSize)
-        let client = appDatabase.syncClient(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport, stagingDirectory: folder)
+        let transport = GeneratedSyncSnapshot.players(count: playerCount, pageSize: pageSize)
+        let client = appDatabase.syncClient(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport)
         let sync = try await MeasuredSync.run(client, rows: playerCount, pageSize: pageSize)
         try SyncWorkloads.check(sync.report.counts, SyncCounts(inserted: playerCount))
+        // The last page's digest was compared: a repair would be a second
+        // snapshot, measured as if it were one.
+        if let repaired = sync.report.repaired {
+            throw BenchError("the synced players differed from the snapshot's digest (\(repaired.local); \(repaired.server))")
+        }
         let result = Result(
             players: sync.report.inserted, pages: sync.report.pages, payloadBytes: sync.report.bytesReceived,
             residentBeforeSyncBytes: sync.residentBeforeSyncBytes, peakResidentBytes: sync.peakResidentBytes, seconds: sync.seconds)

@@ -7,7 +7,7 @@ import SyncEngine
 /// The peak resident memory of a sync of a large snapshot of notes into
 /// an empty Notes database, raw key: the real client (`SyncClient` and the
 /// sync engine's store, staging in the database included) against a
-/// server in memory (``GeneratedNotesSnapshotTransport``), in a child
+/// server in memory (``GeneratedSyncSnapshot``), in a child
 /// process, as ``MemoryWorkload`` measures the players'.
 struct NotesMemoryWorkload {
     let folder: URL
@@ -48,7 +48,8 @@ struct NotesMemoryWorkload {
     static func measureChild(folder: URL, noteCount: Int) async throws {
         let key = Data((0..<32).map { UInt8($0) })
         let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory-\(noteCount).db").path, key: .rawKey { key })
-        let transport = GeneratedNotesSnapshotTransport(noteCount: noteCount, notebookCount: max(1, noteCount / 1000), pageSize: pageSize)
+        let notebookCount = max(1, noteCount / 1000)
+        let transport = GeneratedSyncSnapshot.notes(noteCount: noteCount, notebookCount: notebookCount, pageSize: pageSize)
         let store = SyncEngineStore(database.writer, schema: NotesSchema.declaration)
         let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!), store: store)
         let sync = try await MeasuredSync.run(client, rows: transport.rowCount, pageSize: pageSize)
@@ -60,8 +61,8 @@ struct NotesMemoryWorkload {
         if let repaired = sync.report.repaired {
             throw BenchError("the synced notes differed from the snapshot's digests (\(repaired.local); \(repaired.server))")
         }
-        guard notebooks == transport.notebookCount, notes == noteCount else {
-            throw BenchError("the sync left \(notebooks) notebooks and \(notes) notes, not \(transport.notebookCount) and \(noteCount)")
+        guard notebooks == notebookCount, notes == noteCount else {
+            throw BenchError("the sync left \(notebooks) notebooks and \(notes) notes, not \(notebookCount) and \(noteCount)")
         }
         let result = Result(
             notes: noteCount, notebooks: notebooks, pages: sync.report.pages, payloadBytes: sync.report.bytesReceived,

@@ -127,8 +127,7 @@ struct PlayersFixtures {
 
     /// A raw connection set up as CipherDB sets up the players'
     /// connections: the SQL functions of the triggers that store each
-    /// name's order key and keep the synced players' digest, and foreign
-    /// keys.
+    /// name's order key, and foreign keys.
     func rawConnection(path: String) throws -> RawSQLite {
         let raw = try RawSQLite(path: path, mode: mode)
         try raw.execute("PRAGMA foreign_keys = ON")
@@ -143,45 +142,45 @@ struct PlayersFixtures {
                 sqlite3_result_text(context, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             }, nil, nil, nil)
         try raw.check(code)
-        // The function of the triggers that keep the synced players'
-        // digest (PlayersDigest.toggleFunction).
-        let digestCode = sqlite3_create_function_v2(
-            raw.handle, "players_digest_toggle", 5, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
-            { context, _, arguments in
-                let values = (0..<5).map { arguments![$0] }
-                guard let uuid = sqlite3_value_text(values[1]), let name = sqlite3_value_text(values[2]) else {
-                    sqlite3_result_error(context, "players_digest_toggle: a player's value is missing", -1)
-                    return
-                }
-                let hash = PlayersDigest.hash(uuidText: String(cString: uuid), name: String(cString: name),
-                                              score: Int(sqlite3_value_int64(values[3])), version: sqlite3_value_int64(values[4]))
-                sqlite3_result_int64(context, Int64(bitPattern: UInt64(bitPattern: sqlite3_value_int64(values[0])) ^ hash))
-            }, nil, nil, nil)
-        try raw.check(digestCode)
         return raw
     }
 
-    /// The columns a raw insert writes.
+    /// The columns a raw insert writes: a player, and its server version
+    /// when it is the server's.
     typealias PlayerColumns = (uuid: UUID, name: String, score: Int, version: Int64?)
 
     /// Inserts the players in one transaction, as hand-written C would.
     func rawInsert(_ players: [Player], path: String) throws {
-        try rawInsert(players.lazy.map { ($0.uuid, $0.name, $0.score, $0.version) }, path: path)
+        try rawInsert(players.lazy.map { ($0.uuid, $0.name, $0.score, nil) }, path: path)
     }
 
-    /// Inserts the rows in one transaction, as hand-written C would.
+    /// Inserts the rows in one transaction, as hand-written C would; the
+    /// server's rows (with a version) as the sync engine's merge writes
+    /// them: the outbox's triggers silenced, the version in `sync_row`.
     func rawInsert(_ players: some Sequence<PlayerColumns>, path: String) throws {
         let raw = try rawConnection(path: path)
         try raw.execute("BEGIN")
-        let statement = try raw.prepare("INSERT INTO player (uuid, name, score, version) VALUES (?, ?, ?, ?)")
+        let statement = try raw.prepare("INSERT INTO player (uuid, name, score) VALUES (?, ?, ?)")
         defer { sqlite3_finalize(statement) }
+        let version = try raw.prepare("INSERT INTO sync_row (table_name, row_id, version) VALUES ('player', ?, ?)")
+        defer { sqlite3_finalize(version) }
+        var isMerging = false
         for player in players {
+            if let serverVersion = player.version {
+                if !isMerging {
+                    try raw.execute("UPDATE sync_merge SET active = 1")
+                    isMerging = true
+                }
+                RawSQLite.bind(player.uuid.uuidString, to: version, at: 1)
+                sqlite3_bind_int64(version, 2, serverVersion)
+                try raw.run(version)
+            }
             RawSQLite.bind(player.uuid.uuidString, to: statement, at: 1)
             RawSQLite.bind(player.name, to: statement, at: 2)
             sqlite3_bind_int64(statement, 3, Int64(player.score))
-            if let version = player.version { sqlite3_bind_int64(statement, 4, version) } else { sqlite3_bind_null(statement, 4) }
             try raw.run(statement)
         }
+        if isMerging { try raw.execute("UPDATE sync_merge SET active = 0") }
         try raw.execute("COMMIT")
     }
 
@@ -191,8 +190,7 @@ struct PlayersFixtures {
         return Player(
             id: sqlite3_column_int64(statement, 0), uuid: uuid,
             name: String(cString: sqlite3_column_text(statement, 2)),
-            score: Int(sqlite3_column_int64(statement, 3)),
-            version: sqlite3_column_type(statement, 4) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 4))
+            score: Int(sqlite3_column_int64(statement, 3)))
     }
 
     /// `count` players with distinct scores (so that ordering by score

@@ -5,17 +5,21 @@ import Foundation
 import Players
 import PlayersProtocol
 import PlayersSync
+import SyncEngine
+import SyncSchema
 
-/// The sync merge: decoding a snapshot, merging it into an empty
-/// database, merging it again (nothing changes, nothing may be written),
-/// merging a delta that touches one player in ten. The merges are timed
-/// with their decoding, against decoding plus the raw-C writes of the
-/// same rows; the decoding alone has a row of its own.
+/// The sync merge, through the sync engine (the players' store): decoding
+/// a snapshot page, merging it into an empty database, merging it again
+/// (nothing changes, nothing may be written), merging a delta that touches
+/// one player in ten. The merges are timed with their decoding, against
+/// decoding plus the raw-C writes of the same rows as the merge writes
+/// them (the outbox's triggers silenced, each version in `sync_row`); the
+/// decoding alone has a row of its own.
 struct SyncWorkloads {
     let folder: URL
     let playerCount: Int
 
-    static let endpoint = URL(string: "http://127.0.0.1:8080/v1/players")!
+    static let endpoint = AppDatabase.playersEndpoint(baseURL: URL(string: "http://127.0.0.1:8080")!)
 
     func run(_ harness: inout Harness, mode: EncryptionMode) async throws {
         let names = ["sync: decode a \(playerCount)-player snapshot",
@@ -24,21 +28,23 @@ struct SyncWorkloads {
                      "sync: merge a delta changing \(playerCount / 10) players"]
         guard names.contains(where: harness.includes) else { return }
         let fixtures = try PlayersFixtures(folder: folder, mode: mode, name: "sync")
-        let entries = Self.makeEntries(count: playerCount)
+        let rows = try (0..<playerCount).map(GeneratedSyncSnapshot.player)
+        let schema = PlayersSchema.schema
         // With the server's digest, as a server sends them: each merge
         // also compares the merged players with it.
-        let snapshot = try PlayersPayload(kind: .snapshot, cursor: GeneratedSnapshotTransport.cursor(at: playerCount), players: entries,
-                                          digest: Self.digest(of: entries)).jsonData()
-        var afterDelta = entries
-        let changed = stride(from: 0, to: entries.count, by: 10).map { index in
-            var entry = entries[index]
-            entry.score += 1
-            entry.version = Int64(playerCount + index / 10 + 1)
-            afterDelta[index] = entry
-            return entry
+        let snapshot = try SyncPage(kind: .snapshot, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount), rows: rows,
+                                    tombstones: [], digests: GeneratedSyncSnapshot.digests(of: rows, schema: schema)).jsonData()
+        var afterDelta = rows
+        let changed = try stride(from: 0, to: rows.count, by: 10).map { index in
+            var values = rows[index].row.values
+            if case .integer(let score)? = values["score"] { values["score"] = .integer(score + 1) }
+            let row = SyncServerRow(row: try PlayersSchema.player.row(id: rows[index].row.id, values: values),
+                                    version: Int64(playerCount + index / 10 + 1))
+            afterDelta[index] = row
+            return row
         }
-        let delta = try PlayersPayload(kind: .delta, cursor: GeneratedSnapshotTransport.cursor(at: playerCount + changed.count), players: changed,
-                                       digest: Self.digest(of: afterDelta)).jsonData()
+        let delta = try SyncPage(kind: .delta, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount + changed.count),
+                                 rows: changed, tombstones: [], digests: GeneratedSyncSnapshot.digests(of: afterDelta, schema: schema)).jsonData()
         let path = fixtures.path("sync-run")
         let baselinePath = fixtures.path("sync-baseline")
         let merged = fixtures.path("sync-merged")
@@ -46,17 +52,17 @@ struct SyncWorkloads {
         try Self.check(try await merge(snapshot, into: merged, fixtures), SyncCounts(inserted: playerCount))
 
         try await harness.measure(names[0], mode: mode, subject: {
-            _ = try PlayersPayload.decodePage(snapshot)
+            _ = try SyncPage.decode(snapshot, schema: schema)
         }, baseline: {
-            _ = try JSONDecoder().decode(PlayersPayload.self, from: snapshot)
+            _ = try JSONDecoder().decode(WirePage.self, from: snapshot)
         })
 
         // Decoding plus the raw-C insert of the same rows into an empty
         // database: the baseline of both snapshot merges.
         let prepareInsertBaseline = { try fixtures.copy(fixtures.empty, to: baselinePath) }
         let insertBaseline = {
-            let payload = try PlayersPayload.decodePage(snapshot)
-            try fixtures.rawInsert(payload.players.lazy.map { ($0.uuid, $0.name, $0.score, $0.version) }, path: baselinePath)
+            let page = try SyncPage.decode(snapshot, schema: schema)
+            try fixtures.rawInsert(page.rows.lazy.map(Self.columns), path: baselinePath)
         }
         try await harness.measureAsync(names[1], mode: mode, prepare: { try fixtures.copy(fixtures.empty, to: path) },
                                   prepareBaseline: prepareInsertBaseline, subject: {
@@ -74,59 +80,94 @@ struct SyncWorkloads {
         try await harness.measureAsync(names[3], mode: mode, prepare: { try fixtures.copy(merged, to: path) }, subject: {
             try Self.check(try await merge(delta, into: path, fixtures), SyncCounts(updated: changed.count))
         }, baseline: {
-            let payload = try PlayersPayload.decodePage(delta)
+            let page = try SyncPage.decode(delta, schema: schema)
             let raw = try fixtures.rawConnection(path: path)
             try raw.execute("BEGIN")
-            let statement = try raw.prepare("UPDATE player SET score = ?, version = ? WHERE uuid = ?")
-            defer { sqlite3_finalize(statement) }
-            for player in payload.players {
-                sqlite3_bind_int64(statement, 1, Int64(player.score))
-                sqlite3_bind_int64(statement, 2, player.version ?? 0)
-                RawSQLite.bind(player.uuid.uuidString, to: statement, at: 3)
-                try raw.run(statement)
+            try raw.execute("UPDATE sync_merge SET active = 1")
+            let update = try raw.prepare("UPDATE player SET score = ? WHERE uuid = ?")
+            defer { sqlite3_finalize(update) }
+            let version = try raw.prepare("UPDATE sync_row SET version = ? WHERE table_name = 'player' AND row_id = ?")
+            defer { sqlite3_finalize(version) }
+            for row in page.rows {
+                let player = Self.columns(row)
+                sqlite3_bind_int64(update, 1, Int64(player.score))
+                RawSQLite.bind(player.uuid.uuidString, to: update, at: 2)
+                try raw.run(update)
+                sqlite3_bind_int64(version, 1, row.version)
+                RawSQLite.bind(player.uuid.uuidString, to: version, at: 2)
+                try raw.run(version)
             }
+            try raw.execute("UPDATE sync_merge SET active = 0")
             try raw.execute("COMMIT")
         })
     }
 
-    /// Decodes a page as a sync does, and merges it with the players'
-    /// sync store.
+    /// Decodes a page as a sync does, stages it and merges it with the
+    /// players' store, as the sync client does with its pages.
     func merge(_ data: Data, into path: String, _ fixtures: PlayersFixtures) async throws -> SyncCounts {
-        let payload = try PlayersPayload.decodePage(data)
         let appDatabase = try AppDatabase(DatabaseQueue(path: path, configuration: fixtures.configuration))
-        let fetch = SyncFetch(kind: payload.kind == .snapshot ? .snapshot : .delta, pages: [payload],
-                              cursor: payload.cursor ?? "", etag: nil, bytesReceived: data.count)
-        return try await PlayersSyncStore(appDatabase).merge(fetch, from: Self.endpoint, dryRun: false)
+        let store = appDatabase.syncStore()
+        let page = try store.decodePage(data)
+        let staging = try await store.beginStaging()
+        try await staging.stage(page, number: 1, isCatchUp: false)
+        let fetch = StagedFetch(kind: page.isSnapshot ? .snapshot : .delta, cursor: page.page.cursor, etag: nil, digest: page.serverDigest)
+        let counts = try await staging.merge(fetch, from: Self.endpoint, dryRun: false)
+        if let divergence = counts.divergence {
+            throw BenchError("the merged players differ from the page's digest (\(divergence.local); \(divergence.server))")
+        }
+        return counts
     }
 
-    /// The goal is not only speed: a merge that changes nothing must leave
-    /// the file byte for byte as it was.
+    /// The goal is not only speed: a merge that changes nothing must write
+    /// nothing of the app's (the engine stages the page in the database
+    /// itself, so the file's bytes change with the staging).
     private func checkUnchangedMergeWritesNothing(_ snapshot: Data, merged: String, path: String, _ fixtures: PlayersFixtures) async throws {
         try fixtures.copy(merged, to: path)
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let before = try Self.syncedState(path: path, fixtures)
         try Self.check(try await merge(snapshot, into: path, fixtures), SyncCounts(unchanged: playerCount))
-        guard try Data(contentsOf: URL(fileURLWithPath: path)) == before else {
-            throw BenchError("merging the same snapshot again changed the database file: it must write no page")
+        guard try Self.syncedState(path: path, fixtures) == before else {
+            throw BenchError("merging the same snapshot again changed the players, their versions, the outbox or the conflicts")
         }
     }
 
-    /// `count` players as a server lists them, with versions 1…count.
-    static func makeEntries(count: Int) -> [PlayersPayload.PlayerEntry] {
-        PlayersFixtures.makePlayers(count: count).enumerated().map { index, player in
-            PlayersPayload.PlayerEntry(uuid: player.uuid, name: player.name, score: player.score, version: Int64(index + 1))
+    /// Every player, version, outbox entry and conflict of the database:
+    /// what a merge that changes nothing leaves as it was.
+    static func syncedState(path: String, _ fixtures: PlayersFixtures) throws -> [[DatabaseValue]] {
+        try DatabaseQueue(path: path, configuration: fixtures.configuration).read { db in
+            try ["SELECT * FROM player ORDER BY id", "SELECT * FROM sync_row ORDER BY row_id", "SELECT * FROM sync_outbox ORDER BY id",
+                 "SELECT * FROM sync_conflict ORDER BY id"].flatMap { sql in
+                try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) }
+            }
         }
     }
 
-    /// The digest of players as a server computes it.
-    static func digest(of entries: [PlayersPayload.PlayerEntry]) -> PlayersDigest {
-        var digest = PlayersDigest.empty
-        for entry in entries {
-            digest.toggle(uuid: entry.uuid, name: entry.name, score: entry.score, version: entry.version ?? 0)
+    /// The columns of a player row of a page.
+    static func columns(_ row: SyncServerRow) -> PlayersFixtures.PlayerColumns {
+        guard case .text(let name)? = row.row.values["name"], case .integer(let score)? = row.row.values["score"] else {
+            preconditionFailure("a player row of a decoded page has its name and score")
         }
-        return digest
+        return (row.row.id, name, Int(score), row.version)
     }
 
     static func check(_ counts: SyncCounts, _ expected: SyncCounts) throws {
         guard counts == expected else { throw BenchError("the merge counted \(counts) instead of \(expected): the workload is wrong") }
     }
+}
+
+/// A page as JSON has it, decoded by `JSONDecoder` alone: the baseline of
+/// the decoding.
+private struct WirePage: Decodable {
+    struct Row: Decodable {
+        var table: String
+        var id: String
+        var version: Int64
+        var values: [String: SyncJSONScalar]
+    }
+
+    var protocolVersion: Int
+    var kind: String
+    var complete: Bool
+    var cursor: String
+    var rows: [Row]
+    var digests: [SyncTableDigest]?
 }

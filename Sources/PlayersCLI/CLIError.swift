@@ -3,6 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
+import SyncSchema
 
 /// An error that ends the command: one sentence that says what failed and
 /// what to do, and the documented exit code. Descriptions never show a
@@ -70,6 +71,11 @@ struct CLIError: Error, CustomStringConvertible {
             return CLIError(description: "\(error.description); if this database should now sync with that server, run "
                 + "'players sync --allow-other-server' once: its local changes are pushed there, and its synced players "
                 + "replaced by that server's", exitCode: ExitStatus.otherServer)
+        case let error as SyncError where error == .requestRefused && error.status == 404:
+            // A players-server of a release before the sync engine serves
+            // /v1/players alone.
+            return .remote("the server has no sync endpoint /v1/sync (HTTP 404): it is a players-server of a release before "
+                + "the sync engine, or not a players server; upgrade players-server, or check the URL; the database was left unchanged")
         case let error as SyncError where error == .inconsistentServer:
             return .remote("\(error.description); the server's snapshot was merged")
         case let error as SyncError where error == .deadlineExceeded:
@@ -77,7 +83,7 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as SyncError:
             return .remote("\(error.description); the database was left unchanged")
         case let error as SyncPayloadError:
-            return .remote("\(error.description); check that the URL is a players server of protocol version \(PlayersPayload.currentProtocolVersion)")
+            return .remote("\(error.description); check that the URL is a players server of protocol version \(SyncMessages.protocolVersion)")
         default:
             return .failure("\(error)")
         }

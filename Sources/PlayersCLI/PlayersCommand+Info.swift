@@ -4,6 +4,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersSync
+import SyncEngine
 
 extension PlayersCommand {
     struct Info: AsyncParsableCommand {
@@ -46,7 +47,7 @@ extension PlayersCommand {
                 total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.intValue ?? 0)
             }
             let report = try await appDatabase.reader.read { db in
-                let syncState = try SyncState.fetch(db, name: SyncState.playersStream)
+                let position = try db.syncPosition()
                 return Report(
                     path: path,
                     sizeBytes: size,
@@ -59,11 +60,11 @@ extension PlayersCommand {
                     keySource: key.origin.rawValue,
                     migrations: try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
                     playerCount: try Player.fetchCount(db),
-                    remoteURL: syncState.remoteURL,
-                    syncCursor: syncState.cursor,
-                    syncEndpoint: syncState.cursorEndpoint,
-                    pendingChanges: try PendingChange.fetchCount(db),
-                    conflicts: try PlayerConflict.fetchCount(db))
+                    remoteURL: try AppDatabase.remoteURL(db)?.absoluteString,
+                    syncCursor: position.cursor,
+                    syncEndpoint: position.endpoint,
+                    pendingChanges: try SyncOutboxEntry.fetchCount(db),
+                    conflicts: try SyncConflict.fetchCount(db))
             }
             if json {
                 print(try JSONOutput.string(report))

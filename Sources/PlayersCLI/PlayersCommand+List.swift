@@ -68,7 +68,7 @@ extension PlayersCommand {
         var players: QueryInterfaceRequest<Player> {
             let ordered = order == .score ? Player.all().orderedByScore() : Player.all().orderedByName()
             let request = ordered.select(
-                Player.Columns.id, Player.Columns.name, Player.Columns.score, Player.Columns.uuid, Player.Columns.version)
+                Player.Columns.id, Player.Columns.name, Player.Columns.score, Player.Columns.uuid, Player.versionExpression)
             guard limit != nil || offset > 0 else { return request }
             // SQLite's LIMIT -1: no limit.
             return request.limit(limit ?? -1, offset: offset)

@@ -11,11 +11,11 @@ extension PlayersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Push the local changes to a server, then merge the server's players into the database.",
             discussion: """
-                First pushes the changes made here since the last sync (URL/v1/changes), in order \
+                First pushes the changes made here since the last sync (URL/v1/sync/changes), in order \
                 and exactly once: a change to a player that changed on the server since loses, \
                 the server's value is kept, and the local value goes to 'players conflicts'. Then \
                 fetches the changes since the last sync (or a snapshot the first time, with --full, \
-                or when the server no longer knows the last cursor) from URL/v1/players, checks the \
+                or when the server no longer knows the last cursor) from URL/v1/sync/rows, checks the \
                 whole answer, and merges it in one transaction. Any failure leaves the database \
                 consistent, and the next sync finishes the job (exit code 5 for a network or \
                 server failure). The token comes from --token-file or PLAYERS_TOKEN. With --watch, \
@@ -125,7 +125,7 @@ extension PlayersCommand {
             // staging folder deleted, a merge under way finished or rolled
             // back whole.
             switch await InterruptibleOperation.run({
-                try await progress.whileSyncing { try await syncClient.pushThenPull(full: full, dryRun: dryRun) }
+                try await progress.whileSyncing { try await syncClient.syncPlayers(full: full, dryRun: dryRun) }
             }) {
             case (.success(let synced), _):
                 report = synced

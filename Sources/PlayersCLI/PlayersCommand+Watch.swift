@@ -2,6 +2,7 @@ import CipherSync
 import Foundation
 import PlayersCommandLine
 import PlayersSync
+import SyncEngine
 
 extension PlayersCommand.Sync {
     /// How long each long-poll of `--watch` asks the server to wait, in
@@ -13,10 +14,10 @@ extension PlayersCommand.Sync {
     /// cancel the transfer under way (a merge under way finishes or rolls
     /// back whole), then prints "Stopped watching URL."; or until a failure
     /// that no retry mends, which it throws.
-    func watchChanges(_ client: SyncClient<PlayersSyncStore>, baseURL: URL, token: String?) async throws {
+    func watchChanges(_ client: SyncClient<SyncEngineStore>, baseURL: URL, token: String?) async throws {
         let quiet = quiet
         let watcher = SyncWatcher(
-            syncOnce: { try await client.pushThenPull() },
+            syncOnce: { try await client.syncPlayers() },
             onSync: { [self] report in if !report.isEmpty { printWatched(report, baseURL: baseURL) } },
             onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
             describe: { error in CLIError.from(error).redacting(token).description })

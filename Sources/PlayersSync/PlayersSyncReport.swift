@@ -14,6 +14,11 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
         self.pull = pull
     }
 
+    /// The report of the engine's sync.
+    public init(_ report: SyncPushPullReport) {
+        self.init(push: report.push, pull: report.pull)
+    }
+
     /// Whether nothing was pushed and the pull brought no player nor
     /// tombstone (up to date, or an empty delta), and nothing was repaired:
     /// `players sync --watch` prints nothing for it.

@@ -1,4 +1,5 @@
 import CipherDB
+import CipherSync
 import SyncSchema
 
 extension Database {
@@ -57,5 +58,16 @@ extension Database {
         }
         try execute(sql: record)
         return result
+    }
+
+    /// Where the last merged pull left off: the endpoint, the server's
+    /// cursor there and its `ETag`, all nil before the first.
+    ///
+    /// ```swift
+    /// let cursor = try dbQueue.read { db in try db.syncPosition().cursor }
+    /// ```
+    public func syncPosition() throws -> SyncPosition {
+        let row = try Row.fetchOne(self, sql: "SELECT endpoint, cursor, etag FROM \(SyncEngine.stateTable) WHERE id = 1")
+        return SyncPosition(endpoint: row?["endpoint"], cursor: row?["cursor"], etag: row?["etag"])
     }
 }

@@ -28,19 +28,31 @@ extension Database {
     /// Stages a page of a pull: the server's rows and tombstones, each in
     /// its table's staging table, kept until
     /// ``mergeStagedSyncChanges(schema:isSnapshot:wentBackTo:at:)`` merges
-    /// every page in one transaction; a row's last state in the pages wins.
+    /// every page in one transaction; a row's last state in the pages wins
+    /// (the pages' versions only go up).
     /// In the caller's transaction, after ``prepareSyncStaging(schema:)``.
-    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], schema: SyncSchema) throws {
+    ///
+    /// With `refusingRepeats` (the pages of a snapshot, before its
+    /// catch-up delta), a row staged by an earlier page throws
+    /// ``SyncSchema/SyncMessageError`` at the row's place among `rows` or
+    /// `tombstones`: a snapshot lists each row once.
+    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], schema: SyncSchema, refusingRepeats: Bool = false) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
         func stage(of name: String) throws -> SyncStageTable {
             guard let table = schema.table(name) else { throw SyncEngineError.undeclaredTable(name) }
             return SyncStageTable(table)
         }
-        for server in rows {
-            try stage(of: server.row.table).stage(server, self)
+        func checkNew(_ id: UUID, _ path: String) throws {
+            guard refusingRepeats, changesCount == 0 else { return }
+            throw SyncMessageError(path: path, "\(id.uuidString) appears on an earlier page of the snapshot")
         }
-        for tombstone in tombstones {
-            try stage(of: tombstone.table).stage(tombstone, self)
+        for (index, server) in rows.enumerated() {
+            try stage(of: server.row.table).stage(server, self, replacing: !refusingRepeats)
+            try checkNew(server.row.id, "$.rows[\(index)].id")
+        }
+        for (index, tombstone) in tombstones.enumerated() {
+            try stage(of: tombstone.table).stage(tombstone, self, replacing: !refusingRepeats)
+            try checkNew(tombstone.id, "$.tombstones[\(index)].id")
         }
     }
 

@@ -37,7 +37,12 @@ public struct SyncEnginePusher: Sendable {
     public var allowsOtherServer = false
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL, transport: any HTTPTransport) {
-        self.init(writer, schema: schema, endpoint: baseURL.appendingPathComponent("v1/sync/changes"), transport: transport)
+        self.init(writer, schema: schema, endpoint: Self.changesEndpoint(baseURL: baseURL), transport: transport)
+    }
+
+    /// The server's `POST /v1/sync/changes`.
+    public static func changesEndpoint(baseURL: URL) -> URL {
+        baseURL.appendingPathComponent("v1/sync/changes")
     }
 
     /// A pusher to the server's `/v1/sync/changes`, `endpoint`.

@@ -14,10 +14,15 @@ public struct SyncEngineStaging: SyncStaging {
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
         let schema = schema
-        try await writer.write { db in
-            try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema)
-            // The last page's digests are the pull's.
-            try db.stageSyncDigests(page.page.digests)
+        do {
+            try await writer.write { db in
+                try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema,
+                                     refusingRepeats: page.isSnapshot && !isCatchUp)
+                // The last page's digests are the pull's.
+                try db.stageSyncDigests(page.page.digests)
+            }
+        } catch let error as SyncMessageError {
+            throw SyncPayloadError(page: number, path: error.path, error.message)
         }
     }
 
@@ -53,9 +58,13 @@ public struct SyncEngineStaging: SyncStaging {
         }
     }
 
-    /// Empties the staging; it never fails.
+    /// Empties the staging; it never fails. A sync cancelled (Ctrl-C)
+    /// empties it too: the write runs in a task of its own, which the
+    /// cancellation does not reach.
     public func discard() async {
-        let schema = schema
-        _ = try? await writer.write { db in try db.prepareSyncStaging(schema: schema) }
+        let (writer, schema) = (writer, schema)
+        await Task.detached {
+            _ = try? await writer.write { db in try db.prepareSyncStaging(schema: schema) }
+        }.value
     }
 }

@@ -34,6 +34,13 @@ public struct SyncEngineStore: SyncStore {
     /// of other tables takes a snapshot, which brings the rows of a table
     /// it adds.
     public func rowsEndpoint(baseURL: URL) -> URL {
+        Self.rowsEndpoint(baseURL: baseURL, schema: schema)
+    }
+
+    /// The server's `GET /v1/sync/rows` for the tables of `schema`, as
+    /// ``rowsEndpoint(baseURL:)`` names it: where a migration of an app's
+    /// own sync puts the cursor it keeps.
+    public static func rowsEndpoint(baseURL: URL, schema: SyncSchema) -> URL {
         var components = URLComponents(url: baseURL.appendingPathComponent("v1/sync/rows"), resolvingAgainstBaseURL: true)!
         components.queryItems = [URLQueryItem(name: "tables", value: schema.tables.map(\.name).sorted().joined(separator: ","))]
         return components.url!
@@ -52,10 +59,7 @@ public struct SyncEngineStore: SyncStore {
     }
 
     public func syncPosition() async throws -> SyncPosition {
-        try await writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT endpoint, cursor, etag FROM \(SyncEngine.stateTable) WHERE id = 1")
-            return SyncPosition(endpoint: row?["endpoint"], cursor: row?["cursor"], etag: row?["etag"])
-        }
+        try await writer.read { db in try db.syncPosition() }
     }
 
     /// Compares the synced rows with the server's digests stored by the

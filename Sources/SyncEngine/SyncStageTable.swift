@@ -60,12 +60,13 @@ struct SyncStageTable {
         return try db.columns(in: name).map(\.name) == columnNames
     }
 
-    /// Stages a server's row, replacing what was staged for it.
-    func stage(_ server: SyncServerRow, _ db: Database) throws {
+    /// Stages a server's row, replacing what was staged for it, or else
+    /// leaving it (then `db.changesCount` is 0).
+    func stage(_ server: SyncServerRow, _ db: Database, replacing: Bool) throws {
         let absent = valueColumns.filter { server.row.values[$0] == nil }
         let values: [DatabaseValue] = valueColumns.map { server.row.values[$0]?.databaseValue ?? .null }
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(quotedName)
+            INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO \(quotedName)
                 (sync_row_id, sync_version, sync_tombstone, sync_absent\(valueColumns.map { ", \"\($0)\"" }.joined()))
             VALUES (?, ?, 0, ?\(String(repeating: ", ?", count: valueColumns.count)))
             """).execute(arguments: StatementArguments([
@@ -74,10 +75,11 @@ struct SyncStageTable {
             ] + values))
     }
 
-    /// Stages a server's deletion, replacing what was staged for the row.
-    func stage(_ tombstone: SyncTombstone, _ db: Database) throws {
+    /// Stages a server's deletion, replacing what was staged for the row,
+    /// or else leaving it (then `db.changesCount` is 0).
+    func stage(_ tombstone: SyncTombstone, _ db: Database, replacing: Bool) throws {
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, 1)
+            INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, 1)
             """).execute(arguments: [tombstone.id.uuidString, tombstone.version])
     }
 

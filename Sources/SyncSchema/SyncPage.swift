@@ -160,12 +160,19 @@ public struct SyncPage: Sendable, Equatable {
             "$.tombstones[]": ["table", "id", "version"],
         ], rowValues: ["$.rows[].values"], version: \.protocolVersion)
         guard let kind = Kind(rawValue: wire.kind) else { throw SyncMessageError(path: "$.kind", "neither snapshot nor delta") }
+        // A row listed twice (two states, or a state and a tombstone) would
+        // leave whichever comes last: the page is refused instead.
+        var listed = Set<SyncRowKey>()
         var rows: [SyncServerRow] = []
         for (index, row) in wire.rows.enumerated() {
             let path = "$.rows[\(index)]"
             guard row.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
             guard let table = schema.table(row.table) else { continue }
-            rows.append(SyncServerRow(row: try SyncMessages.serverRow(table, id: row.id, values: row.values, path: path), version: row.version))
+            let server = SyncServerRow(row: try SyncMessages.serverRow(table, id: row.id, values: row.values, path: path), version: row.version)
+            guard listed.insert(SyncRowKey(table: table.name, id: server.row.id)).inserted else {
+                throw SyncMessageError(path: "\(path).id", "\(server.row.id.uuidString) appears twice")
+            }
+            rows.append(server)
         }
         var tombstones: [SyncTombstone] = []
         for (index, tombstone) in wire.tombstones.enumerated() {
@@ -173,6 +180,9 @@ public struct SyncPage: Sendable, Equatable {
             guard tombstone.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
             guard let id = UUID(parsing: tombstone.id) else { throw SyncMessageError(path: "\(path).id", "not a UUID") }
             guard schema.table(tombstone.table) != nil else { continue }
+            guard listed.insert(SyncRowKey(table: tombstone.table, id: id)).inserted else {
+                throw SyncMessageError(path: "\(path).id", "\(id.uuidString) appears twice")
+            }
             tombstones.append(SyncTombstone(table: tombstone.table, id: id, version: tombstone.version))
         }
         if !wire.complete, wire.next == nil { throw SyncMessageError(path: "$.next", "missing on a page that is not the last") }
@@ -205,4 +215,10 @@ public struct SyncPage: Sendable, Equatable {
         var epochs: [SyncEpoch]?
         var digests: [SyncTableDigest]?
     }
+}
+
+/// A row of a table, as a page may list it once.
+private struct SyncRowKey: Hashable {
+    var table: String
+    var id: UUID
 }

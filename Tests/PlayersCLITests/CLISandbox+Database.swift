@@ -99,7 +99,7 @@ extension CLISandbox {
     func pendingChangeCount() throws -> Int {
         let queue = try keyedQueue(at: databasePath, keyFile: nil)
         defer { try? queue.close() }
-        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pendingChange") ?? 0 }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 }
     }
 
     /// A queue on a database of the sandbox, keyed with the default key

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import SyncSchema
 import TestSupport
 import Testing
 
@@ -99,21 +100,19 @@ import Testing
         try await template.runChecked(["export", "--format", "json", "--plaintext", exported.path])
         let local = try PlayersPayload.decode(Data(contentsOf: exported)).players
         try FileManager.default.removeItem(at: exported)
-        let entries = local.enumerated().map { index, player in
-            #"{"uuid":"\#(player.uuid.uuidString)","name":"\#(player.name)","score":\#(player.score),"version":\#(100 + index)}"#
-        } + (1...20).map { #"{"uuid":"\#(UUID().uuidString)","name":"Player \#($0)","score":\#($0 * 10),"version":\#($0)}"# }
-        let snapshot = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(ScriptedCursor.at(200))","players":["#
-            + entries.joined(separator: ",") + #"],"tombstones":[]}"#
-        let delta = #"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"\#(ScriptedCursor.at(200))","players":[],"tombstones":[]}"#
+        let rows = local.enumerated().map { index, player in
+            ScriptedPage.playerRow(uuid: player.uuid.uuidString, name: player.name, score: player.score, version: 100 + index)
+        } + (1...20).map { ScriptedPage.playerRow(uuid: UUID().uuidString, name: "Player \($0)", score: $0 * 10, version: $0) }
+        let snapshot = ScriptedPage.json(kind: "snapshot", cursor: ScriptedCursor.at(200), rows: rows)
+        let delta = ScriptedPage.json(kind: "delta", cursor: ScriptedCursor.at(200), rows: [])
         let server = try ScriptedHTTPServer { request, _ in
             guard request.method == "POST" else { return .json(request.path.contains("since=") ? delta : snapshot) }
-            guard let batch = try? PlayersChangeBatch.decode(request.body) else { return .json("{}", status: 400) }
+            guard let batch = try? SyncChangeBatch.decode(request.body, schema: PlayersSchema.schema) else { return .json("{}", status: 400) }
             let results = batch.changes.map { change in
-                PlayersChangeResults.Result(
-                    mutationID: change.mutationID, status: .applied,
-                    version: Int64(100 + (local.firstIndex { $0.uuid == change.uuid } ?? 0)))
+                SyncPushResult(mutationID: change.mutationID, status: .applied,
+                               version: Int64(100 + (local.firstIndex { $0.uuid == change.row.id } ?? 0)))
             }
-            return .json(String(decoding: (try? PlayersChangeResults(results: results).jsonData()) ?? Data(), as: UTF8.self))
+            return .json(String(decoding: (try? SyncChangeResults(results: results).jsonData()) ?? Data(), as: UTF8.self))
         }
         defer { server.stop() }
         let url = server.baseURL

@@ -97,7 +97,7 @@ import Testing
         await #expect(try sandbox.run(["export", "--to-passphrase-file", passphrase, exported]).status == 0)
         let info = try await sandbox.run(["info", "--json", "--database", exported, "--passphrase-file", passphrase])
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
-        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state", "v4-outbox", "v5-name-order", "v6-sync-digest"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state", "v4-outbox", "v5-name-order", "v6-sync-digest", "v7-sync-engine"])
         #expect(report?["playerCount"] as? Int == 3)
         // The database's own key does not open the export.
         await #expect(try sandbox.run(["list", "--database", exported]).status == 3)

@@ -55,7 +55,7 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
         #expect(report?["sqlcipherVersion"] as? String == "3.4.1")
         #expect(report?["rawKey"] as? Bool == true)
-        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state", "v4-outbox", "v5-name-order", "v6-sync-digest"])
+        #expect(report?["migrations"] as? [String] == ["v1", "v2-sync-identity", "v3-sync-state", "v4-outbox", "v5-name-order", "v6-sync-digest", "v7-sync-engine"])
 
         let verify = try await sandbox.run(["verify"])
         #expect(verify.status == 0)

@@ -92,15 +92,12 @@ import Testing
 
     /// A snapshot page of `count` new players.
     static func snapshot(_ count: Int) -> Data {
-        var json = Data(#"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(ScriptedCursor.at(Int64(count)))","tombstones":[],"players":["#.utf8)
-        for index in 1...count {
-            if index > 1 { json.append(UInt8(ascii: ",")) }
+        let rows = (1...count).map { index in
             let number = String(index)
             let uuid = "10000000-0000-4000-8000-" + String(repeating: "0", count: 12 - number.count) + number
-            json.append(contentsOf: #"{"uuid":"\#(uuid)","name":"Remote \#(number)","score":\#(index % 1000),"version":\#(number)}"#.utf8)
+            return ScriptedPage.playerRow(uuid: uuid, name: "Remote \(number)", score: index % 1000, version: index)
         }
-        json.append(contentsOf: "]}".utf8)
-        return json
+        return Data(ScriptedPage.json(kind: "snapshot", cursor: ScriptedCursor.at(Int64(count)), rows: rows).utf8)
     }
 
     @Test func aSyncShowsItsMergeWithItsOwnFractionAndNoByteCount() async throws {

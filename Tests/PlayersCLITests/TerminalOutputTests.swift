@@ -104,8 +104,24 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
     }
 
+    @Test func aServerOfTheReleaseBeforeTheSyncEngineIsNamedWithWhatToDo() async throws {
+        // That release's players-server serves /v1/players alone.
+        let server = try ScriptedHTTPServer { request, _ in
+            request.path.hasPrefix("/v1/players") ? .json(#"{"players":[]}"#) : .json(#"{"error":{"message":"Not Found"}}"#, status: 404)
+        }
+        defer { server.stop() }
+        let sandbox = try CLISandbox()
+        _ = try await sandbox.run(["init"])
+        let before = sandbox.databaseSnapshot()
+        let result = try await sandbox.run(["sync", "--url", server.baseURL, "--quiet"])
+        #expect(result.status == 5)
+        #expect(result.error == "players: the server has no sync endpoint /v1/sync (HTTP 404): it is a players-server of a release "
+                + "before the sync engine, or not a players server; upgrade players-server, or check the URL; the database was left unchanged\n")
+        #expect(sandbox.databaseSnapshot() == before)
+    }
+
     @Test func aServersCursorWithControlCharactersIsRefusedAndNotPrinted() async throws {
-        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"7\u001b[2J","players":[],"tombstones":[]}"#
+        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"7\u001b[2J","rows":[],"tombstones":[]}"#
         let server = try ScriptedHTTPServer { _, _ in .json(page) }
         defer { server.stop() }
         let sandbox = try CLISandbox()

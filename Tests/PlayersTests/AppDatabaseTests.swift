@@ -184,7 +184,9 @@ import Testing
         #expect(players.map(\.id) == [1, 2])
         #expect(players.map(\.name) == ["Arthur", "Barbara"])
         #expect(Set(players.map(\.uuid)).count == 2)
-        #expect(players.allSatisfy { $0.version == nil })
+        // Never synced: no version, and both queued for the next push.
+        #expect(try appDatabase.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_row") } == 0)
+        #expect(try appDatabase.pendingChangeCount() == 2)
         // The deleted id 3 is not reused.
         var player = Player(name: "Dora", score: 40)
         try appDatabase.savePlayer(&player)

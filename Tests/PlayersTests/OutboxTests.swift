@@ -2,19 +2,28 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
+import SyncEngine
 import SyncSchema
 import TestSupport
 import Testing
 
-/// The outbox (`pendingChange`): every write of AppDatabase records its
-/// change in its own transaction, and the push reads it in order.
+/// The players' outbox, the sync engine's: whatever writes a player
+/// records its change in the same transaction, and the push reads it in
+/// order. (The engine's own tests cover its answers and conflicts for any
+/// table; these cover what Players writes.)
 @Suite struct OutboxTests {
-    private func entries(_ appDatabase: AppDatabase) throws -> [PendingChange] {
-        try appDatabase.reader.read { db in try PendingChange.inPushOrder().fetchAll(db) }
+    private func entries(_ appDatabase: AppDatabase) throws -> [SyncOutboxEntry] {
+        try appDatabase.reader.read { db in try SyncOutboxEntry.inPushOrder().fetchAll(db) }
+    }
+
+    /// The next batch, marked sent, as a push takes it.
+    @discardableResult
+    private func send(_ appDatabase: AppDatabase) throws -> [SyncPushChange] {
+        try appDatabase.dbWriter.write { db in try db.nextSyncPushBatch(for: PlayersSchema.schema) }
     }
 
     @Test(arguments: Storage.allCases)
-    func aNewPlayerIsRecordedAsASaveWithoutBaseVersion(_ storage: Storage) throws {
+    func aNewPlayerIsRecordedAsAnUpsertOfItsColumnsWithoutBaseVersion(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         var player = Player(name: "Arthur", score: 100)
         try database.appDatabase.savePlayer(&player)
@@ -22,13 +31,15 @@ import Testing
         let entries = try entries(database.appDatabase)
         let entry = try #require(entries.first)
         #expect(entries.count == 1)
-        #expect(entry.playerUUID == player.uuid && entry.kind == .save)
-        #expect(entry.name == "Arthur" && entry.score == 100)
+        #expect(entry.table == "player" && entry.rowID == player.uuid && entry.operation == .upsert)
+        #expect(entry.changedColumns == ["score", "name"])
         #expect(entry.baseVersion == nil && entry.sentAt == nil)
+        let sent = try send(database.appDatabase)
+        #expect(sent.map(\.row.values) == [["name": .text("Arthur"), "score": .integer(100)]])
     }
 
     @Test(arguments: Storage.allCases)
-    func editsOfAnUnsentSaveChangeItInPlace(_ storage: Storage) throws {
+    func editsOfAnUnsentChangeJoinIt(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         var player = Player(name: "Arthur", score: 100)
         try database.appDatabase.savePlayer(&player)
@@ -38,37 +49,35 @@ import Testing
         _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.name = "Barbara" }
 
         let entries = try entries(database.appDatabase)
-        #expect(entries.count == 1)
-        #expect(entries[0].mutationID == first.mutationID)
-        #expect(entries[0].name == "Barbara" && entries[0].score == 200)
+        #expect(entries.map(\.mutationID) == [first.mutationID])
+        #expect(try send(database.appDatabase).map(\.row.values) == [["name": .text("Barbara"), "score": .integer(200)]])
     }
 
     @Test(arguments: Storage.allCases)
     func anUpdateThatChangesNothingRecordsNothing(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
-        var player = Player(name: "Arthur", score: 100, version: 3)
-        try database.appDatabase.savePlayer(&player)
-        _ = try database.appDatabase.nextPushBatch()
-        let before = try entries(database.appDatabase)
+        let player = try syncedPlayer(database.appDatabase, version: 3)
 
         _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.score = 100 }
 
-        #expect(try entries(database.appDatabase) == before)
+        #expect(try entries(database.appDatabase).isEmpty)
     }
 
     @Test(arguments: Storage.allCases)
-    func anEditAfterTheSaveWasSentIsANewEntryAndTheSentOneStaysAsSent(_ storage: Storage) throws {
+    func anEditAfterTheChangeWasSentIsANewEntryAndTheSentOneKeepsItsValues(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         var player = Player(name: "Arthur", score: 100)
         try database.appDatabase.savePlayer(&player)
-        let batch = try #require(try database.appDatabase.nextPushBatch())
+        let batch = try send(database.appDatabase)
 
         _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.score = 200 }
 
         let entries = try entries(database.appDatabase)
         #expect(entries.count == 2)
-        #expect(entries[0].mutationID == batch.changes[0].mutationID && entries[0].score == 100 && entries[0].sentAt != nil)
-        #expect(entries[1].score == 200 && entries[1].sentAt == nil)
+        #expect(entries[0].mutationID == batch[0].mutationID && entries[0].sentAt != nil)
+        #expect(entries[1].changedColumns == ["score"] && entries[1].sentAt == nil)
+        // The retry of the sent change is the same request.
+        #expect(try send(database.appDatabase) == batch)
     }
 
     @Test(arguments: Storage.allCases)
@@ -81,7 +90,7 @@ import Testing
         try database.appDatabase.deletePlayers(exactly: [player.id!])
 
         #expect(try entries(database.appDatabase).isEmpty)
-        #expect(try database.appDatabase.nextPushBatch() == nil)
+        #expect(try database.appDatabase.pendingChangeCount() == 0)
     }
 
     @Test(arguments: Storage.allCases)
@@ -89,16 +98,15 @@ import Testing
         let database = try TestDatabase(storage)
         var player = Player(name: "Arthur", score: 100)
         try database.appDatabase.savePlayer(&player)
-        _ = try database.appDatabase.nextPushBatch()
+        try send(database.appDatabase)
 
         try database.appDatabase.deletePlayers(exactly: [player.id!])
 
-        let entries = try entries(database.appDatabase)
-        #expect(entries.map(\.kind) == [.save, .delete])
+        #expect(try entries(database.appDatabase).map(\.operation) == [.upsert, .delete])
     }
 
     @Test(arguments: Storage.allCases)
-    func deletingASyncedPlayerReplacesItsUnsentSavesWithOneDeleteOnItsVersion(_ storage: Storage) throws {
+    func deletingASyncedPlayerReplacesItsUnsentChangesWithOneDeleteOnItsVersion(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         let player = try syncedPlayer(database.appDatabase, version: 7)
         _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
@@ -106,8 +114,8 @@ import Testing
         try database.appDatabase.deleteAllPlayers()
 
         let entries = try entries(database.appDatabase)
-        #expect(entries.count == 1)
-        #expect(entries.first?.kind == .delete && entries.first?.baseVersion == 7 && entries.first?.name == nil)
+        #expect(entries.map(\.operation) == [.delete])
+        #expect(entries.first?.baseVersion == 7)
     }
 
     @Test(arguments: Storage.allCases)
@@ -131,18 +139,19 @@ import Testing
         try database.appDatabase.refreshPlayers()
 
         // Each change of the refresh is one entry: the players it inserted
-        // or changed are saves with their values, the one it deleted (synced
-        // by clearOutbox) a delete on its version.
+        // or changed are upserts, the one it deleted (synced by
+        // clearOutbox) a delete on its version.
         let entries = try entries(database.appDatabase)
         let players = try database.appDatabase.reader.read(Player.fetchAll)
         #expect(!entries.isEmpty)
         for entry in entries {
-            if let player = players.first(where: { $0.uuid == entry.playerUUID }) {
-                #expect(entry.kind == .save && entry.name == player.name && entry.score == player.score)
+            if players.contains(where: { $0.uuid == entry.rowID }) {
+                #expect(entry.operation == .upsert)
             } else {
-                #expect(entry.kind == .delete && entry.baseVersion != nil)
+                #expect(entry.operation == .delete && entry.baseVersion != nil)
             }
         }
+        #expect(Set(entries.map(\.rowID)).count == entries.count)
     }
 
     @Test(arguments: Storage.allCases)
@@ -156,8 +165,21 @@ import Testing
         #expect(throws: PlayerValidationError.self) { _ = try database.appDatabase.updatePlayer(id: player.id!) { $0.score = -1 } }
 
         #expect(try database.appDatabase.reader.read(Player.fetchAll) == [player])
-        #expect(try entries(database.appDatabase).map(\.name) == ["Arthur"])
-        #expect(try entries(database.appDatabase).map(\.score) == [1])
+        #expect(try send(database.appDatabase).map(\.row.values) == [["name": .text("Arthur"), "score": .integer(1)]])
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aPlayerWrittenInSQLIsRecordedToo(_ storage: Storage) throws {
+        let database = try TestDatabase(storage)
+        let uuid = UUID()
+        try database.appDatabase.dbWriter.write { db in
+            try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Zoé', 5)", arguments: [uuid.uuidString])
+        }
+
+        #expect(try entries(database.appDatabase).map(\.rowID) == [uuid])
+        // The name's order key too, by its own trigger.
+        let key = try database.appDatabase.reader.read { db in try String.fetchOne(db, sql: "SELECT nameOrderKey FROM player") }
+        #expect(key == "zoe")
     }
 
     @Test func aDatabaseFromBeforeTheOutboxQueuesItsNeverSyncedPlayers() throws {
@@ -171,11 +193,15 @@ import Testing
         let appDatabase = try AppDatabase(queue)
 
         let entries = try entries(appDatabase)
-        #expect(entries.map(\.playerUUID) == [local])
-        #expect(entries.first?.name == "Local" && entries.first?.baseVersion == nil)
+        #expect(entries.map(\.rowID) == [local])
+        #expect(entries.first?.operation == .upsert && entries.first?.baseVersion == nil)
+        let versions = try appDatabase.reader.read { db in
+            try Row.fetchAll(db, Player.select(Player.Columns.name, Player.versionExpression).order(Player.Columns.id))
+        }
+        #expect(versions.map { "\($0[0] as String) \(($0[1] as Int64?).map(String.init) ?? "-")" } == ["Synced 4", "Local -"])
     }
 
-    @Test func aQueuedPlayerTheServerWouldRefuseStopsThePushWithAFixAndNothingIsMarkedSent() throws {
+    @Test func aQueuedPlayerTheServerWouldRefuseStopsTheSyncWithAFixAndNothingIsMarkedSent() throws {
         let folder = try TemporaryFolder()
         let queue = try databaseFromBeforeTheOutbox(folder) { db in
             try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Good', 1), (?, ?, 2)",
@@ -184,123 +210,33 @@ import Testing
         let appDatabase = try AppDatabase(queue)
 
         #expect {
-            try appDatabase.nextPushBatch()
+            try appDatabase.reader.read(AppDatabase.checkPendingPlayers)
         } throws: { error in
             "\(error)" == "player 2 cannot be pushed: its name contains a control character (U+0007), and it must be \(PlayerValidationError.nameRule); correct it with 'players edit' and sync again (nothing was sent)"
         }
         #expect(try entries(appDatabase).allSatisfy { $0.sentAt == nil })
     }
 
-    // MARK: - Recording the server's answers
+    // MARK: - Conflicts
 
     @Test(arguments: Storage.allCases)
-    func anAppliedChangeLeavesTheOutboxAndGivesItsVersionToThePlayerAndToLaterChanges(_ storage: Storage) throws {
+    func aLostEditIsAConflictWithBothValuesAndTheServersWins(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase
-        var player = Player(name: "Arthur", score: 100)
-        try appDatabase.savePlayer(&player)
-        let batch = try #require(try appDatabase.nextPushBatch())
-        _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 200 }
+        let uuid = try loseAnEdit(appDatabase)
 
-        let counts = try answer(appDatabase, batch, status: .applied, version: 12)
-
-        #expect(counts == PushCounts(applied: 1))
-        #expect(try appDatabase.reader.read(Player.fetchOne)?.version == 12)
-        let entries = try entries(appDatabase)
-        #expect(entries.count == 1 && entries[0].score == 200 && entries[0].baseVersion == 12)
-        // The later change goes in the next batch.
-        #expect(try appDatabase.nextPushBatch()?.changes.map(\.baseVersion) == [12])
-    }
-
-    @Test(arguments: Storage.allCases)
-    func aBatchHoldsOneChangePerPlayerInTheOrderTheyWereMade(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        var a = Player(name: "A", score: 1), b = Player(name: "B", score: 2)
-        try appDatabase.savePlayer(&a)
-        _ = try appDatabase.nextPushBatch()
-        _ = try appDatabase.updatePlayer(id: a.id!) { $0.score = 10 }
-        try appDatabase.savePlayer(&b)
-
-        let batch = try #require(try appDatabase.nextPushBatch(markingSent: false))
-
-        #expect(batch.changes.map(\.uuid) == [a.uuid, b.uuid])
-        #expect(batch.changes.map(\.score) == [1, 2])
-    }
-
-    @Test(arguments: Storage.allCases)
-    func aConflictKeepsTheLocalValueAndTakesTheServers(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        let player = try syncedPlayer(appDatabase, version: 7)
-        _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
-        let batch = try #require(try appDatabase.nextPushBatch())
-        let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
-
-        let counts = try answer(appDatabase, batch, status: .conflict, player: server)
-
-        #expect(counts == PushCounts(conflicts: 1))
-        let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
-        #expect(stored.score == 150 && stored.version == 9)
         let conflicts = try appDatabase.conflicts()
-        let conflict = try #require(conflicts.first)
         #expect(conflicts.count == 1)
+        let conflict = try #require(conflicts.first)
+        #expect(conflict.playerUUID == uuid)
         #expect(conflict.localName == "Arthur" && conflict.localScore == 300)
-        #expect(conflict.serverScore == 150 && conflict.serverVersion == 9)
-        #expect(try entries(appDatabase).isEmpty)
+        #expect(conflict.serverName == "Arthur" && conflict.serverScore == 150 && conflict.serverVersion == 9)
+        #expect(!conflict.localIsDeletion && !conflict.serverIsDeletion)
+        #expect(try appDatabase.reader.read(Player.fetchOne)?.score == 150)
     }
 
     @Test(arguments: Storage.allCases)
-    func anEditThatLosesToADeletionLeavesThePlayerDeleted(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        let player = try syncedPlayer(appDatabase, version: 7)
-        _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
-        let batch = try #require(try appDatabase.nextPushBatch())
-
-        try answer(appDatabase, batch, status: .conflict, version: 8)
-
-        #expect(try appDatabase.reader.read(Player.fetchCount(_:)) == 0)
-        let conflict = try #require(try appDatabase.conflicts().first)
-        #expect(conflict.serverIsDeletion && conflict.localScore == 300 && conflict.serverVersion == 8)
-    }
-
-    @Test(arguments: Storage.allCases)
-    func aDeletionThatLosesToAnEditBringsThePlayerBack(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        let player = try syncedPlayer(appDatabase, version: 7)
-        try appDatabase.deletePlayers(exactly: [player.id!])
-        let batch = try #require(try appDatabase.nextPushBatch())
-        let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
-
-        try answer(appDatabase, batch, status: .conflict, player: server)
-
-        let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
-        #expect(stored.uuid == player.uuid && stored.score == 150 && stored.version == 9)
-        #expect(try appDatabase.conflicts().first?.localIsDeletion == true)
-    }
-
-    @Test(arguments: Storage.allCases)
-    func aConflictWithTheSameValueIsNotLogged(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        let player = try syncedPlayer(appDatabase, version: 7)
-        _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
-        let batch = try #require(try appDatabase.nextPushBatch())
-        let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 300, version: 9)
-
-        let counts = try answer(appDatabase, batch, status: .conflict, player: server)
-
-        #expect(counts == PushCounts(converged: 1))
-        #expect(try appDatabase.conflicts().isEmpty)
-        #expect(try appDatabase.reader.read(Player.fetchOne)?.version == 9)
-    }
-
-    // MARK: - Resolving
-
-    @Test(arguments: Storage.allCases)
-    func keepingTheLocalValueMakesItANewChangeOnTheServersVersion(_ storage: Storage) throws {
+    func keepingTheLocalValueQueuesItOnTheServersVersion(_ storage: Storage) throws {
         let database = try TestDatabase(storage)
         let appDatabase = database.appDatabase
         let uuid = try loseAnEdit(appDatabase)
@@ -308,10 +244,9 @@ import Testing
         #expect(try appDatabase.resolveConflicts(of: uuid, keepLocal: true))
 
         #expect(try appDatabase.conflicts().isEmpty)
-        let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
-        #expect(stored.score == 300 && stored.version == 9)
-        let entries = try entries(appDatabase)
-        #expect(entries.count == 1 && entries[0].score == 300 && entries[0].baseVersion == 9)
+        #expect(try appDatabase.reader.read(Player.fetchOne)?.score == 300)
+        #expect(try entries(appDatabase).map(\.baseVersion) == [9])
+        #expect(try !appDatabase.resolveConflicts(of: uuid, keepLocal: true))
     }
 
     @Test(arguments: Storage.allCases)
@@ -325,33 +260,16 @@ import Testing
         #expect(try appDatabase.conflicts().isEmpty)
         #expect(try appDatabase.reader.read(Player.fetchOne)?.score == 150)
         #expect(try entries(appDatabase).isEmpty)
-        #expect(try appDatabase.resolveConflicts(of: uuid, keepLocal: false) == false)
-    }
-
-    @Test(arguments: Storage.allCases)
-    func keepingALocalValueThatLostToADeletionBringsThePlayerBackOnItsTombstone(_ storage: Storage) throws {
-        let database = try TestDatabase(storage)
-        let appDatabase = database.appDatabase
-        let player = try syncedPlayer(appDatabase, version: 7)
-        _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
-        let batch = try #require(try appDatabase.nextPushBatch())
-        try answer(appDatabase, batch, status: .conflict, version: 8)
-
-        try appDatabase.resolveConflicts(of: player.uuid, keepLocal: true)
-
-        let stored = try #require(try appDatabase.reader.read(Player.fetchOne))
-        #expect(stored.uuid == player.uuid && stored.score == 300 && stored.version == 8)
-        #expect(try appDatabase.nextPushBatch(markingSent: false)?.changes.map(\.baseVersion) == [8])
     }
 
     // MARK: - Helpers
 
-    /// A player as a sync merged it: with a version, and nothing to push.
+    /// A player as the server acknowledged it: with a version, and nothing
+    /// to push.
     private func syncedPlayer(_ appDatabase: AppDatabase, version: Int64) throws -> Player {
         var player = Player(name: "Arthur", score: 100)
         try appDatabase.savePlayer(&player)
-        let batch = try #require(try appDatabase.nextPushBatch())
-        try answer(appDatabase, batch, status: .applied, version: version)
+        try answer(appDatabase, send(appDatabase), status: .applied, version: version)
         return try #require(try appDatabase.reader.read(Player.fetchOne))
     }
 
@@ -371,24 +289,23 @@ import Testing
         return queue
     }
 
-    /// Records the server's answer to the one change of `batch`.
-    @discardableResult
-    private func answer(_ appDatabase: AppDatabase, _ batch: PlayersChangeBatch, status: PlayersChangeResults.Result.Status,
-                        version: Int64? = nil, player: PlayersPayload.PlayerEntry? = nil) throws -> PushCounts {
-        try #require(batch.changes.count == 1)
-        let result = PlayersChangeResults.Result(mutationID: batch.changes[0].mutationID, status: status, version: version, player: player)
-        return try appDatabase.recordPushResults(PlayersChangeResults(results: [result]), for: batch)
+    /// Records the server's answer to every change of `batch`, as a push
+    /// does.
+    private func answer(_ appDatabase: AppDatabase, _ batch: [SyncPushChange], status: SyncPushResult.Status,
+                        version: Int64? = nil, serverRow: SyncRow? = nil) throws {
+        let results = batch.map { SyncPushResult(mutationID: $0.mutationID, status: status, version: version, serverRow: serverRow) }
+        _ = try appDatabase.dbWriter.write { db in try db.recordSyncPushResults(results, for: batch, schema: PlayersSchema.schema) }
     }
 
     /// Pushes every entry and records them as applied.
     private func clearOutbox(_ appDatabase: AppDatabase) throws {
         var version: Int64 = 100
-        while let batch = try appDatabase.nextPushBatch() {
-            let results = batch.changes.map { change -> PlayersChangeResults.Result in
+        while case let batch = try send(appDatabase), !batch.isEmpty {
+            let results = batch.map { change -> SyncPushResult in
                 version += 1
-                return .init(mutationID: change.mutationID, status: .applied, version: version)
+                return SyncPushResult(mutationID: change.mutationID, status: .applied, version: version)
             }
-            _ = try appDatabase.recordPushResults(PlayersChangeResults(results: results), for: batch)
+            _ = try appDatabase.dbWriter.write { db in try db.recordSyncPushResults(results, for: batch, schema: PlayersSchema.schema) }
         }
     }
 
@@ -397,9 +314,8 @@ import Testing
     private func loseAnEdit(_ appDatabase: AppDatabase) throws -> UUID {
         let player = try syncedPlayer(appDatabase, version: 7)
         _ = try appDatabase.updatePlayer(id: player.id!) { $0.score = 300 }
-        let batch = try #require(try appDatabase.nextPushBatch())
-        let server = PlayersPayload.PlayerEntry(uuid: player.uuid, name: "Arthur", score: 150, version: 9)
-        try answer(appDatabase, batch, status: .conflict, player: server)
+        let server = try PlayersSchema.player.row(id: player.uuid, values: ["name": .text("Arthur"), "score": .integer(150)])
+        try answer(appDatabase, send(appDatabase), status: .conflict, version: 9, serverRow: server)
         return player.uuid
     }
 }

@@ -5,9 +5,9 @@ import PlayersProtocol
 import PlayersStorage
 import Testing
 
-/// The digest of players (``PlayersDigest``) that servers send and
-/// clients compare: a fixed hash, and the digest of a database's synced
-/// players.
+/// The digest of players (``PlayersDigest``) that servers of the players
+/// protocol send: a fixed hash. (A device's digests are the sync
+/// engine's: SyncDigestsTests.)
 @Suite struct PlayersDigestTests {
     static let uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
 
@@ -46,43 +46,6 @@ import Testing
         #expect(PlayersDigest(players: 0, checksum: "860332c20d4e74ab").checksumValue == 0x8603_32c2_0d4e_74ab)
         for bad in ["860332C20D4E74AB", "860332c20d4e74a", "860332c20d4e74abc", "+60332c20d4e74ab", ""] {
             #expect(PlayersDigest(players: 0, checksum: bad).checksumValue == nil, "\(bad)")
-        }
-    }
-
-    @Test func theDigestOfADatabaseCountsOnlyItsSyncedPlayers() async throws {
-        let appDatabase = try AppDatabase.empty()
-        try await appDatabase.dbWriter.write { db in
-            try db.execute(sql: "INSERT INTO player (uuid, name, score, version) VALUES (?, 'Zoé', 42, 5)", arguments: [Self.uuid.uuidString])
-            try db.execute(sql: "INSERT INTO player (uuid, name, score) VALUES (?, 'Local', 1)", arguments: [UUID().uuidString])
-        }
-        let digests = try await appDatabase.reader.read { db in
-            (try PlayersDigest.ofSyncedPlayers(db), try PlayersDigest.recomputedOfSyncedPlayers(db))
-        }
-        #expect(digests.0 == PlayersDigest(players: 1, checksum: "860332c20d4e74ab"))
-        #expect(digests.1 == digests.0)
-    }
-
-    /// The triggers follow every statement that writes a player: a
-    /// player synced or not, renamed, given a version, deleted, all at
-    /// once.
-    @Test func theTriggersKeepTheDigestOfTheSyncedPlayers() async throws {
-        let appDatabase = try AppDatabase.empty()
-        let steps = [
-            "INSERT INTO player (uuid, name, score, version) VALUES ('\(UUID().uuidString)', 'A', 1, 1), ('\(UUID().uuidString)', 'B', 2, 2)",
-            "INSERT INTO player (uuid, name, score) VALUES ('\(UUID().uuidString)', 'C', 3)",
-            "UPDATE player SET name = 'Ä' WHERE name = 'A'",
-            "UPDATE player SET version = 3 WHERE name = 'C'",
-            "UPDATE player SET version = NULL WHERE name = 'B'",
-            "UPDATE player SET score = score + 1",
-            "DELETE FROM player WHERE name = 'Ä'",
-            "DELETE FROM player",
-        ]
-        for step in steps {
-            try await appDatabase.dbWriter.write { db in try db.execute(sql: step) }
-            let (kept, recomputed) = try await appDatabase.reader.read { db in
-                (try PlayersDigest.ofSyncedPlayers(db), try PlayersDigest.recomputedOfSyncedPlayers(db))
-            }
-            #expect(kept == recomputed, "after \(step)")
         }
     }
 }

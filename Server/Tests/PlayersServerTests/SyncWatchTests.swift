@@ -19,9 +19,10 @@ import Testing
         }
     }
 
-    /// The `GET /v1/players` that `server` answered with 200.
+    /// The `GET /v1/sync/rows` (the players' pulls) that `server`
+    /// answered with 200.
     static func listsAnswered(by server: ServerProcess) throws -> Double {
-        try server.metric(#"players_server_requests_total{route="/v1/players",method="GET",status="200"}"#) ?? 0
+        try server.metric(#"players_server_requests_total{route="/v1/sync/rows",method="GET",status="200"}"#) ?? 0
     }
 
     /// Two instances on one PostgreSQL database seeded with `seed` players,

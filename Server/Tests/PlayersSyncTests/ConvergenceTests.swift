@@ -6,6 +6,7 @@ import PlayersProtocol
 import PlayersServerStore
 import PlayersSync
 import ServerTestSupport
+import SyncSchema
 import Synchronization
 import TestSupport
 import Testing
@@ -84,7 +85,7 @@ struct ConvergenceRun {
                 do {
                     // A repair would hide a merge that went wrong: none may
                     // be needed.
-                    let report = try await client.pushThenPull()
+                    let report = try await client.syncPlayers()
                     if let repaired = report.pull.repaired {
                         failures.append("client \(index) needed a repair: \(repaired)")
                     }
@@ -198,17 +199,31 @@ final class PushLog: Sendable {
 
     /// Records a push the server answered (``FaultyTransport/answered``).
     @Sendable func record(_ request: HTTPRequest, _ response: HTTPResponse) {
-        guard let body = request.body, let batch = try? PlayersChangeBatch.decode(body),
-              let results = try? PlayersChangeResults.decode(response.body, answering: batch) else { return }
+        guard let body = request.body, let batch = try? SyncChangeBatch.decode(body, schema: PlayersSchema.schema) else { return }
+        let results: SyncChangeResults
+        do {
+            results = try SyncChangeResults.decode(response.body, answering: batch.changes, schema: PlayersSchema.schema)
+        } catch {
+            // A log that reads nothing would make the property vacuous.
+            Issue.record("the server's answer to a push could not be read: \(error)")
+            return
+        }
         outcomes.withLock { outcomes in
             for (change, result) in zip(batch.changes, results.results) {
-                let intent: ConvergenceRun.Intent = change.kind == .delete
-                    ? .deleted : .value(name: change.name ?? "", score: change.score ?? 0)
-                let server: ConvergenceRun.Intent = result.player.map { .value(name: $0.name, score: $0.score) } ?? .deleted
-                outcomes[change.uuid, default: []].append(
+                let intent: ConvergenceRun.Intent = change.operation == .delete ? .deleted : Self.intent(change.row)
+                let server: ConvergenceRun.Intent = result.serverRow.map(Self.intent) ?? .deleted
+                outcomes[change.row.id, default: []].append(
                     Outcome(intent: intent, reachedServer: result.status == .applied || server == intent))
             }
         }
+    }
+
+    /// A player's row as the value a client meant.
+    static func intent(_ row: SyncRow) -> ConvergenceRun.Intent {
+        guard case .text(let name)? = row.values["name"], case .integer(let score)? = row.values["score"] else {
+            return .value(name: "", score: -1)
+        }
+        return .value(name: name, score: Int(score))
     }
 
     func outcomes(of uuid: UUID) -> [Outcome] {

@@ -7,6 +7,7 @@ import PlayersServerHTTP
 import PlayersServerStore
 import PlayersSync
 import ServerTestSupport
+import SyncEngine
 import TestSupport
 import Testing
 
@@ -20,14 +21,14 @@ import Testing
     /// repair, while `body` runs.
     func withSyncedClient(
         _ kind: StoreKind, players count: Int,
-        _ body: @Sendable (any PlayersStore, ClientDatabase, SyncClient<PlayersSyncStore>) async throws -> Void
+        _ body: @Sendable (any PlayersStore, ClientDatabase, SyncClient<SyncEngineStore>) async throws -> Void
     ) async throws {
         try await StoreSandbox.withStore(kind) { store in
             for index in 0..<count { _ = try await store.insert(name: "P\(index)", score: index) }
             try await LiveServer.serve(PlayersAPI(engine: store.engine, configuration: ServerConfiguration()).makeRouter()) { port in
                 let database = try ClientDatabase()
                 let client = database.client(URL(string: "http://127.0.0.1:\(port)")!)
-                #expect(try await client.pushThenPull().pull.repaired == nil)
+                #expect(try await client.syncPlayers().pull.repaired == nil)
                 try await body(store, database, client)
             }
         }
@@ -39,18 +40,20 @@ import Testing
     }
 
     func clientPlayers(_ database: ClientDatabase) throws -> [String] {
-        try database.players().map { "\($0.uuid.uuidString) \($0.name) \($0.score) \($0.version.map(String.init) ?? "none")" }.sorted()
+        try database.entries().map { "\($0.uuid.uuidString) \($0.name) \($0.score) \($0.version.map(String.init) ?? "none")" }.sorted()
     }
 
     /// Changes the client's synced players without the outbox: a score, a
     /// deletion, and a player the server never had, with a version.
     func corrupt(_ database: ClientDatabase) throws {
         let players = try database.players()
+        let phantom = UUID().uuidString
         try database.writeBehindTheSyncsBack("""
             UPDATE player SET score = 999 WHERE uuid = ?;
             DELETE FROM player WHERE uuid = ?;
-            INSERT INTO player (uuid, name, score, version) VALUES (?, 'Phantom', 1, 2);
-            """, arguments: [players[0].uuid.uuidString, players[1].uuid.uuidString, UUID().uuidString])
+            INSERT INTO player (uuid, name, score) VALUES (?, 'Phantom', 1);
+            INSERT INTO sync_row (table_name, row_id, version) VALUES ('player', ?, 2);
+            """, arguments: [players[0].uuid.uuidString, players[1].uuid.uuidString, phantom, phantom])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -59,7 +62,7 @@ import Testing
             try corrupt(database)
             // A change on the server: the next sync is a delta.
             _ = try await store.insert(name: "Later", score: 6)
-            let report = try await client.pushThenPull()
+            let report = try await client.syncPlayers()
             // The delta brought the new player before the check: the
             // client then held 5 − 1 + 1 + 1 players.
             let repaired = try #require(report.pull.repaired)
@@ -71,8 +74,8 @@ import Testing
                 "This database's synced players differed from the server's (here 6 players, checksum \(repaired.local.checksum); "
                     + "on the server 6 players, checksum \(repaired.server.checksum)): a snapshot repaired them.",
             ])
-            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
-            #expect(try await client.pushThenPull().pull.repaired == nil)
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try await client.syncPlayers().pull.repaired == nil)
         }
     }
 
@@ -80,12 +83,12 @@ import Testing
     func aSyncAnswered304ComparesTheStoredDigest(_ kind: StoreKind) async throws {
         try await withSyncedClient(kind, players: 3) { store, database, client in
             // The cursor did not move: the answer's tag is kept.
-            #expect(try await client.pushThenPull().pull.upToDate == false)
-            #expect(try await client.pushThenPull().pull.upToDate)
+            #expect(try await client.syncPlayers().pull.upToDate == false)
+            #expect(try await client.syncPlayers().pull.upToDate)
             try corrupt(database)
-            let report = try await client.pushThenPull()
+            let report = try await client.syncPlayers()
             #expect(report.pull.repaired?.server.count == 3)
-            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 
@@ -95,11 +98,11 @@ import Testing
             let uuid = UUID()
             try database.writeBehindTheSyncsBack("INSERT INTO player (uuid, name, score) VALUES (?, 'Unsent', 2)", arguments: [uuid.uuidString])
             _ = try await store.insert(name: "Later", score: 3)
-            let report = try await client.pushThenPull()
+            let report = try await client.syncPlayers()
             #expect(report.pull.requeued == 1)
             #expect(report.pull.repaired == nil)
             #expect(try await store.player(uuid)?.name == "Unsent")
-            #expect(try await clientPlayers(database) == (try await serverPlayers(store)))
+            #expect(try clientPlayers(database) == (try await serverPlayers(store)))
         }
     }
 }

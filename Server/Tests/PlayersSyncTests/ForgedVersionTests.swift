@@ -3,6 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersSync
+import SyncEngine
 import TestSupport
 import Testing
 
@@ -15,9 +16,14 @@ import Testing
 
     /// A page of player `uuid`, as a server sends it.
     static func page(_ kind: String, cursor: String, next: String? = nil, name: String = "Arthur", score: Int = 10, version: Int64?) -> String {
-        let players = version.map { #"{"uuid":"\#(uuid)","name":"\#(name)","score":\#(score),"version":\#($0)}"# } ?? ""
+        let rows = version.map { ScriptedPage.playerRow(uuid: uuid, name: name, score: score, version: Int($0)) } ?? ""
         let link = next.map { #""next":"\#($0)","# } ?? ""
-        return #"{"protocolVersion":1,"kind":"\#(kind)","complete":\#(next == nil),"cursor":"\#(cursor)",\#(link)"players":[\#(players)],"tombstones":[]}"#
+        return #"{"protocolVersion":1,"kind":"\#(kind)","complete":\#(next == nil),"cursor":"\#(cursor)",\#(link)"rows":[\#(rows)],"tombstones":[]}"#
+    }
+
+    /// The path of the delta since `cursor`.
+    static func deltaPath(since cursor: String) -> String {
+        "/v1/sync/rows?tables=player&since=\(cursor)"
     }
 
     /// A server that answers its requests with `pages`, in turn.
@@ -29,7 +35,7 @@ import Testing
 
     /// Syncs a snapshot of player `uuid` at version 3, cursor 30, from
     /// `server`'s first page, and returns the client and its content.
-    func syncedClient(_ server: ScriptedHTTPServer) async throws -> (ClientDatabase, SyncClient<PlayersSyncStore>, String) {
+    func syncedClient(_ server: ScriptedHTTPServer) async throws -> (ClientDatabase, SyncClient<SyncEngineStore>, String) {
         let database = try ClientDatabase()
         let client = database.client(URL(string: server.baseURL)!)
         #expect(try await client.sync().counts == SyncCounts(inserted: 1))
@@ -38,7 +44,7 @@ import Testing
 
     /// Expects `sync` to refuse `page` with `message` at `path`, and the
     /// database's content to be as it was.
-    func expectRefusal(_ client: SyncClient<PlayersSyncStore>, _ database: ClientDatabase, content: String,
+    func expectRefusal(_ client: SyncClient<SyncEngineStore>, _ database: ClientDatabase, content: String,
                        page: Int, path: String, message: String) async throws {
         do {
             _ = try await client.sync()
@@ -54,12 +60,12 @@ import Testing
         // the next: the first would have stayed for ever.
         let server = try server([
             Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
-            Self.page("delta", cursor: ScriptedCursor.at(31), next: "/v1/players?since=\(ScriptedCursor.at(31))", name: "Poisoned", score: 424_242, version: 31),
+            Self.page("delta", cursor: ScriptedCursor.at(31), next: Self.deltaPath(since: ScriptedCursor.at(31)), name: "Poisoned", score: 424_242, version: 31),
             Self.page("delta", cursor: ScriptedCursor.at(31), score: 20, version: 31),
         ])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
-        try await expectRefusal(client, database, content: content, page: 2, path: "$.players[0].version",
+        try await expectRefusal(client, database, content: content, page: 2, path: "$.rows[0].version",
                                 message: "31 is not after the cursor 31 that the page continues from")
     }
 
@@ -67,23 +73,23 @@ import Testing
         let server = try server([Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3), Self.page("delta", cursor: ScriptedCursor.at(31), version: 30)])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
-        try await expectRefusal(client, database, content: content, page: 1, path: "$.players[0].version",
+        try await expectRefusal(client, database, content: content, page: 1, path: "$.rows[0].version",
                                 message: "30 is not after the cursor 30 that the page continues from")
-        #expect(server.requests.last?.path == "/v1/players?since=\(ScriptedCursor.at(30))")
+        #expect(server.requests.last?.path == Self.deltaPath(since: ScriptedCursor.at(30)))
     }
 
     @Test func aDeltaVersionAboveItsPagesCursorIsRefused() async throws {
         let server = try server([Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3), Self.page("delta", cursor: ScriptedCursor.at(31), version: .max)])
         defer { server.stop() }
         let (database, client, content) = try await syncedClient(server)
-        try await expectRefusal(client, database, content: content, page: 1, path: "$.players[0].version",
+        try await expectRefusal(client, database, content: content, page: 1, path: "$.rows[0].version",
                                 message: "9223372036854775807 is above the page's cursor 31")
     }
 
     @Test func aDeltaCursorThatGoesBackIsRefused() async throws {
         let server = try server([
             Self.page("snapshot", cursor: ScriptedCursor.at(30), version: 3),
-            Self.page("delta", cursor: ScriptedCursor.at(40), next: "/v1/players?since=\(ScriptedCursor.at(40))", version: 40),
+            Self.page("delta", cursor: ScriptedCursor.at(40), next: Self.deltaPath(since: ScriptedCursor.at(40)), version: 40),
             Self.page("delta", cursor: ScriptedCursor.at(35), version: nil),
         ])
         defer { server.stop() }
@@ -107,7 +113,7 @@ import Testing
         #expect(try database.players().map { "\($0.name), \($0.score)" } == ["Poisoned, 424242"])
         let full = try await client.sync(full: true)
         #expect(full.counts == SyncCounts(updated: 1))
-        #expect(try database.players().map { "\($0.name), \($0.score), \($0.version ?? 0)" } == ["Arthur, 20, 31"])
+        #expect(try database.entries().map { "\($0.name), \($0.score), \($0.version ?? 0)" } == ["Arthur, 20, 31"])
     }
 
     @Test func aSnapshotLowersAForgedVersionSoThatLaterChangesApply() async throws {
@@ -121,12 +127,16 @@ import Testing
         let appDatabase = try AppDatabase(queue)
         let client = appDatabase.syncClient(baseURL: URL(string: server.baseURL)!, transport: fastTransport())
         _ = try await client.sync()
-        // As an older client left it, which took any positive version.
+        // As an older client's merge left it, which took any positive
+        // version (its version moved to the engine's table).
         try await queue.write { db in
-            try db.execute(sql: "UPDATE player SET name = 'Poisoned', version = ?", arguments: [Int64.max])
+            try db.mergingSyncChanges {
+                try db.execute(sql: "UPDATE player SET name = 'Poisoned'")
+                try db.execute(sql: "UPDATE sync_row SET version = ?", arguments: [Int64.max])
+            }
         }
         #expect(try await client.sync(full: true).counts == SyncCounts(updated: 1))
         #expect(try await client.sync().counts == SyncCounts(updated: 1))
-        #expect(try await queue.read { db in try Player.fetchAll(db).map { "\($0.name), \($0.version ?? 0)" } } == ["Zaphod, 32"])
+        #expect(try entries(appDatabase).map { "\($0.name), \($0.version ?? 0)" } == ["Zaphod, 32"])
     }
 }

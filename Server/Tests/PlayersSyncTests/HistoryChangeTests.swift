@@ -3,6 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersSync
+import SyncEngine
 import SyncServer
 import TestSupport
 import Testing
@@ -15,8 +16,8 @@ import Testing
     static let otherEpoch = "00000000000000e2"
 
     static func page(_ kind: String, cursor: String, _ players: [(uuid: String, score: Int, version: Int64)], epochs: String = "") -> String {
-        let entries = players.map { #"{"uuid":"\#($0.uuid)","name":"P","score":\#($0.score),"version":\#($0.version)}"# }
-        return #"{"protocolVersion":1,"kind":"\#(kind)","complete":true,"cursor":"\#(cursor)",\#(epochs)"players":[\#(entries.joined(separator: ","))],"tombstones":[]}"#
+        let rows = players.map { ScriptedPage.playerRow(uuid: $0.uuid, name: "P", score: $0.score, version: Int($0.version)) }
+        return #"{"protocolVersion":1,"kind":"\#(kind)","complete":true,"cursor":"\#(cursor)",\#(epochs)"rows":[\#(rows.joined(separator: ","))],"tombstones":[]}"#
     }
 
     /// A server that answers its requests with `steps`, in turn.
@@ -75,9 +76,7 @@ import Testing
         #expect(report.historyChange == .wentBack)
         #expect(report.requeued == 2)
         #expect(try database.players().map { "\($0.uuid.uuidString) \($0.score)" } == ["\(Self.arthur) 10"])
-        let conflicts = try await database.appDatabase.reader.read { db in
-            try PlayerConflict.order(PlayerConflict.Columns.id).fetchAll(db)
-        }
+        let conflicts = try database.appDatabase.conflicts()
         #expect(conflicts.map { "\($0.playerUUID.uuidString) \($0.localScore ?? -1) \($0.serverScore ?? -1)" }
             == ["\(Self.arthur) 11 10", "\(Self.zaphod) 42 -1"])
         #expect(try database.appDatabase.pendingChangeCount() == 0)
@@ -99,9 +98,11 @@ import Testing
         _ = try await client.sync()
         let report = try await client.sync(full: true)
         #expect(report.historyChange == .wentBack && report.requeued == 2)
-        let pending = try await database.appDatabase.reader.read { db in try PendingChange.inPushOrder().fetchAll(db) }
-        #expect(pending.map { "\($0.playerUUID.uuidString) \($0.score ?? -1) \($0.baseVersion.map(String.init) ?? "new")" }
-            == ["\(Self.arthur) 11 3", "\(Self.zaphod) 42 new"])
+        // Each queued whole, on the version the server has (none: the
+        // server has no such player); its values are the player's.
+        let pending = try await database.appDatabase.reader.read { db in try SyncOutboxEntry.inPushOrder().fetchAll(db) }
+        #expect(pending.map { "\($0.rowID.uuidString) \($0.operation) \($0.changedColumns) \($0.baseVersion.map(String.init) ?? "new")" }
+            == ["\(Self.arthur) upsert [\"score\", \"name\"] 3", "\(Self.zaphod) upsert [\"score\", \"name\"] new"])
         // Kept as they were, until the push settles them.
         #expect(try database.players().map { "\($0.uuid.uuidString) \($0.score)" } == ["\(Self.arthur) 11", "\(Self.zaphod) 42"])
     }

@@ -5,6 +5,7 @@ import Players
 import PlayersProtocol
 import PlayersServerStore
 import PlayersSync
+import SyncEngine
 import Synchronization
 import TestSupport
 import Testing
@@ -20,10 +21,10 @@ import Testing
             #expect(report.cursorBefore == nil)
             #expect(report.cursorAfter == store.cursor(25))
             #expect(report.bytesReceived > 0)
-            #expect(try await entries(database.players()) == serverPlayers(store))
-            let position = try await PlayersSyncStore(database.appDatabase).syncPosition()
+            #expect(try database.entries() == (try await serverPlayers(store)))
+            let position = try await database.appDatabase.syncStore().syncPosition()
             #expect(position.cursor == store.cursor(25))
-            #expect(position.endpoint == "\(url.absoluteString)/v1/players")
+            #expect(position.endpoint == "\(url.absoluteString)/v1/sync/rows?tables=player")
         }
     }
 
@@ -41,30 +42,35 @@ import Testing
             #expect(report.kind == .delta)
             #expect(report.counts == SyncCounts(inserted: 1, updated: 2, deleted: 1))
             #expect(report.description == "+1 ~2 -1, cursor \(store.cursor(9))")
-            #expect(try await entries(database.players()) == serverPlayers(store))
+            #expect(try database.entries() == (try await serverPlayers(store)))
         }
     }
 
-    @Test func updatesWriteOnlyTheColumnsThatChanged() async throws {
-        try await withLiveServer(seed: 1) { store, url in
+    /// The merge writes the players whose values changed, once, and no
+    /// other: an unchanged player is not written again. (It sets every
+    /// column of a player it writes, not only those that changed: the
+    /// engine's update is one statement per chunk of rows. `UPDATE OF`
+    /// triggers fire only for the columns an UPDATE sets.)
+    @Test func updatesWriteOnlyThePlayersThatChanged() async throws {
+        try await withLiveServer(seed: 3) { store, url in
             let queue = try DatabaseQueue()
             let appDatabase = try AppDatabase(queue)
-            // `UPDATE OF column` triggers fire only for the columns an
-            // UPDATE sets.
             try await queue.write { db in
                 try db.execute(sql: """
-                    CREATE TABLE columnWrite (name TEXT);
-                    CREATE TRIGGER nameWritten AFTER UPDATE OF name ON player BEGIN INSERT INTO columnWrite VALUES ('name'); END;
-                    CREATE TRIGGER scoreWritten AFTER UPDATE OF score ON player BEGIN INSERT INTO columnWrite VALUES ('score'); END;
+                    CREATE TABLE playerWrite (uuid TEXT);
+                    CREATE TRIGGER playerWritten AFTER UPDATE OF name, score ON player BEGIN INSERT INTO playerWrite VALUES (NEW.uuid); END;
                     """)
             }
             _ = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
             let uuid = try await serverPlayers(store)[0].uuid
             _ = try await store.update(uuid, name: nil, score: 7)
-            let report = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
-            #expect(report.counts == SyncCounts(updated: 1))
-            #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM columnWrite") } == ["score"])
-            #expect(try await queue.read { try Player.fetchOne($0)?.score } == 7)
+            for full in [false, true] {
+                let report = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync(full: full)
+                #expect(report.counts == SyncCounts(updated: full ? 0 : 1, unchanged: full ? 3 : 0), "full: \(full)")
+            }
+            let written = try await queue.read { try String.fetchAll($0, sql: "SELECT uuid FROM playerWrite") }
+            #expect(written == [uuid.uuidString])
+            #expect(try await queue.read { try Player.filter(Player.Columns.uuid == uuid.uuidString).fetchOne($0)?.score } == 7)
         }
     }
 
@@ -72,28 +78,51 @@ import Testing
         try await withLiveServer(seed: 20) { _, url in
             let queue = try DatabaseQueue()
             let appDatabase = try AppDatabase(queue)
-            let response = try await fastTransport().send(CipherSync.HTTPRequest(url: AppDatabase.playersEndpoint(baseURL: url)))
-            let page = try PlayersPayload.decodePage(response.body)
-            let fetch = SyncFetch(kind: .snapshot, pages: [page], cursor: page.cursor!, etag: response.headers["etag"], bytesReceived: response.body.count)
-            let store = PlayersSyncStore(appDatabase)
             let endpoint = AppDatabase.playersEndpoint(baseURL: url)
+            let response = try await fastTransport().send(CipherSync.HTTPRequest(url: endpoint))
+            let store = appDatabase.syncStore()
+            let page = try store.decodePage(response.body)
+            let fetch = StagedFetch(kind: .snapshot, cursor: try #require(page.cursor), etag: response.headers["etag"])
+            /// Stages the page alone, and merges it.
+            func merge() async throws -> SyncCounts {
+                try await store.withStaging { staging in
+                    try await staging.stage(page, number: 1, isCatchUp: false)
+                    return try await staging.merge(fetch, from: endpoint, dryRun: false)
+                }
+            }
+            // Staging writes the database: the players' writes are counted
+            // by triggers of their own.
+            try await queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE playerWrite (operation TEXT);
+                    CREATE TRIGGER playerInserted AFTER INSERT ON player BEGIN INSERT INTO playerWrite VALUES ('insert'); END;
+                    CREATE TRIGGER playerUpdated AFTER UPDATE ON player BEGIN INSERT INTO playerWrite VALUES ('update'); END;
+                    CREATE TRIGGER playerDeleted AFTER DELETE ON player BEGIN INSERT INTO playerWrite VALUES ('delete'); END;
+                    """)
+            }
+            let writes = { try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM playerWrite") ?? 0 } }
 
-            #expect(try await store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(inserted: 20))
-            let changesBefore = try await queue.read { $0.totalChangesCount }
-            #expect(try await store.merge(fetch, from: endpoint, dryRun: false) == SyncCounts(unchanged: 20))
-            #expect(try await queue.read { $0.totalChangesCount } == changesBefore)
+            #expect(try await merge() == SyncCounts(inserted: 20))
+            let content = try contentChecksum(appDatabase)
+            let written = try await writes()
+            #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM playerWrite WHERE operation = 'insert'") } == 20)
+            #expect(try await merge() == SyncCounts(unchanged: 20))
+            #expect(try contentChecksum(appDatabase) == content)
+            #expect(try await writes() == written)
         }
     }
 
-    @Test func anUnchangedReSyncWritesNoPage() async throws {
+    /// A snapshot is staged in the database, so it writes the file; what
+    /// the database holds stays.
+    @Test func anUnchangedReSyncChangesNothing() async throws {
         try await withLiveServer(seed: 20) { _, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
             _ = try await database.client(url).sync(full: true)
-            let bytes = database.fileBytes()
+            let content = try database.contentChecksum()
             let report = try await database.client(url).sync(full: true)
             #expect(report.counts == SyncCounts(unchanged: 20))
-            #expect(database.fileBytes() == bytes)
+            #expect(try database.contentChecksum() == content)
         }
     }
 
@@ -130,10 +159,10 @@ import Testing
             let report = try await database.client(url).sync()
             #expect(report.kind == .snapshot)
             #expect(report.counts == SyncCounts(deleted: 1, unchanged: 3))
-            let players = try database.players()
+            let players = try database.entries()
             #expect(!players.contains { $0.uuid == victim })
             #expect(players.contains { $0.uuid == local.uuid && $0.version == nil })
-            #expect(try await entries(players.filter { $0.version != nil }) == serverPlayers(store))
+            #expect(try await players.filter { $0.version != nil } == serverPlayers(store))
         }
     }
 
@@ -154,7 +183,7 @@ import Testing
             let report = try await database.client(url, transport: transport).sync()
             #expect(report.kind == .snapshot)
             #expect(report.pages == 6)
-            #expect(try await entries(database.players()) == serverPlayers(store))
+            #expect(try database.entries() == (try await serverPlayers(store)))
             #expect(report.cursorAfter == store.cursor(try await store.currentVersion()))
         }
     }
@@ -175,14 +204,16 @@ import Testing
         }
     }
 
+    /// A dry run stages its pages in the database, then drops them: the
+    /// database's content stays.
     @Test func aDryRunReportsWithoutWriting() async throws {
         try await withLiveServer(seed: 6) { store, url in
             let database = try ClientDatabase()
-            let bytes = database.fileBytes()
+            let content = try database.contentChecksum()
             let report = try await database.client(url).sync(dryRun: true)
             #expect(report.dryRun)
             #expect(report.counts == SyncCounts(inserted: 6))
-            #expect(database.fileBytes() == bytes)
+            #expect(try database.contentChecksum() == content)
             #expect(try database.players().isEmpty)
             // The cursor a dry run reports is the one the sync then stores.
             let real = try await database.client(url).sync()

@@ -8,6 +8,7 @@ import PlayersServerHTTP
 import SyncServerDatabase
 import PlayersSync
 import ServerTestSupport
+import SyncEngine
 import Synchronization
 import TestSupport
 import Testing
@@ -47,14 +48,18 @@ final class ClientDatabase: Sendable {
         appDatabase = try AppDatabase.open(at: folder.url("players.db"), key: .rawKey { key })
     }
 
-    /// Runs SQL on a connection of its own, as another program (or a bug,
-    /// or a disk) would: nothing reaches the outbox.
+    /// Runs SQL on a connection of its own with the sync engine's
+    /// triggers silent, as a bug (or a disk) would: nothing reaches the
+    /// outbox. (Another program's plain SQL is recorded: the triggers are
+    /// the database's own.)
     func writeBehindTheSyncsBack(_ sql: String, arguments: StatementArguments = []) throws {
-        // The functions that the players' triggers call, and the key.
-        var configuration = AppDatabase.makeConfiguration()
+        // The key first (its statements come before any other), then the
+        // functions that the players' triggers call.
+        var configuration = Configuration()
         DatabaseKeySource.rawKey { [key] in key }.configure(&configuration)
+        configuration = AppDatabase.makeConfiguration(configuration)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
+        try queue.write { db in try db.mergingSyncChanges { try db.execute(sql: sql, arguments: arguments) } }
         try queue.close()
     }
 
@@ -75,18 +80,57 @@ final class ClientDatabase: Sendable {
         try appDatabase.reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }
     }
 
-    func client(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) -> SyncClient<PlayersSyncStore> {
+    /// Each player with its server version, in uuid order.
+    func entries() throws -> [PlayersPayload.PlayerEntry] {
+        try PlayersSyncTests.entries(appDatabase)
+    }
+
+    func client(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) -> SyncClient<SyncEngineStore> {
         appDatabase.syncClient(baseURL: baseURL, transport: transport)
     }
 }
 
-/// Every row of the players and of the sync state: equal before and after
-/// means the content did not change.
+/// Every row of the players and of the sync engine's state (the server
+/// versions, the outbox, the conflicts, and where the last pull left off
+/// with the server's digests there), not its staging: equal before and
+/// after means the content did not change.
 func contentChecksum(_ appDatabase: AppDatabase) throws -> String {
     try appDatabase.reader.read { db in
-        let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.description)
-        let state = try Row.fetchAll(db, sql: "SELECT * FROM syncState ORDER BY name").map(\.description)
-        return (players + state).joined(separator: "\n")
+        try [
+            "SELECT * FROM player ORDER BY id",
+            "SELECT * FROM sync_row ORDER BY table_name, row_id",
+            "SELECT * FROM sync_outbox ORDER BY id",
+            "SELECT * FROM sync_conflict ORDER BY id",
+            "SELECT endpoint, cursor, etag, digests FROM sync_state ORDER BY id",
+        ].flatMap { sql in try Row.fetchAll(db, sql: sql).map(\.description) }.joined(separator: "\n")
+    }
+}
+
+/// A sandbox's database, opened in this process with its key file.
+func openDatabase(of sandbox: CLISandbox) throws -> AppDatabase {
+    let key = try SecretFiles.readKey(sandbox.keyPath)
+    return try AppDatabase.open(at: URL(fileURLWithPath: sandbox.databasePath), key: .rawKey { key })
+}
+
+/// The content of a sandbox's database (``contentChecksum(_:)``), read
+/// with a connection closed before it returns. A pull stages its pages in
+/// the database itself: a pull that fails or only counts writes the file,
+/// but not its content.
+func contentChecksum(_ sandbox: CLISandbox) throws -> String {
+    let appDatabase = try openDatabase(of: sandbox)
+    defer { try? appDatabase.close() }
+    return try contentChecksum(appDatabase)
+}
+
+/// Each player of the database with its server version (NULL for one
+/// the server never sent), in uuid order, as `serverPlayers(_:)` lists
+/// the server's.
+func entries(_ appDatabase: AppDatabase) throws -> [PlayersPayload.PlayerEntry] {
+    try appDatabase.reader.read { db in
+        try Row.fetchAll(db, Player
+            .select(Player.Columns.uuid, Player.Columns.name, Player.Columns.score, Player.versionExpression)
+            .order(Player.Columns.uuid))
+            .map { row in PlayersPayload.PlayerEntry(uuid: row[0], name: row[1], score: row[2], version: row[3]) }
     }
 }
 
@@ -110,10 +154,6 @@ func fastTransport(_ configure: (inout TransportConfiguration) -> Void = { _ in 
 /// The server's live players as the client stores them.
 func serverPlayers(_ store: EnginePlayersStore) async throws -> [PlayersPayload.PlayerEntry] {
     try await store.allPlayers().map(\.entry)
-}
-
-func entries(_ players: [Player]) -> [PlayersPayload.PlayerEntry] {
-    players.map { PlayersPayload.PlayerEntry(uuid: $0.uuid, name: $0.name, score: $0.score, version: $0.version) }
 }
 
 /// A transport that runs `hook` after each answer, with the number of the

@@ -10,8 +10,7 @@ import Testing
 @Suite struct SyncCommandTests {
     /// The sandbox's database, opened in this process with its key file.
     func open(_ sandbox: CLISandbox) throws -> AppDatabase {
-        let key = try SecretFiles.readKey(sandbox.keyPath)
-        return try AppDatabase.open(at: URL(fileURLWithPath: sandbox.databasePath), key: .rawKey { key })
+        try openDatabase(of: sandbox)
     }
 
     @Test func syncThenListShowsTheServersPlayers() async throws {
@@ -28,7 +27,7 @@ import Testing
             _ = try await store.insert(name: "Zaphod", score: 42)
             let second = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(second.output == "Synced with \(url.absoluteString): pushed 0, +1 ~0 -1, conflicts 0, cursor 27.\n")
-            #expect(try await entries(open(sandbox).reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
+            #expect(try await entries(open(sandbox)) == serverPlayers(store))
         }
     }
 
@@ -50,7 +49,7 @@ import Testing
             let report = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
             #expect(report?["remoteURL"] as? String == url.absoluteString)
             #expect(report?["syncCursor"] as? String == store.cursor(3))
-            #expect(report?["syncEndpoint"] as? String == url.absoluteString + "/v1/players")
+            #expect(report?["syncEndpoint"] as? String == url.absoluteString + "/v1/sync/rows?tables=player")
         }
     }
 
@@ -68,13 +67,33 @@ import Testing
         #expect(sandbox.databaseSnapshot() == before)
     }
 
-    /// The players and the outbox's entries, without when they were sent.
+    /// The players and the outbox's entries, without when they were sent
+    /// and the values they were sent with.
     func queuedContent(_ sandbox: CLISandbox) throws -> String {
-        try open(sandbox).reader.read { db in
+        let appDatabase = try open(sandbox)
+        defer { try? appDatabase.close() }
+        return try appDatabase.reader.read { db in
             let players = try Row.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.description)
-            let queued = try Row.fetchAll(db, sql: "SELECT id, mutationID, playerUUID, kind, name, score, baseVersion FROM pendingChange ORDER BY id")
+            let queued = try Row.fetchAll(db, sql: """
+                SELECT id, mutation_id, table_name, row_id, operation, changed_columns, base_version, created_at FROM sync_outbox ORDER BY id
+                """)
             return (players + queued.map(\.description)).joined(separator: "\n")
         }
+    }
+
+    /// The rows and tombstones that the sync engine holds staged in the
+    /// sandbox's database, read on a read-only connection of its own
+    /// (while a `players` process may be writing).
+    func stagedCount(_ sandbox: CLISandbox) throws -> Int {
+        // The key first (its statements come before any other).
+        var configuration = Configuration()
+        configuration.readonly = true
+        let key = try SecretFiles.readKey(sandbox.keyPath)
+        DatabaseKeySource.rawKey { key }.configure(&configuration)
+        configuration = AppDatabase.makeConfiguration(configuration)
+        let queue = try DatabaseQueue(path: sandbox.databasePath, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_stage_player") ?? 0 }
     }
 
     @Test func anUnreachableServerExitsWithFiveAndChangesNothing() async throws {
@@ -96,32 +115,31 @@ import Testing
     }
 
     /// Ctrl-C (or SIGTERM) during a sync abandons it as a failure does:
-    /// exit 128 + the signal, one line, the staging folder deleted, the
+    /// exit 128 + the signal, one line, the staged page dropped, the
     /// database as it was.
     @Test(.hangGuard, arguments: [SIGINT, SIGTERM])
-    func anInterruptedSyncDeletesItsStagingAndExitsWithTheSignal(_ signal: Int32) async throws {
+    func anInterruptedSyncEmptiesItsStagingAndExitsWithTheSignal(_ signal: Int32) async throws {
         let sandbox = try CLISandbox()
         _ = try await sandbox.run(["init"])
         let before = try queuedContent(sandbox)
         // A first page, staged; the second never comes.
         let firstPage = SyncFailureTests.BadServer.page(
-            SyncFailureTests.BadServer.player(), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=2","#, complete: false)
+            SyncFailureTests.BadServer.player(), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/sync/rows?tables=player&page=2","#, complete: false)
         let server = try ScriptedHTTPServer { _, number in number == 0 ? .json(firstPage) : [.holdUntilStopped] }
         defer { server.stop() }
         let process = try sandbox.makeProcess(["sync", "--url", server.baseURL, "--quiet"])
         let sync = Task { try await run(process) }
-        func stagingFolders() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path)) ?? []).filter { $0.hasPrefix("players-sync-") }
-        }
         // At least two requests: a held one is abandoned as a stall after
         // 15 s and retried (the same page, staging kept), which a test
         // starved of CPU for that long sees as a third.
-        try await waitUntil("the sync is staging and waiting for the server") { server.requests.count >= 2 && stagingFolders().count == 1 }
+        try await waitUntil("the sync is staging and waiting for the server") {
+            server.requests.count >= 2 && (try? stagedCount(sandbox)) == 1
+        }
         kill(process.processIdentifier, signal)
         let result = try await sync.value
         #expect(result.status == 128 + signal, "\(result.error)")
         #expect(result.error == "players: interrupted: the sync was abandoned and nothing was merged; the next 'players sync' takes it up\n")
-        #expect(stagingFolders() == [])
+        #expect(try stagedCount(sandbox) == 0)
         #expect(try queuedContent(sandbox) == before)
     }
 
@@ -183,14 +201,16 @@ import Testing
         try await withLiveServer(seed: 3) { _, url in
             let sandbox = try CLISandbox()
             _ = try await sandbox.run(["init"])
-            let before = sandbox.databaseSnapshot()
+            // The snapshot is staged in the database, then dropped: its
+            // content stays.
+            let before = try contentChecksum(sandbox)
             let result = try await sandbox.run(["sync", "--url", url.absoluteString, "--dry-run", "--json"])
             #expect(result.status == 0, "\(result.error)")
             let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
             #expect(report?["dryRun"] as? Bool == true)
             #expect(report?["inserted"] as? Int == 3)
             #expect(report?["kind"] as? String == "snapshot")
-            #expect(sandbox.databaseSnapshot() == before)
+            #expect(try contentChecksum(sandbox) == before)
         }
     }
 
@@ -224,7 +244,7 @@ import Testing
             let sandbox = try CLISandbox()
             _ = try await sandbox.run(["init"])
             #expect(try await sandbox.run(["sync", "--url", url.absoluteString]).status == 0)
-            let before = try contentChecksum(open(sandbox))
+            let before = try contentChecksum(sandbox)
             let players = try await serverPlayers(store)
             _ = try await store.update(players[1].uuid, name: nil, score: 7)
             _ = try await store.delete(players[0].uuid)
@@ -240,8 +260,9 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)
-            // The killed process leaves its staging folder, in the sandbox.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.temporaryFolder.path).count == 1)
+            // The killed process leaves its staged delta (a change, a
+            // deletion, an insertion), which the next sync empties.
+            #expect(try stagedCount(sandbox) == 3)
 
             let reopened = try open(sandbox)
             #expect(try await reopened.reader.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
@@ -250,7 +271,8 @@ import Testing
             let next = try await sandbox.run(["sync", "--url", url.absoluteString])
             #expect(next.status == 0, "\(next.error)")
             #expect(next.output.contains("+1 ~1 -1"))
-            #expect(try await entries(reopened.reader.read { db in try Player.order(Player.Columns.uuid).fetchAll(db) }) == serverPlayers(store))
+            #expect(try entries(reopened) == (try await serverPlayers(store)))
+            #expect(try stagedCount(sandbox) == 0)
         }
     }
 }

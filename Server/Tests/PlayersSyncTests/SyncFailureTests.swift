@@ -18,16 +18,21 @@ import Testing
 
         var testDescription: String { rawValue }
 
+        /// What the declaration's name column accepts, as its errors say.
+        static let nameRule = "a string of 1 to 100 characters and at most 400 UTF-8 bytes, without control characters"
+
         static let uuid = "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34"
         static let otherUUID = "0E42CFD4-B6CA-4CC9-A1CE-408B94824A58"
 
-        /// A snapshot page with these players' JSON.
-        static func page(_ players: String, extra: String = #""cursor":"\#(ScriptedCursor.at(30))","#, complete: Bool = true) -> String {
-            #"{"protocolVersion":1,"kind":"snapshot","complete":\#(complete),\#(extra)"players":[\#(players)],"tombstones":[]}"#
+        /// A snapshot page of the engine's `GET /v1/sync/rows` with these
+        /// rows' JSON.
+        static func page(_ rows: String, extra: String = #""cursor":"\#(ScriptedCursor.at(30))","#, complete: Bool = true) -> String {
+            #"{"protocolVersion":1,"kind":"snapshot","complete":\#(complete),\#(extra)"rows":[\#(rows)],"tombstones":[]}"#
         }
 
+        /// A row of the `player` table; `name` and `score` as JSON.
         static func player(uuid: String = uuid, name: String = #""Arthur""#, score: String = "10", version: String = "3") -> String {
-            #"{"uuid":"\#(uuid)","name":\#(name),"score":\#(score),"version":\#(version)}"#
+            #"{"table":"player","id":"\#(uuid)","version":\#(version),"values":{"name":\#(name),"score":\#(score)}}"#
         }
 
         func steps() throws -> [ScriptedHTTPServer.Step] {
@@ -50,7 +55,7 @@ import Testing
             case .missingCursor: return .json(Self.page(Self.player(), extra: ""))
             case .otherProtocolVersion: return .json(Self.page(Self.player()).replacingOccurrences(of: #""protocolVersion":1"#, with: #""protocolVersion":2"#))
             case .nextOnAnotherServer:
-                return .json(Self.page(Self.player(), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"http://attacker.example/v1/players","#, complete: false))
+                return .json(Self.page(Self.player(), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"http://attacker.example/v1/sync/rows?tables=player","#, complete: false))
             case .truncatedBody:
                 return [.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n".utf8) + Data(Self.page(Self.player()).utf8))]
             case .bodyOverLimit:
@@ -66,7 +71,7 @@ import Testing
             case .versionAboveCursor: return .json(Self.page(Self.player(version: "9223372036854775807")))
             case .cursorNotACounter: return .json(Self.page(Self.player(), extra: #""cursor":"30x","#))
             case .playerAndTombstoneOfOneUUID:
-                return .json(Self.page(Self.player()).replacingOccurrences(of: #""tombstones":[]"#, with: #""tombstones":[{"uuid":"\#(Self.uuid)","version":4}]"#))
+                return .json(Self.page(Self.player()).replacingOccurrences(of: #""tombstones":[]"#, with: #""tombstones":[{"table":"player","id":"\#(Self.uuid)","version":4}]"#))
             }
         }
 
@@ -90,15 +95,15 @@ import Testing
             }
             switch self {
             case .malformedJSON: return payload("$")
-            case .wrongType, .scoreOutOfRange: return payload("$.players[0].score")
-            case .invalidUUID: return payload("$.players[0].uuid")
-            case .emptyName: return payload("$.players[0].name")
-            case .controlCharacterInName: return payload("$.players[0].name", "contains a control character (U+001B)")
-            case .newlineInName: return payload("$.players[0].name", "contains a control character (U+000A)")
-            case .combiningMarksName: return payload("$.players[0].name", "is longer than 100 characters or 400 UTF-8 bytes")
+            case .wrongType, .scoreOutOfRange: return payload("$.rows[0].values.score")
+            case .invalidUUID: return payload("$.rows[0].id")
+            case .emptyName: return payload("$.rows[0].values.name")
+            case .controlCharacterInName: return payload("$.rows[0].values.name", "the name contains a control character (U+001B): it must be \(Self.nameRule)")
+            case .newlineInName: return payload("$.rows[0].values.name", "the name contains a control character (U+000A): it must be \(Self.nameRule)")
+            case .combiningMarksName: return payload("$.rows[0].values.name", "the name is longer than 100 characters or 400 UTF-8 bytes: it must be \(Self.nameRule)")
             case .invalidUTF8: return payload("$", "not valid UTF-8")
-            case .cursorTooLong: return payload("$.cursor", "not a cursor of this protocol")
-            case .duplicateUUID: return payload("$.players[1].uuid")
+            case .cursorTooLong: return payload("$.cursor", "longer than 1024 bytes")
+            case .duplicateUUID: return payload("$.rows[1].id")
             case .missingCursor: return payload("$.cursor")
             case .otherProtocolVersion: return payload("$.protocolVersion")
             case .nextOnAnotherServer: return payload("$.next")
@@ -110,9 +115,9 @@ import Testing
             case .redirectToFile: return error as? TransportError == .forbiddenProtocol
             case .stall: return error as? TransportError == .timedOut
             case .connectionRefused: return error as? TransportError == .connectionFailed
-            case .versionAboveCursor: return payload("$.players[0].version", "9223372036854775807 is above the page's cursor 30")
+            case .versionAboveCursor: return payload("$.rows[0].version", "9223372036854775807 is above the page's cursor 30")
             case .cursorNotACounter: return payload("$.cursor", "not a cursor of this protocol")
-            case .playerAndTombstoneOfOneUUID: return payload("$.tombstones[0].uuid", "\(Self.uuid) appears twice")
+            case .playerAndTombstoneOfOneUUID: return payload("$.tombstones[0].id", "\(Self.uuid) appears twice")
             }
         }
     }
@@ -161,7 +166,7 @@ import Testing
     @Test func aRedirectFromHTTPSDownToHTTPChangesNothing() async throws {
         let plain = try ScriptedHTTPServer { _, _ in .json(BadServer.page(BadServer.player())) }
         defer { plain.stop() }
-        let tls = try OpenSSLServer(responses: ["v1/players": "HTTP/1.0 302 Found\r\nLocation: \(plain.baseURL)/v1/players\r\n\r\n"])
+        let tls = try OpenSSLServer(responses: ["v1/sync/rows?tables=player": "HTTP/1.0 302 Found\r\nLocation: \(plain.baseURL)/v1/sync/rows?tables=player\r\n\r\n"])
         defer { tls.stop() }
         let database = try ClientDatabase()
         let before = try database.contentChecksum()

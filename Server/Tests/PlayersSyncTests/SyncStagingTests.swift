@@ -8,50 +8,14 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The staging database of a sync: encrypted, private, removed however
-/// the sync ends; and the guarantees that staging must keep (nothing
-/// written before the merge, the same errors and counts).
+/// The staging of a sync, in the database's own `sync_stage_player`:
+/// emptied however the sync ends; and the guarantees that staging must
+/// keep (nothing merged before every page is in, the same errors and
+/// counts).
 @Suite struct SyncStagingTests {
-    /// The entries of a folder.
-    static func stagingEntries(_ folder: TemporaryFolder) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    }
-
-    /// The staging database file of the sync under way in `folder`.
-    static func stagingFile(_ folder: TemporaryFolder) throws -> URL {
-        let entries = stagingEntries(folder)
-        guard entries.count == 1, let entry = entries.first else {
-            throw TestFailure("expected one staging folder in \(folder.path), found \(entries)")
-        }
-        return folder.url(entry).appendingPathComponent("staging.db")
-    }
-
-    @Test func theStagingFileIsPrivateAndEncrypted() async throws {
-        let name = "Zaphod Beeblebrox"
-        try await withLiveServer(seed: 30, pageSize: 5) { store, url in
-            // First in uuid order: on the first page.
-            _ = try await store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, name: name, score: 42)
-            let staging = try TemporaryFolder()
-            let seen = Mutex<(bytes: Data, mode: Int, folderMode: Int)?>(nil)
-            let transport = HookedTransport(base: fastTransport()) { number, _ in
-                // Two pages staged: the answer to the third request is not.
-                guard number == 2 else { return }
-                let file = try Self.stagingFile(staging)
-                let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-                let folderAttributes = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
-                seen.withLock { $0 = (try! Data(contentsOf: file), attributes[.posixPermissions] as! Int, folderAttributes[.posixPermissions] as! Int) }
-            }
-            let database = try ClientDatabase()
-            _ = try await database.appDatabase.syncClient(baseURL: url, transport: transport, stagingDirectory: staging.url).sync()
-            let (bytes, mode, folderMode) = try #require(seen.withLock { $0 })
-            // More than the two pages of an empty table: the players are in it.
-            #expect(bytes.count > 2048)
-            #expect(bytes.range(of: Data(name.utf8)) == nil)
-            #expect(bytes.range(of: Data("SQLite format 3".utf8)) == nil)
-            #expect(mode == 0o600)
-            #expect(folderMode == 0o700)
-            #expect(try database.players().contains { $0.name == name })
-        }
+    /// The rows and tombstones staged in `appDatabase`.
+    static func stagedCount(_ appDatabase: AppDatabase) throws -> Int {
+        try appDatabase.reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_stage_player") ?? 0 }
     }
 
     /// How a sync ends.
@@ -60,92 +24,44 @@ import Testing
     }
 
     @Test(arguments: Ending.allCases)
-    func theStagingFolderIsRemovedWhenTheSyncEnds(_ ending: Ending) async throws {
+    func theStagingIsEmptiedWhenTheSyncEnds(_ ending: Ending) async throws {
         struct MergeFailure: Error {}
         try await withLiveServer(seed: 20, pageSize: 5) { _, url in
-            let staging = try TemporaryFolder()
-            let stagedDuringTheSync = Mutex(false)
+            let database = try ClientDatabase()
+            // Two pages staged: the answer to the third request is not.
+            let stagedDuringTheSync = Mutex<Int?>(nil)
             let transport = HookedTransport(base: fastTransport()) { number, _ in
                 guard number == 2 else { return }
-                stagedDuringTheSync.withLock { $0 = (try? Self.stagingFile(staging)).map { FileManager.default.fileExists(atPath: $0.path) } ?? false }
+                let staged = try Self.stagedCount(database.appDatabase)
+                stagedDuringTheSync.withLock { $0 = staged }
                 if ending == .failedPage { throw TransportError.connectionLost }
             }
-            let database = try ClientDatabase()
-            let client = database.appDatabase.syncClient(baseURL: url, transport: transport, stagingDirectory: staging.url) { _ in
+            let client = database.appDatabase.syncClient(baseURL: url, transport: transport, beforeCommit: { _ in
                 if ending == .failedMerge { throw MergeFailure() }
-            }
+            })
             do {
                 _ = try await client.sync()
                 #expect(ending == .merged)
             } catch {
                 #expect(ending != .merged, "\(error)")
             }
-            #expect(stagedDuringTheSync.withLock { $0 })
-            #expect(Self.stagingEntries(staging) == [])
+            #expect(stagedDuringTheSync.withLock { $0 } == 10)
+            #expect(try Self.stagedCount(database.appDatabase) == 0)
             #expect(try database.players().count == (ending == .merged ? 20 : 0))
         }
     }
 
-    /// A sync killed mid-way (kill -9, Ctrl-C) leaves its folder: the next
-    /// sync deletes it, because no process holds its lock, and leaves the
-    /// folder of a sync still running (its lock held) and a folder it
-    /// cannot tell (no lock file) alone.
-    @Test func theNextSyncDeletesTheFoldersOfSyncsThatDied() async throws {
-        try await withLiveServer(seed: 5) { _, url in
-            let staging = try TemporaryFolder()
-            for name in ["players-sync-dead01", "players-sync-live01", "players-sync-nolock"] {
-                try FileManager.default.createDirectory(at: staging.url(name), withIntermediateDirectories: false)
-                try Data(count: 4096).write(to: staging.url(name).appendingPathComponent("staging.db"))
-            }
-            for name in ["players-sync-dead01", "players-sync-live01"] {
-                try Data().write(to: staging.url(name).appendingPathComponent("owner.lock"))
-            }
-            // The running sync's lock, as its process holds it.
-            let held = open(staging.url("players-sync-live01").appendingPathComponent("owner.lock").path, O_RDWR)
-            try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
-            defer { close(held) }
-
-            let database = try ClientDatabase()
-            _ = try await database.appDatabase.syncClient(baseURL: url, transport: fastTransport(), stagingDirectory: staging.url).sync()
-            #expect(Self.stagingEntries(staging).sorted() == ["players-sync-live01", "players-sync-nolock"])
-            #expect(try database.players().count == 5)
-        }
-    }
-
-    @Test func aNewSyncsFolderIsNeverTakenForAnAbandonedOne() async throws {
-        // Each new staging cleans up the folder first: two loops of them
-        // race, so that one's cleanup meets the other's folder as it is
-        // being made (the lock file created but not yet locked, before).
-        let staging = try TemporaryFolder()
-        let database = try ClientDatabase()
-        let store = PlayersSyncStore(database.appDatabase, stagingDirectory: staging.url)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    for _ in 0..<500 {
-                        let area = try await store.beginStaging()
-                        try await area.stage(PlayersPayload(kind: .delta, cursor: ScriptedCursor.at(1), players: []), number: 1, isCatchUp: false)
-                        await area.discard()
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        #expect(Self.stagingEntries(staging).isEmpty)
-    }
-
+    /// An answer `304 Not Modified` brings no page: the sync begins no
+    /// staging, and writes nothing at all.
     @Test func anAnswerWithNoPageMakesNoStaging() async throws {
         try await withLiveServer(seed: 3) { _, url in
             let database = try ClientDatabase()
             // The first delta at the new cursor brings its ETag.
             for _ in 0..<2 { _ = try await database.client(url).sync() }
-            // A file where the staging folder would go: making one fails.
-            let folder = try TemporaryFolder()
-            try Data().write(to: folder.url("not-a-folder"))
-            let store = PlayersSyncStore(database.appDatabase, stagingDirectory: folder.url("not-a-folder"))
-            let client = SyncClient(transport: fastTransport(), endpoint: url.appendingPathComponent("v1/players"), store: store)
-            let report = try await client.sync()
+            let bytes = database.fileBytes()
+            let report = try await database.client(url).sync()
             #expect(report.upToDate)
+            #expect(database.fileBytes() == bytes)
         }
     }
 
@@ -158,29 +74,34 @@ import Testing
                 return .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: "not-a-uuid")))
             }
             let players = (0..<10).map { SyncFailureTests.BadServer.player(uuid: uuids[page * 10 + $0], name: #""Player \#(page * 10 + $0)""#) }
-            return .json(SyncFailureTests.BadServer.page(players.joined(separator: ","), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=\#(page + 1)","#, complete: false))
+            return .json(SyncFailureTests.BadServer.page(
+                players.joined(separator: ","), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/sync/rows?tables=player&page=\#(page + 1)","#,
+                complete: false))
         }
         defer { server.stop() }
         let (database, before) = try await SyncLimitTests().syncedDatabase()
-        let staging = try TemporaryFolder()
-        let client = database.appDatabase.syncClient(baseURL: URL(string: server.baseURL)!, transport: fastTransport(), stagingDirectory: staging.url)
-        await #expect(throws: SyncPayloadError(page: goodPages + 1, path: "$.players[0].uuid", "not a UUID")) {
+        let client = database.client(URL(string: server.baseURL)!)
+        await #expect(throws: SyncPayloadError(page: goodPages + 1, path: "$.rows[0].id", "not a UUID")) {
             try await client.sync(full: true)
         }
         #expect(server.requests.count == goodPages + 1)
         #expect(try database.contentChecksum() == before)
-        #expect(Self.stagingEntries(staging) == [])
+        #expect(try Self.stagedCount(database.appDatabase) == 0)
     }
 
     @Test func aSnapshotThatListsAUUIDOnTwoPagesIsRefusedAsBefore() async throws {
         let uuid = SyncFailureTests.BadServer.uuid
         let server = try ScriptedHTTPServer { request, _ in
             if request.path.contains("since=") {
-                return .json(#"{"protocolVersion":1,"kind":"delta","complete":true,"cursor":"\#(ScriptedCursor.at(30))","players":[],"tombstones":[]}"#)
+                return .json(ScriptedPage.json(kind: "delta", cursor: ScriptedCursor.at(30), rows: []))
             }
+            // The row again on the second page, with other values.
             return request.path.contains("page=2")
-                ? .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: SyncFailureTests.BadServer.otherUUID) + "," + SyncFailureTests.BadServer.player(uuid: uuid)))
-                : .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: uuid), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/players?page=2","#, complete: false))
+                ? .json(SyncFailureTests.BadServer.page(SyncFailureTests.BadServer.player(uuid: SyncFailureTests.BadServer.otherUUID) + ","
+                    + SyncFailureTests.BadServer.player(uuid: uuid, name: #""Poisoned""#, score: "424242")))
+                : .json(SyncFailureTests.BadServer.page(
+                    SyncFailureTests.BadServer.player(uuid: uuid), extra: #""cursor":"\#(ScriptedCursor.at(30))","next":"/v1/sync/rows?tables=player&page=2","#,
+                    complete: false))
         }
         defer { server.stop() }
         let (database, before) = try await SyncLimitTests().syncedDatabase()
@@ -188,13 +109,15 @@ import Testing
             _ = try await database.client(URL(string: server.baseURL)!).sync(full: true)
             Issue.record("the sync succeeded")
         } catch {
-            #expect(error as? SyncPayloadError == SyncPayloadError(page: 2, path: "$.players[1].uuid", "\(uuid) appears on an earlier page of the snapshot"))
-            #expect("\(error)" == "the server sent an invalid payload (page 2, $.players[1].uuid: \(uuid) appears on an earlier page of the snapshot): nothing was written")
+            #expect(error as? SyncPayloadError == SyncPayloadError(page: 2, path: "$.rows[1].id", "\(uuid) appears on an earlier page of the snapshot"))
+            #expect("\(error)" == "the server sent an invalid payload (page 2, $.rows[1].id: \(uuid) appears on an earlier page of the snapshot): nothing was written")
         }
         #expect(try database.contentChecksum() == before)
     }
 
-    @Test func aDryRunCountsWhatTheSyncThenDoesAndWritesNoByte() async throws {
+    /// A dry run stages its pages in the database, then drops them: the
+    /// database's content stays.
+    @Test func aDryRunCountsWhatTheSyncThenDoesAndChangesNothing() async throws {
         try await withLiveServer(seed: 12) { store, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
@@ -205,9 +128,9 @@ import Testing
             _ = try await store.update(players[0].uuid, name: nil, score: 999)
             _ = try await store.delete(players[1].uuid)
             for full in [false, true] {
-                let bytes = database.fileBytes()
+                let content = try database.contentChecksum()
                 let dryRun = try await database.client(url).sync(full: full, dryRun: true)
-                #expect(database.fileBytes() == bytes, "full: \(full)")
+                #expect(try database.contentChecksum() == content, "full: \(full)")
                 #expect(dryRun.counts == SyncCounts(inserted: 1, updated: 1, deleted: 1, unchanged: full ? 10 : 0), "full: \(full)")
             }
             let report = try await database.client(url).sync(full: true)
@@ -227,7 +150,7 @@ import Testing
             }
             let report = try await database.client(url, transport: transport).sync(full: true)
             #expect(report.counts == SyncCounts(deleted: 1, unchanged: 11))
-            #expect(try await entries(database.players()) == serverPlayers(store))
+            #expect(try database.entries() == (try await serverPlayers(store)))
         }
     }
 }

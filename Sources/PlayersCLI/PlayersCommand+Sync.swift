@@ -122,7 +122,7 @@ extension PlayersCommand {
             let report: PlayersSyncReport
             let (syncClient, full, dryRun) = (client, full, dryRun)
             // Ctrl-C or SIGTERM abandons the sync as a failure does: its
-            // staging folder deleted, a merge under way finished or rolled
+            // staging emptied, a merge under way finished or rolled
             // back whole.
             switch await InterruptibleOperation.run({
                 try await progress.whileSyncing { try await syncClient.syncPlayers(full: full, dryRun: dryRun) }

@@ -4,8 +4,8 @@ import Synchronization
 
 /// Runs an operation that SIGINT (Ctrl-C) and SIGTERM cancel instead of
 /// killing the process: the transfer under way is abandoned, a merge under
-/// way finishes or rolls back whole, and the sync's staging folder is
-/// deleted, as after any failure. `players sync`, `notes sync` and their
+/// way finishes or rolls back whole, and the sync's staging is
+/// emptied, as after any failure. `players sync`, `notes sync` and their
 /// `--watch` run this way.
 ///
 /// ```swift

@@ -36,89 +36,172 @@ public enum StrictJSON {
     /// paths of `anyNumberIn` may be any JSON number (`1.5`, `2e-3`): the
     /// values of a row, whose `real` columns have fractions.
     public static func check(_ data: Data, keys: [String: Set<String>] = [:], anyNumberIn: Set<String> = []) throws(StrictJSON.Violation) {
-        var scanner = Scanner(bytes: [UInt8](data), keys: keys, anyNumberIn: anyNumberIn)
+        var scanner = Scanner(bytes: [UInt8](data), shapes: Shapes(keys: keys, anyNumberIn: anyNumberIn))
         try scanner.skipWhitespace()
-        try scanner.value(path: "$", shape: "$")
+        try scanner.value(shape: Shapes.root)
         guard scanner.current == nil else { throw StrictJSON.Violation(path: "$", "not valid JSON") }
     }
 
-    private struct Scanner {
-        let bytes: [UInt8]
-        let keys: [String: Set<String>]
-        let anyNumberIn: Set<String>
-        var index = 0
+    /// The paths of `keys` and `anyNumberIn` as a tree, so that the scanner
+    /// follows a message's shape by numbers, without making a string for
+    /// every element: a shape is a node, `$` the root, and a member or an
+    /// array's element (`[]`) a child; a path that no rule names is
+    /// ``unknown``, as are all below it.
+    struct Shapes {
+        static let root = 0
+        static let unknown = -1
+        private var children: [[String: Int]] = [[:]]
+        private(set) var allowedKeys: [Set<String>?] = [nil]
+        private(set) var anyNumber: [Bool] = [false]
 
-        init(bytes: [UInt8], keys: [String: Set<String>], anyNumberIn: Set<String>) {
+        init(keys: [String: Set<String>], anyNumberIn: Set<String>) {
+            for (path, allowed) in keys { allowedKeys[node(path)] = allowed }
+            for path in anyNumberIn { anyNumber[node(path)] = true }
+        }
+
+        /// The child of `shape` for an object's `key`, or an array's
+        /// element (`"[]"`).
+        func child(_ shape: Int, _ key: String) -> Int {
+            shape == Self.unknown ? Self.unknown : children[shape][key] ?? Self.unknown
+        }
+
+        /// The node of a path such as `$.changes[].values`, made if needed.
+        private mutating func node(_ path: String) -> Int {
+            var node = Self.root
+            var rest = Substring(path.dropFirst())
+            while !rest.isEmpty {
+                let step: String
+                if rest.hasPrefix("[]") {
+                    step = "[]"
+                    rest = rest.dropFirst(2)
+                } else {
+                    let name = rest.dropFirst().prefix { $0 != "." && $0 != "[" }
+                    step = String(name)
+                    rest = rest.dropFirst(1 + name.count)
+                }
+                if let next = children[node][step] {
+                    node = next
+                } else {
+                    children.append([:])
+                    allowedKeys.append(nil)
+                    anyNumber.append(false)
+                    children[node][step] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+            return node
+        }
+    }
+
+    private struct Scanner {
+        /// A step of the path to the element being read: written out only
+        /// for an error.
+        enum Step {
+            case key(String)
+            case index(Int)
+        }
+
+        let bytes: [UInt8]
+        let shapes: Shapes
+        var index = 0
+        var path: [Step] = []
+        /// The keys met so far in the objects being read, the innermost
+        /// object's last.
+        var keys: [String] = []
+
+        init(bytes: [UInt8], shapes: Shapes) {
             self.bytes = bytes
-            self.keys = keys
-            self.anyNumberIn = anyNumberIn
+            self.shapes = shapes
         }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-        mutating func skipWhitespace() throws(StrictJSON.Violation) {
-            while let byte = current, [0x20, 0x09, 0x0A, 0x0D].contains(byte) { index += 1 }
+        /// The error at the element being read.
+        func violation(_ message: String) -> StrictJSON.Violation {
+            var text = "$"
+            for step in path {
+                switch step {
+                case .key(let key): text += ".\(key.prefix(40))"
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return StrictJSON.Violation(path: text, message)
         }
 
-        /// One value at `path` (`shape`: the path with `[]` for indices).
-        mutating func value(path: String, shape: String, anyNumber: Bool = false) throws(StrictJSON.Violation) {
-            guard let byte = current else { throw StrictJSON.Violation(path: path, "not valid JSON") }
+        mutating func skipWhitespace() throws(StrictJSON.Violation) {
+            while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+        }
+
+        /// One value, of the shape `shape` (a node of ``Shapes``).
+        mutating func value(shape: Int, anyNumber: Bool = false) throws(StrictJSON.Violation) {
+            guard let byte = current else { throw violation("not valid JSON") }
             switch byte {
-            case UInt8(ascii: "{"): try object(path: path, shape: shape)
-            case UInt8(ascii: "["): try array(path: path, shape: shape)
-            case UInt8(ascii: "\""): _ = try string(path: path, decoded: false)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(path: path, anyNumber: anyNumber)
-            case UInt8(ascii: "t"): try literal("true", path: path)
-            case UInt8(ascii: "f"): try literal("false", path: path)
-            case UInt8(ascii: "n"): try literal("null", path: path)
-            default: throw StrictJSON.Violation(path: path, "not valid JSON")
+            case UInt8(ascii: "{"): try object(shape: shape)
+            case UInt8(ascii: "["): try array(shape: shape)
+            case UInt8(ascii: "\""): _ = try string(decoded: false)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number(anyNumber: anyNumber)
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            default: throw violation("not valid JSON")
             }
             try skipWhitespace()
         }
 
-        mutating func object(path: String, shape: String) throws(StrictJSON.Violation) {
+        mutating func object(shape: Int) throws(StrictJSON.Violation) {
             index += 1
             try skipWhitespace()
-            var seen = Set<String>()
             if current == UInt8(ascii: "}") { index += 1; return }
+            let allowed = shape == Shapes.unknown ? nil : shapes.allowedKeys[shape]
+            let anyNumber = shape != Shapes.unknown && shapes.anyNumber[shape]
+            let firstKey = keys.count
+            defer { keys.removeSubrange(firstKey...) }
             while true {
-                guard current == UInt8(ascii: "\"") else { throw StrictJSON.Violation(path: path, "not valid JSON") }
-                let key = try string(path: path, decoded: true)
-                let keyPath = "\(path).\(key.prefix(40))"
-                guard seen.insert(key).inserted else { throw StrictJSON.Violation(path: keyPath, "appears twice") }
-                if let allowed = keys[shape], !allowed.contains(key) { throw StrictJSON.Violation(path: keyPath, "unknown key") }
+                guard current == UInt8(ascii: "\"") else { throw violation("not valid JSON") }
+                let key = try string(decoded: true)
+                path.append(.key(key))
+                // An object has few keys: a search costs less than a set.
+                guard !keys[firstKey...].contains(key) else { throw violation("appears twice") }
+                if let allowed, !allowed.contains(key) { throw violation("unknown key") }
+                keys.append(key)
+                path.removeLast()
                 try skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw StrictJSON.Violation(path: path, "not valid JSON") }
+                guard current == UInt8(ascii: ":") else { throw violation("not valid JSON") }
                 index += 1
                 try skipWhitespace()
-                try value(path: keyPath, shape: "\(shape).\(key)", anyNumber: anyNumberIn.contains(shape))
+                path.append(.key(key))
+                try value(shape: shapes.child(shape, key), anyNumber: anyNumber)
+                path.removeLast()
                 switch current {
                 case UInt8(ascii: ","): index += 1; try skipWhitespace()
                 case UInt8(ascii: "}"): index += 1; return
-                default: throw StrictJSON.Violation(path: path, "not valid JSON")
+                default: throw violation("not valid JSON")
                 }
             }
         }
 
-        mutating func array(path: String, shape: String) throws(StrictJSON.Violation) {
+        mutating func array(shape: Int) throws(StrictJSON.Violation) {
             index += 1
             try skipWhitespace()
             if current == UInt8(ascii: "]") { index += 1; return }
+            let elementShape = shapes.child(shape, "[]")
             var element = 0
             while true {
-                try value(path: "\(path)[\(element)]", shape: "\(shape)[]")
+                path.append(.index(element))
+                try value(shape: elementShape)
+                path.removeLast()
                 element += 1
                 switch current {
                 case UInt8(ascii: ","): index += 1; try skipWhitespace()
                 case UInt8(ascii: "]"): index += 1; return
-                default: throw StrictJSON.Violation(path: path, "not valid JSON")
+                default: throw violation("not valid JSON")
                 }
             }
         }
 
         /// A string; `decoded`, its text, escapes decoded (keys are
         /// compared decoded: `"n\u0061me"` is `name`).
-        mutating func string(path: String, decoded: Bool) throws(StrictJSON.Violation) -> String {
+        mutating func string(decoded: Bool) throws(StrictJSON.Violation) -> String {
             let start = index
             index += 1
             var escaped = false, hasEscapes = false
@@ -132,18 +215,18 @@ public enum StrictJSON {
                     guard decoded else { return "" }
                     guard hasEscapes else { return String(decoding: bytes[(start + 1)..<(index - 1)], as: UTF8.self) }
                     guard let text = try? JSONDecoder().decode(String.self, from: Data(bytes[start..<index])) else {
-                        throw StrictJSON.Violation(path: path, "not valid JSON")
+                        throw violation("not valid JSON")
                     }
                     return text
                 }
             }
-            throw StrictJSON.Violation(path: path, "not valid JSON")
+            throw violation("not valid JSON")
         }
 
         /// An integer as JSON writes one: `-?(0|[1-9][0-9]*)`, and not `-0`;
         /// where `anyNumber`, any number of JSON's grammar (a fraction, an
         /// exponent).
-        mutating func number(path: String, anyNumber: Bool) throws(StrictJSON.Violation) {
+        mutating func number(anyNumber: Bool) throws(StrictJSON.Violation) {
             let start = index
             if current == UInt8(ascii: "-") { index += 1 }
             let digits = index
@@ -153,9 +236,9 @@ public enum StrictJSON {
             let continues = current.map { [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains($0) } ?? false
             if isInteger, !continues { return }
             guard anyNumber else {
-                throw StrictJSON.Violation(path: path, "not an integer written as one (digits only, no fraction, exponent or -0)")
+                throw violation("not an integer written as one (digits only, no fraction, exponent or -0)")
             }
-            let notANumber = StrictJSON.Violation(path: path, "not a number as JSON writes one")
+            let notANumber = violation("not a number as JSON writes one")
             guard index > digits, !(bytes[digits] == UInt8(ascii: "0") && index - digits > 1) else { throw notANumber }
             if current == UInt8(ascii: ".") {
                 index += 1
@@ -176,10 +259,10 @@ public enum StrictJSON {
             return index > start
         }
 
-        mutating func literal(_ word: String, path: String) throws(StrictJSON.Violation) {
+        mutating func literal(_ word: String) throws(StrictJSON.Violation) {
             let end = index + word.utf8.count
             guard end <= bytes.count, bytes[index..<end].elementsEqual(word.utf8) else {
-                throw StrictJSON.Violation(path: path, "not valid JSON")
+                throw violation("not valid JSON")
             }
             index = end
         }

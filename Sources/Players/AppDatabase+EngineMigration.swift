@@ -25,7 +25,7 @@ extension AppDatabase {
     ///   next pull is a delta, whose last page brings the digests;
     /// - the remote URL goes to `playersRemote`.
     static func migrateToSyncEngine(_ db: Database) throws {
-        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'")
+        let sequence = try playerSequence(db)
         try db.execute(sql: """
             DROP TRIGGER player_nameOrderKey_insert;
             DROP TRIGGER player_nameOrderKey_update;
@@ -49,13 +49,7 @@ extension AppDatabase {
             INSERT INTO player (id, uuid, name, score, nameOrderKey)
             SELECT id, upper(uuid), name, score, nameOrderKey FROM player_v6 ORDER BY id
             """)
-        if let sequence {
-            if try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'") == nil {
-                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('player', ?)", arguments: [sequence])
-            } else {
-                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'player'", arguments: [sequence])
-            }
-        }
+        try keepPlayerSequence(db, sequence)
         try Player.indexNameOrderKeys(db)
         try db.installSyncEngine(for: PlayersSchema.schema)
         try db.execute(sql: """
@@ -95,10 +89,11 @@ extension AppDatabase {
                     id: playerUUID.uuidString,
                     values: isSave ? ["name": .string(entry[3]), "score": .integer(entry[4])] : [:]))
             }
-            let mutationBytes = withUnsafeBytes(of: mutationID.uuid) { Data($0) }
+            // A UUID's database value is its 16 bytes, as the triggers'
+            // randomblob(16).
             try insert.execute(arguments: [
-                mutationBytes, playerUUID.uuidString, isSave ? "upsert" : "delete",
-                isSave ? PlayersSchema.player.valueColumns.map { "\($0.name)," }.joined() : "",
+                mutationID, playerUUID.uuidString, isSave ? "upsert" : "delete",
+                isSave ? SyncOutboxEntry.storedColumns(PlayersSchema.player.valueColumns.map(\.name)) : "",
                 entry[5] as Int64?, (entry[6] as Date).timeIntervalSince1970, sentAt, sentValues,
             ])
         }

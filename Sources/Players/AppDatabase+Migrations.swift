@@ -112,10 +112,26 @@ extension AppDatabase {
     /// Makes `table`, a copy of the players, the `player` table: the old
     /// one is dropped, and ids deleted before are never reused.
     static func replacePlayerTable(_ db: Database, with table: String) throws {
-        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'")
+        let sequence = try playerSequence(db)
         try db.drop(table: "player")
         try db.rename(table: table, to: "player")
-        if let sequence {
+        try keepPlayerSequence(db, sequence)
+    }
+
+    /// The `player` table's autoincrement sequence: the largest id it ever
+    /// gave.
+    static func playerSequence(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'player'")
+    }
+
+    /// Raises the sequence of a rebuilt `player` table to `sequence`, the
+    /// one of the table it replaced, so that deleted ids are never reused
+    /// (a table rebuilt empty has no sequence yet: it gets that one).
+    static func keepPlayerSequence(_ db: Database, _ sequence: Int64?) throws {
+        guard let sequence else { return }
+        if try playerSequence(db) == nil {
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('player', ?)", arguments: [sequence])
+        } else {
             try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'player'", arguments: [sequence])
         }
     }

@@ -36,7 +36,9 @@ extension Database {
         var counts = SyncPushCounts()
         for result in results {
             guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
-            let mutation = withUnsafeBytes(of: result.mutationID.uuid) { Data($0) }
+            // A UUID's database value is its 16 bytes, as the outbox
+            // stores mutation ids.
+            let mutation = result.mutationID
             guard let entry = try Row.fetchOne(self, sql: """
                 SELECT table_name, row_id, created_at FROM \(SyncEngine.outboxTable) WHERE mutation_id = ?
                 """, arguments: [mutation]) else { continue }

@@ -56,6 +56,13 @@ public struct SyncOutboxEntry: Equatable, Sendable, FetchableRecord, TableRecord
         sentAt = (row["sent_at"] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 
+    /// `columns` as `changed_columns` stores them: each name followed by a
+    /// comma (`score,name,`), which the triggers extend and test with
+    /// `instr`.
+    public static func storedColumns(_ columns: [String]) -> String {
+        columns.map { "\($0)," }.joined()
+    }
+
     /// The entries in the order they are pushed.
     public static func inPushOrder() -> QueryInterfaceRequest<SyncOutboxEntry> {
         all().order(Column("id"))

@@ -41,7 +41,7 @@ struct SyncTriggers {
 
     /// Every value column, as `changed_columns` lists them: an SQL text.
     private var allColumns: String {
-        "'" + valueColumns.map { "\($0)," }.joined() + "'"
+        "'" + SyncOutboxEntry.storedColumns(valueColumns) + "'"
     }
 
     /// Seconds since 1970, as Foundation's Date reads them.

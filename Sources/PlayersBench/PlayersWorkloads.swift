@@ -157,8 +157,10 @@ struct PlayersFixtures {
     /// Inserts the rows in one transaction, as hand-written C would; the
     /// server's rows (with a version) as the sync engine's merge writes
     /// them: the outbox's triggers silenced, the version in `sync_row`.
-    func rawInsert(_ players: some Sequence<PlayerColumns>, path: String) throws {
+    /// `pageCacheKiB`: the connection's page cache, if not SQLite's.
+    func rawInsert(_ players: some Sequence<PlayerColumns>, path: String, pageCacheKiB: Int? = nil) throws {
         let raw = try rawConnection(path: path)
+        if let pageCacheKiB { try raw.execute("PRAGMA cache_size = -\(pageCacheKiB)") }
         try raw.execute("BEGIN")
         let statement = try raw.prepare("INSERT INTO player (uuid, name, score) VALUES (?, ?, ?)")
         defer { sqlite3_finalize(statement) }

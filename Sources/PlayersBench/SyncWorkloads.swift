@@ -13,8 +13,8 @@ import SyncSchema
 /// (nothing changes, nothing may be written), merging a delta that touches
 /// one player in ten. The merges are timed with their decoding, against
 /// decoding plus the raw-C writes of the same rows as the merge writes
-/// them (the outbox's triggers silenced, each version in `sync_row`); the
-/// decoding alone has a row of its own.
+/// them (the outbox's triggers silenced, each version in `sync_row`, the
+/// merge's page cache); the decoding alone has a row of its own.
 struct SyncWorkloads {
     let folder: URL
     let playerCount: Int
@@ -62,7 +62,7 @@ struct SyncWorkloads {
         let prepareInsertBaseline = { try fixtures.copy(fixtures.empty, to: baselinePath) }
         let insertBaseline = {
             let page = try SyncPage.decode(snapshot, schema: schema)
-            try fixtures.rawInsert(page.rows.lazy.map(Self.columns), path: baselinePath)
+            try fixtures.rawInsert(page.rows.lazy.map(Self.columns), path: baselinePath, pageCacheKiB: SyncEngine.mergePageCacheKiB)
         }
         try await harness.measureAsync(names[1], mode: mode, prepare: { try fixtures.copy(fixtures.empty, to: path) },
                                   prepareBaseline: prepareInsertBaseline, subject: {
@@ -82,6 +82,7 @@ struct SyncWorkloads {
         }, baseline: {
             let page = try SyncPage.decode(delta, schema: schema)
             let raw = try fixtures.rawConnection(path: path)
+            try raw.execute("PRAGMA cache_size = -\(SyncEngine.mergePageCacheKiB)")
             try raw.execute("BEGIN")
             try raw.execute("UPDATE sync_merge SET active = 1")
             let update = try raw.prepare("UPDATE player SET score = ? WHERE uuid = ?")

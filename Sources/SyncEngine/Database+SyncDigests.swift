@@ -12,6 +12,8 @@ import SyncSchema
 /// only mark a written row (`sync_digest_dirty`). Its hash is taken out of
 /// its table's digest and its new one added when the digest is next read,
 /// here, so that a digest costs the rows written since, not every row.
+/// A counted hash is kept beside the row's version (`sync_row.hash`), or,
+/// once that entry is deleted, in the row's mark (`counted`).
 extension Database {
     /// Makes each declared table's digest of its synced rows ready: the
     /// triggers of a database installed before the engine kept digests are
@@ -30,7 +32,8 @@ extension Database {
             let stored = try String.fetchOne(self, sql: "SELECT columns FROM \(SyncEngine.digestTable) WHERE table_name = ?",
                                              arguments: [table.name])
             guard stored != columns else { continue }
-            try execute(sql: "DELETE FROM \(SyncEngine.digestRowTable) WHERE table_name = ?", arguments: [table.name])
+            try execute(sql: "UPDATE \(SyncEngine.rowTable) SET hash = NULL WHERE table_name = ?", arguments: [table.name])
+            try execute(sql: "UPDATE \(SyncEngine.digestDirtyTable) SET counted = NULL WHERE table_name = ?", arguments: [table.name])
             try execute(sql: """
                 INSERT OR IGNORE INTO \(SyncEngine.digestDirtyTable) (table_name, row_id)
                 SELECT table_name, row_id FROM \(SyncEngine.rowTable) WHERE table_name = ?
@@ -58,13 +61,14 @@ extension Database {
 
     /// How the synced rows differ from the server's digests at the stored
     /// cursor, or nil when they match or cannot be compared: no digest
-    /// stored, or local changes waiting (the rows then differ from the
-    /// server's by design). Only the tables of a digest that covers their
+    /// stored, tables of an earlier engine that the next pull brings up to
+    /// date (``SyncEngine/keepsHashesInRows(_:)``), or local changes
+    /// waiting (the rows then differ from the server's by design). Only the tables of a digest that covers their
     /// declared columns are compared; the divergence sums them
     /// (``SyncDigest/init(combining:)``). `settling` (in a write
     /// transaction) stores the rows counted since the last time.
     func syncDigestDivergence(schema: SyncSchema, settling: Bool) throws -> SyncDivergence? {
-        guard try tableExists(SyncEngine.digestTable),
+        guard try tableExists(SyncEngine.digestTable), try SyncEngine.keepsHashesInRows(self),
               let json = try Row.fetchOne(self, sql: "SELECT * FROM \(SyncEngine.stateTable) WHERE id = 1")
                 .flatMap({ $0.hasColumn("digests") ? $0["digests"] as String? : nil }) else { return nil }
         let server = try SyncStoredJSON.decode([SyncTableDigest].self, from: json)
@@ -112,35 +116,34 @@ extension Database {
         let columns = table.valueColumns
         let key = "\"\(table.primaryKey)\""
         let rows = try Row.fetchCursor(self, sql: """
-            SELECT dirty.row_id, synced.version, counted.hash, local.\(key) IS NOT NULL
+            SELECT dirty.row_id, synced.version, coalesce(dirty.counted, synced.hash), synced.hash, local.\(key) IS NOT NULL
                 \(columns.map { ", local.\"\($0.name)\"" }.joined())
             FROM \(SyncEngine.digestDirtyTable) AS dirty
             LEFT JOIN \(SyncEngine.rowTable) AS synced ON synced.table_name = dirty.table_name AND synced.row_id = dirty.row_id
-            LEFT JOIN \(SyncEngine.digestRowTable) AS counted ON counted.table_name = dirty.table_name AND counted.row_id = dirty.row_id
             LEFT JOIN "\(table.name)" AS local ON local.\(key) = dirty.row_id
             WHERE dirty.table_name = ?
             """, arguments: [table.name])
         let hasher = SyncRowHasher()
-        let count = settling ? try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(SyncEngine.digestRowTable) (table_name, row_id, hash) VALUES (?, ?, ?)
+        let keep = settling ? try cachedStatement(sql: """
+            UPDATE \(SyncEngine.rowTable) SET hash = ? WHERE table_name = ? AND row_id = ?
             """) : nil
-        let uncount = settling ? try cachedStatement(sql: "DELETE FROM \(SyncEngine.digestRowTable) WHERE table_name = ? AND row_id = ?") : nil
         while let row = try rows.next() {
             let id: DatabaseValue = row[0]
             let counted: Int64? = row[2]
+            let kept: Int64? = row[3]
             var hash: Int64?
             // A row counts while it exists and has the server's version.
-            if let version: Int64 = row[1], row[3] as Bool, let idText = String.fromDatabaseValue(id) {
-                let values = columns.enumerated().map { SyncValue(row[4 + $0.offset], for: $0.element.type) }
+            if let version: Int64 = row[1], row[4] as Bool, let idText = String.fromDatabaseValue(id) {
+                let values = columns.enumerated().map { SyncValue(row[5 + $0.offset], for: $0.element.type) }
                 hash = Int64(bitPattern: hasher.hash(idText: idText, version: version, values: values))
             }
-            guard hash != counted else { continue }
-            if let counted { digest.toggle(UInt64(bitPattern: counted), rows: -1) }
-            if let hash { digest.toggle(UInt64(bitPattern: hash)) }
-            if let hash {
-                try count?.execute(arguments: [table.name, id, hash])
-            } else {
-                try uncount?.execute(arguments: [table.name, id])
+            if hash != counted {
+                if let counted { digest.toggle(UInt64(bitPattern: counted), rows: -1) }
+                if let hash { digest.toggle(UInt64(bitPattern: hash)) }
+            }
+            // A row without a version has no entry to keep a hash in.
+            if hash != kept, row[1] as Int64? != nil {
+                try keep?.execute(arguments: [hash, table.name, id])
             }
         }
         if settling {

@@ -38,20 +38,24 @@ extension Database {
     /// `tombstones`: a snapshot lists each row once.
     public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], schema: SyncSchema, refusingRepeats: Bool = false) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
-        func stage(of name: String) throws -> SyncStageTable {
+        var writers: [String: SyncStageTable.Writer] = [:]
+        func writer(of name: String) throws -> SyncStageTable.Writer {
+            if let writer = writers[name] { return writer }
             guard let table = schema.table(name) else { throw SyncEngineError.undeclaredTable(name) }
-            return SyncStageTable(table)
+            let writer = try SyncStageTable(table).writer(self, replacing: !refusingRepeats)
+            writers[name] = writer
+            return writer
         }
         func checkNew(_ id: UUID, _ path: String) throws {
             guard refusingRepeats, changesCount == 0 else { return }
             throw SyncMessageError(path: path, "\(id.uuidString) appears on an earlier page of the snapshot")
         }
         for (index, server) in rows.enumerated() {
-            try stage(of: server.row.table).stage(server, self, replacing: !refusingRepeats)
+            try writer(of: server.row.table).stage(server)
             try checkNew(server.row.id, "$.rows[\(index)].id")
         }
         for (index, tombstone) in tombstones.enumerated() {
-            try stage(of: tombstone.table).stage(tombstone, self, replacing: !refusingRepeats)
+            try writer(of: tombstone.table).stage(tombstone)
             try checkNew(tombstone.id, "$.tombstones[\(index)].id")
         }
     }
@@ -162,7 +166,8 @@ extension Database {
     }
 
     /// Inserts the staged rows that the device does not have, and updates
-    /// those whose values differ, a few statements per chunk of rows; the
+    /// those whose values differ in the columns that differ, a few
+    /// statements per chunk of rows (one update per set of columns); the
     /// rows whose server lacks some columns, one at a time (rare: a server
     /// of an earlier declaration).
     /// `onChunk`, if any, gets the number of staged rows and tombstones of
@@ -195,15 +200,32 @@ extension Database {
         }
 
         let columns = stage.valueColumns.map { "\"\($0)\"" }
-        // Only rows whose values differ are written: a row the device
-        // pushed comes back unchanged.
-        let update = columns.isEmpty ? nil : try cachedStatement(sql: """
-            UPDATE \(target) SET \(columns.map { "\($0) = (SELECT stage.\($0) FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key))" }
-                .joined(separator: ", "))
-            WHERE \(key) IN (SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage WHERE \(whole))
-            AND EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key)
-                        AND (\(columns.map { "stage.\($0) IS NOT \(target).\($0)" }.joined(separator: " OR "))))
+        // Which columns of a staged row differ from the device's row
+        // (`local`): a text of one `1` or `0` per column. Only rows that
+        // differ are written, and only their columns that differ, so that
+        // a row the device pushed comes back unchanged, and an index or an
+        // `UPDATE OF` trigger of a column the server did not change is
+        // left alone, as an edit on the device leaves it.
+        let changedColumns = columns.map { "CASE WHEN stage.\($0) IS NOT local.\($0) THEN '1' ELSE '0' END" }.joined(separator: " || ")
+        let changes = columns.isEmpty ? nil : try cachedStatement(sql: """
+            SELECT DISTINCT \(changedColumns) FROM \(stage.quotedName) AS stage
+            CROSS JOIN \(target) AS local ON local.\(key) = stage.sync_row_id WHERE \(whole)
             """)
+        /// Updates the rows of a chunk whose changed columns are `changed`.
+        func update(_ changed: String, _ bounds: StatementArguments) throws {
+            let set = zip(columns, changed).filter { $0.1 == "1" }.map { column, _ in
+                "\(column) = (SELECT stage.\(column) FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(target).\(key))"
+            }
+            guard !set.isEmpty else { return }
+            try cachedStatement(sql: """
+                UPDATE \(target) SET \(set.joined(separator: ", "))
+                WHERE \(key) IN (SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage
+                                 CROSS JOIN \(target) AS local ON local.\(key) = stage.sync_row_id
+                                 WHERE \(whole) AND \(changedColumns) = ?)
+                """).execute(arguments: bounds + [changed])
+            counts.updated += changesCount
+            written += changesCount
+        }
         let insert = try cachedStatement(sql: """
             INSERT INTO \(target) (\(([key] + columns).joined(separator: ", ")))
             SELECT \((["stage.sync_row_id"] + columns.map { "stage.\($0)" }).joined(separator: ", "))
@@ -211,19 +233,22 @@ extension Database {
             WHERE \(whole) AND NOT EXISTS (SELECT 1 FROM \(target) WHERE \(key) = stage.sync_row_id)
             ORDER BY stage.sync_seq
             """)
-        // The server's versions: the base of the next local changes.
+        // The server's versions: the base of the next local changes. A
+        // version the device has is not written again; a replaced entry
+        // keeps the hash its digest counted.
         let versions = try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version)
-            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version FROM \(stage.quotedName) AS stage
-            WHERE \(chunk) AND \(merged)
+            INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version, hash)
+            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version, synced.hash FROM \(stage.quotedName) AS stage
+            LEFT JOIN \(SyncEngine.rowTable) AS synced ON synced.table_name = '\(table.name)' AND synced.row_id = stage.sync_row_id
+            WHERE \(chunk) AND \(merged) AND synced.version IS NOT stage.sync_version
             """)
         let chunkCount = try cachedStatement(sql: "SELECT count(*) FROM \(stage.quotedName) WHERE sync_seq BETWEEN ? AND ?")
         for range in try stagedChunks(stage) {
             let bounds: StatementArguments = [range.lowerBound, range.upperBound]
-            if let update {
-                try update.execute(arguments: bounds)
-                counts.updated += changesCount
-                written += changesCount
+            if let changes {
+                for changed in try String.fetchAll(changes, arguments: bounds) {
+                    try update(changed, bounds)
+                }
             }
             try insert.execute(arguments: bounds)
             counts.inserted += changesCount

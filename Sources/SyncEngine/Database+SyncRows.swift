@@ -40,8 +40,13 @@ extension Database {
     func setServerVersion(_ version: Int64?, _ ofRow: StatementArguments) throws {
         // Once per row of a merge: the statements are compiled once.
         if let version {
-            try cachedStatement(sql: "INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)")
-                .execute(arguments: ofRow + [version])
+            // An update keeps the hash the row's digest counted.
+            try cachedStatement(sql: "UPDATE \(SyncEngine.rowTable) SET version = ? WHERE table_name = ? AND row_id = ?")
+                .execute(arguments: [version] + ofRow)
+            if changesCount == 0 {
+                try cachedStatement(sql: "INSERT INTO \(SyncEngine.rowTable) (table_name, row_id, version) VALUES (?, ?, ?)")
+                    .execute(arguments: ofRow + [version])
+            }
         } else {
             try cachedStatement(sql: "DELETE FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?").execute(arguments: ofRow)
         }

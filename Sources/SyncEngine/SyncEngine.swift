@@ -39,10 +39,10 @@ import SyncSchema
 /// - `sync_state`: where the last merged pull left off (the endpoint, the
 ///   server's cursor there, its `ETag`, the server's digests there), and
 ///   the digests of the last page staged;
-/// - `sync_digest`, `sync_digest_row`, `sync_digest_dirty`: the digest of
-///   each table's synced rows (``SyncSchema/SyncTableDigest``), each
-///   counted row's hash, and the rows written since they were counted,
-///   which the triggers mark (Database+SyncDigests.swift).
+/// - `sync_digest`, `sync_digest_dirty`: the digest of each table's synced
+///   rows (``SyncSchema/SyncTableDigest``), and the rows written since they
+///   were counted, which the triggers mark; each counted row's hash is
+///   kept beside its version in `sync_row` (Database+SyncDigests.swift).
 public enum SyncEngine {
     static let outboxTable = "sync_outbox"
     static let rowTable = "sync_row"
@@ -51,7 +51,6 @@ public enum SyncEngine {
     static let lostTable = "sync_lost"
     static let stateTable = "sync_state"
     static let digestTable = "sync_digest"
-    static let digestRowTable = "sync_digest_row"
     static let digestDirtyTable = "sync_digest_dirty"
 
     /// Creates the engine's tables, unless they exist.
@@ -74,6 +73,8 @@ public enum SyncEngine {
                 table_name TEXT NOT NULL,
                 row_id NOT NULL,
                 version INTEGER NOT NULL,
+                -- The row's hash as its table's digest counts it; NULL: not counted.
+                hash INTEGER,
                 PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(conflictTable) (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -108,14 +109,12 @@ public enum SyncEngine {
                 columns TEXT NOT NULL,
                 rows INTEGER NOT NULL,
                 checksum INTEGER NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(digestRowTable) (
-                table_name TEXT NOT NULL,
-                row_id NOT NULL,
-                hash INTEGER NOT NULL,
-                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(digestDirtyTable) (
                 table_name TEXT NOT NULL,
                 row_id NOT NULL,
+                -- The hash its digest counted for the row when its sync_row
+                -- entry was deleted since: to be taken out.
+                counted INTEGER,
                 PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
             """)
         // Databases made before the engine kept digests.
@@ -123,14 +122,74 @@ public enum SyncEngine {
         for column in ["digests", "staged_digests"] where !stateColumns.contains(column) {
             try db.execute(sql: "ALTER TABLE \(stateTable) ADD COLUMN \(column) TEXT")
         }
-        // A row's server version is part of its hash.
+        try moveCountedHashes(db)
+        // A row's server version is part of its hash; a deleted entry's
+        // hash is kept until its digest is next counted.
         for (event, reference, condition) in [("INSERT", "NEW", ""), ("UPDATE", "NEW", " WHEN OLD.version IS NOT NEW.version"),
                                                ("DELETE", "OLD", "")] {
+            let keepCounted = event != "DELETE" ? "" : """
+                UPDATE \(digestDirtyTable) SET counted = OLD.hash
+                WHERE OLD.hash IS NOT NULL AND table_name = OLD.table_name AND row_id = OLD.row_id;
+                """
             try db.execute(sql: """
                 CREATE TRIGGER IF NOT EXISTS \(rowTable)_digest_\(event.lowercased()) AFTER \(event) ON \(rowTable)\(condition) BEGIN
-                    INSERT OR IGNORE INTO \(digestDirtyTable) (table_name, row_id) VALUES (\(reference).table_name, \(reference).row_id);
+                    \(markDigestDirty(table: "\(reference).table_name", rowID: "\(reference).row_id"))
+                    \(keepCounted)
                 END
                 """)
+        }
+    }
+
+    /// The statement of a trigger that marks a row for its table's digest
+    /// (`table` and `rowID`: SQL expressions). Not `INSERT OR IGNORE`: the
+    /// statement that fires a trigger imposes its own conflict clause on
+    /// the trigger's, and an `INSERT OR REPLACE` would then replace the
+    /// mark, and the hash it keeps (`counted`), with a blank one.
+    static func markDigestDirty(table: String, rowID: String) -> String {
+        """
+        INSERT INTO \(digestDirtyTable) (table_name, row_id) SELECT \(table), \(rowID)
+        WHERE NOT EXISTS (SELECT 1 FROM \(digestDirtyTable) WHERE table_name = \(table) AND row_id = \(rowID));
+        """
+    }
+
+    /// Whether `sync_row` keeps the counted hashes (`hash`): not yet in a
+    /// database of an earlier engine before its next pull.
+    static func keepsHashesInRows(_ db: Database) throws -> Bool {
+        try db.columns(in: rowTable).contains { $0.name.lowercased() == "hash" }
+    }
+
+    /// Databases whose engine kept each counted hash in a table of its own
+    /// (`sync_digest_row`, an extra lookup and write per row counted): the
+    /// hashes move beside the versions in `sync_row`, and those of deleted
+    /// entries to the marks of `sync_digest_dirty`; the triggers that mark
+    /// rows are made again.
+    private static func moveCountedHashes(_ db: Database) throws {
+        if try !keepsHashesInRows(db) {
+            try db.execute(sql: "ALTER TABLE \(rowTable) ADD COLUMN hash INTEGER")
+        }
+        if try !db.columns(in: digestDirtyTable).contains(where: { $0.name.lowercased() == "counted" }) {
+            try db.execute(sql: "ALTER TABLE \(digestDirtyTable) ADD COLUMN counted INTEGER")
+        }
+        guard try db.tableExists("sync_digest_row") else { return }
+        let ofRow = "counted.table_name = %@.table_name AND counted.row_id = %@.row_id"
+        func of(_ table: String) -> String { ofRow.replacingOccurrences(of: "%@", with: table) }
+        try db.execute(sql: """
+            UPDATE \(rowTable) SET hash = (SELECT counted.hash FROM sync_digest_row AS counted WHERE \(of(rowTable)));
+            INSERT OR IGNORE INTO \(digestDirtyTable) (table_name, row_id)
+            SELECT table_name, row_id FROM sync_digest_row AS counted
+            WHERE NOT EXISTS (SELECT 1 FROM \(rowTable) WHERE \(of(rowTable)));
+            UPDATE \(digestDirtyTable) SET counted = (SELECT counted.hash FROM sync_digest_row AS counted WHERE \(of(digestDirtyTable)))
+            WHERE NOT EXISTS (SELECT 1 FROM \(rowTable) AS synced
+                              WHERE synced.table_name = \(digestDirtyTable).table_name AND synced.row_id = \(digestDirtyTable).row_id);
+            DROP TABLE sync_digest_row;
+            """)
+        // Their marks were `INSERT OR IGNORE` (``markDigestDirty(table:rowID:)``):
+        // made again, those of sync_row here, those of each declared table
+        // by the pull that follows (``Database/prepareSyncDigests(schema:)``).
+        for trigger in try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync\\_%\\_digest\\_%' ESCAPE '\\'
+            """) {
+            try db.execute(sql: "DROP TRIGGER \(trigger.quotedDatabaseIdentifier)")
         }
     }
 }

@@ -40,18 +40,20 @@ public struct SyncEngineStaging: SyncStaging {
         return try await writer.writeWithoutTransaction { db in
             var counts = SyncMergeCounts()
             var divergence: SyncDivergence?
-            try db.inTransaction(.immediate) {
-                counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo,
-                                                       progress: mergeProgress)
-                guard !dryRun else { return .rollback }
-                try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
-                               arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
-                if try db.keepStagedSyncDigests() != nil {
-                    counts.requeued += try db.requeueNeverSyncedRows(schema: schema)
-                    divergence = try db.syncDigestDivergence(schema: schema, settling: true)
+            try db.withPageCache(kibibytes: SyncEngine.mergePageCacheKiB) {
+                try db.inTransaction(.immediate) {
+                    counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo,
+                                                           progress: mergeProgress)
+                    guard !dryRun else { return .rollback }
+                    try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
+                                   arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
+                    if try db.keepStagedSyncDigests() != nil {
+                        counts.requeued += try db.requeueNeverSyncedRows(schema: schema)
+                        divergence = try db.syncDigestDivergence(schema: schema, settling: true)
+                    }
+                    try beforeCommit?(db)
+                    return .commit
                 }
-                try beforeCommit?(db)
-                return .commit
             }
             return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged,
                               requeued: counts.requeued, divergence: divergence)

@@ -60,27 +60,53 @@ struct SyncStageTable {
         return try db.columns(in: name).map(\.name) == columnNames
     }
 
-    /// Stages a server's row, replacing what was staged for it, or else
-    /// leaving it (then `db.changesCount` is 0).
-    func stage(_ server: SyncServerRow, _ db: Database, replacing: Bool) throws {
-        let absent = valueColumns.filter { server.row.values[$0] == nil }
-        let values: [DatabaseValue] = valueColumns.map { server.row.values[$0]?.databaseValue ?? .null }
-        try db.cachedStatement(sql: """
-            INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO \(quotedName)
-                (sync_row_id, sync_version, sync_tombstone, sync_absent\(valueColumns.map { ", \"\($0)\"" }.joined()))
-            VALUES (?, ?, 0, ?\(String(repeating: ", ?", count: valueColumns.count)))
-            """).execute(arguments: StatementArguments([
-                server.row.id.uuidString.databaseValue, server.version.databaseValue,
-                absent.isEmpty ? .null : ("," + absent.map { "\($0)," }.joined()).databaseValue,
-            ] + values))
+    /// The statements that stage a page's rows and tombstones into this
+    /// table, prepared once per page: each replaces what was staged for
+    /// its row (`replacing`), or else leaves it (then `db.changesCount`
+    /// is 0).
+    func writer(_ db: Database, replacing: Bool) throws -> Writer {
+        let conflict = replacing ? "REPLACE" : "IGNORE"
+        return Writer(
+            valueColumns: valueColumns,
+            row: try db.makeStatement(sql: """
+                INSERT OR \(conflict) INTO \(quotedName)
+                    (sync_row_id, sync_version, sync_tombstone, sync_absent\(valueColumns.map { ", \"\($0)\"" }.joined()))
+                VALUES (?, ?, 0, ?\(String(repeating: ", ?", count: valueColumns.count)))
+                """),
+            tombstone: try db.makeStatement(sql: """
+                INSERT OR \(conflict) INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, 1)
+                """))
     }
 
-    /// Stages a server's deletion, replacing what was staged for the row,
-    /// or else leaving it (then `db.changesCount` is 0).
-    func stage(_ tombstone: SyncTombstone, _ db: Database, replacing: Bool) throws {
-        try db.cachedStatement(sql: """
-            INSERT OR \(replacing ? "REPLACE" : "IGNORE") INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, 1)
-            """).execute(arguments: [tombstone.id.uuidString, tombstone.version])
+    /// Stages a page's rows and tombstones of one table
+    /// (``writer(_:replacing:)``).
+    struct Writer {
+        let valueColumns: [String]
+        let row: Statement
+        let tombstone: Statement
+
+        /// Stages a server's row: the columns it does not carry are listed
+        /// in `sync_absent`.
+        func stage(_ server: SyncServerRow) throws {
+            var arguments: [(any DatabaseValueConvertible)?] = [server.row.id.uuidString, server.version, nil]
+            arguments.reserveCapacity(3 + valueColumns.count)
+            var absent = ""
+            for column in valueColumns {
+                if let value = server.row.values[column] {
+                    arguments.append(value.databaseValue)
+                } else {
+                    absent += ",\(column)"
+                    arguments.append(nil)
+                }
+            }
+            if !absent.isEmpty { arguments[2] = absent + "," }
+            try row.execute(arguments: StatementArguments(arguments))
+        }
+
+        /// Stages a server's deletion.
+        func stage(_ tombstone: SyncTombstone) throws {
+            try self.tombstone.execute(arguments: [tombstone.id.uuidString, tombstone.version])
+        }
     }
 
     /// The server's row that a staged row (`sync_row_id`, `sync_absent`

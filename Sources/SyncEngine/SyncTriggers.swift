@@ -102,7 +102,7 @@ struct SyncTriggers {
         }.joined(separator: " OR ")
         let misstoredUUIDMessage = "a UUID of the synced table \(name) must be stored as uppercase text "
             + "(DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
-        let markDirty = "INSERT OR IGNORE INTO \(SyncEngine.digestDirtyTable) (table_name, row_id) VALUES ('\(name)', %@.\(key));"
+        let markDirty = SyncEngine.markDigestDirty(table: "'\(name)'", rowID: "%@.\(key)")
         return [
             "DROP TRIGGER IF EXISTS sync_\(name)_insert",
             "DROP TRIGGER IF EXISTS sync_\(name)_update",

@@ -132,8 +132,8 @@ import Testing
             for table in ["notebook", "note"] {
                 for event in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER sync_\(table)_digest_\(event)") }
             }
-            try db.execute(sql: "DROP TABLE sync_digest; DROP TABLE sync_digest_row; DROP TABLE sync_digest_dirty")
-            for event in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER sync_row_digest_\(event)") }
+            try db.execute(sql: "DROP TABLE sync_digest; DROP TABLE sync_digest_dirty")
+            try rebuildSyncRowWithoutHashes(db)
         }
         #expect(try await store.checkDigest() == nil)
         var claimed = digests(of: rows)
@@ -142,6 +142,97 @@ import Testing
         // And the triggers keep them from then on.
         claimed[0].toggle(1)
         #expect(try await pull(rows, digests: claimed, counter: 4).divergence != nil)
+    }
+
+    @Test func aDatabaseThatKeptItsHashesInATableOfTheirOwnKeepsThemAtItsNextPull() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        try await notes.dbPool.write { db in
+            // The server's delete of the note, merged, not yet counted out:
+            // its hash waits in the row's mark.
+            try db.mergingSyncChanges { try db.execute(sql: "DELETE FROM note") }
+            // As the engine of 2026-11-28 left it (the same tables, but
+            // each counted hash in sync_digest_row).
+            try db.execute(sql: """
+                CREATE TABLE sync_digest_row (
+                    table_name TEXT NOT NULL,
+                    row_id NOT NULL,
+                    hash INTEGER NOT NULL,
+                    PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+                INSERT INTO sync_digest_row SELECT table_name, row_id, hash FROM sync_row WHERE hash IS NOT NULL;
+                INSERT INTO sync_digest_row SELECT table_name, row_id, counted FROM sync_digest_dirty WHERE counted IS NOT NULL;
+                CREATE TABLE sync_digest_dirty_before (
+                    table_name TEXT NOT NULL,
+                    row_id NOT NULL,
+                    PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+                INSERT INTO sync_digest_dirty_before SELECT table_name, row_id FROM sync_digest_dirty;
+                DROP TABLE sync_digest_dirty;
+                ALTER TABLE sync_digest_dirty_before RENAME TO sync_digest_dirty;
+                """)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_digest_row") == 2)
+            try rebuildSyncRowWithoutHashes(db)
+            for (event, reference, condition) in [("insert", "NEW", ""), ("update", "NEW", " WHEN OLD.version IS NOT NEW.version"),
+                                                   ("delete", "OLD", "")] {
+                try db.execute(sql: """
+                    CREATE TRIGGER sync_row_digest_\(event) AFTER \(event.uppercased()) ON sync_row\(condition) BEGIN
+                        INSERT OR IGNORE INTO sync_digest_dirty (table_name, row_id) VALUES (\(reference).table_name, \(reference).row_id);
+                    END
+                    """)
+            }
+        }
+        // A pull answered 304 compares nothing before the next pull
+        // moves the hashes.
+        #expect(try await store.checkDigest() == nil)
+        var remaining = Array(rows.prefix(1))
+        var counts = try await pull(remaining, digests: digests(of: remaining), counter: 3)
+        #expect(counts.divergence == nil)
+        let (oldTableExists, keptHashes) = try await notes.dbPool.read { db in
+            (try db.tableExists("sync_digest_row"), try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_row WHERE hash IS NOT NULL"))
+        }
+        #expect(!oldTableExists)
+        #expect(keptHashes == 1)
+        // And the digests hold from then on.
+        remaining = rows
+        counts = try await pull(remaining, digests: digests(of: remaining), counter: 4)
+        #expect(counts.inserted == 1)
+        #expect(counts.divergence == nil)
+        var claimed = digests(of: remaining)
+        claimed[1].toggle(1)
+        #expect(try await pull(remaining, digests: claimed, counter: 5).divergence != nil)
+    }
+
+    @Test func aRowWrittenAgainByInsertOrReplaceKeepsItsCountedHash() async throws {
+        let rows = try serverRows()
+        try await pull(rows, digests: digests(of: rows))
+        try await notes.dbPool.write { db in
+            try db.mergingSyncChanges {
+                // The note deleted as by a merge (its counted hash waits in
+                // its mark), then written back with its version by
+                // statements whose `OR REPLACE` the triggers they fire take.
+                try db.execute(sql: "DELETE FROM note")
+                try db.execute(sql: "INSERT OR REPLACE INTO note (id, notebook, title) VALUES (?, ?, 'Groceries')",
+                               arguments: [groceries.uuidString, work.uuidString])
+                try db.execute(sql: "INSERT OR REPLACE INTO sync_row (table_name, row_id, version) VALUES ('note', ?, 2)",
+                               arguments: [groceries.uuidString])
+            }
+        }
+        #expect(try await store.checkDigest() == nil)
+        #expect(try await pull(rows, digests: digests(of: rows), counter: 3).divergence == nil)
+    }
+
+    /// `sync_row` as the engine made it before it kept the counted
+    /// hashes: without its `hash` column, nor its digest triggers.
+    func rebuildSyncRowWithoutHashes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_row_before (
+                table_name TEXT NOT NULL,
+                row_id NOT NULL,
+                version INTEGER NOT NULL,
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
+            INSERT INTO sync_row_before SELECT table_name, row_id, version FROM sync_row;
+            DROP TABLE sync_row;
+            ALTER TABLE sync_row_before RENAME TO sync_row;
+            """)
     }
 
     @Test func aServerDeleteTakesTheRowOutOfTheDigest() async throws {

@@ -97,6 +97,33 @@ import Testing
         #expect(try count("SELECT version FROM sync_row") == 5)
     }
 
+    @Test func aChangedRowIsWrittenOnceAndOnlyInTheColumnsThatChanged() throws {
+        let work = UUID(), home = UUID(), groceries = UUID()
+        try stage([try notebook(work, "Work", version: 1), try notebook(home, "Home", version: 2),
+                   try note(groceries, in: work, "Groceries", version: 3)])
+        _ = try merge()
+        // Work renamed; the note moved to Home and retitled; Home as it was.
+        try stage([try notebook(work, "Office", version: 4), try notebook(home, "Home", version: 2),
+                   try note(groceries, in: home, "Shopping", version: 5)])
+        let (counts, writes) = try notes.dbPool.write { db in
+            // Triggers of the writer's connection record which columns
+            // each statement set, as an index or an `UPDATE OF` trigger
+            // sees them.
+            try db.execute(sql: """
+                CREATE TEMP TABLE writes (row TEXT, columns TEXT);
+                CREATE TEMP TRIGGER notebook_name AFTER UPDATE OF name ON main.notebook BEGIN INSERT INTO writes VALUES (NEW.name, 'name'); END;
+                CREATE TEMP TRIGGER notebook_colour AFTER UPDATE OF colour ON main.notebook BEGIN INSERT INTO writes VALUES (NEW.name, 'colour'); END;
+                CREATE TEMP TRIGGER note_written AFTER UPDATE ON main.note BEGIN INSERT INTO writes VALUES (NEW.title, 'any'); END;
+                CREATE TEMP TRIGGER note_body AFTER UPDATE OF body ON main.note BEGIN INSERT INTO writes VALUES (NEW.title, 'body'); END;
+                """)
+            let counts = try db.mergeStagedSyncChanges(schema: notes.schema, isSnapshot: false)
+            return (counts, try Row.fetchAll(db, sql: "SELECT row, columns FROM writes ORDER BY row, columns").map { "\($0[0] as String) \($0[1] as String)" })
+        }
+        #expect(counts == SyncMergeCounts(updated: 2, unchanged: 1))
+        #expect(writes == ["Office name", "Shopping any"])
+        #expect(try count("SELECT count(*) FROM note WHERE notebook = '\(home.uuidString)' AND title = 'Shopping'") == 1)
+    }
+
     @Test func aRowsLastStateInThePagesWins() throws {
         let work = UUID()
         try stage([try notebook(work, "First", version: 1)])

@@ -34,15 +34,7 @@ public enum SyncMessages {
         do {
             return try table.row(from: SyncRowJSON(id: id, values: values), carrying: carrying)
         } catch {
-            switch error {
-            case .invalidID: throw SyncMessageError(path: "\(path).id", "not a UUID")
-            case .unknownColumn(_, let column):
-                throw SyncMessageError(path: "\(path).values.\(column)", "not a column of \(table.name) in this program's declaration")
-            case .primaryKeyAmongValues(_, let column):
-                throw SyncMessageError(path: "\(path).values.\(column)", "the primary key, which is the row's id")
-            case .missingColumn(_, let column): throw SyncMessageError(path: "\(path).values.\(column)", "missing")
-            case .invalidValue(_, let problem): throw SyncMessageError(path: "\(path).values.\(problem.column)", problem.description)
-            }
+            throw messageError(error, table, path: path)
         }
     }
 
@@ -52,7 +44,22 @@ public enum SyncMessages {
     static func serverRow(
         _ table: SyncTable, id: String, values: [String: SyncJSONScalar], path: String
     ) throws(SyncMessageError) -> SyncRow {
-        let known = values.filter { table.column($0.key) != nil && $0.key != table.primaryKey }
-        return try row(table, id: id, values: known, carrying: .whole, path: path)
+        do {
+            return try table.row(fromServer: SyncRowJSON(id: id, values: values))
+        } catch {
+            throw messageError(error, table, path: path)
+        }
+    }
+
+    /// A refused row's error at its path in the message.
+    private static func messageError(_ error: SyncRowError, _ table: SyncTable, path: String) -> SyncMessageError {
+        switch error {
+        case .invalidID: SyncMessageError(path: "\(path).id", "not a UUID")
+        case .unknownColumn(_, let column):
+            SyncMessageError(path: "\(path).values.\(column)", "not a column of \(table.name) in this program's declaration")
+        case .primaryKeyAmongValues(_, let column): SyncMessageError(path: "\(path).values.\(column)", "the primary key, which is the row's id")
+        case .missingColumn(_, let column): SyncMessageError(path: "\(path).values.\(column)", "missing")
+        case .invalidValue(_, let problem): SyncMessageError(path: "\(path).values.\(problem.column)", problem.description)
+        }
     }
 }

@@ -110,6 +110,31 @@ extension SyncTable {
         return try row(id: id, values: values, carrying: columns)
     }
 
+    /// The row that a server's JSON describes, read by a declaration that
+    /// may be older than the server's: a value of a column it does not
+    /// declare, or of the primary key, is left out (it cannot store it;
+    /// the server keeps it), the others are checked as
+    /// ``row(id:values:carrying:)`` checks a whole row, with the same
+    /// errors. One dictionary per row: a page carries thousands.
+    public func row(fromServer json: SyncRowJSON) throws(SyncRowError) -> SyncRow {
+        guard let id = UUID(parsing: json.id) else { throw .invalidID(table: name, json.id) }
+        let columns = valueColumns
+        var checked: [String: SyncValue] = [:]
+        checked.reserveCapacity(columns.count)
+        for column in columns {
+            guard let scalar = json.values[column.name] else {
+                if column.isRequired { throw .missingColumn(table: name, column: column.name) }
+                continue
+            }
+            do {
+                checked[column.name] = try column.validated(scalar.value(for: column.type))
+            } catch {
+                throw .invalidValue(table: name, error)
+            }
+        }
+        return SyncRow(table: name, id: id, values: checked)
+    }
+
     /// The values of a row that a store wrote, read back from its JSON:
     /// each of a declared column other than the primary key, and of its
     /// type (``SyncColumn/typeChecked(_:)``); the rules of each value held

@@ -136,12 +136,10 @@ import Testing
             try rebuildSyncRowWithoutHashes(db)
         }
         #expect(try await store.checkDigest() == nil)
-        var claimed = digests(of: rows)
-        let counts = try await pull(rows, digests: claimed, counter: 3)
+        let counts = try await pull(rows, digests: digests(of: rows), counter: 3)
         #expect(counts.divergence == nil)
         // And the triggers keep them from then on.
-        claimed[0].toggle(1)
-        #expect(try await pull(rows, digests: claimed, counter: 4).divergence != nil)
+        try await expectAClaimedDifferenceIsFound(rows, inTable: 0, counter: 4)
     }
 
     @Test func aDatabaseThatKeptItsHashesInATableOfTheirOwnKeepsThemAtItsNextPull() async throws {
@@ -196,9 +194,16 @@ import Testing
         counts = try await pull(remaining, digests: digests(of: remaining), counter: 4)
         #expect(counts.inserted == 1)
         #expect(counts.divergence == nil)
-        var claimed = digests(of: remaining)
-        claimed[1].toggle(1)
-        #expect(try await pull(remaining, digests: claimed, counter: 5).divergence != nil)
+        try await expectAClaimedDifferenceIsFound(remaining, inTable: 1, counter: 5)
+    }
+
+    /// Pulls `rows` with digests that differ from theirs in one table's
+    /// checksum: a divergence, unless the device's digests no longer
+    /// follow its rows.
+    func expectAClaimedDifferenceIsFound(_ rows: [SyncServerRow], inTable table: Int, counter: Int64) async throws {
+        var claimed = digests(of: rows)
+        claimed[table].toggle(1)
+        #expect(try await pull(rows, digests: claimed, counter: counter).divergence != nil)
     }
 
     @Test func aRowWrittenAgainByInsertOrReplaceKeepsItsCountedHash() async throws {

@@ -152,25 +152,23 @@ public struct SyncPage: Sendable, Equatable {
     /// its column, every version is positive. Throws for the first bad
     /// element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
-        let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
+        let wire = try SyncMessages.decode(DeclaredWire.self, from: data, keys: [
             "$": ["protocolVersion", "kind", "complete", "cursor", "next", "rows", "tombstones", "epochs", "digests"],
             "$.epochs[]": ["epoch", "start"],
             "$.digests[]": ["table", "columns", "rows", "checksum"],
             "$.rows[]": ["table", "id", "version", "values"],
             "$.tombstones[]": ["table", "id", "version"],
-        ], rowValues: ["$.rows[].values"], version: \.protocolVersion)
+        ], rowValues: ["$.rows[].values"], userInfo: [DeclaredWire.declaration: schema], version: \.protocolVersion)
         guard let kind = Kind(rawValue: wire.kind) else { throw SyncMessageError(path: "$.kind", "neither snapshot nor delta") }
         // A row listed twice (two states, or a state and a tombstone) would
         // leave whichever comes last: the page is refused instead.
         var listed = Set<SyncRowKey>()
         var rows: [SyncServerRow] = []
+        rows.reserveCapacity(wire.rows.count)
         for (index, row) in wire.rows.enumerated() {
-            let path = "$.rows[\(index)]"
-            guard row.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
-            guard let table = schema.table(row.table) else { continue }
-            let server = SyncServerRow(row: try SyncMessages.serverRow(table, id: row.id, values: row.values, path: path), version: row.version)
-            guard listed.insert(SyncRowKey(table: table.name, id: server.row.id)).inserted else {
-                throw SyncMessageError(path: "\(path).id", "\(server.row.id.uuidString) appears twice")
+            guard let server = row else { continue }
+            guard listed.insert(SyncRowKey(table: server.row.table, id: server.row.id)).inserted else {
+                throw SyncMessageError(path: "$.rows[\(index)].id", "\(server.row.id.uuidString) appears twice")
             }
             rows.append(server)
         }
@@ -190,8 +188,8 @@ public struct SyncPage: Sendable, Equatable {
                         epochs: wire.epochs, digests: wire.digests?.filter { schema.table($0.table) != nil })
     }
 
-    /// The page as JSON has it, before a declaration reads its rows.
-    struct Wire: Codable {
+    /// The page as `JSONEncoder` writes it.
+    struct Wire: Encodable {
         struct Row: Codable {
             var table: String
             var id: String
@@ -214,6 +212,67 @@ public struct SyncPage: Sendable, Equatable {
         var tombstones: [Tombstone]
         var epochs: [SyncEpoch]?
         var digests: [SyncTableDigest]?
+    }
+}
+
+extension SyncPage {
+    /// A page as JSON has it, each row read by the declaration in the
+    /// decoder's `userInfo` (``declaration``) as it is decoded: a page's
+    /// rows are never held twice, as JSON values and as checked rows.
+    /// A row's version is positive and its values pass their columns
+    /// (``SyncTable/row(fromServer:)``); a row of a table the declaration
+    /// lacks is nil.
+    struct DeclaredWire: Decodable {
+        static let declaration = CodingUserInfoKey(rawValue: "SyncPage.declaration")!
+
+        var protocolVersion: Int
+        var kind: String
+        var complete: Bool
+        var cursor: String
+        var next: String?
+        var rows: [SyncServerRow?] = []
+        var tombstones: [Wire.Tombstone]
+        var epochs: [SyncEpoch]?
+        var digests: [SyncTableDigest]?
+
+        private enum CodingKeys: String, CodingKey {
+            case protocolVersion, kind, complete, cursor, next, rows, tombstones, epochs, digests
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let schema = decoder.userInfo[Self.declaration] as? SyncSchema else {
+                preconditionFailure("a page is decoded with the declaration that reads its rows")
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            // Another version's rows are not read by this declaration.
+            protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+            guard protocolVersion == SyncMessages.protocolVersion else {
+                throw SyncMessageError.UnsupportedProtocolVersion(version: protocolVersion)
+            }
+            kind = try container.decode(String.self, forKey: .kind)
+            complete = try container.decode(Bool.self, forKey: .complete)
+            cursor = try container.decode(String.self, forKey: .cursor)
+            next = try container.decodeIfPresent(String.self, forKey: .next)
+            var list = try container.nestedUnkeyedContainer(forKey: .rows)
+            rows.reserveCapacity(list.count ?? 0)
+            while !list.isAtEnd {
+                let index = list.currentIndex
+                let row = try list.decode(Wire.Row.self)
+                guard row.version > 0 else { throw SyncMessageError(path: "$.rows[\(index)].version", "not positive") }
+                guard let table = schema.table(row.table) else {
+                    rows.append(nil)
+                    continue
+                }
+                do {
+                    rows.append(SyncServerRow(row: try table.row(fromServer: SyncRowJSON(id: row.id, values: row.values)), version: row.version))
+                } catch {
+                    throw SyncMessages.messageError(error, table, path: "$.rows[\(index)]")
+                }
+            }
+            tombstones = try container.decode([Wire.Tombstone].self, forKey: .tombstones)
+            epochs = try container.decodeIfPresent([SyncEpoch].self, forKey: .epochs)
+            digests = try container.decodeIfPresent([SyncTableDigest].self, forKey: .digests)
+        }
     }
 }
 

@@ -153,6 +153,21 @@ import Testing
         #expect(try SyncPage.decode(page.jsonData(), schema: schema) == page)
     }
 
+    @Test func aPageOfAnotherProtocolVersionIsRefusedBeforeItsRowsAreRead() throws {
+        let page = SyncPage(kind: .delta, isComplete: true, cursor: "c1", rows: [
+            SyncServerRow(row: try table("note").row(id: noteID, values: ["notebook": .uuid(notebookID), "title": .text("Groceries")]),
+                          version: 42),
+        ], tombstones: [])
+        // A row this version refuses (no title): another version's rows
+        // may be anything.
+        let data = edited(edited(try page.jsonData(), #""protocolVersion":1"#, #""protocolVersion":2"#), #""title":"Groceries""#, #""name":"x""#)
+        #expect(throws: SyncMessageError(path: "$.protocolVersion", "version 2, and this program reads version 1 only")) {
+            try SyncPage.decode(data, schema: schema)
+        }
+        let sameVersion = edited(try page.jsonData(), #""title":"Groceries""#, #""name":"x""#)
+        #expect(throws: SyncMessageError.self) { try SyncPage.decode(sameVersion, schema: schema) }
+    }
+
     @Test func aPageOfALaterDeclarationLeavesOutTheTablesAndColumnsThisOneLacks() throws {
         let tag = UUID()
         let page = SyncPage(kind: .snapshot, isComplete: true, cursor: "c2", rows: [

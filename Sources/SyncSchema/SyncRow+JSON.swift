@@ -118,21 +118,9 @@ extension SyncTable {
     /// errors. One dictionary per row: a page carries thousands.
     public func row(fromServer json: SyncRowJSON) throws(SyncRowError) -> SyncRow {
         guard let id = UUID(parsing: json.id) else { throw .invalidID(table: name, json.id) }
-        let columns = valueColumns
-        var checked: [String: SyncValue] = [:]
-        checked.reserveCapacity(columns.count)
-        for column in columns {
-            guard let scalar = json.values[column.name] else {
-                if column.isRequired { throw .missingColumn(table: name, column: column.name) }
-                continue
-            }
-            do {
-                checked[column.name] = try column.validated(scalar.value(for: column.type))
-            } catch {
-                throw .invalidValue(table: name, error)
-            }
-        }
-        return SyncRow(table: name, id: id, values: checked)
+        return SyncRow(table: name, id: id, values: try checkedValues(carrying: .whole) { column in
+            json.values[column.name].map { $0.value(for: column.type) }
+        })
     }
 
     /// The values of a row that a store wrote, read back from its JSON:

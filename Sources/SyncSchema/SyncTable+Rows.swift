@@ -27,9 +27,21 @@ extension SyncTable {
         if let unknown = values.keys.filter({ column($0) == nil }).min() {
             throw .unknownColumn(table: name, column: unknown)
         }
+        return SyncRow(table: name, id: id, values: try checkedValues(carrying: columns) { values[$0.name] })
+    }
+
+    /// Each value column's value, as `value` gives it (nil: the row does
+    /// not carry it), checked by its column in the declaration's order
+    /// (``SyncColumn/validated(_:)``): the one rule of
+    /// ``row(id:values:carrying:)`` and ``row(fromServer:)``.
+    func checkedValues(
+        carrying columns: RowColumns, _ value: (SyncColumn) -> SyncValue?
+    ) throws(SyncRowError) -> [String: SyncValue] {
+        let valueColumns = valueColumns
         var checked: [String: SyncValue] = [:]
+        checked.reserveCapacity(valueColumns.count)
         for column in valueColumns {
-            guard let value = values[column.name] else {
+            guard let value = value(column) else {
                 if columns == .whole, column.isRequired { throw .missingColumn(table: name, column: column.name) }
                 continue
             }
@@ -39,6 +51,6 @@ extension SyncTable {
                 throw .invalidValue(table: name, error)
             }
         }
-        return SyncRow(table: name, id: id, values: checked)
+        return checked
     }
 }

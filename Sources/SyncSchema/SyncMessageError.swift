@@ -73,16 +73,9 @@ public struct SyncMessageError: Error, Equatable, Sendable, CustomStringConverti
     /// Decodes a message of protocol version `current`, with the error
     /// naming the first bad element by its JSON path; invalid UTF-8 is said
     /// as such, since the decoder refuses it as invalid JSON.
-    package static func decoding<Message: Decodable>(
-        _ type: Message.Type, from data: Data, protocolVersion current: Int, userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    ) throws(SyncMessageError) -> Message {
+    package static func decoding<Message: Decodable>(_ type: Message.Type, from data: Data, protocolVersion current: Int) throws(SyncMessageError) -> Message {
         do {
-            let decoder = JSONDecoder()
-            decoder.userInfo = userInfo
-            return try decoder.decode(type, from: data)
-        } catch let error as SyncMessageError {
-            // A decoder that checks what it reads (a page's rows).
-            throw error
+            return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             if String(validating: data, as: UTF8.self) == nil { throw SyncMessageError(path: "$", "not valid UTF-8") }
             throw SyncMessageError(error)

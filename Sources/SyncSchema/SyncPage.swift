@@ -149,55 +149,28 @@ public struct SyncPage: Sendable, Equatable {
     /// which may be older than the server's: the rows and tombstones of a
     /// table it lacks, and the columns it lacks, are left out (this device
     /// cannot store them; the server keeps them); every other value passes
-    /// its column, every version is positive. Throws for the first bad
-    /// element, by its JSON path.
+    /// its column, every version is positive, no row is listed twice. The
+    /// protocol version is checked before anything else is read. Throws
+    /// for the first bad element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
-        let wire = try SyncMessages.decode(DeclaredWire.self, from: data, keys: [
-            "$": ["protocolVersion", "kind", "complete", "cursor", "next", "rows", "tombstones", "epochs", "digests"],
-            "$.epochs[]": ["epoch", "start"],
-            "$.digests[]": ["table", "columns", "rows", "checksum"],
-            "$.rows[]": ["table", "id", "version", "values"],
-            "$.tombstones[]": ["table", "id", "version"],
-        ], rowValues: ["$.rows[].values"], userInfo: [DeclaredWire.declaration: schema], version: \.protocolVersion)
-        guard let kind = Kind(rawValue: wire.kind) else { throw SyncMessageError(path: "$.kind", "neither snapshot nor delta") }
-        // A row listed twice (two states, or a state and a tombstone) would
-        // leave whichever comes last: the page is refused instead.
-        var listed = Set<SyncRowKey>()
-        var rows: [SyncServerRow] = []
-        rows.reserveCapacity(wire.rows.count)
-        for (index, row) in wire.rows.enumerated() {
-            guard let server = row else { continue }
-            guard listed.insert(SyncRowKey(table: server.row.table, id: server.row.id)).inserted else {
-                throw SyncMessageError(path: "$.rows[\(index)].id", "\(server.row.id.uuidString) appears twice")
-            }
-            rows.append(server)
+        var reading = Reading(data, schema: schema)
+        do {
+            return try reading.page()
+        } catch {
+            throw SyncMessageError(error)
         }
-        var tombstones: [SyncTombstone] = []
-        for (index, tombstone) in wire.tombstones.enumerated() {
-            let path = "$.tombstones[\(index)]"
-            guard tombstone.version > 0 else { throw SyncMessageError(path: "\(path).version", "not positive") }
-            guard let id = UUID(parsing: tombstone.id) else { throw SyncMessageError(path: "\(path).id", "not a UUID") }
-            guard schema.table(tombstone.table) != nil else { continue }
-            guard listed.insert(SyncRowKey(table: tombstone.table, id: id)).inserted else {
-                throw SyncMessageError(path: "\(path).id", "\(id.uuidString) appears twice")
-            }
-            tombstones.append(SyncTombstone(table: tombstone.table, id: id, version: tombstone.version))
-        }
-        if !wire.complete, wire.next == nil { throw SyncMessageError(path: "$.next", "missing on a page that is not the last") }
-        return SyncPage(kind: kind, isComplete: wire.complete, cursor: wire.cursor, next: wire.next, rows: rows, tombstones: tombstones,
-                        epochs: wire.epochs, digests: wire.digests?.filter { schema.table($0.table) != nil })
     }
 
     /// The page as `JSONEncoder` writes it.
     struct Wire: Encodable {
-        struct Row: Codable {
+        struct Row: Encodable {
             var table: String
             var id: String
             var version: Int64
             var values: [String: SyncJSONScalar]
         }
 
-        struct Tombstone: Codable {
+        struct Tombstone: Encodable {
             var table: String
             var id: String
             var version: Int64
@@ -213,71 +186,4 @@ public struct SyncPage: Sendable, Equatable {
         var epochs: [SyncEpoch]?
         var digests: [SyncTableDigest]?
     }
-}
-
-extension SyncPage {
-    /// A page as JSON has it, each row read by the declaration in the
-    /// decoder's `userInfo` (``declaration``) as it is decoded: a page's
-    /// rows are never held twice, as JSON values and as checked rows.
-    /// A row's version is positive and its values pass their columns
-    /// (``SyncTable/row(fromServer:)``); a row of a table the declaration
-    /// lacks is nil.
-    struct DeclaredWire: Decodable {
-        static let declaration = CodingUserInfoKey(rawValue: "SyncPage.declaration")!
-
-        var protocolVersion: Int
-        var kind: String
-        var complete: Bool
-        var cursor: String
-        var next: String?
-        var rows: [SyncServerRow?] = []
-        var tombstones: [Wire.Tombstone]
-        var epochs: [SyncEpoch]?
-        var digests: [SyncTableDigest]?
-
-        private enum CodingKeys: String, CodingKey {
-            case protocolVersion, kind, complete, cursor, next, rows, tombstones, epochs, digests
-        }
-
-        init(from decoder: any Decoder) throws {
-            guard let schema = decoder.userInfo[Self.declaration] as? SyncSchema else {
-                preconditionFailure("a page is decoded with the declaration that reads its rows")
-            }
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            // Another version's rows are not read by this declaration.
-            protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
-            guard protocolVersion == SyncMessages.protocolVersion else {
-                throw SyncMessageError.UnsupportedProtocolVersion(version: protocolVersion)
-            }
-            kind = try container.decode(String.self, forKey: .kind)
-            complete = try container.decode(Bool.self, forKey: .complete)
-            cursor = try container.decode(String.self, forKey: .cursor)
-            next = try container.decodeIfPresent(String.self, forKey: .next)
-            var list = try container.nestedUnkeyedContainer(forKey: .rows)
-            rows.reserveCapacity(list.count ?? 0)
-            while !list.isAtEnd {
-                let index = list.currentIndex
-                let row = try list.decode(Wire.Row.self)
-                guard row.version > 0 else { throw SyncMessageError(path: "$.rows[\(index)].version", "not positive") }
-                guard let table = schema.table(row.table) else {
-                    rows.append(nil)
-                    continue
-                }
-                do {
-                    rows.append(SyncServerRow(row: try table.row(fromServer: SyncRowJSON(id: row.id, values: row.values)), version: row.version))
-                } catch {
-                    throw SyncMessages.messageError(error, table, path: "$.rows[\(index)]")
-                }
-            }
-            tombstones = try container.decode([Wire.Tombstone].self, forKey: .tombstones)
-            epochs = try container.decodeIfPresent([SyncEpoch].self, forKey: .epochs)
-            digests = try container.decodeIfPresent([SyncTableDigest].self, forKey: .digests)
-        }
-    }
-}
-
-/// A row of a table, as a page may list it once.
-private struct SyncRowKey: Hashable {
-    var table: String
-    var id: UUID
 }

@@ -59,18 +59,30 @@ public struct SyncTableDigest: Sendable, Equatable, Codable {
         case table, columns, rows, checksum
     }
 
+    /// A digest as a message writes it: its count of rows is not negative,
+    /// its checksum is 16 lowercase hexadecimal digits; otherwise the
+    /// field that is wrong and why.
+    static func read(table: String, columns: [String], rows: Int, checksum text: String) -> Result<SyncTableDigest, Refusal> {
+        guard let checksum = SyncHexadecimal.value(text) else { return .failure(Refusal(field: .checksum, reason: "not 16 lowercase hexadecimal digits")) }
+        guard rows >= 0 else { return .failure(Refusal(field: .rows, reason: "negative")) }
+        return .success(SyncTableDigest(table: table, columns: columns, rows: rows, checksum: checksum))
+    }
+
+    /// Why ``read(table:columns:rows:checksum:)`` refuses a digest.
+    struct Refusal: Error {
+        var field: CodingKeys
+        var reason: String
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let text = try container.decode(String.self, forKey: .checksum)
-        guard let checksum = SyncHexadecimal.value(text) else {
-            throw DecodingError.dataCorruptedError(forKey: .checksum, in: container, debugDescription: "not 16 lowercase hexadecimal digits")
+        let read = Self.read(
+            table: try container.decode(String.self, forKey: .table), columns: try container.decode([String].self, forKey: .columns),
+            rows: try container.decode(Int.self, forKey: .rows), checksum: try container.decode(String.self, forKey: .checksum))
+        switch read {
+        case .success(let digest): self = digest
+        case .failure(let refusal): throw DecodingError.dataCorruptedError(forKey: refusal.field, in: container, debugDescription: refusal.reason)
         }
-        let rows = try container.decode(Int.self, forKey: .rows)
-        guard rows >= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .rows, in: container, debugDescription: "negative")
-        }
-        self.init(table: try container.decode(String.self, forKey: .table), columns: try container.decode([String].self, forKey: .columns),
-                  rows: rows, checksum: checksum)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,0 +1,466 @@
+import Foundation
+
+extension StrictJSON {
+    /// Reads JSON in one pass by ``StrictJSON``'s rules, value by value, as
+    /// its reader asks for them: no key twice in an object, integers
+    /// written as integers, strings of valid UTF-8. What a message's reader
+    /// builds as it goes (a page's rows), without a parser's tree before it
+    /// and a check after. Its errors are ``Violation``s at the JSON path of
+    /// the element being read; JSON it cannot read is `$: not valid JSON`.
+    ///
+    /// ```swift
+    /// var json = StrictJSON.Reader(data)
+    /// var object = try json.beginObject()
+    /// while let key = try json.nextKey(&object) {
+    ///     switch key {
+    ///     case "version": version = try json.integer()
+    ///     default: throw json.violation("unknown key")
+    ///     }
+    /// }
+    /// try json.end()
+    /// ```
+    struct Reader {
+        /// A step of the path to the element being read: written out only
+        /// for an error.
+        enum Step {
+            case key(String)
+            case index(Int)
+        }
+
+        /// An object being read: where its keys start in ``keys``, and
+        /// whether a member was read.
+        struct Object {
+            fileprivate let firstKey: Int
+            fileprivate var hasMembers = false
+        }
+
+        /// An array being read: the index of the next element.
+        struct Array {
+            fileprivate var count = 0
+        }
+
+        /// A number as JSON writes it, before it is read as one type.
+        private struct Number {
+            var range: Range<Int>
+            /// Digits only: no fraction, no exponent.
+            var isInteger: Bool
+            var isNegativeZero: Bool
+        }
+
+        private let bytes: [UInt8]
+        /// The offset of the next byte to read.
+        private(set) var index = 0
+        private(set) var path: [Step] = []
+        /// The keys met so far in the objects being read, the innermost
+        /// object's last.
+        private var keys: [String] = []
+
+        init(_ data: Data) {
+            bytes = [UInt8](data)
+            skipWhitespace()
+        }
+
+        private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        /// The path of the element being read: `$.rows[3].version`.
+        var pathText: String {
+            var text = "$"
+            for step in path {
+                switch step {
+                case .key(let key): text += ".\(key.prefix(40))"
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return text
+        }
+
+        /// The error of the element being read.
+        func violation(_ message: String) -> Violation {
+            Violation(path: pathText, message)
+        }
+
+        /// The error of a member that the object just read lacks.
+        func missing(_ key: String) -> Violation {
+            Violation(path: "\(pathText).\(key)", "missing")
+        }
+
+        var notJSON: Violation { Violation(path: "$", "not valid JSON") }
+
+        /// Checks that nothing follows the value read.
+        func end() throws(Violation) {
+            guard current == nil else { throw notJSON }
+        }
+
+        private mutating func skipWhitespace() {
+            while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+        }
+
+        private mutating func expect(_ byte: UInt8) throws(Violation) {
+            guard current == byte else { throw notJSON }
+            index += 1
+            skipWhitespace()
+        }
+
+        /// The error of a value that is not of the type expected: `expected
+        /// an integer`, or `…, found null`.
+        private mutating func mismatch(_ expected: String) throws(Violation) -> Violation {
+            switch current {
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return violation("expected \(expected), found null")
+            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "-"),
+                 .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
+                return violation("expected \(expected)")
+            default:
+                // No value at all: an empty body, a stray byte.
+                return notJSON
+            }
+        }
+
+        // MARK: - Objects and arrays
+
+        /// Begins an object; read its members with ``nextKey(_:)``.
+        mutating func beginObject() throws(Violation) -> Object {
+            guard current == UInt8(ascii: "{") else { throw try mismatch("an object") }
+            index += 1
+            skipWhitespace()
+            return Object(firstKey: keys.count)
+        }
+
+        /// The key of the object's next member, whose value is read next,
+        /// at the path of that key; nil after the last one. A key met twice
+        /// is refused.
+        mutating func nextKey(_ object: inout Object) throws(Violation) -> String? {
+            if object.hasMembers {
+                path.removeLast()
+                switch current {
+                case UInt8(ascii: ","): index += 1; skipWhitespace()
+                case UInt8(ascii: "}"):
+                    index += 1
+                    skipWhitespace()
+                    keys.removeSubrange(object.firstKey...)
+                    return nil
+                default: throw notJSON
+                }
+            } else if current == UInt8(ascii: "}") {
+                index += 1
+                skipWhitespace()
+                return nil
+            }
+            guard current == UInt8(ascii: "\"") else { throw notJSON }
+            let key = try string()
+            object.hasMembers = true
+            path.append(.key(key))
+            // An object has few keys: a search costs less than a set.
+            guard !keys[object.firstKey...].contains(key) else { throw violation("appears twice") }
+            keys.append(key)
+            try expect(UInt8(ascii: ":"))
+            return key
+        }
+
+        /// Begins an array; read its elements with ``nextElement(_:)``.
+        mutating func beginArray() throws(Violation) -> Array {
+            guard current == UInt8(ascii: "[") else { throw try mismatch("an array") }
+            index += 1
+            skipWhitespace()
+            return Array()
+        }
+
+        /// The index of the array's next element, which is read next, at
+        /// its path; nil after the last one.
+        mutating func nextElement(_ array: inout Array) throws(Violation) -> Int? {
+            if array.count > 0 {
+                path.removeLast()
+                switch current {
+                case UInt8(ascii: ","): index += 1; skipWhitespace()
+                case UInt8(ascii: "]"): index += 1; skipWhitespace(); return nil
+                default: throw notJSON
+                }
+            } else if current == UInt8(ascii: "]") {
+                index += 1
+                skipWhitespace()
+                return nil
+            }
+            path.append(.index(array.count))
+            array.count += 1
+            return array.count - 1
+        }
+
+        /// Moves to the value that starts at `offset`, a member `key` of the
+        /// object being read, and returns where to come back to with
+        /// ``resume(_:)``: a member read again after one that decides how
+        /// it is read.
+        mutating func revisit(_ offset: Int, key: String) -> (index: Int, step: Step) {
+            let saved = (index, path[path.count - 1])
+            index = offset
+            path[path.count - 1] = .key(key)
+            return saved
+        }
+
+        mutating func resume(_ saved: (index: Int, step: Step)) {
+            index = saved.index
+            path[path.count - 1] = saved.step
+        }
+
+        // MARK: - Scalars
+
+        /// A string, its escapes decoded.
+        mutating func string() throws(Violation) -> String {
+            guard current == UInt8(ascii: "\"") else { throw try mismatch("a string") }
+            index += 1
+            let start = index
+            var isASCII = true
+            while let byte = current {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    let text = isASCII ? String(decoding: bytes[start..<index], as: UTF8.self) : try validUTF8(bytes[start..<index])
+                    index += 1
+                    skipWhitespace()
+                    return text
+                case UInt8(ascii: "\\"):
+                    return try escapedString(from: start)
+                case ..<0x20:
+                    throw notJSON
+                case 0x80...:
+                    isASCII = false
+                default: break
+                }
+                index += 1
+            }
+            throw notJSON
+        }
+
+        /// The rest of a string that has escapes, from its first byte.
+        private mutating func escapedString(from start: Int) throws(Violation) -> String {
+            var text = [UInt8](bytes[start..<index])
+            while let byte = current {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    skipWhitespace()
+                    return try validUTF8(text)
+                case UInt8(ascii: "\\"):
+                    guard let escape = current else { throw notJSON }
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                    case UInt8(ascii: "b"): text.append(0x08)
+                    case UInt8(ascii: "f"): text.append(0x0C)
+                    case UInt8(ascii: "n"): text.append(0x0A)
+                    case UInt8(ascii: "r"): text.append(0x0D)
+                    case UInt8(ascii: "t"): text.append(0x09)
+                    case UInt8(ascii: "u"): text.append(contentsOf: String(try escapedScalar()).utf8)
+                    default: throw notJSON
+                    }
+                case ..<0x20:
+                    throw notJSON
+                default:
+                    text.append(byte)
+                }
+            }
+            throw notJSON
+        }
+
+        /// The scalar of a `\u` escape, after its `u`: a surrogate pair is
+        /// one scalar, a lone surrogate is refused.
+        private mutating func escapedScalar() throws(Violation) -> Character {
+            let unit = try hexadecimalUnit()
+            if let scalar = Unicode.Scalar(unit) { return Character(scalar) }
+            guard (0xD800...0xDBFF).contains(unit), current == UInt8(ascii: "\\") else { throw notJSON }
+            index += 1
+            guard current == UInt8(ascii: "u") else { throw notJSON }
+            index += 1
+            let low = try hexadecimalUnit()
+            guard (0xDC00...0xDFFF).contains(low),
+                  let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)) else { throw notJSON }
+            return Character(scalar)
+        }
+
+        private mutating func hexadecimalUnit() throws(Violation) -> UInt16 {
+            guard index + 4 <= bytes.count, let unit = UInt16(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16),
+                  bytes[index..<(index + 4)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }) else { throw notJSON }
+            index += 4
+            return unit
+        }
+
+        private func validUTF8(_ text: some Collection<UInt8>) throws(Violation) -> String {
+            guard let string = String(validating: text, as: UTF8.self) else { throw Violation(path: "$", "not valid UTF-8") }
+            return string
+        }
+
+        /// An integer written as one (``StrictJSON``): digits, no fraction,
+        /// no exponent, not `-0`.
+        mutating func integer() throws(Violation) -> Int64 {
+            guard let byte = current, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                throw try mismatch("an integer")
+            }
+            let number = try number()
+            guard number.isInteger, !number.isNegativeZero else {
+                throw violation("not an integer written as one (digits only, no fraction, exponent or -0)")
+            }
+            guard let integer = integerValue(number.range) else { throw violation("not an integer in range") }
+            return integer
+        }
+
+        /// `true` or `false`.
+        mutating func boolean() throws(Violation) -> Bool {
+            switch current {
+            case UInt8(ascii: "t"): try literal("true"); return true
+            case UInt8(ascii: "f"): try literal("false"); return false
+            default: throw try mismatch("a boolean")
+            }
+        }
+
+        /// Reads a `null` if one is next: whether there was one.
+        mutating func null() throws(Violation) -> Bool {
+            guard current == UInt8(ascii: "n") else { return false }
+            try literal("null")
+            return true
+        }
+
+        /// A value of a row: `null`, a boolean, a string, or any number
+        /// (an integer that fits 64 bits, otherwise a real).
+        mutating func scalar() throws(Violation) -> SyncJSONScalar {
+            switch current {
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): return .boolean(try boolean())
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
+                let number = try number()
+                if number.isInteger, let integer = integerValue(number.range) { return .integer(integer) }
+                guard let real = Double(String(decoding: bytes[number.range], as: UTF8.self)), real.isFinite else {
+                    throw violation("a number beyond the range of a 64-bit real")
+                }
+                return .real(real)
+            case UInt8(ascii: "{"), UInt8(ascii: "["): throw violation("expected null, a boolean, a number or a string")
+            default: throw notJSON
+            }
+        }
+
+        /// A number of JSON's grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+        private mutating func number() throws(Violation) -> Number {
+            let start = index
+            if current == UInt8(ascii: "-") { index += 1 }
+            let digits = index
+            guard skipDigits(), bytes[digits] != UInt8(ascii: "0") || index - digits == 1 else { throw notJSON }
+            let isNegativeZero = digits > start && index - digits == 1 && bytes[digits] == UInt8(ascii: "0")
+            var isInteger = true
+            if current == UInt8(ascii: ".") {
+                index += 1
+                guard skipDigits() else { throw notJSON }
+                isInteger = false
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                index += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+                guard skipDigits() else { throw notJSON }
+                isInteger = false
+            }
+            let range = start..<index
+            skipWhitespace()
+            return Number(range: range, isInteger: isInteger, isNegativeZero: isNegativeZero)
+        }
+
+        /// The integer that digits write, if it fits 64 bits.
+        private func integerValue(_ range: Range<Int>) -> Int64? {
+            let isNegative = bytes[range.lowerBound] == UInt8(ascii: "-")
+            var value: Int64 = 0
+            for byte in bytes[(isNegative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound] {
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                // Accumulated negative: -9223372036854775808 fits.
+                let (next, overflowAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+                guard !overflow, !overflowAgain else { return nil }
+                value = next
+            }
+            return value
+        }
+
+        /// Skips digits; whether there was one.
+        private mutating func skipDigits() -> Bool {
+            let start = index
+            while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+            return index > start
+        }
+
+        private mutating func literal(_ word: StaticString) throws(Violation) {
+            let end = index + word.utf8CodeUnitCount
+            guard end <= bytes.count, word.withUTF8Buffer({ bytes[index..<end].elementsEqual($0) }) else { throw notJSON }
+            index = end
+            skipWhitespace()
+        }
+
+        // MARK: - Values read whole
+
+        /// Skips a value, checking only that it is JSON: a member that is
+        /// read later (``revisit(_:key:)``). Nesting does not recurse.
+        mutating func skipValue() throws(Violation) {
+            var depth = 0
+            repeat {
+                switch current {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    index += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard depth > 0 else { throw notJSON }
+                    depth -= 1
+                    index += 1
+                case UInt8(ascii: "\""):
+                    index += 1
+                    while let byte = current, byte != UInt8(ascii: "\"") { index += byte == UInt8(ascii: "\\") ? 2 : 1 }
+                    guard current != nil else { throw notJSON }
+                    index += 1
+                case nil:
+                    throw notJSON
+                default:
+                    index += 1
+                }
+                skipWhitespace()
+            } while depth > 0 || current.map({ $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "}") && $0 != UInt8(ascii: "]") }) == true
+        }
+
+        /// Checks a value of the shape `shape` (a node of `shapes`), and
+        /// all within it, by ``StrictJSON``'s rules: ``StrictJSON/check(_:keys:anyNumberIn:)``.
+        mutating func check(shape: Int, _ shapes: Shapes, anyNumber: Bool = false) throws(Violation) {
+            switch current {
+            case UInt8(ascii: "{"):
+                let allowed = shape == Shapes.unknown ? nil : shapes.allowedKeys[shape]
+                let membersAnyNumber = shape != Shapes.unknown && shapes.anyNumber[shape]
+                var object = try beginObject()
+                while let key = try nextKey(&object) {
+                    if let allowed, !allowed.contains(key) { throw violation("unknown key") }
+                    try check(shape: shapes.child(shape, key), shapes, anyNumber: membersAnyNumber)
+                }
+            case UInt8(ascii: "["):
+                let elementShape = shapes.child(shape, "[]")
+                var array = try beginArray()
+                while try nextElement(&array) != nil { try check(shape: elementShape, shapes) }
+            case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
+                if anyNumber {
+                    _ = try number()
+                } else {
+                    _ = try integer()
+                }
+            case UInt8(ascii: "\""):
+                try skipString()
+            default:
+                _ = try scalar()
+            }
+        }
+
+        /// Skips a string: its escapes and UTF-8 are the parser's to check.
+        private mutating func skipString() throws(Violation) {
+            index += 1
+            while let byte = current {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""): skipWhitespace(); return
+                case UInt8(ascii: "\\"): index += 1
+                case ..<0x20: throw notJSON
+                default: break
+                }
+            }
+            throw notJSON
+        }
+    }
+}

@@ -3,7 +3,8 @@ import Foundation
 // MARK: - Calling a function from the query interface
 
 extension DatabaseFunction {
-    /// An SQL expression that calls this function.
+    /// An SQL expression that calls this function, or this aggregate (an
+    /// aggregate expression, as `SUM(…)` is).
     ///
     /// ```swift
     /// let square = DatabaseFunction("square", argumentCount: 1, pure: true) { values in
@@ -14,7 +15,11 @@ extension DatabaseFunction {
     /// let squares = try Int.fetchAll(db, Player.select(square(Column("score"))))
     /// ```
     public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
-        SQLExpression(.function(name, arguments.map(\.sqlExpression)))
+        let arguments = arguments.map(\.sqlExpression)
+        switch kind {
+        case .function: return SQLExpression(.function(name, arguments))
+        case .aggregate: return SQLExpression(.aggregate(name, arguments, isDistinct: false))
+        }
     }
 }
 

@@ -30,6 +30,8 @@ final class DatabaseObservationBroker {
     private var observersByKind: [DatabaseEventKind: [ObjectIdentifier]] = [:]
     /// The columns that the running statement updates, per lowercased table.
     private var updatedColumns: [String: Set<String>] = [:]
+    /// The lowercased tables the running statement said it writes.
+    private var advertisedTables: Set<String> = []
     private var hooksInstalled = false
 
     init(_ db: Database) {
@@ -78,6 +80,7 @@ final class DatabaseObservationBroker {
     func statementWillExecute(_ statement: Statement) {
         observersByKind.removeAll(keepingCapacity: true)
         updatedColumns = statement.updatedColumns
+        advertisedTables = statement.modifiedTables
     }
 
     /// Called after a statement ran: reports the end of the transaction it
@@ -173,8 +176,13 @@ final class DatabaseObservationBroker {
         if let cached = observersByKind[eventKind] {
             interested = cached
         } else {
+            // A change of a table that the statement did not advertise when
+            // it was prepared is the work of a virtual table (FTS4 writes
+            // its shadow tables, `book_ft_content`…): every observer hears
+            // of it, since none can tell what it changed (GRDB's rule).
+            let isAdvertised = advertisedTables.contains(table.lowercased())
             interested = entries.compactMap { entry in
-                entry.observer.flatMap { $0.observes(eventsOfKind: eventKind) ? ObjectIdentifier($0) : nil }
+                entry.observer.flatMap { !isAdvertised || $0.observes(eventsOfKind: eventKind) ? ObjectIdentifier($0) : nil }
             }
             observersByKind[eventKind] = interested
         }

@@ -134,10 +134,12 @@ public struct DatabaseRegion: Hashable, Sendable {
     }
 
     /// Whether the event impacts the region. Only call it for events whose
-    /// kind ``isModified(byEventsOfKind:)`` accepts.
+    /// kind ``isModified(byEventsOfKind:)`` accepts: an event of another
+    /// table is one that its statement did not advertise (a virtual
+    /// table's shadow table), and may have changed anything, as in GRDB.
     public func isModified(by event: DatabaseEvent) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[event.tableName.lowercased()] else { return false }
+        guard let region = tableRegions[event.tableName.lowercased()] else { return true }
         return region.rowIDs?.contains(event.rowID) ?? true
     }
 }

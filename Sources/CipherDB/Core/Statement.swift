@@ -69,6 +69,10 @@ public final class Statement {
     /// The columns the statement updates, per lowercased table name.
     let updatedColumns: [String: Set<String>]
 
+    /// The lowercased names of the tables the statement writes, as the
+    /// authorizer reported them.
+    let modifiedTables: Set<String>
+
     /// Parameter names without their prefix (`:`, `$`, `@`), or nil for
     /// positional parameters.
     let parameterNames: [String?]
@@ -122,6 +126,7 @@ public final class Statement {
         self.database = database
         self.authorizedRegion = authorizer.selectedRegion
         self.updatedColumns = authorizer.updatedColumns
+        self.modifiedTables = authorizer.modifiedTables
         self.sqliteStatement = sqliteStatement
         self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))

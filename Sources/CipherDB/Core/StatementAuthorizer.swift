@@ -2,13 +2,16 @@ import CSQLCipher
 import Foundation
 
 /// What SQLite's authorizer reports while a statement is prepared: the
-/// region it reads and the columns it updates.
+/// region it reads, the tables it writes and the columns it updates.
 ///
 /// See <https://www.sqlite.org/c3ref/set_authorizer.html>.
 final class StatementAuthorizer {
     var selectedRegion = DatabaseRegion()
     /// Updated column names, per lowercased table name.
     var updatedColumns: [String: Set<String>] = [:]
+    /// The lowercased names of the tables it inserts into, updates or
+    /// deletes from, its triggers' included.
+    var modifiedTables: Set<String> = []
 
     func authorize(action: CInt, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) {
         switch action {
@@ -22,7 +25,12 @@ final class StatementAuthorizer {
                 : DatabaseRegion(table: table, columns: [column]))
         case SQLITE_UPDATE:
             guard let first, let second else { return }
-            updatedColumns[String(cString: first).lowercased(), default: []].insert(String(cString: second))
+            let table = String(cString: first).lowercased()
+            updatedColumns[table, default: []].insert(String(cString: second))
+            modifiedTables.insert(table)
+        case SQLITE_INSERT, SQLITE_DELETE:
+            guard let first else { return }
+            modifiedTables.insert(String(cString: first).lowercased())
         default:
             break
         }
@@ -40,7 +48,7 @@ extension Database {
             // are still deleted). Internal tables (DROP TABLE edits
             // sqlite_master) are left alone.
             switch action {
-            case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW:
+            case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
                 // A DROP deletes the rows of the table: IGNORE would cancel it.
                 db.isPreparingDrop = true
             case SQLITE_DELETE:

@@ -156,6 +156,10 @@ extension FilteredRequest where Self: TypedRequest, Self.RowDecoder: TableRecord
 public protocol TableRequest {
     /// The name of the table.
     var databaseTableName: String { get }
+
+    /// The same request, on the table of `alias`, so that other parts of
+    /// the query can refer to it.
+    func aliased(_ alias: TableAlias<Void>) -> Self
 }
 
 // MARK: - Keys

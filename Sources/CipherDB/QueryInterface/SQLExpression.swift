@@ -68,6 +68,9 @@ public struct SQLExpression: Sendable {
         case fastPrimaryKey
         /// `count = 0`, or `count > 0` when negated: an association is empty.
         case isEmpty(SQLExpression, isNegated: Bool)
+        /// `table MATCH pattern`: a full-text search of every column of
+        /// the table.
+        case tableMatch(TableAliasBase, SQLExpression)
     }
 
     let impl: Impl
@@ -126,6 +129,7 @@ extension SQLExpression {
         static let leftShift = BinaryOperator(sql: "<<")
         static let rightShift = BinaryOperator(sql: ">>")
         static let glob = BinaryOperator(sql: "GLOB")
+        static let match = BinaryOperator(sql: "MATCH")
     }
 
     /// `LIKE`, which accepts an `ESCAPE` clause, and its negation.
@@ -417,6 +421,9 @@ extension SQLExpression {
             return try SQLExpression(.qualifiedColumn(columns[0], alias)).sql(context)
         case let .isEmpty(expression, isNegated):
             return wrapped(try expression.sql(context, wrappedInParenthesis: true) + (isNegated ? " > 0" : " = 0"))
+        case let .tableMatch(alias, pattern):
+            return wrapped(context.resolvedName(for: alias).quotedDatabaseIdentifier + " MATCH "
+                + (try pattern.sql(context, wrappedInParenthesis: true)))
         }
     }
 }

@@ -36,6 +36,14 @@ struct SQLQuery: Sendable {
     /// The query, on the table of `alias`.
     func aliased(_ alias: TableAliasBase) -> SQLQuery {
         alias.attach(to: tableName)
+        // A query aliased already keeps its alias, which `alias` then
+        // stands for: both name the one table (`matching` aliases the
+        // request it filters, whatever name the user gave it).
+        guard alias.root !== self.alias.root else { return self }
+        if !self.alias.isImplicit {
+            alias.becomeProxy(of: self.alias)
+            return self
+        }
         var query = self
         query.alias = alias
         return query

@@ -226,6 +226,8 @@ extension SQLExpression {
             return SQLExpression(.cast(expression.qualified(with: alias), type))
         case let .isEmpty(expression, isNegated):
             return SQLExpression(.isEmpty(expression.qualified(with: alias), isNegated: isNegated))
+        case let .tableMatch(table, pattern):
+            return SQLExpression(.tableMatch(table, pattern.qualified(with: alias)))
         }
     }
 }

@@ -200,4 +200,23 @@ import Testing
         #expect(try pool.read { try Thing.exists($0, key: 1) })
         #expect(try pool.read { try Thing.fetchOne($0, key: 1)?.code } == "b")
     }
+
+    /// A view stores no argument: its request's values are written in its
+    /// SQL, quoted as SQL literals.
+    @Test func aViewOfARequestHasItsValuesAsLiterals() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { (db) throws in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('O''Brien', 10), ('Arthur', 2000)")
+            try db.create(view: "obrien", as: Table("player").filter(Column("name") == "O'Brien"))
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'obrien'")
+                    == #"CREATE VIEW "obrien" AS SELECT * FROM "player" WHERE "name" = 'O''Brien'"#)
+            try db.create(view: "champion", options: [.temporary, .ifNotExists], columns: ["who"],
+                          asLiteral: "SELECT name FROM player WHERE score > \(1000)")
+            #expect(try String.fetchAll(db, sql: "SELECT who FROM champion") == ["Arthur"])
+            #expect(try db.viewExists("obrien"))
+            try db.drop(view: "obrien")
+            #expect(try db.viewExists("obrien") == false)
+        }
+    }
 }

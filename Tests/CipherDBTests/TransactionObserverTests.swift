@@ -53,4 +53,34 @@ import Testing
         #expect(observer.log == ["insert player", "will commit", "rollback", "insert player", "will commit", "rollback"])
         #expect(try fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 0)
     }
+
+    /// Observes the events of no table: hears only of changes that their
+    /// statement did not say it makes (a virtual table's shadow tables).
+    final class ObserverOfNothing: TransactionObserver, @unchecked Sendable {
+        var log: [String] = []
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+        func databaseDidChange(with event: DatabaseEvent) { log.append("\(event.kind) \(event.tableName)") }
+        func databaseDidCommit(_ db: Database) {}
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    @Test func onlyTheChangesAStatementDidNotAdvertiseReachAnObserverOfOtherTables() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+            try db.create(virtualTable: "note", using: FTS4()) { t in t.column("text") }
+        }
+        let observer = ObserverOfNothing()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            // A deletion of every row is one whose truncation is prevented:
+            // it is advertised all the same.
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "UPDATE player SET name = 'b'")
+            try db.execute(sql: "DELETE FROM player")
+        }
+        #expect(observer.log.isEmpty)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('moby')") }
+        #expect(observer.log.contains("insert note_content"))
+    }
 }

@@ -42,6 +42,9 @@ extension Database {
     func installAuthorizer() {
         sqlite3_set_authorizer(handle, { context, action, first, second, _, _ in
             let db = Unmanaged<Database>.fromOpaque(context!).takeUnretainedValue()
+            // Recorded first: a deletion that is ignored below still
+            // deletes, and the statement says it writes its table.
+            db.currentAuthorizer?.authorize(action: action, first: first, second: second)
             // Deleting all rows of a table with the truncate optimization
             // would skip the update hook, and observers would miss the
             // deletion: SQLITE_IGNORE disables the optimization (the rows
@@ -58,7 +61,6 @@ extension Database {
             default:
                 break
             }
-            db.currentAuthorizer?.authorize(action: action, first: first, second: second)
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }

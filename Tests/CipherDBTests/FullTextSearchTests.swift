@@ -14,6 +14,21 @@ import TestSupport
         var body: String
     }
 
+    /// `book(id, title)`, unless not `contentTable`, and `book_ft`, the
+    /// FTS4 index of its titles kept in sync with it.
+    func createSynchronizedBookTitles(_ db: Database, contentTable: Bool = true) throws {
+        if contentTable {
+            try db.create(table: "book") { t in
+                t.primaryKey("id", .integer)
+                t.column("title", .text)
+            }
+        }
+        try db.create(virtualTable: "book_ft", using: FTS4()) { t in
+            t.synchronize(withTable: "book")
+            t.column("title")
+        }
+    }
+
     /// The SQL that created `table`, as SQLite keeps it.
     func creationSQL(_ db: Database, _ table: String) throws -> String? {
         try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
@@ -182,24 +197,14 @@ import TestSupport
     @Test func droppingTheSynchronizationTriggersFreesTheContentTable() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.inDatabase { (db) throws in
-            try db.create(table: "book") { t in
-                t.primaryKey("id", .integer)
-                t.column("title", .text)
-            }
-            try db.create(virtualTable: "book_ft", using: FTS4()) { t in
-                t.synchronize(withTable: "book")
-                t.column("title")
-            }
+            try createSynchronizedBookTitles(db)
             try db.drop(table: "book_ft")
             #expect(try db.tableExists("book_ft") == false)
             try db.dropFTS4SynchronizationTriggers(forTable: "book_ft")
             try db.execute(sql: "INSERT INTO book (title) VALUES ('Moby Dick')")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger'") == 0)
             // Created again, it indexes the rows written meanwhile.
-            try db.create(virtualTable: "book_ft", using: FTS4()) { t in
-                t.synchronize(withTable: "book")
-                t.column("title")
-            }
+            try createSynchronizedBookTitles(db, contentTable: false)
             #expect(try Table("book_ft").all().matching(FTS3Pattern(rawPattern: "moby")).fetchCount(db) == 1)
         }
     }
@@ -210,14 +215,7 @@ import TestSupport
     func anObservationOfAFullTextTableSeesItsChanges(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)
         try await fixture.writer.write { db in
-            try db.create(table: "book") { t in
-                t.primaryKey("id", .integer)
-                t.column("title", .text)
-            }
-            try db.create(virtualTable: "book_ft", using: FTS4()) { t in
-                t.synchronize(withTable: "book")
-                t.column("title")
-            }
+            try createSynchronizedBookTitles(db)
             try db.create(virtualTable: "note", using: FTS4()) { t in t.column("text") }
         }
         let recorder = ValueRecorder<[Int]>()

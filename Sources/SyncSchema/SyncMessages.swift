@@ -41,18 +41,19 @@ public enum SyncMessages {
     /// A row from the server, read by a declaration that may be older than
     /// the server's: the columns it does not declare are left out (it
     /// cannot store them; the server keeps them).
+    /// `path` is made only for an error: a page reads thousands of rows.
     static func serverRow(
-        _ table: SyncTable, id: String, values: [String: SyncJSONScalar], path: String
+        _ table: SyncTable, id: String, values: [String: SyncJSONScalar], path: @autoclosure () -> String
     ) throws(SyncMessageError) -> SyncRow {
         do {
             return try table.row(fromServer: SyncRowJSON(id: id, values: values))
         } catch {
-            throw messageError(error, table, path: path)
+            throw messageError(error, table, path: path())
         }
     }
 
     /// A refused row's error at its path in the message.
-    static func messageError(_ error: SyncRowError, _ table: SyncTable, path: String) -> SyncMessageError {
+    private static func messageError(_ error: SyncRowError, _ table: SyncTable, path: String) -> SyncMessageError {
         switch error {
         case .invalidID: SyncMessageError(path: "\(path).id", "not a UUID")
         case .unknownColumn(_, let column):

@@ -106,9 +106,9 @@ extension SyncPage {
                 guard let declared = schema.table(table) else { continue }
                 let row: SyncRow
                 do {
-                    row = try declared.row(fromServer: SyncRowJSON(id: id, values: values))
+                    row = try SyncMessages.serverRow(declared, id: id, values: values, path: json.pathText)
                 } catch {
-                    throw Violation(SyncMessages.messageError(error, declared, path: json.pathText))
+                    throw Violation(error)
                 }
                 try listOnce(table, row.id)
                 rows.append(SyncServerRow(row: row, version: version))

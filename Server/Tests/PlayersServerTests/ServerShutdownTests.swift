@@ -51,7 +51,11 @@ import Testing
         }
         #expect(status == 201, "\(server.errorOutput)")
         #expect(exitStatus == 0)
-        #expect(try ServerDatabase.playerCount(server.path("server.db")) == 1)
+        // A count other than 1 was seen once, in a busy `make test`
+        // (2026-11-28), and not reproduced since: the message says what
+        // the count was and what the server logged, should it happen again.
+        let count = try ServerDatabase.playerCount(server.path("server.db"))
+        #expect(count == 1, "\(count) players; the server said: \(server.errorOutput)")
     }
 }
 

@@ -1,4 +1,5 @@
 import CipherDB
+import Synchronization
 import Testing
 
 /// How transactions that fail, or that an observer refuses, end for
@@ -82,5 +83,127 @@ import Testing
         #expect(observer.log.isEmpty)
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('moby')") }
         #expect(observer.log.contains("insert note_content"))
+    }
+
+    // MARK: - Savepoints
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theChangesOfASavepointAreHeldUntilItIsReleased(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "SAVEPOINT outer")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b')")
+            try db.execute(sql: "SAVEPOINT inner")
+            try db.execute(sql: "UPDATE player SET name = 'c' WHERE name = 'b'")
+            try db.execute(sql: "RELEASE inner")
+            #expect(observer.log == ["insert player"])
+            try db.execute(sql: "RELEASE OUTER")
+            #expect(observer.log == ["insert player", "insert player", "update player"])
+            try db.execute(sql: "COMMIT")
+        }
+        #expect(observer.log == ["insert player", "insert player", "update player", "will commit", "commit"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func theChangesOfARolledBackSavepointAreNeverReported(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        try fixture.writer.write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('kept')")
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('undone')")
+                return .rollback
+            }
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('kept too')")
+                return .commit
+            }
+        }
+        #expect(observer.log == ["insert player", "insert player", "will commit", "commit"])
+        #expect(try fixture.writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id") } == ["kept", "kept too"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aRollbackToASavepointKeepsTheChangesMadeBeforeIt(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "SAVEPOINT sp")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "SAVEPOINT sp")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b')")
+            // Twice: the savepoint stays open, emptied.
+            try db.execute(sql: "ROLLBACK TO sp")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('c')")
+            try db.execute(sql: "ROLLBACK TO sp")
+            #expect(observer.log.isEmpty)
+            // The outermost savepoint began the transaction: its release commits.
+            try db.execute(sql: "RELEASE sp")
+            try db.execute(sql: "RELEASE sp")
+        }
+        #expect(observer.log == ["insert player", "will commit", "commit"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aTransactionRolledBackInsideASavepointReportsNoChange(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "SAVEPOINT sp")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            try db.execute(sql: "ROLLBACK")
+            // The savepoints ended with the transaction: nothing is held.
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('b')")
+        }
+        #expect(observer.log == ["rollback", "insert player", "will commit", "commit"])
+    }
+
+    // MARK: - Empty transactions
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anEmptyTransactionIsReportedAsCommitted(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN DEFERRED TRANSACTION; COMMIT")
+        }
+        try fixture.writer.write { _ in }
+        try fixture.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN; ROLLBACK")
+        }
+        #expect(observer.log == ["will commit", "commit", "will commit", "commit", "rollback"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anEmptyTransactionRefusedByAnObserverThrowsItsError(_ kind: DatabaseKind) throws {
+        let (fixture, observer) = try makeFixture(kind)
+        observer.refusesCommits = true
+        #expect(throws: Refusal.self) { try fixture.writer.write { _ in } }
+        #expect(observer.log == ["will commit", "rollback"])
+        #expect(fixture.writer.writeWithoutTransaction { db in db.isInsideTransaction } == false)
+        // A read is no transaction for observers.
+        _ = try fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        #expect(observer.log == ["will commit", "rollback"])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func afterNextTransactionRunsOnceOnCommitOrOnRollback(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let log = Mutex<[String]>([])
+        try fixture.writer.write { db in
+            db.afterNextTransaction { _ in log.withLock { $0.append("commit 1") } }
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+        }
+        try fixture.writer.write { _ in }
+        #expect(throws: Refusal.self) {
+            try fixture.writer.write { db in
+                db.afterNextTransaction(
+                    onCommit: { _ in log.withLock { $0.append("commit 2") } },
+                    onRollback: { _ in log.withLock { $0.append("rollback 2") } })
+                throw Refusal()
+            }
+        }
+        try fixture.writer.write { _ in }
+        #expect(log.withLock { $0 } == ["commit 1", "rollback 2"])
     }
 }

@@ -275,8 +275,8 @@ extension Database {
     /// Called after each statement ran (or failed). Throws the error of
     /// an observer that cancelled the commit.
     @inline(__always)
-    func statementDidExecute(failed: Bool) throws {
-        try observationBroker.statementDidExecute(failed: failed)
+    func statementDidExecute(_ statement: Statement, failed: Bool) throws {
+        try observationBroker.statementDidExecute(statement, failed: failed)
     }
 
     /// Adds a region to the one that a ``ValueObservation`` tracks, as if

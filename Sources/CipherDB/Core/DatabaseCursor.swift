@@ -62,14 +62,14 @@ final class StatementStepper {
         case SQLITE_DONE:
             isDone = true
             sqlite3_reset(sqliteStatement)
-            try statement.database.statementDidExecute(failed: false)
+            try statement.database.statementDidExecute(statement, failed: false)
             return false
         case let code:
             isDone = true
             let error = statement.stepError(code)
             failure = error
             sqlite3_reset(sqliteStatement)
-            try statement.database.statementDidExecute(failed: true)
+            try statement.database.statementDidExecute(statement, failed: true)
             throw error
         }
     }

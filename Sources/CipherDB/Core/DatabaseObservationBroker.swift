@@ -5,6 +5,10 @@ import Dispatch
 /// transaction observers. SQLite's hooks are installed only while there are
 /// observers, so that a connection without observers pays nothing.
 ///
+/// Changes made inside a savepoint are held until the savepoint is
+/// released by the transaction, and dropped when it is rolled back: an
+/// observer never hears of a change that was undone (GRDB's rule).
+///
 /// See <https://www.sqlite.org/c3ref/update_hook.html>.
 final class DatabaseObservationBroker {
     private struct Entry {
@@ -33,6 +37,12 @@ final class DatabaseObservationBroker {
     /// The lowercased tables the running statement said it writes.
     private var advertisedTables: Set<String> = []
     private var hooksInstalled = false
+    /// The open savepoints, outermost first, each with the number of
+    /// held events when it began.
+    private var savepoints: [(name: String, heldEventCount: Int)] = []
+    /// The changes made inside the open savepoints, with the observers
+    /// they concern.
+    private var heldEvents: [(event: DatabaseEvent, observers: [ObjectIdentifier])] = []
 
     init(_ db: Database) {
         self.db = db
@@ -88,8 +98,16 @@ final class DatabaseObservationBroker {
     /// implicit transaction (an INSERT that violates a constraint, outside
     /// of any transaction) reports nothing, as GRDB; a commit that an
     /// observer cancelled reports a rollback and throws its error.
-    func statementDidExecute(failed: Bool) throws {
-        guard let end = pendingTransactionEnd, sqlite3_get_autocommit(db.handle) != 0 else { return }
+    func statementDidExecute(_ statement: Statement, failed: Bool) throws {
+        if let effect = statement.transactionEffect, !failed {
+            apply(effect)
+        }
+        guard pendingTransactionEnd != nil || !savepoints.isEmpty,
+              sqlite3_get_autocommit(db.handle) != 0 else { return }
+        // The transaction ended, and its savepoints with it.
+        savepoints.removeAll()
+        heldEvents.removeAll()
+        guard let end = pendingTransactionEnd else { return }
         pendingTransactionEnd = nil
         if failed, case .rollback = end {
             uninstallHooksIfNeeded()
@@ -107,6 +125,52 @@ final class DatabaseObservationBroker {
         }
         uninstallHooksIfNeeded()
         if case .cancelledCommit(let error) = end { throw error }
+    }
+
+    /// Keeps the savepoints, and simulates the commit of an empty
+    /// deferred transaction, which SQLite does not report: observers hear
+    /// of every transaction that the code runs, empty or not, as in GRDB.
+    private func apply(_ effect: TransactionEffect) {
+        switch effect {
+        case .beginSavepoint(let name):
+            savepoints.append((name, heldEvents.count))
+        case .releaseSavepoint(let name):
+            guard let index = savepoints.lastIndex(where: { $0.name == name }) else { break }
+            savepoints.removeSubrange(index...)
+            if savepoints.isEmpty { deliverHeldEvents() }
+        case .rollbackToSavepoint(let name):
+            // The savepoint stays open, emptied of its changes.
+            guard let index = savepoints.lastIndex(where: { $0.name == name }) else { break }
+            heldEvents.removeSubrange(savepoints[index].heldEventCount...)
+            savepoints.removeSubrange((index + 1)...)
+        case .beginTransaction, .commitTransaction, .rollbackTransaction:
+            break
+        }
+        switch effect {
+        case .commitTransaction, .releaseSavepoint:
+            // A read-only access is no transaction for observers.
+            if pendingTransactionEnd == nil, hasObservers, !db.isReadOnly, sqlite3_get_autocommit(db.handle) != 0 {
+                _ = willCommit()
+            }
+        default:
+            break
+        }
+    }
+
+    private func deliverHeldEvents() {
+        let events = heldEvents
+        heldEvents.removeAll()
+        for (event, observers) in events {
+            deliver(event, to: observers)
+        }
+    }
+
+    private func deliver(_ event: DatabaseEvent, to interested: [ObjectIdentifier]) {
+        for entry in entries where !entry.isPaused {
+            if let observer = entry.observer, interested.contains(ObjectIdentifier(observer)) {
+                observer.databaseDidChange(with: event)
+            }
+        }
     }
 
     // MARK: - Hooks
@@ -130,6 +194,7 @@ final class DatabaseObservationBroker {
             // The rollback that follows a cancelled commit keeps its error.
             if case .cancelledCommit = broker.pendingTransactionEnd { return }
             broker.pendingTransactionEnd = .rollback
+            broker.heldEvents.removeAll()
         }, context)
     }
 
@@ -148,6 +213,9 @@ final class DatabaseObservationBroker {
     }
 
     private func willCommit() -> Bool {
+        // A savepoint released by the commit (`RELEASE` of the savepoint
+        // that began the transaction) delivers its changes first.
+        deliverHeldEvents()
         for entry in entries where entry.observer != nil {
             do {
                 try entry.observer!.databaseWillCommit()
@@ -186,10 +254,10 @@ final class DatabaseObservationBroker {
             }
             observersByKind[eventKind] = interested
         }
-        for entry in entries where !entry.isPaused {
-            if let observer = entry.observer, interested.contains(ObjectIdentifier(observer)) {
-                observer.databaseDidChange(with: event)
-            }
+        if savepoints.isEmpty {
+            deliver(event, to: interested)
+        } else {
+            heldEvents.append((event, interested))
         }
     }
 }
@@ -211,6 +279,30 @@ extension Database {
     /// Removes a transaction observer.
     public func remove(transactionObserver: some TransactionObserver) {
         observationBroker.remove(transactionObserver)
+    }
+
+    /// Runs `onCommit` after the current or next transaction commits, or
+    /// `onRollback` after it rolls back, on the writer's queue. For work
+    /// that must follow the database: start something only if the change
+    /// that asks for it is saved.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try player.insert(db)
+    ///     db.afterNextTransaction { _ in
+    ///         print("player saved")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - precondition: the access is not read-only (its transaction
+    ///   notifies no observer).
+    public func afterNextTransaction(
+        onCommit: @escaping @Sendable (Database) -> Void,
+        onRollback: @escaping @Sendable (Database) -> Void = { _ in })
+    {
+        precondition(!isReadOnly, "afterNextTransaction: a read-only transaction notifies no observer")
+        add(transactionObserver: TransactionCompletionHandler(onCommit: onCommit, onRollback: onRollback), extent: .nextTransaction)
     }
 
     /// Tells the transaction observers that the region may have changed,
@@ -239,6 +331,23 @@ extension Database {
     static var current: Database? {
         DispatchQueue.getSpecific(key: SerializedDatabase.currentDatabaseKey)?.db
     }
+}
+
+/// The observer of ``Database/afterNextTransaction(onCommit:onRollback:)``:
+/// it hears of the end of one transaction, and of no change.
+private final class TransactionCompletionHandler: TransactionObserver {
+    let onCommit: @Sendable (Database) -> Void
+    let onRollback: @Sendable (Database) -> Void
+
+    init(onCommit: @escaping @Sendable (Database) -> Void, onRollback: @escaping @Sendable (Database) -> Void) {
+        self.onCommit = onCommit
+        self.onRollback = onRollback
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { onCommit(db) }
+    func databaseDidRollback(_ db: Database) { onRollback(db) }
 }
 
 extension DatabaseWriter {

@@ -73,6 +73,9 @@ public final class Statement {
     /// authorizer reported them.
     let modifiedTables: Set<String>
 
+    /// What the statement does to the transaction, if anything.
+    let transactionEffect: TransactionEffect?
+
     /// Parameter names without their prefix (`:`, `$`, `@`), or nil for
     /// positional parameters.
     let parameterNames: [String?]
@@ -127,6 +130,7 @@ public final class Statement {
         self.authorizedRegion = authorizer.selectedRegion
         self.updatedColumns = authorizer.updatedColumns
         self.modifiedTables = authorizer.modifiedTables
+        self.transactionEffect = authorizer.transactionEffect
         self.sqliteStatement = sqliteStatement
         self.sql = Statement.trimmedSQL(String(cString: sqlite3_sql(sqliteStatement)))
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
@@ -307,7 +311,7 @@ public final class Statement {
         let database = self.database
         if isSchemaChange { database.invalidateSchemaCache() }
         // A commit cancelled by an observer throws the observer's error.
-        try database.statementDidExecute(failed: failure != nil)
+        try database.statementDidExecute(self, failed: failure != nil)
         if let failure { throw failure }
     }
 

@@ -12,6 +12,9 @@ final class StatementAuthorizer {
     /// The lowercased names of the tables it inserts into, updates or
     /// deletes from, its triggers' included.
     var modifiedTables: Set<String> = []
+    /// What the statement does to the transaction, if it begins, ends,
+    /// or rolls back a transaction or a savepoint.
+    var transactionEffect: TransactionEffect?
 
     func authorize(action: CInt, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) {
         switch action {
@@ -31,8 +34,49 @@ final class StatementAuthorizer {
         case SQLITE_INSERT, SQLITE_DELETE:
             guard let first else { return }
             modifiedTables.insert(String(cString: first).lowercased())
+        case SQLITE_TRANSACTION:
+            guard let first else { return }
+            transactionEffect = TransactionEffect(transactionOperation: String(cString: first))
+        case SQLITE_SAVEPOINT:
+            guard let first, let second else { return }
+            transactionEffect = TransactionEffect(savepointOperation: String(cString: first), name: String(cString: second))
         default:
             break
+        }
+    }
+}
+
+/// What a statement does to the transaction: `BEGIN`, `COMMIT`,
+/// `ROLLBACK`, `SAVEPOINT`, `RELEASE` and `ROLLBACK TO`.
+enum TransactionEffect: Equatable {
+    case beginTransaction
+    case commitTransaction
+    case rollbackTransaction
+    /// Savepoint names are compared without case, as SQLite does: they
+    /// are kept lowercased.
+    case beginSavepoint(String)
+    case releaseSavepoint(String)
+    case rollbackToSavepoint(String)
+
+    /// The effect of an `SQLITE_TRANSACTION` action, whose operation is
+    /// `BEGIN`, `COMMIT` (also for `END`) or `ROLLBACK`.
+    init?(transactionOperation operation: String) {
+        switch operation {
+        case "BEGIN": self = .beginTransaction
+        case "COMMIT": self = .commitTransaction
+        case "ROLLBACK": self = .rollbackTransaction
+        default: return nil
+        }
+    }
+
+    /// The effect of an `SQLITE_SAVEPOINT` action, whose operation is
+    /// `BEGIN`, `RELEASE` or `ROLLBACK`.
+    init?(savepointOperation operation: String, name: String) {
+        switch operation {
+        case "BEGIN": self = .beginSavepoint(name.lowercased())
+        case "RELEASE": self = .releaseSavepoint(name.lowercased())
+        case "ROLLBACK": self = .rollbackToSavepoint(name.lowercased())
+        default: return nil
         }
     }
 }

@@ -329,4 +329,33 @@ final class PassphraseStore: @unchecked Sendable {
         let reopened = try DatabaseQueue(path: path, configuration: encryptedConfiguration("old"))
         #expect(try reopened.read { try String.fetchOne($0, sql: "SELECT value FROM t") } == "kept")
     }
+
+    @Test func theCipherLibraryIsDescribedForAKeyedConnectionOnly() throws {
+        let encrypted = try DatabaseQueue(configuration: encryptedConfiguration())
+        try encrypted.read { (db) throws in
+            #expect(try db.cipherFipsStatus == "0")
+            #expect(try db.cipherProvider == "openssl")
+            #expect(try db.cipherProviderVersion?.hasPrefix("OpenSSL ") == true)
+        }
+        let plaintext = try DatabaseQueue()
+        try plaintext.read { (db) throws in
+            #expect(try db.cipherProvider == nil)
+        }
+    }
+
+    @Test func cipherLoggingThatThisSQLCipherLacksIsRefused() throws {
+        let dbQueue = try DatabaseQueue(configuration: encryptedConfiguration())
+        let folder = try TemporaryFolder()
+        let logPath = folder.path("sqlcipher.log")
+        try dbQueue.inDatabase { (db) throws in
+            // SQLCipher 3.4.1 would ignore the pragmas: no log, no error.
+            #expect(try db.cipherVersion == "3.4.1")
+            #expect {
+                try db.enableCipherLogging(logLevel: .error, target: .file(logPath))
+            } throws: { error in
+                (error as? DatabaseError)?.message?.contains("needs SQLCipher 4") == true
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: logPath))
+    }
 }

@@ -75,4 +75,17 @@ import Testing
             #expect(try playerTable.fetchCount(db) == 0)
         }
     }
+
+    struct PartialPlayer: TableRecord {
+        static let databaseTableName = "player"
+        static var databaseSelection: [any SQLSelectable] { [Column("id"), .allColumns(excluding: ["id", "score"]), Column("score") * 2] }
+    }
+
+    @Test func numberOfSelectedColumnsCountsAllColumnsFromTheSchema() throws {
+        let fixture = try makeDatabase(.queue)
+        try fixture.writer.read { (db) throws in
+            #expect(try Player.numberOfSelectedColumns(db) == 3)
+            #expect(try PartialPlayer.numberOfSelectedColumns(db) == 3)
+        }
+    }
 }

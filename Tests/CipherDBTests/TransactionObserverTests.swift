@@ -1,5 +1,6 @@
 import CipherDB
 import Synchronization
+import TestSupport
 import Testing
 
 /// How transactions that fail, or that an observer refuses, end for
@@ -205,5 +206,42 @@ import Testing
         }
         try fixture.writer.write { _ in }
         #expect(log.withLock { $0 } == ["commit 1", "rollback 2"])
+    }
+}
+
+/// `Database.notifyChanges(in:)`: which observers hear of it.
+@Suite struct NotifyChangesTests {
+    /// Counts `databaseDidChange()` for the events of one table.
+    final class TableObserver: TransactionObserver, @unchecked Sendable {
+        let table: String
+        var changeCount = 0
+        init(table: String) { self.table = table }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
+        func databaseDidChange() { changeCount += 1 }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) {}
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    @Test func theFullDatabaseIncludesTemporaryAndAttachedTables() throws {
+        let folder = try TemporaryFolder()
+        let dbQueue = try DatabaseQueue(configuration: encryptedConfiguration())
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE Player (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "CREATE TEMPORARY TABLE scratch (id INTEGER PRIMARY KEY)")
+            // An attached database has the key of the connection.
+            try db.execute(sql: "ATTACH DATABASE ? AS archive", arguments: [folder.path("archive.sqlite")])
+            try db.execute(sql: "CREATE TABLE archive.oldPlayer (id INTEGER PRIMARY KEY)")
+        }
+        // Observers compare the names the schema writes.
+        let observers = ["Player", "scratch", "oldPlayer", "sqlite_master"].map(TableObserver.init)
+        for observer in observers { dbQueue.add(transactionObserver: observer) }
+        try dbQueue.write { db in try db.notifyChanges(in: .fullDatabase) }
+        #expect(observers.map(\.changeCount) == [1, 1, 1, 0])
+        try dbQueue.write { db in try db.notifyChanges(in: Table("player")) }
+        #expect(observers.map(\.changeCount) == [2, 1, 1, 0])
+        // The schema table is in a region that names it.
+        try dbQueue.write { db in try db.notifyChanges(in: Table("sqlite_master")) }
+        #expect(observers.map(\.changeCount) == [2, 1, 1, 1])
     }
 }

@@ -60,6 +60,9 @@ public struct Configuration: Sendable {
     /// upgrades its lock.)
     public var defaultTransactionKind: Database.TransactionKind = .deferred
 
+    /// The clock of ``Database/transactionDate``. Default: the system clock.
+    public var transactionClock: any TransactionClock = .default
+
     /// Whether a write access may end with a transaction left open.
     /// Default: false: such an access throws, and the transaction is
     /// rolled back.

@@ -259,15 +259,43 @@ extension Database {
         }
     }
 
+    /// Whether SQLCipher runs in FIPS mode: `"1"` or `"0"`, or nil for a
+    /// connection without a key.
+    ///
+    /// ```swift
+    /// try db.cipherFipsStatus // "0"
+    /// ```
+    public var cipherFipsStatus: String? {
+        get throws { try cipherPragmaValue("cipher_fips_status") }
+    }
+
+    /// The cryptographic library of SQLCipher, such as `"openssl"`, or nil
+    /// for a connection without a key.
+    public var cipherProvider: String? {
+        get throws { try cipherPragmaValue("cipher_provider") }
+    }
+
+    /// The version of the cryptographic library of SQLCipher, such as
+    /// `"OpenSSL 3.0.3 3 May 2022"`, or nil for a connection without a key.
+    public var cipherProviderVersion: String? {
+        get throws { try cipherPragmaValue("cipher_provider_version") }
+    }
+
     /// Whether the main database of this connection is encrypted (has a
     /// key). Unknown pragmas return nothing in SQLite, and SQLCipher only
     /// answers `cipher_provider` for a keyed database.
     public var isEncrypted: Bool {
         get throws {
-            // No key: the pragma returns no row, and not even a column.
-            guard let row = try Row.fetchOne(self, sql: "PRAGMA cipher_provider"), row.count > 0 else { return false }
-            return !((row[0] as String?) ?? "").isEmpty
+            try !(cipherPragmaValue("cipher_provider") ?? "").isEmpty
         }
+    }
+
+    /// The value of an SQLCipher pragma that describes the key of the
+    /// connection, or nil without a key: the pragma then returns no row,
+    /// and not even a column.
+    private func cipherPragmaValue(_ pragma: String) throws -> String? {
+        guard let row = try Row.fetchOne(self, sql: "PRAGMA \(pragma)"), row.count > 0 else { return nil }
+        return row[0]
     }
 
     /// Refuses to run on a plain SQLite library, where every "encrypted"

@@ -276,6 +276,7 @@ extension Database {
     /// an observer that cancelled the commit.
     @inline(__always)
     func statementDidExecute(_ statement: Statement, failed: Bool) throws {
+        updateTransactionDate()
         try observationBroker.statementDidExecute(statement, failed: failed)
     }
 

@@ -75,6 +75,10 @@ public final class Database {
     /// `sqlite3_interrupt` was called (which only stops running statements).
     let cancellation = CancellationFlag()
 
+    /// The clock's date when the current transaction began; nil outside of
+    /// transactions. See ``transactionDate``.
+    var transactionDateResult: Result<Date, any Error>?
+
     /// The transaction observers and SQLite's hooks.
     private(set) lazy var observationBroker = DatabaseObservationBroker(self)
 

@@ -148,22 +148,28 @@ extension DatabaseRegion {
     /// The kinds of events that modify the region, with the table names of
     /// the schema (the region keeps them lowercased).
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
-        let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        var eventKinds: [DatabaseEventKind] = []
-        for table in tableNames {
-            let region: TableRegion
-            if let tableRegions {
-                guard let tableRegion = tableRegions[table.lowercased()] else { continue }
-                region = tableRegion
-            } else {
-                region = TableRegion(columns: nil, rowIDs: nil)
-            }
-            let columns = try region.columns ?? Set(db.columns(in: table).map(\.name))
-            eventKinds.append(.delete(tableName: table))
-            eventKinds.append(.insert(tableName: table))
-            eventKinds.append(.update(tableName: table, columnNames: columns))
+        // The tables of every schema (temporary and attached included),
+        // named as their schema writes them: observers compare names.
+        var schemaTableNames: [String] = []
+        for schemaID in try db.schemaIdentifiers() {
+            schemaTableNames += try String.fetchAll(db, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'")
         }
-        return eventKinds
+        let tables: [(name: String, columns: Set<String>?)]
+        if let tableRegions {
+            // A region can name a table that no schema lists (`sqlite_master`).
+            let namesByKey = Dictionary(schemaTableNames.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            tables = tableRegions.map { key, region in (namesByKey[key] ?? key, region.columns) }
+        } else {
+            tables = schemaTableNames.map { ($0, nil) }
+        }
+        return try tables.flatMap { table, columns -> [DatabaseEventKind] in
+            let columnNames = try columns ?? Set(db.columns(in: table).map(\.name))
+            return [
+                .delete(tableName: table),
+                .insert(tableName: table),
+                .update(tableName: table, columnNames: columnNames),
+            ]
+        }
     }
 }
 

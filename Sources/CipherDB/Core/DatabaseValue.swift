@@ -98,9 +98,10 @@ public struct DatabaseValue: Hashable, Sendable {
         }
     }
 
-    /// Binds the value to parameter `index` (1-based) of a statement.
+    /// Binds the value to parameter `index` (1-based) of a statement, and
+    /// returns the code of `sqlite3_bind_*`.
     @inline(__always)
-    func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
         switch storage {
         case .null:
             return sqlite3_bind_null(sqliteStatement, index)

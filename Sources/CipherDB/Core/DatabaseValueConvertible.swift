@@ -9,7 +9,7 @@ import Foundation
 /// ```
 ///
 /// See <https://www.sqlite.org/datatype3.html>.
-public protocol DatabaseValueConvertible: SQLExpressible {
+public protocol DatabaseValueConvertible: SQLExpressible, StatementBinding {
     /// The value stored in the database.
     var databaseValue: DatabaseValue { get }
 
@@ -32,6 +32,10 @@ public protocol DatabaseValueConvertible: SQLExpressible {
 
 extension DatabaseValueConvertible {
     public static func fromMissingColumn() -> Self? { nil }
+
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        databaseValue.bind(to: sqliteStatement, at: index)
+    }
 
     public static func databaseJSONDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
@@ -75,6 +79,13 @@ extension Optional: SQLExpressible where Wrapped: SQLExpressible {
     }
 }
 
+extension Optional: StatementBinding where Wrapped: StatementBinding {
+    /// The wrapped value, or NULL.
+    public func bind(to sqliteStatement: SQLiteStatement, at index: CInt) -> CInt {
+        self?.bind(to: sqliteStatement, at: index) ?? DatabaseValue.null.bind(to: sqliteStatement, at: index)
+    }
+}
+
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue {
         self?.databaseValue ?? .null
@@ -90,17 +101,5 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 
     public static func fromMissingColumn() -> Wrapped?? {
         .some(nil)
-    }
-}
-
-// MARK: - RawRepresentable
-
-extension DatabaseValueConvertible where Self: RawRepresentable, Self.RawValue: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue {
-        rawValue.databaseValue
-    }
-
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        RawValue.fromDatabaseValue(dbValue).flatMap { self.init(rawValue: $0) }
     }
 }

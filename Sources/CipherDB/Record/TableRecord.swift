@@ -38,6 +38,22 @@ extension TableRecord {
     public static var databaseSelection: [any SQLSelectable] {
         [AllColumns()]
     }
+
+    /// The number of columns that a request of the record selects: those
+    /// of its ``databaseSelection``, `*` counted from the table's schema.
+    ///
+    /// ```swift
+    /// struct PartialPlayer: TableRecord {
+    ///     static let databaseTableName = "player"
+    ///     static let databaseSelection: [any SQLSelectable] = [Column("id"), Column("name")]
+    /// }
+    /// try Player.numberOfSelectedColumns(db)        // 3
+    /// try PartialPlayer.numberOfSelectedColumns(db) // 2
+    /// ```
+    public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
+        try databaseSelection.map(\.sqlSelection)
+            .columnCount(SQLGenerationContext(db), alias: TableAliasBase(tableName: databaseTableName))
+    }
 }
 
 extension TableRecord where DatabaseComponents == Columns.Type {

@@ -228,6 +228,18 @@ import Testing
         #expect(StatementArguments([NSObject()] as [Any]) == nil)
     }
 
+    @Test func statementArgumentsFromADictionaryOfAnyValues() throws {
+        let arguments = try #require(StatementArguments(["name": "Arthur", "score": NSNull()] as [AnyHashable: Any]))
+        #expect(arguments == ["name": "Arthur", "score": nil])
+        #expect(StatementArguments(["name": NSObject()] as [AnyHashable: Any]) == nil)
+        #expect(StatementArguments([NSNumber(value: 1): "bar"] as [AnyHashable: Any]) == nil)
+        let fixture = try DatabaseFixture(.queue)
+        let name = try fixture.writer.read { (db) throws in
+            try String.fetchOne(db, sql: "SELECT :name", arguments: arguments)
+        }
+        #expect(name == "Arthur")
+    }
+
     @Test func integersEqualDoublesOfTheSameValueAndHashAlike() {
         #expect(1.databaseValue == 1.0.databaseValue)
         #expect(1.databaseValue != 1.5.databaseValue)

@@ -14,7 +14,7 @@ extension Date {
     ///
     /// ```swift
     /// let julianDay = try Double.fetchOne(db, sql: "SELECT julianday('2013-01-01 00:30')")!
-    /// let date = Date(julianDay: julianDay)   // 2013-01-01 00:30:00 UTC
+    /// let date = Date(julianDay: julianDay)   // 2013-01-01 00:30 UTC, to the millisecond
     /// ```
     public init?(julianDay: Double) {
         guard let milliseconds = Int64(exactly: (julianDay * 86_400_000).rounded(.towardZero)),

@@ -58,8 +58,10 @@ import Testing
         try expectRoundTrip(UUID(), kind)
         try expectRoundTrip(Decimal(string: "12345678901234567890.123456789")!, kind)
         try expectRoundTrip(URL(string: "https://example.com/a?b=c")!, kind)
-        // Dates keep millisecond precision.
-        try expectRoundTrip(Date(timeIntervalSince1970: 1_700_000_000.123), kind)
+        // Dates keep millisecond precision (.125: a date made from
+        // seconds since 1970 is the nearest date to its text only when its
+        // fraction is exact in binary).
+        try expectRoundTrip(Date(timeIntervalSince1970: 1_700_000_000.125), kind)
         try expectRoundTrip(Date(timeIntervalSince1970: -86_400 * 365.25 * 100), kind)
     }
 
@@ -89,6 +91,35 @@ import Testing
             #expect(try Date.fetchOne(db, sql: "SELECT 1700000000") == Date(timeIntervalSince1970: 1_700_000_000))
             #expect(try Date.fetchOne(db, sql: "SELECT datetime(1700000000, 'unixepoch')") == Date(timeIntervalSince1970: 1_700_000_000))
             #expect(throws: RowDecodingError.self) { try Date.fetchOne(db, sql: "SELECT 'not a date'") }
+        }
+    }
+
+    @Test func dateDecimalsAfterTheThirdAreIgnored() throws {
+        let dbQueue = try DatabaseQueue()
+        let date = try dbQueue.read { (db) throws in
+            try Date.fetchOne(db, sql: "SELECT '2015-07-22 01:02:03.00456'")
+        }
+        #expect(date == Date.fromDatabaseValue("2015-07-22 01:02:03.004".databaseValue))
+        #expect(Date.fromDatabaseValue("2015-07-22T01:02:03.9999999Z".databaseValue)
+                == Date.fromDatabaseValue("2015-07-22 01:02:03.999".databaseValue))
+    }
+
+    @Test func aDecodedDateIsTheDateNearestToItsText() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let date = try #require(Date.fromDatabaseValue("2015-07-22 01:02:03.004".databaseValue))
+        #expect(date == calendar.date(from: DateComponents(year: 2015, month: 7, day: 22, hour: 1, minute: 2,
+                                                           second: 3, nanosecond: 4_000_000)))
+        #expect(abs(calendar.component(.nanosecond, from: date) - 4_000_000) < 10)
+    }
+
+    @Test func aTimeAloneIsNotADate() throws {
+        for text in ["01:02", "01:02:03", "01:02:03.00456"] {
+            #expect(Date.fromDatabaseValue(text.databaseValue) == nil)
+        }
+        let dbQueue = try DatabaseQueue()
+        #expect(throws: RowDecodingError.self) {
+            try dbQueue.read { (db) throws in try Date.fetchOne(db, sql: "SELECT '01:02'") }
         }
     }
 
@@ -195,6 +226,18 @@ import Testing
         #expect(named.description == #"["name": "Arthur", "score": 10]"#)
         #expect(StatementArguments([1, "a"] as [Any]) != nil)
         #expect(StatementArguments([NSObject()] as [Any]) == nil)
+    }
+
+    @Test func statementArgumentsFromADictionaryOfAnyValues() throws {
+        let arguments = try #require(StatementArguments(["name": "Arthur", "score": NSNull()] as [AnyHashable: Any]))
+        #expect(arguments == ["name": "Arthur", "score": nil])
+        #expect(StatementArguments(["name": NSObject()] as [AnyHashable: Any]) == nil)
+        #expect(StatementArguments([NSNumber(value: 1): "bar"] as [AnyHashable: Any]) == nil)
+        let fixture = try DatabaseFixture(.queue)
+        let name = try fixture.writer.read { (db) throws in
+            try String.fetchOne(db, sql: "SELECT :name", arguments: arguments)
+        }
+        #expect(name == "Arthur")
     }
 
     @Test func integersEqualDoublesOfTheSameValueAndHashAlike() {

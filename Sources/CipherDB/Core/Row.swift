@@ -114,12 +114,8 @@ public final class Row {
     public convenience init?(_ dictionary: [AnyHashable: Any]) {
         var columns: [String: (any DatabaseValueConvertible)?] = [:]
         for (key, value) in dictionary {
-            guard let column = key as? String else { return nil }
-            switch value {
-            case is NSNull: columns[column] = DatabaseValue.null
-            case let value as any DatabaseValueConvertible: columns[column] = value.databaseValue
-            default: return nil
-            }
+            guard let column = key as? String, let dbValue = DatabaseValue(anyValue: value) else { return nil }
+            columns[column] = dbValue
         }
         self.init(columns)
     }

@@ -45,6 +45,25 @@ public struct StatementArguments: Hashable, Sendable {
         namedValues = NamedValues(dictionary.mapValues { $0?.databaseValue ?? .null })
     }
 
+    /// Creates named arguments from a dictionary of any values (such as
+    /// an `NSDictionary`), or returns nil if a key is not a string or a
+    /// value is not ``DatabaseValueConvertible`` (`NSNull` is NULL).
+    ///
+    /// ```swift
+    /// let values: [AnyHashable: Any] = ["name": "Arthur", "score": 100]
+    /// let arguments = StatementArguments(values)!
+    /// try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)", arguments: arguments)
+    /// ```
+    public init?(_ dictionary: [AnyHashable: Any]) {
+        var namedValues: [String: DatabaseValue] = [:]
+        namedValues.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            guard let name = key as? String, let dbValue = DatabaseValue(anyValue: value) else { return nil }
+            namedValues[name] = dbValue
+        }
+        self.namedValues = NamedValues(namedValues)
+    }
+
     /// Creates positional arguments from an array of any values, or returns
     /// nil if one of them is not ``DatabaseValueConvertible``.
     public init?(_ array: [Any]) {

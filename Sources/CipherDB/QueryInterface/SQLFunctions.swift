@@ -1,7 +1,8 @@
 // SQL functions of the query interface.
 //
-// See <https://www.sqlite.org/lang_corefunc.html> and
-// <https://www.sqlite.org/lang_aggfunc.html>.
+// See <https://www.sqlite.org/lang_corefunc.html>,
+// <https://www.sqlite.org/lang_aggfunc.html> and
+// <https://www.sqlite.org/lang_datefunc.html>.
 
 /// `ABS(value)`.
 public func abs(_ value: some SQLSpecificExpressible) -> SQLExpression {
@@ -46,6 +47,32 @@ public func sum(_ value: some SQLSpecificExpressible) -> SQLExpression {
 /// `TOTAL(value)`: 0.0 for no row.
 public func total(_ value: some SQLSpecificExpressible) -> SQLExpression {
     aggregate("TOTAL", value)
+}
+
+/// `JULIANDAY(value, modifier...)`: the Julian day of a date, after the
+/// modifiers, a REAL (see `Date(julianDay:)`).
+///
+/// ```swift
+/// // JULIANDAY(date, '1 days')
+/// julianDay(Column("date"), .day(1))
+/// ```
+///
+/// See <https://www.sqlite.org/lang_datefunc.html>.
+public func julianDay(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
+    SQLExpression(.function("JULIANDAY", [value.sqlExpression] + modifiers.map(\.sqlExpression)))
+}
+
+/// `DATETIME(value, modifier...)`: a date after the modifiers, as UTC text
+/// `yyyy-MM-dd HH:mm:ss`.
+///
+/// ```swift
+/// // DATETIME(date, 'start of day')
+/// dateTime(Column("date"), .startOfDay)
+/// ```
+///
+/// See <https://www.sqlite.org/lang_datefunc.html>.
+public func dateTime(_ value: some SQLSpecificExpressible, _ modifiers: SQLDateModifier...) -> SQLExpression {
+    SQLExpression(.function("DATETIME", [value.sqlExpression] + modifiers.map(\.sqlExpression)))
 }
 
 private func function(_ name: String, _ argument: some SQLExpressible) -> SQLExpression {

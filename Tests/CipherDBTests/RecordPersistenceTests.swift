@@ -168,6 +168,44 @@ import Testing
         }
     }
 
+    /// SQLite does not count the rows that INSTEAD OF triggers change in
+    /// `sqlite3_changes`: a record of a view is updated and deleted all the
+    /// same, as in GRDB.
+    @Test func aRecordOfAViewWithInsteadOfTriggersIsUpdatedAndDeleted() throws {
+        struct ViewKeys: DatabaseSchemaSource {
+            func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? {
+                view.name == "itemView" ? ["id"] : nil
+            }
+        }
+        var configuration = Configuration()
+        configuration.schemaSource = ViewKeys()
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: """
+                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL);
+                CREATE VIEW itemView AS SELECT * FROM item;
+                CREATE TRIGGER itemView_update INSTEAD OF UPDATE ON itemView BEGIN
+                    UPDATE item SET name = NEW.name, score = NEW.score WHERE id = OLD.id;
+                END;
+                CREATE TRIGGER itemView_delete INSTEAD OF DELETE ON itemView BEGIN
+                    DELETE FROM item WHERE id = OLD.id;
+                END;
+                INSERT INTO item VALUES (1, 'Arthur', 10);
+                """)
+            struct ItemView: Codable, FetchableRecord, PersistableRecord {
+                var id: Int64
+                var name: String
+                var score: Int
+            }
+            try ItemView(id: 1, name: "Barbara", score: 20).update(db)
+            #expect(try Item.fetchAll(db) == [Item(id: 1, name: "Barbara", score: 20)])
+            #expect(throws: RecordError.self) { try ItemView(id: 2, name: "Craig", score: 0).update(db) }
+            #expect(try ItemView(id: 1, name: "Barbara", score: 20).delete(db))
+            #expect(try Item.fetchCount(db) == 0)
+            #expect(try !ItemView(id: 1, name: "Barbara", score: 20).delete(db))
+        }
+    }
+
     @Test func theHiddenRowIDIsNotTheRowIDColumnOfAnInsertion() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { (db) throws in

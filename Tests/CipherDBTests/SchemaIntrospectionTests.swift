@@ -216,6 +216,36 @@ import Testing
         }
     }
 
+    /// SQLite 3.15.2 reports a rowid for a row of a WITHOUT ROWID table:
+    /// the description names no row, as GRDB's does on later SQLites.
+    @Test func aForeignKeyViolationInAWithoutRowIDTableNamesTheKeyButNoRow() throws {
+        try DatabaseQueue().writeWithoutTransaction { (db) throws in
+            try db.execute(sql: """
+                CREATE TABLE parent(a TEXT NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b));
+                CREATE TABLE child(id INTEGER NOT NULL PRIMARY KEY, parentA, parentB, \
+                FOREIGN KEY (parentA, parentB) REFERENCES parent(a, b)) WITHOUT ROWID;
+                PRAGMA foreign_keys = OFF;
+                INSERT INTO child (id, parentA, parentB) VALUES (13, 'foo', 'bar');
+                """)
+            let error = #expect(throws: DatabaseError.self) { try db.checkForeignKeys() }
+            #expect(error?.message == "FOREIGN KEY constraint violation - from child(parentA, parentB) to parent(a, b)")
+        }
+    }
+
+    @Test func aForeignKeyMappingIsAListOfColumnPairs() throws {
+        try DatabaseQueue().inDatabase { (db) throws in
+            try db.execute(sql: """
+                CREATE TABLE parent(a, b, PRIMARY KEY (a, b));
+                CREATE TABLE child(x, y, FOREIGN KEY (x, y) REFERENCES parent(b, a));
+                """)
+            let foreignKey = try #require(db.foreignKeys(on: "child").first)
+            let (origin, destination) = foreignKey.mapping[0]
+            #expect(origin == "x")
+            #expect(destination == "b")
+            #expect(foreignKey.mapping.map(\.destination) == ["b", "a"])
+        }
+    }
+
     @Test func associationsFromViewsUseTheGivenColumnsAndThePrimaryKey() throws {
         let fixture = try makeLibrary(.queue)
         try fixture.writer.write { (db) throws in

@@ -42,7 +42,7 @@ extension Database {
             return ForeignKeyInfo(
                 id: key.id,
                 destinationTable: key.destinationTable,
-                mapping: zip(mapping, destinations).map { ForeignKeyInfo.Mapping(origin: $0.origin, destination: $1) })
+                mapping: zip(mapping, destinations).map { ($0.origin, $1) })
         }
     }
 

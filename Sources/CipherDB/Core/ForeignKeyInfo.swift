@@ -9,19 +9,13 @@
 /// ```
 ///
 /// See <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>.
-public struct ForeignKeyInfo: Sendable, Hashable {
+public struct ForeignKeyInfo: Sendable {
     /// The foreign key id, unique in its table.
     public var id: Int
     /// The referenced table.
     public let destinationTable: String
     /// Pairs of (origin column, destination column), in key order.
-    public let mapping: [Mapping]
-
-    /// A column of the foreign key and the column it references.
-    public struct Mapping: Sendable, Hashable {
-        public let origin: String
-        public let destination: String
-    }
+    public let mapping: [(origin: String, destination: String)]
 
     /// The columns of the origin table.
     public var originColumns: [String] { mapping.map(\.origin) }

@@ -11,7 +11,8 @@
 public struct ForeignKeyViolation: Sendable, Hashable {
     /// The table of the row that holds the foreign key.
     public var originTable: String
-    /// The rowid of that row, or nil for a `WITHOUT ROWID` table.
+    /// The rowid of that row. For a row of a `WITHOUT ROWID` table, later
+    /// SQLites give nil, and SQLite 3.15.2 a number that names no row.
     public var originRowID: Int64?
     /// The referenced table.
     public var destinationTable: String
@@ -21,7 +22,15 @@ public struct ForeignKeyViolation: Sendable, Hashable {
 
     /// A description of the violation with the columns of the foreign key
     /// and the offending row, when they can be read.
+    ///
+    /// ```swift
+    /// try violation.failureDescription(db)
+    /// // FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:1 authorId:42]
+    /// ```
     public func failureDescription(_ db: Database) throws -> String {
+        // SQLite 3.15.2 reports a rowid for the rows of a WITHOUT ROWID
+        // table too, where later versions report NULL: it names no row.
+        let originRowID = try db.primaryKey(originTable).tableHasRowID ? originRowID : nil
         let foreignKey = try db.foreignKeys(on: originTable).first { $0.id == foreignKeyId }
         var description = "FOREIGN KEY constraint violation - from \(originTable)"
         if let foreignKey {

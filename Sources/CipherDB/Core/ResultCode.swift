@@ -100,6 +100,10 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable {
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 19 | (8 << 8))
     public static let SQLITE_CONSTRAINT_VTAB = ResultCode(rawValue: 19 | (9 << 8))
     public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 19 | (10 << 8))
+    /// SQLite 3.31: SQLCipher 3.4.1 never returns it.
+    public static let SQLITE_CONSTRAINT_PINNED = ResultCode(rawValue: 19 | (11 << 8))
+    /// SQLite 3.37, for STRICT tables: SQLCipher 3.4.1 never returns it.
+    public static let SQLITE_CONSTRAINT_DATATYPE = ResultCode(rawValue: 19 | (12 << 8))
 }
 
 extension ResultCode: CustomStringConvertible {

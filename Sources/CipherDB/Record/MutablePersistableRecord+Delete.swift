@@ -22,8 +22,10 @@ extension MutablePersistableRecord {
 
     private func deleteWithoutCallbacks(_ db: Database) throws -> Bool {
         guard let (statement, key) = try keyedStatement(db, kind: .delete) else { return false }
-        try statement.execute(values: key.values)
-        return db.changesCount > 0
+        let changesCount = try db.countingChanges(in: type(of: self).databaseTableName) {
+            try statement.execute(values: key.values)
+        }
+        return changesCount > 0
     }
 
     /// Whether the row of the record exists.

@@ -126,8 +126,10 @@ extension MutablePersistableRecord {
         }
         let conflict = conflictResolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate
         let statement = try db.updateStatement(table: table, setColumns: setColumns, keyColumns: key.columns, onConflict: conflict)
-        try statement.execute(values: setValues + key.values)
-        if db.changesCount == 0 {
+        let changesCount = try db.countingChanges(in: table) {
+            try statement.execute(values: setValues + key.values)
+        }
+        if changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: table, key: key.dictionary)
         }
         return PersistenceSuccess(persistenceContainer: container)

@@ -11,82 +11,141 @@
 ///
 /// See <https://www.sqlite.org/syntax/column-def.html>.
 public final class ColumnDefinition {
+    /// An index on the column: a plain one, or a `UNIQUE` constraint.
+    enum Indexing {
+        case index
+        case unique(Database.ConflictResolution)
+    }
+
+    /// `REFERENCES table(column) …`: without a column, the primary key of
+    /// the referenced table.
+    struct ForeignKeyConstraint {
+        var destinationTable: String
+        var destinationColumn: String?
+        var deleteAction: Database.ForeignKeyAction?
+        var updateAction: Database.ForeignKeyAction?
+        var isDeferred: Bool
+    }
+
+    /// Whether a generated column is computed when read, or stored.
+    ///
+    /// ```swift
+    /// t.column("total", .integer).generatedAs(sql: "score + bonus", .stored)
+    /// ```
+    ///
+    /// See <https://sqlite.org/gencol.html>.
+    public enum GeneratedColumnQualification: Sendable {
+        /// `VIRTUAL`: computed when the column is read.
+        case virtual
+        /// `STORED`: computed when the row is written, and stored.
+        case stored
+    }
+
+    /// `GENERATED ALWAYS AS (expression) VIRTUAL|STORED`.
+    struct GeneratedColumnConstraint {
+        var expression: SQLExpression
+        var qualification: GeneratedColumnQualification
+    }
+
     let name: String
     let type: Database.ColumnType?
-    private var primaryKey: (conflict: Database.ConflictResolution?, autoincrement: Bool)?
-    private var notNullConflict: Database.ConflictResolution??
-    private var uniqueConflict: Database.ConflictResolution??
-    private var checks: [SQLExpression] = []
-    private var defaultExpression: SQLExpression?
-    private var collationName: String?
-    private var reference: (table: String, column: String?, onDelete: Database.ForeignKeyAction?,
-                            onUpdate: Database.ForeignKeyAction?, deferred: Bool)?
-    private(set) var isIndexed = false
-    var isPrimaryKey: Bool { primaryKey != nil }
-    /// A column definition written in SQL, used as is.
-    private var verbatimSQL: String?
+    var primaryKey: (conflictResolution: Database.ConflictResolution?, autoincrement: Bool)?
+    var indexing: Indexing?
+    /// `.abort`, SQLite's default, writes a plain `NOT NULL`.
+    var notNullConflictResolution: Database.ConflictResolution?
+    var checkConstraints: [SQLExpression] = []
+    var foreignKeyConstraints: [ForeignKeyConstraint] = []
+    var defaultExpression: SQLExpression?
+    var collationName: String?
+    var generatedColumnConstraint: GeneratedColumnConstraint?
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
         self.type = type
     }
 
-    init(verbatimSQL: String) {
-        self.name = ""
-        self.type = nil
-        self.verbatimSQL = verbatimSQL
-    }
-
     /// `PRIMARY KEY [AUTOINCREMENT]`.
+    ///
+    /// ```swift
+    /// t.column("id", .integer).primaryKey(autoincrement: true)
+    /// ```
     @discardableResult
-    public func primaryKey(onConflict conflict: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
-        primaryKey = (conflict, autoincrement)
+    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
+        primaryKey = (conflictResolution, autoincrement)
         return self
     }
 
-    /// `NOT NULL`.
+    /// `NOT NULL`, with an optional conflict clause.
+    ///
+    /// ```swift
+    /// t.column("name", .text).notNull(onConflict: .fail)
+    /// ```
     @discardableResult
-    public func notNull(onConflict conflict: Database.ConflictResolution? = nil) -> Self {
-        notNullConflict = .some(conflict)
+    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        notNullConflictResolution = conflictResolution ?? .abort
         return self
     }
 
-    /// `UNIQUE`.
+    /// `UNIQUE`, with an optional conflict clause. The column is then not
+    /// given an index by ``indexed()``: the constraint has one.
+    ///
+    /// ```swift
+    /// t.column("email", .text).unique(onConflict: .replace)
+    /// ```
     @discardableResult
-    public func unique(onConflict conflict: Database.ConflictResolution? = nil) -> Self {
-        uniqueConflict = .some(conflict)
+    public func unique(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        indexing = .unique(conflictResolution ?? .abort)
+        return self
+    }
+
+    /// Creates an index on the column, named `table_on_column`, unless the
+    /// column is ``unique(onConflict:)``.
+    ///
+    /// ```swift
+    /// t.column("email", .text).indexed() // CREATE INDEX "player_on_email" ON "player"("email")
+    /// ```
+    @discardableResult
+    public func indexed() -> Self {
+        if indexing == nil { indexing = .index }
         return self
     }
 
     /// `CHECK (condition)`: `t.column("score", .integer).check { $0 >= 0 }`.
     @discardableResult
     public func check(_ condition: (Column) -> any SQLExpressible) -> Self {
-        checks.append(condition(Column(name)).sqlExpression)
+        checkConstraints.append(condition(Column(name)).sqlExpression)
         return self
     }
 
-    /// `CHECK (sql)`.
+    /// `CHECK (sql)`: `t.column("score", .integer).check(sql: "score >= 0")`.
     @discardableResult
     public func check(sql: String) -> Self {
-        checks.append(SQL(sql: sql).sqlExpression)
+        checkConstraints.append(SQL(sql: sql).sqlExpression)
         return self
     }
 
-    /// `DEFAULT value`.
+    /// `DEFAULT value`, written as an SQL literal.
+    ///
+    /// ```swift
+    /// t.column("name", .text).defaults(to: "Anonymous") // DEFAULT 'Anonymous'
+    /// ```
     @discardableResult
     public func defaults(to value: some DatabaseValueConvertible) -> Self {
         defaultExpression = value.sqlExpression
         return self
     }
 
-    /// `DEFAULT (sql)`: `t.column("createdAt", .datetime).defaults(sql: "CURRENT_TIMESTAMP")`.
+    /// `DEFAULT sql`: `t.column("createdAt", .datetime).defaults(sql: "CURRENT_TIMESTAMP")`.
+    /// SQLite wants an expression other than a literal in parentheses:
+    /// `defaults(sql: "(1 + 1)")`.
     @discardableResult
     public func defaults(sql: String) -> Self {
         defaultExpression = SQL(sql: sql).sqlExpression
         return self
     }
 
-    /// `COLLATE name`, for SQLite's built-in collations.
+    /// `COLLATE name`, for SQLite's built-in collations:
+    /// `t.column("name", .text).collate(.nocase)`.
     @discardableResult
     public func collate(_ collation: Database.CollationName) -> Self {
         collationName = collation.rawValue
@@ -94,68 +153,63 @@ public final class ColumnDefinition {
     }
 
     /// `COLLATE name`, for CipherDB's and custom collations (registered on
-    /// every connection that uses the table).
+    /// every connection that uses the table):
+    /// `t.column("name", .text).collate(.localizedCaseInsensitiveCompare)`.
     @discardableResult
     public func collate(_ collation: DatabaseCollation) -> Self {
         collationName = collation.name
         return self
     }
 
+    /// `GENERATED ALWAYS AS (sql)`. Generated columns need SQLite 3.31:
+    /// SQLCipher 3.4.1 (SQLite 3.15.2) cannot create them, and creating or
+    /// altering a table with one throws.
+    ///
+    /// ```swift
+    /// t.column("total", .integer).generatedAs(sql: "score + bonus")
+    /// ```
+    ///
+    /// See <https://sqlite.org/gencol.html>.
+    @discardableResult
+    public func generatedAs(sql: String, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
+        generatedAs(SQL(sql: sql), qualification)
+    }
+
+    /// `GENERATED ALWAYS AS (expression)`. Generated columns need SQLite
+    /// 3.31: SQLCipher 3.4.1 (SQLite 3.15.2) cannot create them, and
+    /// creating or altering a table with one throws.
+    ///
+    /// ```swift
+    /// t.column("total", .integer).generatedAs(Column("score") + Column("bonus"), .stored)
+    /// ```
+    @discardableResult
+    public func generatedAs(_ expression: some SQLExpressible, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
+        generatedColumnConstraint = GeneratedColumnConstraint(expression: expression.sqlExpression, qualification: qualification)
+        return self
+    }
+
     /// `REFERENCES table(column) ON DELETE … ON UPDATE …`. Without a column,
-    /// the primary key of the referenced table.
+    /// the primary key of the referenced table (`rowid` for a table without
+    /// one). A column can reference several tables.
+    ///
+    /// ```swift
+    /// t.column("teamId", .integer).references("team", onDelete: .cascade)
+    /// ```
     @discardableResult
     public func references(
         _ table: String,
         column: String? = nil,
-        onDelete: Database.ForeignKeyAction? = nil,
-        onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false) -> Self
+        onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil,
+        deferred isDeferred: Bool = false) -> Self
     {
-        reference = (table, column, onDelete, onUpdate, deferred)
+        foreignKeyConstraints.append(ForeignKeyConstraint(
+            destinationTable: table, destinationColumn: column,
+            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred))
         return self
     }
-
-    /// Creates an index on the column (named `tableName_on_columnName`).
-    @discardableResult
-    public func indexed() -> Self {
-        isIndexed = true
-        return self
-    }
-
-    func sql(_ db: Database) throws -> String {
-        if let verbatimSQL { return verbatimSQL }
-        let context = SQLGenerationContext.inliningValues(db)
-        var parts = [name.quotedDatabaseIdentifier]
-        if let type, !type.rawValue.isEmpty { parts.append(type.rawValue) }
-        if let primaryKey {
-            parts.append("PRIMARY KEY" + conflictClause(primaryKey.conflict) + (primaryKey.autoincrement ? " AUTOINCREMENT" : ""))
-        }
-        if let notNullConflict { parts.append("NOT NULL" + conflictClause(notNullConflict)) }
-        if let uniqueConflict { parts.append("UNIQUE" + conflictClause(uniqueConflict)) }
-        for check in checks { parts.append("CHECK (" + (try check.sql(context)) + ")") }
-        if let defaultExpression { parts.append("DEFAULT " + (try defaultExpression.defaultSQL(context))) }
-        if let collationName { parts.append("COLLATE " + collationName) }
-        if let reference {
-            var clause = "REFERENCES " + reference.table.quotedDatabaseIdentifier
-            if let column = reference.column { clause += "(" + column.quotedDatabaseIdentifier + ")" }
-            if let action = reference.onDelete { clause += " ON DELETE " + action.rawValue }
-            if let action = reference.onUpdate { clause += " ON UPDATE " + action.rawValue }
-            if reference.deferred { clause += " DEFERRABLE INITIALLY DEFERRED" }
-            parts.append(clause)
-        }
-        return parts.joined(separator: " ")
-    }
 }
 
-func conflictClause(_ conflict: Database.ConflictResolution?) -> String {
-    conflict.map { " ON CONFLICT " + $0.rawValue } ?? ""
-}
-
-extension SQLExpression {
-    /// A `DEFAULT` clause value: literals as they are, expressions in
-    /// parentheses, as SQLite requires.
-    fileprivate func defaultSQL(_ context: SQLGenerationContext) throws -> String {
-        if case .value = impl { return try sql(context) }
-        return "(" + (try sql(context)) + ")"
-    }
-}
+// A mutable class, used by one definition at a time.
+@available(*, unavailable)
+extension ColumnDefinition: Sendable {}

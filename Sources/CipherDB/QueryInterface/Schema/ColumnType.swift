@@ -17,8 +17,10 @@ extension Database {
         public static let datetime = ColumnType(rawValue: "DATETIME")
         /// JSON stored as text (SQLite 3.15.2 has no JSON functions).
         public static let jsonText = ColumnType(rawValue: "TEXT")
-        /// No declared type: no affinity.
-        public static let any = ColumnType(rawValue: "")
+        /// `ANY`, for the columns of STRICT tables (SQLite 3.37). Elsewhere
+        /// SQLite gives it the NUMERIC affinity; omit the type for none:
+        /// `t.column("value")`.
+        public static let any = ColumnType(rawValue: "ANY")
     }
 
     /// What a foreign key does when the referenced row is deleted or its
@@ -44,17 +46,10 @@ public struct TableOptions: OptionSet, Sendable {
     public static let temporary = TableOptions(rawValue: 1 << 1)
     /// `… WITHOUT ROWID`. See <https://www.sqlite.org/withoutrowid.html>.
     public static let withoutRowID = TableOptions(rawValue: 1 << 2)
-}
-
-/// Options of `CREATE INDEX`.
-public struct IndexOptions: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// `CREATE INDEX IF NOT EXISTS`.
-    public static let ifNotExists = IndexOptions(rawValue: 1 << 0)
-    /// `CREATE UNIQUE INDEX`.
-    public static let unique = IndexOptions(rawValue: 1 << 1)
+    /// `… STRICT`. STRICT tables need SQLite 3.37: SQLCipher 3.4.1 (SQLite
+    /// 3.15.2) cannot create them, and creating one throws.
+    /// See <https://www.sqlite.org/stricttables.html>.
+    public static let strict = TableOptions(rawValue: 1 << 3)
 }
 
 extension SQLGenerationContext {

@@ -22,17 +22,34 @@ extension Database {
         }
     }
 
-    /// Drops a table.
+    /// Creates a table (GRDB's former signature):
+    /// `try db.create(table: "player", ifNotExists: true) { t in … }`.
+    @_disfavoredOverload
+    public func create(
+        table name: String,
+        temporary: Bool = false,
+        ifNotExists: Bool = false,
+        withoutRowID: Bool = false,
+        body: (TableDefinition) throws -> Void) throws
+    {
+        var options: TableOptions = []
+        if temporary { options.insert(.temporary) }
+        if ifNotExists { options.insert(.ifNotExists) }
+        if withoutRowID { options.insert(.withoutRowID) }
+        try create(table: name, options: options, body: body)
+    }
+
+    /// Drops a table: `try db.drop(table: "player")`.
     public func drop(table name: String) throws {
         try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
     }
 
-    /// Drops a table if it exists.
+    /// Drops a table if it exists: `try db.drop(table: "player", ifExists: true)`.
     public func drop(table name: String, ifExists: Bool) throws {
         try execute(sql: "DROP TABLE \(ifExists ? "IF EXISTS " : "")\(name.quotedDatabaseIdentifier)")
     }
 
-    /// Renames a table.
+    /// Renames a table: `try db.rename(table: "player", to: "gamer")`.
     ///
     /// See <https://www.sqlite.org/lang_altertable.html>.
     public func rename(table name: String, to newName: String) throws {
@@ -51,14 +68,14 @@ extension Database {
     /// `rename(column:to:)` and `drop(column:)` throw: SQLite 3.15.2 has no
     /// `RENAME COLUMN` (3.25) nor `DROP COLUMN` (3.35).
     public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
-        let alteration = TableAlteration(tableName: name)
+        let alteration = TableAlteration(name: name)
         try body(alteration)
         for sql in try alteration.sql(self) {
             try execute(sql: sql)
         }
     }
 
-    /// Creates an index.
+    /// Creates an index on columns.
     ///
     /// ```swift
     /// try db.create(index: "player_on_name", on: "player", columns: ["name"], options: [.unique])
@@ -67,15 +84,13 @@ extension Database {
     /// See <https://www.sqlite.org/lang_createindex.html>.
     public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [],
                        condition: (any SQLExpressible)? = nil) throws {
-        var sql = indexSQL(named: name, table: table, columns: columns,
-                           unique: options.contains(.unique), ifNotExists: options.contains(.ifNotExists))
-        if let condition {
-            sql += " WHERE " + (try condition.sqlExpression.sql(.inliningValues(self)))
-        }
-        try execute(sql: sql)
+        let index = IndexDefinition(name: name, table: table, columns: columns, options: options, condition: condition?.sqlExpression)
+        try execute(sql: index.sql(self))
     }
 
-    /// Creates an index (GRDB's former signature).
+    /// Creates an index on columns (GRDB's former signature):
+    /// `try db.create(index: "player_on_name", on: "player", columns: ["name"], unique: true)`.
+    @_disfavoredOverload
     public func create(index name: String, on table: String, columns: [String], unique: Bool = false,
                        ifNotExists: Bool = false, condition: (any SQLExpressible)? = nil) throws {
         var options: IndexOptions = []
@@ -84,52 +99,64 @@ extension Database {
         try create(index: name, on: table, columns: columns, options: options, condition: condition)
     }
 
-    /// Drops an index.
+    /// Creates an index on expressions.
+    ///
+    /// ```swift
+    /// try db.create(index: "player_on_name_nocase", on: "player", expressions: [Column("name").collating(.nocase)])
+    /// ```
+    ///
+    /// See <https://www.sqlite.org/expridx.html>.
+    public func create(index name: String, on table: String, expressions: [any SQLExpressible], options: IndexOptions = [],
+                       condition: (any SQLExpressible)? = nil) throws {
+        let index = IndexDefinition(
+            name: name, table: table, expressions: expressions.map(\.sqlExpression),
+            options: options, condition: condition?.sqlExpression)
+        try execute(sql: index.sql(self))
+    }
+
+    /// Creates an index on columns, named `index_table_on_a_b`.
+    ///
+    /// ```swift
+    /// // CREATE INDEX "index_player_on_email" ON "player"("email")
+    /// try db.create(indexOn: "player", columns: ["email"])
+    /// ```
+    public func create(indexOn table: String, columns: [String], options: IndexOptions = [],
+                       condition: (any SQLExpressible)? = nil) throws {
+        let index = IndexDefinition(table: table, columns: columns, options: options, condition: condition?.sqlExpression)
+        try execute(sql: index.sql(self))
+    }
+
+    /// Drops an index: `try db.drop(index: "player_on_email")`.
     public func drop(index name: String) throws {
         try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
     }
-}
 
-/// Changes to a table, given to ``Database/alter(table:body:)``.
-public final class TableAlteration {
-    let tableName: String
-    private var addedColumns: [ColumnDefinition] = []
-    private var unsupported: String?
-
-    init(tableName: String) {
-        self.tableName = tableName
-    }
-
-    /// `ALTER TABLE … ADD COLUMN …`. SQLite requires a default value for a
-    /// NOT NULL column added to a table that has rows.
-    @discardableResult
-    public func add(column name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
-        let column = ColumnDefinition(name: name, type: type)
-        addedColumns.append(column)
-        return column
-    }
-
-    /// Not available on SQLite 3.15.2: throws when the alteration runs.
-    public func rename(column name: String, to newName: String) {
-        unsupported = unsupported ?? "cannot rename column \(name) of table \(tableName): SQLite 3.15.2 (SQLCipher 3.4.1) has no RENAME COLUMN; create a new table with the new column name, copy the rows with INSERT INTO … SELECT, drop the old table and rename the new one, in the same migration"
-    }
-
-    /// Not available on SQLite 3.15.2: throws when the alteration runs.
-    public func drop(column name: String) {
-        unsupported = unsupported ?? "cannot drop column \(name) of table \(tableName): SQLite 3.15.2 (SQLCipher 3.4.1) has no DROP COLUMN; create a new table without the column, copy the rows with INSERT INTO … SELECT, drop the old table and rename the new one, in the same migration"
-    }
-
-    func sql(_ db: Database) throws -> [String] {
-        if let unsupported {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: unsupported)
+    /// Drops the index on exactly these columns, in this order (compared
+    /// case-insensitively), whatever its name. Does nothing if there is
+    /// none; throws if the table does not exist.
+    ///
+    /// ```swift
+    /// try db.drop(indexOn: "player", columns: ["email"])
+    /// ```
+    public func drop(indexOn table: String, columns: [String]) throws {
+        let lowercasedColumns = columns.map { $0.lowercased() }
+        let matches = try indexes(on: table).filter { $0.columns.map { $0.lowercased() } == lowercasedColumns }
+        if matches.count == 1 {
+            try drop(index: matches[0].name)
         }
-        var statements: [String] = []
-        for column in addedColumns {
-            statements.append("ALTER TABLE \(tableName.quotedDatabaseIdentifier) ADD COLUMN \(try column.sql(db))")
-            if column.isIndexed {
-                statements.append(automaticIndexSQL(table: tableName, column: column.name, ifNotExists: false))
-            }
-        }
-        return statements
+    }
+
+    /// Rebuilds the indexes that use a built-in collation:
+    /// `try db.reindex(collation: .nocase)`.
+    ///
+    /// See <https://www.sqlite.org/lang_reindex.html>.
+    public func reindex(collation: Database.CollationName) throws {
+        try execute(sql: "REINDEX \(collation.rawValue)")
+    }
+
+    /// Rebuilds the indexes that use a collation, after its order changed:
+    /// `try db.reindex(collation: .localizedCompare)`.
+    public func reindex(collation: DatabaseCollation) throws {
+        try reindex(collation: Database.CollationName(rawValue: collation.name))
     }
 }

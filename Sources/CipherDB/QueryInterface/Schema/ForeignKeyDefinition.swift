@@ -22,38 +22,47 @@ public final class ForeignKeyDefinition {
 
     let name: String
     let table: String?
-    let onDelete: Database.ForeignKeyAction?
-    let onUpdate: Database.ForeignKeyAction?
-    let deferred: Bool
+    let deleteAction: Database.ForeignKeyAction?
+    let updateAction: Database.ForeignKeyAction?
+    let isDeferred: Bool
     private(set) var indexing: Indexing?
-    private(set) var notNullConflict: Database.ConflictResolution??
+    /// `.abort`, SQLite's default, writes a plain `NOT NULL`.
+    private(set) var notNullConflictResolution: Database.ConflictResolution?
 
-    init(name: String, table: String?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?,
-         deferred: Bool, indexed: Bool)
+    init(name: String, table: String?, deleteAction: Database.ForeignKeyAction?, updateAction: Database.ForeignKeyAction?,
+         isDeferred: Bool, isIndexed: Bool)
     {
         self.name = name
         self.table = table
-        self.onDelete = onDelete
-        self.onUpdate = onUpdate
-        self.deferred = deferred
-        self.indexing = indexed ? .index : nil
+        self.deleteAction = deleteAction
+        self.updateAction = updateAction
+        self.isDeferred = isDeferred
+        self.indexing = isIndexed ? .index : nil
     }
 
-    /// `NOT NULL` on the foreign key columns.
+    /// `NOT NULL` on the foreign key columns: `t.belongsTo("team").notNull()`.
     @discardableResult
-    public func notNull(onConflict conflict: Database.ConflictResolution? = nil) -> Self {
-        notNullConflict = .some(conflict)
+    public func notNull(onConflict conflictResolution: Database.ConflictResolution? = nil) -> Self {
+        notNullConflictResolution = conflictResolution ?? .abort
         return self
     }
 
     /// A unique index on the foreign key columns (`UNIQUE` for one column):
     /// at most one row refers to each referenced row.
+    ///
+    /// ```swift
+    /// t.belongsTo("country").unique() // countryCode TEXT UNIQUE REFERENCES country(code)
+    /// ```
     @discardableResult
     public func unique() -> Self {
         indexing = .unique
         return self
     }
 }
+
+// A mutable class, used by one definition at a time.
+@available(*, unavailable)
+extension ForeignKeyDefinition: Sendable {}
 
 /// A table and the columns and types of its primary key; nil columns for
 /// a hidden rowid.
@@ -71,58 +80,70 @@ struct PrimaryKeyDescriptor {
 }
 
 extension ForeignKeyDefinition {
-    /// The columns and constraints of the foreign key, in a table named
-    /// `originTable` whose own primary key is `forwardPrimaryKey`.
-    func generated(_ db: Database, originTable: String, forwardPrimaryKey: PrimaryKeyDescriptor)
-        throws -> (columns: [ColumnDefinition], constraint: TableDefinition.ForeignKeyConstraint?, compositeIndex: [String]?)
+    /// What the foreign key adds to a table: its columns, and for a
+    /// composite key a table constraint and an index on all columns.
+    struct Generated {
+        var columns: [ColumnDefinition]
+        var constraint: TableDefinition.ForeignKeyConstraint?
+        var index: IndexDefinition?
+    }
+
+    /// The columns and constraints of the foreign key, in `originTable`
+    /// whose own primary key is `forwardPrimaryKey` (nil while that
+    /// primary key is being defined).
+    func generated(_ db: Database, originTable: String, forwardPrimaryKey: PrimaryKeyDescriptor?, indexOptions: IndexOptions)
+        throws -> Generated
     {
         let destination = try destinationPrimaryKey(db, originTable: originTable, forwardPrimaryKey: forwardPrimaryKey)
         guard let keyColumns = destination.columns else {
-            // A hidden rowid: `nameId INTEGER REFERENCES table`.
+            // A hidden rowid: `nameId INTEGER REFERENCES table("rowid")`.
             let column = ColumnDefinition(name: name + "Id", type: .integer)
-                .references(destination.table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
-            refine(column)
-            return ([column], nil, nil)
+            column.references(destination.table, onDelete: deleteAction, onUpdate: updateAction, deferred: isDeferred)
+            return Generated(columns: [refinedSingleColumn(column)], constraint: nil, index: nil)
         }
         let names = keyColumns.map { name + $0.name.uppercasingFirstCharacter }
         if keyColumns.count == 1 {
             let column = ColumnDefinition(name: names[0], type: keyColumns[0].type)
-                .references(destination.table, column: keyColumns[0].name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
-            refine(column)
-            return ([column], nil, nil)
+            column.references(destination.table, column: keyColumns[0].name, onDelete: deleteAction, onUpdate: updateAction, deferred: isDeferred)
+            return Generated(columns: [refinedSingleColumn(column)], constraint: nil, index: nil)
         }
-        // A composite key: a table constraint, and an index on all columns.
         let columns = zip(names, keyColumns).map { name, keyColumn in
             let column = ColumnDefinition(name: name, type: keyColumn.type)
-            if let notNullConflict { column.notNull(onConflict: notNullConflict) }
+            if let notNullConflictResolution { column.notNull(onConflict: notNullConflictResolution) }
             return column
         }
         let constraint = TableDefinition.ForeignKeyConstraint(
-            columns: names, table: destination.table, destination: nil,
-            onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
-        return (columns, constraint, indexing == nil ? nil : names)
+            columns: names, destinationTable: destination.table, destinationColumns: nil,
+            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred)
+        let index = indexing.map { indexing in
+            IndexDefinition(table: originTable, columns: names,
+                            options: indexing == .unique ? indexOptions.union(.unique) : indexOptions)
+        }
+        return Generated(columns: columns, constraint: constraint, index: index)
     }
 
-    /// Whether the composite index is unique.
-    var isUnique: Bool { indexing == .unique }
-
-    private func refine(_ column: ColumnDefinition) {
-        if let notNullConflict { column.notNull(onConflict: notNullConflict) }
+    private func refinedSingleColumn(_ column: ColumnDefinition) -> ColumnDefinition {
+        if let notNullConflictResolution { column.notNull(onConflict: notNullConflictResolution) }
         switch indexing {
         case nil: break
         case .index: column.indexed()
         case .unique: column.unique()
         }
+        return column
     }
 
-    private func destinationPrimaryKey(_ db: Database, originTable: String, forwardPrimaryKey: PrimaryKeyDescriptor)
+    private func destinationPrimaryKey(_ db: Database, originTable: String, forwardPrimaryKey: PrimaryKeyDescriptor?)
         throws -> PrimaryKeyDescriptor
     {
-        if let table {
-            if table.lowercased() == originTable.lowercased() { return forwardPrimaryKey }
-            return try PrimaryKeyDescriptor.find(db, table: table)
+        if let forwardPrimaryKey {
+            let isAutoreference = if let table {
+                table.lowercased() == originTable.lowercased()
+            } else {
+                name.singularized.lowercased() == originTable.singularized.lowercased()
+            }
+            if isAutoreference { return forwardPrimaryKey }
         }
-        if originTable.singularized.lowercased() == name.singularized.lowercased() { return forwardPrimaryKey }
+        if let table { return try PrimaryKeyDescriptor.find(db, table: table) }
         if try db.tableExists(name) { return try PrimaryKeyDescriptor.find(db, table: name) }
         let pluralizedName = name.pluralized
         if try db.tableExists(pluralizedName) { return try PrimaryKeyDescriptor.find(db, table: pluralizedName) }

@@ -11,29 +11,48 @@
 ///
 /// See <https://www.sqlite.org/lang_createtable.html>.
 public final class TableDefinition {
-    /// A column, or the columns of a foreign key, in definition order.
-    enum ColumnEntry {
-        case column(ColumnDefinition)
-        case foreignKey(ForeignKeyDefinition)
+    /// A column of a primary or unique key.
+    enum KeyComponent {
+        case columnName(String)
+        case columnDefinition(ColumnDefinition)
+        case foreignKeyDefinition(ForeignKeyDefinition)
     }
 
-    /// `FOREIGN KEY (columns) REFERENCES table(destination) …`.
+    /// `PRIMARY KEY (…)` or `UNIQUE (…)`.
+    struct KeyConstraint {
+        var components: [KeyComponent]
+        var conflictResolution: Database.ConflictResolution?
+    }
+
+    /// What defines columns, and foreign keys, in definition order.
+    enum ColumnComponent {
+        case columnDefinition(ColumnDefinition)
+        case columnLiteral(SQL)
+        case foreignKeyDefinition(ForeignKeyDefinition)
+        case foreignKeyConstraint(ForeignKeyConstraint)
+    }
+
+    /// `FOREIGN KEY (columns) REFERENCES table(destination) …`: without
+    /// destination columns, the primary key of the referenced table.
     struct ForeignKeyConstraint {
         var columns: [String]
-        var table: String
-        var destination: [String]?
-        var onDelete: Database.ForeignKeyAction?
-        var onUpdate: Database.ForeignKeyAction?
-        var deferred: Bool
+        var destinationTable: String
+        var destinationColumns: [String]?
+        var deleteAction: Database.ForeignKeyAction?
+        var updateAction: Database.ForeignKeyAction?
+        var isDeferred: Bool
     }
 
     let name: String
     let options: TableOptions
-    private var entries: [ColumnEntry] = []
-    private var primaryKeyColumns: (columns: [String], conflict: Database.ConflictResolution?)?
-    private var uniqueKeys: [(columns: [String], conflict: Database.ConflictResolution?)] = []
-    private var foreignKeys: [ForeignKeyConstraint] = []
-    private var checks: [SQLExpression] = []
+    private(set) var columnComponents: [ColumnComponent] = []
+    private(set) var primaryKeyConstraint: KeyConstraint?
+    private(set) var uniqueKeyConstraints: [KeyConstraint] = []
+    private(set) var checkConstraints: [SQLExpression] = []
+    private(set) var literalConstraints: [SQL] = []
+    /// A misuse of the definition, thrown when the table is created.
+    private(set) var misuse: String?
+    private var inPrimaryKeyBody = false
 
     init(name: String, options: TableOptions) {
         self.name = name
@@ -42,55 +61,109 @@ public final class TableDefinition {
 
     /// `id INTEGER PRIMARY KEY AUTOINCREMENT`: ids are never reused.
     ///
+    /// ```swift
+    /// t.autoIncrementedPrimaryKey("id")
+    /// ```
+    ///
     /// See <https://www.sqlite.org/autoinc.html>.
     @discardableResult
-    public func autoIncrementedPrimaryKey(_ name: String, onConflict conflict: Database.ConflictResolution? = nil) -> ColumnDefinition {
-        column(name, .integer).primaryKey(onConflict: conflict, autoincrement: true)
+    public func autoIncrementedPrimaryKey(_ name: String, onConflict conflictResolution: Database.ConflictResolution? = nil) -> ColumnDefinition {
+        column(name, .integer).primaryKey(onConflict: conflictResolution, autoincrement: true)
     }
 
     /// A single-column primary key: `t.primaryKey("uuid", .text)`. The
     /// column is NOT NULL, unless it is an `INTEGER` rowid alias.
     @discardableResult
-    public func primaryKey(_ name: String, _ type: Database.ColumnType, onConflict conflict: Database.ConflictResolution? = nil) -> ColumnDefinition {
-        let column = column(name, type).primaryKey(onConflict: conflict)
+    public func primaryKey(_ name: String, _ type: Database.ColumnType, onConflict conflictResolution: Database.ConflictResolution? = nil) -> ColumnDefinition {
+        let column = column(name, type).primaryKey(onConflict: conflictResolution)
         if type != .integer { column.notNull() }
         return column
     }
 
-    /// A composite primary key: `t.primaryKey(["a", "b"])`.
-    public func primaryKey(_ columns: [String], onConflict conflict: Database.ConflictResolution? = nil) {
-        primaryKeyColumns = (columns, conflict)
+    /// The primary key made of the columns and foreign keys that `body`
+    /// defines, all NOT NULL.
+    ///
+    /// ```swift
+    /// try db.create(table: "passport") { t in
+    ///     t.primaryKey {
+    ///         t.belongsTo("citizen")
+    ///         t.column("countryCode", .text)
+    ///     }
+    ///     t.column("issueDate", .date).notNull()
+    /// }
+    /// ```
+    public func primaryKey(onConflict conflictResolution: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
+        guard primaryKeyConstraint == nil else {
+            misuse = misuse ?? "table \(name) cannot have several primary keys"
+            return
+        }
+        primaryKeyConstraint = KeyConstraint(components: [], conflictResolution: conflictResolution)
+        let wasInPrimaryKeyBody = inPrimaryKeyBody
+        inPrimaryKeyBody = true
+        defer { inPrimaryKeyBody = wasInPrimaryKeyBody }
+        try body()
     }
 
-    /// A column.
+    /// A composite primary key on columns defined elsewhere:
+    /// `t.primaryKey(["a", "b"])`. Make the columns NOT NULL, or SQLite
+    /// accepts NULL in them.
+    public func primaryKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
+        guard primaryKeyConstraint == nil else {
+            misuse = misuse ?? "table \(name) cannot have several primary keys"
+            return
+        }
+        primaryKeyConstraint = KeyConstraint(components: columns.map { .columnName($0) }, conflictResolution: conflictResolution)
+    }
+
+    /// A column: `t.column("name", .text)`, or `t.column("value")` for no
+    /// declared type.
     @discardableResult
     public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
         let column = ColumnDefinition(name: name, type: type)
-        entries.append(.column(column))
+        columnComponents.append(.columnDefinition(column))
+        if inPrimaryKeyBody {
+            column.notNull()
+            primaryKeyConstraint?.components.append(.columnDefinition(column))
+        }
         return column
     }
 
     /// A column written in SQL: `t.column(sql: "name TEXT NOT NULL")`.
     public func column(sql: String) {
-        entries.append(.column(ColumnDefinition(verbatimSQL: sql)))
+        column(literal: SQL(sql: sql))
     }
 
-    /// `UNIQUE (a, b)`.
-    public func uniqueKey(_ columns: [String], onConflict conflict: Database.ConflictResolution? = nil) {
-        uniqueKeys.append((columns, conflict))
+    /// A column written in an SQL literal, whose values are written as SQL
+    /// literals: `t.column(literal: "name TEXT DEFAULT \(defaultName)")`.
+    public func column(literal: SQL) {
+        if inPrimaryKeyBody {
+            misuse = misuse ?? "the primary key columns of table \(name) cannot be written in SQL"
+        }
+        columnComponents.append(.columnLiteral(literal))
     }
 
-    /// `FOREIGN KEY (columns) REFERENCES table(destination)`.
+    /// `UNIQUE (a, b)`: `t.uniqueKey(["latitude", "longitude"])`.
+    public func uniqueKey(_ columns: [String], onConflict conflictResolution: Database.ConflictResolution? = nil) {
+        uniqueKeyConstraints.append(KeyConstraint(components: columns.map { .columnName($0) }, conflictResolution: conflictResolution))
+    }
+
+    /// `FOREIGN KEY (columns) REFERENCES table(destination)`; without
+    /// destination columns, the primary key of the referenced table.
+    ///
+    /// ```swift
+    /// t.foreignKey(["citizenId", "countryCode"], references: "citizenship", onDelete: .cascade)
+    /// ```
     public func foreignKey(
         _ columns: [String],
         references table: String,
-        columns destination: [String]? = nil,
-        onDelete: Database.ForeignKeyAction? = nil,
-        onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false)
+        columns destinationColumns: [String]? = nil,
+        onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil,
+        deferred isDeferred: Bool = false)
     {
-        foreignKeys.append(ForeignKeyConstraint(
-            columns: columns, table: table, destination: destination, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        columnComponents.append(.foreignKeyConstraint(ForeignKeyConstraint(
+            columns: columns, destinationTable: table, destinationColumns: destinationColumns,
+            deleteAction: deleteAction, updateAction: updateAction, isDeferred: isDeferred)))
     }
 
     /// A foreign key to the primary key of another table, or of this one:
@@ -109,117 +182,53 @@ public final class TableDefinition {
     public func belongsTo(
         _ name: String,
         inTable table: String? = nil,
-        onDelete: Database.ForeignKeyAction? = nil,
-        onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false,
+        onDelete deleteAction: Database.ForeignKeyAction? = nil,
+        onUpdate updateAction: Database.ForeignKeyAction? = nil,
+        deferred isDeferred: Bool = false,
         indexed: Bool = true) -> ForeignKeyDefinition
     {
         let foreignKey = ForeignKeyDefinition(
-            name: name, table: table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
-        entries.append(.foreignKey(foreignKey))
+            name: name, table: table, deleteAction: deleteAction, updateAction: updateAction,
+            isDeferred: isDeferred, isIndexed: indexed && !inPrimaryKeyBody)
+        columnComponents.append(.foreignKeyDefinition(foreignKey))
+        if inPrimaryKeyBody {
+            foreignKey.notNull()
+            primaryKeyConstraint?.components.append(.foreignKeyDefinition(foreignKey))
+        }
         return foreignKey
     }
 
-    /// `CHECK (condition)` on the table.
+    /// `CHECK (value)` on the table, for a value that is not an
+    /// expression: `t.check("a < b")` checks the string `'a < b'`, which is
+    /// rarely what is meant.
+    @available(*, deprecated, message: "Use check(sql:) for SQL, or an expression of columns")
     public func check(_ condition: some SQLExpressible) {
-        checks.append(condition.sqlExpression)
+        checkConstraints.append(condition.sqlExpression)
     }
 
-    /// `CHECK (sql)` on the table.
+    /// `CHECK (condition)` on the table:
+    /// `t.check(Column("personalPhone") != nil || Column("workPhone") != nil)`.
+    public func check(_ condition: some SQLSpecificExpressible) {
+        checkConstraints.append(condition.sqlExpression)
+    }
+
+    /// `CHECK (sql)` on the table: `t.check(sql: "a + b < 10")`.
     public func check(sql: String) {
-        checks.append(SQL(sql: sql).sqlExpression)
+        checkConstraints.append(SQL(sql: sql).sqlExpression)
     }
 
-    // MARK: - SQL
-
-    /// The `CREATE TABLE` statement, then the `CREATE INDEX` statements.
-    func sql(_ db: Database) throws -> [String] {
-        guard !entries.isEmpty else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "table \(name) has no column: define at least one")
-        }
-        let ifNotExists = options.contains(.ifNotExists)
-        var columns: [ColumnDefinition] = []
-        var foreignKeys = foreignKeys
-        // Composite foreign keys are indexed first, then indexed columns, as GRDB does.
-        var indexes: [String] = []
-        for entry in entries {
-            switch entry {
-            case .column(let column):
-                columns.append(column)
-            case .foreignKey(let foreignKey):
-                let generated = try foreignKey.generated(db, originTable: name, forwardPrimaryKey: forwardPrimaryKey)
-                columns += generated.columns
-                if let constraint = generated.constraint { foreignKeys.append(constraint) }
-                if let indexedColumns = generated.compositeIndex {
-                    indexes.append(indexSQL(
-                        named: "index_" + name + "_on_" + indexedColumns.joined(separator: "_"), table: name,
-                        columns: indexedColumns, unique: foreignKey.isUnique, ifNotExists: ifNotExists))
-                }
-            }
-        }
-        let context = SQLGenerationContext.inliningValues(db)
-        var definitions = try columns.map { try $0.sql(db) }
-        if let primaryKeyColumns {
-            definitions.append("PRIMARY KEY (" + quoted(primaryKeyColumns.columns) + ")" + conflictClause(primaryKeyColumns.conflict))
-        }
-        for uniqueKey in uniqueKeys {
-            definitions.append("UNIQUE (" + quoted(uniqueKey.columns) + ")" + conflictClause(uniqueKey.conflict))
-        }
-        for foreignKey in foreignKeys {
-            var clause = "FOREIGN KEY (" + quoted(foreignKey.columns) + ") REFERENCES " + foreignKey.table.quotedDatabaseIdentifier
-            if let destination = foreignKey.destination { clause += "(" + quoted(destination) + ")" }
-            if let action = foreignKey.onDelete { clause += " ON DELETE " + action.rawValue }
-            if let action = foreignKey.onUpdate { clause += " ON UPDATE " + action.rawValue }
-            if foreignKey.deferred { clause += " DEFERRABLE INITIALLY DEFERRED" }
-            definitions.append(clause)
-        }
-        for check in checks {
-            definitions.append("CHECK (" + (try check.sql(context)) + ")")
-        }
-        var create = "CREATE "
-        if options.contains(.temporary) { create += "TEMPORARY " }
-        create += "TABLE "
-        if ifNotExists { create += "IF NOT EXISTS " }
-        create += name.quotedDatabaseIdentifier + " (" + definitions.joined(separator: ", ") + ")"
-        if options.contains(.withoutRowID) { create += " WITHOUT ROWID" }
-
-        indexes += columns.filter(\.isIndexed).map {
-            automaticIndexSQL(table: name, column: $0.name, ifNotExists: ifNotExists)
-        }
-        return [create] + indexes
+    /// A table constraint written in SQL: `t.constraint(sql: "CHECK (score >= 0)")`.
+    public func constraint(sql: String) {
+        literalConstraints.append(SQL(sql: sql))
     }
 
-    /// The primary key of the table being defined, for foreign keys that
-    /// refer to it: the composite key, or the primary key column, or nil
-    /// columns for a hidden rowid.
-    private var forwardPrimaryKey: PrimaryKeyDescriptor {
-        let definedColumns = entries.compactMap { entry -> ColumnDefinition? in
-            if case .column(let column) = entry { return column }
-            return nil
-        }
-        if let primaryKeyColumns {
-            return PrimaryKeyDescriptor(table: name, columns: primaryKeyColumns.columns.map { keyColumn in
-                (keyColumn, definedColumns.first { $0.name.lowercased() == keyColumn.lowercased() }?.type)
-            })
-        }
-        if let column = definedColumns.first(where: \.isPrimaryKey) {
-            return PrimaryKeyDescriptor(table: name, columns: [(column.name, column.type)])
-        }
-        return PrimaryKeyDescriptor(table: name, columns: nil)
+    /// A table constraint written in an SQL literal, whose values are
+    /// written as SQL literals: `t.constraint(literal: "CHECK (score >= \(minScore))")`.
+    public func constraint(literal: SQL) {
+        literalConstraints.append(literal)
     }
 }
 
-func quoted(_ columns: [String]) -> String {
-    columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-}
-
-/// The index of an `indexed()` column, named `table_on_column` as in GRDB.
-func automaticIndexSQL(table: String, column: String, ifNotExists: Bool) -> String {
-    indexSQL(named: table + "_on_" + column, table: table, columns: [column], unique: false, ifNotExists: ifNotExists)
-}
-
-/// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "name" ON "table"("a", "b")`.
-func indexSQL(named name: String, table: String, columns: [String], unique: Bool, ifNotExists: Bool) -> String {
-    "CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "") + name.quotedDatabaseIdentifier
-        + " ON " + table.quotedDatabaseIdentifier + "(" + quoted(columns) + ")"
-}
+// A mutable class, used by one definition at a time.
+@available(*, unavailable)
+extension TableDefinition: Sendable {}

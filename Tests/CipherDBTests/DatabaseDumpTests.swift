@@ -345,7 +345,7 @@ final class DumpText: TextOutputStream {
         #expect(output == "sqlite_master\nCREATE TABLE t(a);\n\nt\n")
     }
 
-    @Test func theShadowTablesOfAFullTextIndexAreNotPrinted() throws {
+    @Test func theShadowTablesOfVirtualTablesAreNotPrinted() throws {
         let output = try dump(DatabaseFixture(.queue)) { db, output in
             try db.create(table: "document") { t in
                 t.autoIncrementedPrimaryKey("id")
@@ -358,10 +358,13 @@ final class DumpText: TextOutputStream {
             }
             try db.create(virtualTable: "note", using: FTS3()) { t in t.column("text") }
             try db.execute(sql: "INSERT INTO note VALUES ('Hi')")
+            try db.execute(sql: "CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX)")
+            try db.execute(sql: "INSERT INTO box VALUES (1, 0, 2.5)")
             try db.dumpContent(to: output)
         }
         #expect(output == """
             sqlite_master
+            CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);
             CREATE TABLE "document" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "body");
             CREATE TRIGGER "__document_ft_ai" AFTER INSERT ON "document" BEGIN
                 INSERT INTO "document_ft"("docid", "body") VALUES(new."id", new."body");
@@ -377,6 +380,9 @@ final class DumpText: TextOutputStream {
             END;
             CREATE VIRTUAL TABLE "document_ft" USING fts4(body, content="document");
             CREATE VIRTUAL TABLE "note" USING fts3(text);
+
+            box
+            1|0.0|2.5
 
             document
             1|Hello world!

@@ -218,43 +218,35 @@ extension Database {
 
 extension Database {
     /// The names of the schema objects that dumps do not print: SQLite's
-    /// and the toolkit's own, and the shadow tables of virtual tables.
-    private func dumpIgnoredNames() throws -> Set<String> {
-        let names = try String.fetchAll(self, sql: "SELECT name FROM sqlite_master")
-        let shadowTables = try shadowTableNames()
-        return Set(names.filter { name in
-            Database.isSQLiteInternalTable(name)
-                || Database.isGRDBInternalTable(name)
-                || shadowTables.contains(name.lowercased())
-        })
-    }
-
-    /// The names (lowercased) that are those of shadow tables: the tables
-    /// where virtual tables keep their content, such as
-    /// `document_ft_segments` for the FTS4 table `document_ft`.
+    /// and the toolkit's own, and the shadow tables of virtual tables,
+    /// where they keep their content (`document_ft_segments` for the FTS4
+    /// table `document_ft`).
     ///
-    /// SQLite 3.37+ tells them apart (`PRAGMA table_list`); SQLite 3.15.2
-    /// does not, so they are found as SQLite 3.37 finds them: the name of
-    /// a virtual table, `_`, and a suffix that its module keeps.
+    /// SQLite 3.37+ tells shadow tables apart (`PRAGMA table_list`);
+    /// SQLite 3.15.2 does not, so they are found as SQLite 3.37 finds
+    /// them: the name of a virtual table, `_`, and a suffix that its
+    /// module keeps.
     ///
     /// See <https://www.sqlite.org/vtab.html#xshadowname>.
-    private func shadowTableNames() throws -> Set<String> {
-        let virtualTables = try Row.fetchAll(self, sql: """
-            SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'
-            """)
-        var names: Set<String> = []
-        for row in virtualTables {
-            let name: String = row[0]
-            let sql: String = row[1]
-            guard let match = Self.virtualTableModule.firstMatch(in: sql, range: NSRange(sql.startIndex..., in: sql)),
+    private func dumpIgnoredNames() throws -> Set<String> {
+        let objects = try Row.fetchAll(self, sql: "SELECT name, sql FROM sqlite_master")
+        var shadowTables: Set<String> = []
+        for object in objects {
+            let name: String = object[0]
+            guard let sql: String = object[1], sql.starts(with: "CREATE VIRTUAL TABLE"),
+                  let match = Self.virtualTableModule.firstMatch(in: sql, range: NSRange(sql.startIndex..., in: sql)),
                   let moduleRange = Range(match.range(at: 1), in: sql),
                   let suffixes = Self.shadowTableSuffixes[sql[moduleRange].lowercased()]
             else { continue }
             for suffix in suffixes {
-                names.insert("\(name)_\(suffix)".lowercased())
+                shadowTables.insert("\(name)_\(suffix)".lowercased())
             }
         }
-        return names
+        return Set(objects.map { $0[0] as String }.filter { name in
+            Database.isSQLiteInternalTable(name)
+                || Database.isGRDBInternalTable(name)
+                || shadowTables.contains(name.lowercased())
+        })
     }
 
     /// The module of a virtual table in its `CREATE VIRTUAL TABLE` SQL.

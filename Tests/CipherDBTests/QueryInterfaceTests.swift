@@ -136,6 +136,19 @@ import Testing
                   sql: #"SELECT * FROM "item" ORDER BY "score" DESC, "id" DESC"#, ids: [4, 3, 2, 1])
     }
 
+    @Test func stableOrderOfAViewWithoutPrimaryKeySortsByEverySelectedColumn() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: "CREATE VIEW ranking AS SELECT score / 20 AS tier, name FROM item ORDER BY id DESC")
+            let request = Table("ranking").all().withStableOrder()
+            #expect(try request.makePreparedRequest(db).statement.sql == #"SELECT * FROM "ranking" ORDER BY 1, 2"#)
+            let tiers = Table("ranking").select(Column("tier"), as: Int.self).withStableOrder()
+            #expect(try tiers.makePreparedRequest(db).statement.sql == #"SELECT "tier" FROM "ranking" ORDER BY 1"#)
+            #expect(try tiers.fetchAll(db) == [0, 1, 1, 2])
+            #expect(try Row.fetchAll(db, request).map { $0["name"] as String? } == ["alpha", nil, "Beta", "gamma"])
+        }
+    }
+
     @Test func castCoalesceAndScalarMinMax() throws {
         try check(Item.filter(cast(Self.score, as: .text) == "20"),
                   sql: #"SELECT * FROM "item" WHERE CAST("score" AS TEXT) = ?"#, arguments: ["20"], ids: [2])

@@ -88,7 +88,7 @@ extension Row {
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
         let request = try request.makePreparedRequest(db, forSingleResult: false)
         let rows = try fetchAll(request.statement, adapter: request.adapter)
-        try request.supplementaryFetch?(db, rows)
+        try request.supplementaryFetch?(db, rows, nil)
         return rows
     }
 
@@ -99,7 +99,7 @@ extension Row {
             return try fetchSet(request.statement, adapter: request.adapter)
         }
         let rows = try fetchAll(request.statement, adapter: request.adapter)
-        try supplementaryFetch(db, rows)
+        try supplementaryFetch(db, rows, nil)
         return Set(rows)
     }
 
@@ -107,7 +107,7 @@ extension Row {
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
         let request = try request.makePreparedRequest(db, forSingleResult: true)
         guard let row = try fetchOne(request.statement, adapter: request.adapter) else { return nil }
-        try request.supplementaryFetch?(db, [row])
+        try request.supplementaryFetch?(db, [row], nil)
         return row
     }
 }

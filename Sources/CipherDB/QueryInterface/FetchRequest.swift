@@ -56,8 +56,13 @@ public struct PreparedRequest {
 }
 
 /// Fetches what a request needs beyond its statement, given the rows of
-/// the statement (copied rows, that it may complete).
-typealias SupplementaryFetch = (_ db: Database, _ rows: [Row]) throws -> Void
+/// the statement (copied rows, that it may complete). `willFetch`, if any,
+/// is called with each request it runs, before it runs it.
+typealias SupplementaryFetch = (_ db: Database, _ rows: [Row], _ willFetch: WillFetchSupplementaryRequest?) throws -> Void
+
+/// Told of a request of a ``SupplementaryFetch`` and of the key path of
+/// its rows in ``Row/prefetchedRows``, before it runs (dumps print them).
+typealias WillFetchSupplementaryRequest = (_ request: QueryInterfaceRequest<Row>, _ keyPath: [String]) throws -> Void
 
 extension Database {
     /// A cached statement with `arguments` bound.

@@ -108,8 +108,8 @@ extension QueryInterfaceRequest: FetchRequest {
         return PreparedRequest(
             statement: try db.preparedStatement(sql: sql, arguments: context.arguments),
             adapter: try query.rowAdapter(context),
-            supplementaryFetch: associations.isEmpty ? nil : { [query] db, rows in
-                try query.prefetch(db, associations: associations, into: rows)
+            supplementaryFetch: associations.isEmpty ? nil : { [query] db, rows, willFetch in
+                try query.prefetch(db, associations: associations, into: rows, willFetch: willFetch)
             })
     }
 

@@ -47,16 +47,24 @@ extension SQLQuery {
     }
 
     /// The current order, then the primary key (not the rowid: rowids can
-    /// change on VACUUM).
+    /// change on VACUUM), or, without one (a view that the schema source
+    /// does not describe), all the selected columns by position, as GRDB
+    /// does: `ORDER BY 1, 2, 3`.
     func withStableOrder() -> SQLQuery {
         var query = self
         let currentOrderings = orderings
-        let tableName = self.tableName
+        let (tableName, selection, alias) = (self.tableName, self.selection, self.alias)
         // The primary key is reversed with the other orderings when the
         // query is reversed (see `effectiveOrderings`).
         query.orderings = { db in
-            let primaryKey = try db.primaryKey(tableName).columns
-            return try (currentOrderings?(db) ?? []) + primaryKey.map { SQLOrdering(.column($0), .unspecified) }
+            let stableOrderings: [SQLOrdering]
+            do {
+                stableOrderings = try db.primaryKey(tableName).columns.map { SQLOrdering(.column($0), .unspecified) }
+            } catch {
+                let columnCount = try selection(db).columnCount(SQLGenerationContext(db), alias: alias)
+                stableOrderings = (1...max(columnCount, 1)).map { SQLOrdering(literal: SQL(sql: String($0))) }
+            }
+            return try (currentOrderings?(db) ?? []) + stableOrderings
         }
         query.joins = joins.map { join in
             var join = join

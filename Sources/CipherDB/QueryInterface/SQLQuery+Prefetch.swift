@@ -42,8 +42,12 @@ extension SQLQuery {
 
     /// Fetches the rows of the prefetched associations of `rows`, the rows
     /// of this query, and stores them in their ``Row/prefetchedRows``: an
-    /// empty array for a row without associated rows.
-    func prefetch(_ db: Database, associations: [_SQLAssociation], into rows: [Row]) throws {
+    /// empty array for a row without associated rows. `willFetch` is told
+    /// of each request before it runs.
+    func prefetch(
+        _ db: Database, associations: [_SQLAssociation], into rows: [Row],
+        willFetch: WillFetchSupplementaryRequest?) throws
+    {
         guard let firstRow = rows.first else { return }
         for association in associations {
             let pivot = association.steps[0]
@@ -58,6 +62,7 @@ extension SQLQuery {
             }
             let request = prefetchRequest(for: association, pivotColumns: pairs.map(\.destination), originRows: rows,
                                           originIndexes: originIndexes)
+            try willFetch?(request, association.keyPath)
             let prefetchedRows = try Row.fetchAll(db, request)
             let groups = Self.group(prefetchedRows, byColumns: pairs.map { "grdb_" + $0.destination })
             for row in rows {

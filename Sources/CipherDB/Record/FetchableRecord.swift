@@ -151,7 +151,7 @@ extension FetchableRecord {
             return try fetchAll(request.statement, adapter: request.adapter)
         }
         let rows = try Row.fetchAll(request.statement, adapter: request.adapter)
-        try supplementaryFetch(db, rows)
+        try supplementaryFetch(db, rows, nil)
         return try rows.map(Self.init(row:))
     }
 
@@ -162,7 +162,7 @@ extension FetchableRecord {
             return try fetchOne(request.statement, adapter: request.adapter)
         }
         guard let row = try Row.fetchOne(request.statement, adapter: request.adapter) else { return nil }
-        try supplementaryFetch(db, [row])
+        try supplementaryFetch(db, [row], nil)
         return try Self(row: row)
     }
 }
@@ -175,7 +175,7 @@ extension FetchableRecord where Self: Hashable {
             return try fetchSet(request.statement, adapter: request.adapter)
         }
         let rows = try Row.fetchAll(request.statement, adapter: request.adapter)
-        try supplementaryFetch(db, rows)
+        try supplementaryFetch(db, rows, nil)
         return try Set(rows.map(Self.init(row:)))
     }
 }

@@ -49,4 +49,27 @@ import Testing
             #expect(sorted == ["a", "bb", "ccc"])
         }
     }
+
+    @Test func builtInCollationsHaveGRDBsNames() {
+        #expect(Self.collations.map(\.0.name) == [
+            "swiftCompare", "swiftCaseInsensitiveCompare", "swiftLocalizedCaseInsensitiveCompare",
+            "swiftLocalizedCompare", "swiftLocalizedStandardCompare",
+        ])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func schemasMadeWithGRDBOrWithTheFormerNamesWork(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.writer.write { (db) throws in
+            // A table made by GRDB, and one made by CipherDB before it took
+            // GRDB's names: both must still be written and sorted.
+            try db.execute(sql: "CREATE TABLE grdb (name TEXT COLLATE swiftLocalizedCaseInsensitiveCompare UNIQUE)")
+            try db.execute(sql: "CREATE TABLE former (name TEXT COLLATE localizedCaseInsensitiveCompare UNIQUE)")
+            for table in ["grdb", "former"] {
+                try db.execute(sql: "INSERT INTO \(table) VALUES ('b'), ('A')")
+                #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO \(table) VALUES ('a')") }
+                #expect(try String.fetchAll(db, sql: "SELECT name FROM \(table) ORDER BY name") == ["A", "b"])
+            }
+        }
+    }
 }

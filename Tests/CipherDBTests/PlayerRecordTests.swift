@@ -163,7 +163,7 @@ final class PlayerDatabase: Sendable {
             _ = try Player.all().orderedByScore().fetchOne(db)
         }
         #expect(traced.lines.contains(
-            #"SELECT * FROM "player" ORDER BY "score" DESC, "name" COLLATE localizedCaseInsensitiveCompare LIMIT 1"#))
+            #"SELECT * FROM "player" ORDER BY "score" DESC, "name" COLLATE swiftLocalizedCaseInsensitiveCompare LIMIT 1"#))
     }
 
     @Test(arguments: DatabaseKind.allCases)

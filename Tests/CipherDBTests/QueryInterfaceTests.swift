@@ -168,7 +168,7 @@ import Testing
         try check(Item.order(Self.name.ascNullsLast), sql: #"SELECT * FROM "item" ORDER BY ("name") IS NULL, "name" ASC"#, ids: [2, 1, 4, 3])
         try check(Item.order(Self.name.descNullsFirst), sql: #"SELECT * FROM "item" ORDER BY ("name") IS NULL DESC, "name" DESC"#, ids: [3, 4, 1, 2])
         try check(Item.order(Self.name.collating(.localizedCaseInsensitiveCompare)).filter(Self.name != nil),
-                  sql: #"SELECT * FROM "item" WHERE "name" IS NOT NULL ORDER BY "name" COLLATE localizedCaseInsensitiveCompare"#, ids: [1, 2, 4])
+                  sql: #"SELECT * FROM "item" WHERE "name" IS NOT NULL ORDER BY "name" COLLATE swiftLocalizedCaseInsensitiveCompare"#, ids: [1, 2, 4])
         try check(Item.order(Self.score).reversed(), sql: #"SELECT * FROM "item" ORDER BY "score" DESC"#, ids: [4, 3, 2, 1])
         // Without ordering, reversed() changes nothing, as in GRDB.
         try check(Item.all().reversed(), sql: #"SELECT * FROM "item""#, ids: [1, 2, 3, 4])

@@ -25,7 +25,7 @@ import Testing
                 t.check(sql: "length(name) > 0")
             }
             #expect(try tableSQL(db, "team") == #"CREATE TABLE "team" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE ON CONFLICT REPLACE COLLATE NOCASE)"#)
-            #expect(try tableSQL(db, "player") == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL DEFAULT 'O''Brien' COLLATE localizedCaseInsensitiveCompare, "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "createdAt" DATETIME DEFAULT CURRENT_TIMESTAMP, "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "email" TEXT, CHECK (length(name) > 0))"#)
+            #expect(try tableSQL(db, "player") == #"CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL DEFAULT 'O''Brien' COLLATE swiftLocalizedCaseInsensitiveCompare, "score" INTEGER NOT NULL CHECK ("score" >= 0) DEFAULT 0, "createdAt" DATETIME DEFAULT CURRENT_TIMESTAMP, "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "email" TEXT, CHECK (length(name) > 0))"#)
             #expect(try db.indexes(on: "player").map(\.name).sorted() == ["player_on_email", "player_on_teamId"])
 
             try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')")

@@ -98,7 +98,7 @@ public final class Database {
     /// the file is readable with the key they gave, and applies the
     /// configuration.
     init(path: String, description: String, configuration: Configuration) throws {
-        Database.configureSQLiteOnce
+        _ = Database.configureSQLiteOnce
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         // Each connection is used by one dispatch queue at a time. URIs
         // (`file:name?mode=memory&cache=shared`) are accepted.
@@ -127,10 +127,13 @@ public final class Database {
     }
 
     /// Process-wide SQLite configuration, done before the first connection.
-    private static let configureSQLiteOnce: Void = {
+    /// Configures SQLite before its first connection; false if other code
+    /// initialized SQLite first, which then takes no configuration.
+    static let configureSQLiteOnce: Bool = {
         // Connections are serialized by CipherDB itself: SQLite need not
         // lock them. Fails harmlessly if SQLite was already initialized.
         _ = cipherdb_config_multithread()
+        return registerErrorLog()
     }()
 
     private func setUp() throws {

@@ -27,36 +27,46 @@ public final class DatabaseCollation: Sendable {
     }
 
     /// Compares strings by their Unicode scalars, as Swift's `<` does.
-    public static let unicodeCompare = DatabaseCollation("unicodeCompare") { lhs, rhs in
+    public static let unicodeCompare = DatabaseCollation("swiftCompare") { lhs, rhs in
         lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
 
     /// `String.caseInsensitiveCompare(_:)`.
-    public static let caseInsensitiveCompare = DatabaseCollation("caseInsensitiveCompare") {
+    public static let caseInsensitiveCompare = DatabaseCollation("swiftCaseInsensitiveCompare") {
         $0.caseInsensitiveCompare($1)
     }
 
     /// `String.localizedCaseInsensitiveCompare(_:)`: the order people expect
     /// in a list of names.
-    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") {
+    public static let localizedCaseInsensitiveCompare = DatabaseCollation("swiftLocalizedCaseInsensitiveCompare") {
         $0.localizedCaseInsensitiveCompare($1)
     }
 
     /// `String.localizedCompare(_:)`.
-    public static let localizedCompare = DatabaseCollation("localizedCompare") {
+    public static let localizedCompare = DatabaseCollation("swiftLocalizedCompare") {
         $0.localizedCompare($1)
     }
 
     /// `String.localizedStandardCompare(_:)`: the Finder's order, with
     /// numbers compared by value ("file2" before "file10").
-    public static let localizedStandardCompare = DatabaseCollation("localizedStandardCompare") {
+    public static let localizedStandardCompare = DatabaseCollation("swiftLocalizedStandardCompare") {
         $0.localizedStandardCompare($1)
     }
 
-    static let builtIns: [DatabaseCollation] = [
-        .unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
-        .localizedCompare, .localizedStandardCompare,
-    ]
+    /// The collations registered on every connection: GRDB's names (which
+    /// schemas made with GRDB use), and the names CipherDB gave them before
+    /// it took GRDB's, so that the schemas made with them still work.
+    static let builtIns: [DatabaseCollation] = {
+        let collations: [DatabaseCollation] = [
+            .unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare,
+            .localizedCompare, .localizedStandardCompare,
+        ]
+        let formerNames = [
+            "unicodeCompare", "caseInsensitiveCompare", "localizedCaseInsensitiveCompare",
+            "localizedCompare", "localizedStandardCompare",
+        ]
+        return collations + zip(formerNames, collations).map { DatabaseCollation($0, function: $1.compare) }
+    }()
 }
 
 extension DatabaseCollation: Hashable {

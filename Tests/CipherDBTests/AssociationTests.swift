@@ -250,6 +250,49 @@ import Testing
         }
     }
 
+    struct AuthorInfo: Decodable, FetchableRecord, Equatable {
+        var author: Author
+        var bookCount: Int
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anAnnotatedRecordDecodesTheRecordFromTheWholeRow(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        let infos = try fixture.writer.read { (db) throws in
+            // The row has no scope: `author` is every column but the aggregate.
+            try Author.annotated(with: Author.books.count).order(Column("id")).asRequest(of: AuthorInfo.self).fetchAll(db)
+        }
+        #expect(infos.map(\.bookCount) == [2, 0])
+        #expect(infos.map(\.author.id) == [1, 2])
+    }
+
+    struct Nothing: Decodable {}
+
+    struct TwoRecordsFromOneRow: Decodable, FetchableRecord {
+        var first: Nothing
+        var second: Nothing
+    }
+
+    struct OneRecordAndOptionals: Decodable, FetchableRecord {
+        var first: Nothing
+        var second: Nothing?
+    }
+
+    @Test func onlyOnePropertyIsDecodedFromTheWholeRow() throws {
+        let row: Row = ["a": 1]
+        // An optional that is neither a column nor a scope is nil.
+        #expect(try OneRecordAndOptionals(row: row).second == nil)
+        #expect {
+            try TwoRecordsFromOneRow(row: row)
+        } throws: { error in
+            guard case DecodingError.keyNotFound(_, let context) = error else { return false }
+            return context.debugDescription == "No such key: first or second"
+        }
+        // Each record decoded from the row begins its own count.
+        _ = try OneRecordAndOptionals(row: row)
+        _ = try OneRecordAndOptionals(row: row)
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func havingAnAggregateFiltersTheGroups(_ kind: DatabaseKind) throws {
         let fixture = try makeDatabase(kind)

@@ -59,6 +59,13 @@ public final class Row {
     /// ```
     public internal(set) var prefetchedRows = PrefetchedRowsView()
 
+    /// The property of the `Decodable` record being decoded from this row
+    /// that was decoded from the whole row (`book` in `struct BookInfo {
+    /// var book: Book; var playerCount: Int }`): one such property is
+    /// allowed, as in GRDB. Kept here rather than in the decoder so that
+    /// decoding a record allocates nothing more: see `DatabaseRowDecoder`.
+    var wholeRowPropertyName: String?
+
     /// The live row of a statement, reused by a cursor.
     init(statement: Statement) {
         impl = .statement(statement)

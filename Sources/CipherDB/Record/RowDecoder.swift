@@ -43,11 +43,9 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
-        // Only a row with scopes or prefetched rows (the row of a request
-        // that includes associations) can decode a record property from
-        // the base row: other rows pay no allocation for it.
-        let baseRowKey = row.hasScopes || !row.prefetchedRows.isEmpty ? BaseRowKey() : nil
-        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys, baseRowKey: baseRowKey))
+        // A new record: none of its properties was decoded from the whole row.
+        row.wholeRowPropertyName = nil
+        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -78,8 +76,6 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         let usesDefaultKeys: Bool
-        /// The one property decoded from the base row, for a row with scopes.
-        let baseRowKey: BaseRowKey?
 
         var codingPath: [any CodingKey] { [] }
 
@@ -172,22 +168,23 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                 return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: [key]))
             }
             // A record made of columns of the row, such as `book` in
-            // `struct BookInfo { var book: Book; var author: Author }`.
+            // `struct BookInfo { var book: Book; var author: Author }` or
+            // `struct TeamInfo { var team: Team; var playerCount: Int }`.
             // A missing database value is a missing column.
-            // Only one such property: a second one missing from the row is
-            // an error, not a second copy of the base record.
-            if T.self is any DatabaseValueConvertible.Type || baseRowKey == nil {
+            if T.self is any DatabaseValueConvertible.Type {
                 throw RowDecodingError.columnNotFound(key.stringValue, RowDecodingContext(column: key.stringValue))
             }
-            if let baseRowKey {
-                if let decodedKey = baseRowKey.name, decodedKey != key.stringValue {
-                    throw DecodingError.keyNotFound(key, DecodingError.Context(
-                        codingPath: codingPath,
-                        debugDescription: "No such key: \([decodedKey, key.stringValue].sorted().joined(separator: " or "))"))
-                }
-                baseRowKey.name = key.stringValue
+            // Only one such property: a second one missing from the row is
+            // an error, not a second copy of the base record.
+            if let decodedName = row.wholeRowPropertyName, decodedName != key.stringValue {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "No such key: \([decodedName, key.stringValue].sorted().joined(separator: " or "))"))
             }
-            return try DatabaseRowDecoder.decode(T.self, from: row)
+            let value = try DatabaseRowDecoder.decode(T.self, from: row)
+            // After the nested record, which began its own count.
+            row.wholeRowPropertyName = key.stringValue
+            return value
         }
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -257,9 +254,4 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try leftmostColumn.decode(type) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try leftmostColumn.decode(type) }
     }
-}
-
-/// The key of the property decoded from the base row of a row with scopes.
-final class BaseRowKey {
-    var name: String?
 }

@@ -36,23 +36,14 @@ public struct DebugDumpFormat: Sendable {
 
 extension DebugDumpFormat: DumpFormat {
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if isFirstRow {
-            isFirstRow = false
-            if header {
-                stream.writeLine(statement.columnNames.joined(separator: separator))
-            }
-        }
-        let sqliteStatement = statement.sqliteStatement
-        stream.writeLine(statement.dumpedColumns
-            .map { formattedValue(sqliteStatement, $0.index) }
-            .joined(separator: separator))
+        stream.writeSeparatedRow(statement, header: header, separator: separator, isFirstRow: &isFirstRow, value: { [nullValue] in Self.formattedValue($0, $1, nullValue: nullValue) })
     }
 
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {
         isFirstRow = true
     }
 
-    private func formattedValue(_ sqliteStatement: SQLiteStatement, _ index: CInt) -> String {
+    private static func formattedValue(_ sqliteStatement: SQLiteStatement, _ index: CInt, nullValue: String) -> String {
         guard sqlite3_column_type(sqliteStatement, index) == SQLITE_BLOB else {
             return DumpValue.text(sqliteStatement, index, nullValue: nullValue)
         }

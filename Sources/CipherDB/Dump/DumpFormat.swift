@@ -68,6 +68,28 @@ extension DumpStream: TextOutputStream {
         write(string)
         write("\n")
     }
+
+    /// A row of the formats that join the values of a row with a separator
+    /// (`list`, `debug`), after the column names when `header` is true and
+    /// the row is the first.
+    mutating func writeSeparatedRow(
+        _ statement: Statement,
+        header: Bool,
+        separator: String,
+        isFirstRow: inout Bool,
+        value: (SQLiteStatement, CInt) -> String)
+    {
+        if isFirstRow {
+            isFirstRow = false
+            if header {
+                writeLine(statement.columnNames.joined(separator: separator))
+            }
+        }
+        let sqliteStatement = statement.sqliteStatement
+        writeLine(statement.dumpedColumns
+            .map { value(sqliteStatement, $0.index) }
+            .joined(separator: separator))
+    }
 }
 
 /// The standard output, the stream of dumps by default.

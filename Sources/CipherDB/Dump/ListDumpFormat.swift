@@ -32,16 +32,7 @@ public struct ListDumpFormat: Sendable {
 
 extension ListDumpFormat: DumpFormat {
     public mutating func writeRow(_ db: Database, statement: Statement, to stream: inout DumpStream) {
-        if isFirstRow {
-            isFirstRow = false
-            if header {
-                stream.writeLine(statement.columnNames.joined(separator: separator))
-            }
-        }
-        let sqliteStatement = statement.sqliteStatement
-        stream.writeLine(statement.dumpedColumns
-            .map { DumpValue.text(sqliteStatement, $0.index, nullValue: nullValue) }
-            .joined(separator: separator))
+        stream.writeSeparatedRow(statement, header: header, separator: separator, isFirstRow: &isFirstRow, value: { [nullValue] in DumpValue.text($0, $1, nullValue: nullValue) })
     }
 
     public mutating func finalize(_ db: Database, statement: Statement, to stream: inout DumpStream) {

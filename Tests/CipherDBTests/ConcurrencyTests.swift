@@ -149,6 +149,32 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func aReadCancelledDuringItsAccessLeavesTheConnectionWritable(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        // A first read prepares the statements that end a read.
+        try await writer.read { _ in }
+        let readTask = Mutex<Task<Void, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let task = Task {
+            started.wait()
+            try await writer.read { _ in
+                // Cancelled inside the access: only the statements that end
+                // it (the commit, and on a queue `PRAGMA query_only = 0`)
+                // are left to run.
+                readTask.withLock { $0 }?.cancel()
+            }
+        }
+        readTask.withLock { $0 = task }
+        started.signal()
+        _ = await task.result
+        // On a queue, the read ran on the writer: it must write again.
+        try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func cancelledTaskDoesNotStartItsAccess(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)
         try fixture.createPlayerTable()

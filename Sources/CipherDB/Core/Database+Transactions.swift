@@ -222,7 +222,11 @@ extension Database {
         if configuration.readonly { return }
         readOnlyDepth -= 1
         if readOnlyDepth == 0 {
-            try executeCached(sql: "PRAGMA query_only = 0")
+            // Even for a cancelled access: the connection would refuse
+            // every later write.
+            try ignoringCancellation {
+                try executeCached(sql: "PRAGMA query_only = 0")
+            }
         }
     }
 

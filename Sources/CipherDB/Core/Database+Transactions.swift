@@ -280,7 +280,12 @@ extension Database {
     /// an observer that cancelled the commit.
     @inline(__always)
     func statementDidExecute(_ statement: Statement, failed: Bool) throws {
-        updateTransactionDate()
+        // Only these statements begin or end a transaction: those that
+        // say so (BEGIN, SAVEPOINT, COMMIT…), and a failure that rolls it
+        // back. Other statements pay no call to SQLite here.
+        if failed || statement.transactionEffect != nil {
+            updateTransactionDate()
+        }
         try observationBroker.statementDidExecute(statement, failed: failed)
     }
 

@@ -135,25 +135,29 @@ final class DatabaseObservationBroker {
         case .beginSavepoint(let name):
             savepoints.append((name, heldEvents.count))
         case .releaseSavepoint(let name):
-            guard let index = savepoints.lastIndex(where: { $0.name == name }) else { break }
-            savepoints.removeSubrange(index...)
-            if savepoints.isEmpty { deliverHeldEvents() }
+            if let index = savepoints.lastIndex(where: { $0.name == name }) {
+                savepoints.removeSubrange(index...)
+                if savepoints.isEmpty { deliverHeldEvents() }
+            }
+            reportEmptyCommitIfNeeded()
         case .rollbackToSavepoint(let name):
             // The savepoint stays open, emptied of its changes.
             guard let index = savepoints.lastIndex(where: { $0.name == name }) else { break }
             heldEvents.removeSubrange(savepoints[index].heldEventCount...)
             savepoints.removeSubrange((index + 1)...)
-        case .beginTransaction, .commitTransaction, .rollbackTransaction:
+        case .commitTransaction:
+            reportEmptyCommitIfNeeded()
+        case .beginTransaction, .rollbackTransaction:
             break
         }
-        switch effect {
-        case .commitTransaction, .releaseSavepoint:
-            // A read-only access is no transaction for observers.
-            if pendingTransactionEnd == nil, hasObservers, !db.isReadOnly, sqlite3_get_autocommit(db.handle) != 0 {
-                _ = willCommit()
-            }
-        default:
-            break
+    }
+
+    /// After a statement that ended the transaction without SQLite's
+    /// commit hook (the transaction changed nothing), tells observers of
+    /// the commit. A read-only access is no transaction for observers.
+    private func reportEmptyCommitIfNeeded() {
+        if pendingTransactionEnd == nil, hasObservers, !db.isReadOnly, sqlite3_get_autocommit(db.handle) != 0 {
+            _ = willCommit()
         }
     }
 

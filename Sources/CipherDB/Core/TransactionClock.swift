@@ -71,9 +71,9 @@ extension Database {
     }
 
     /// Dates the transaction that a statement began, and forgets the date of
-    /// the one it ended. Called after each statement: a transaction can
-    /// also end without a statement that says so (a constraint that rolls
-    /// it back).
+    /// the one it ended. Called after each statement that begins or ends a
+    /// transaction, and after each failed one: a transaction can also end
+    /// without a statement that says so (a constraint that rolls it back).
     @inline(__always)
     func updateTransactionDate() {
         if sqlite3_get_autocommit(handle) == 0 {

@@ -342,3 +342,42 @@ import Testing
         }
     }
 }
+
+extension AssociationTests {
+    struct BookWithAuthorName: Decodable, FetchableRecord, Equatable {
+        var title: String
+        var authorName: String?
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func annotatedWithAnAssociationAppendsItsColumnsToTheRowWithoutAScope(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let optional = Book
+                .annotated(withOptional: Book.author.select(Author.Columns.name.forKey("authorName")))
+                .order(Column("id"))
+            #expect(try sql(optional, db) == #"""
+                SELECT "book".*, "author"."name" AS "authorName" FROM "book" \#
+                LEFT JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id"
+                """#)
+            let rows = try Row.fetchAll(db, optional)
+            #expect(rows.map { $0.scopes.names.isEmpty } == [true, true, true])
+            #expect(rows[2] == ["id": 3, "authorId": nil, "translatorId": nil, "title": "Cat", "year": 2010, "authorName": nil])
+            #expect(try BookWithAuthorName.fetchAll(db, optional) == [
+                BookWithAuthorName(title: "Ant", authorName: "Alice"),
+                BookWithAuthorName(title: "Bee", authorName: "Alice"),
+                BookWithAuthorName(title: "Cat", authorName: nil),
+            ])
+
+            let required = Book.annotated(withRequired: Book.author).order(Column("id"))
+            #expect(try sql(required, db) == #"""
+                SELECT "book".*, "author".* FROM "book" \#
+                JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id"
+                """#)
+            let requiredRows = try Row.fetchAll(db, required)
+            #expect(requiredRows.count == 2)
+            #expect(requiredRows[0] == ["id": 1, "authorId": 1, "translatorId": nil, "title": "Ant", "year": 1999, "id": 1, "name": "Alice"])
+            #expect(requiredRows[0].scopes.names.isEmpty)
+        }
+    }
+}

@@ -113,6 +113,10 @@ import Testing
             #expect(try Reader.fetchOne(db, key: nullKey) == nil)
             #expect(try Reader.fetchOne(db, key: nil as [String: (any DatabaseValueConvertible)?]?) == nil)
             #expect(try Reader.deleteAll(db, keys: noKeys) == 0)
+            #expect(try !Reader.deleteOne(db, key: nullKey))
+            #expect(try !Table<Reader>("reader").deleteOne(db, key: nullKey))
+            #expect(try !Tag.exists(db, id: nil))
+            #expect(try !Tag.deleteOne(db, id: nil))
             #expect(log.lines.count == count)
         }
     }
@@ -166,6 +170,51 @@ import Testing
             #expect(try Reader.fetchCount(db) == 0)
             let error = #expect(throws: DatabaseError.self) { try ReaderView.fetchOne(db, key: ["name": "Arthur"]) }
             #expect(error?.message == "database view readerView has no unique key on column(s) name")
+        }
+    }
+}
+
+extension RecordKeyTests {
+    /// A record that stores its UUID primary key as an uppercase string,
+    /// and its dates as seconds since 1970.
+    struct Tag: Codable, FetchableRecord, PersistableRecord, Hashable, Identifiable {
+        var id: UUID?
+        var name: String
+        static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }
+    }
+
+    struct Event: Codable, FetchableRecord, PersistableRecord, Hashable, Identifiable {
+        var id: Date
+        static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .secondsSince1970 }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func keysAreEncodedAsTheRecordStoresThem(_ kind: DatabaseKind) throws {
+        let log = TraceLog()
+        let fixture = try makeDatabase(kind, log: log)
+        let red = UUID(uuidString: "61626364-6566-6768-696A-6B6C6D6E6F70")!
+        let blue = UUID(uuidString: "56E7D8D3-E9E4-48B6-968E-8D102833AF00")!
+        try fixture.writer.write { (db) throws in
+            try db.create(table: "tag") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text)
+            }
+            try db.create(table: "event") { $0.primaryKey("id", .double) }
+            try Tag(id: red, name: "red").insert(db)
+            try Tag(id: blue, name: "blue").insert(db)
+            try Event(id: Date(timeIntervalSince1970: 1000)).insert(db)
+
+            #expect(try Tag.fetchOne(db, id: red)?.name == "red")
+            #expect(log.lines.last == #"SELECT * FROM "tag" WHERE "id" = '61626364-6566-6768-696A-6B6C6D6E6F70'"#)
+            #expect(try Tag.filter(ids: [red, blue]).fetchCount(db) == 2)
+            #expect(try Table<Tag>("tag").filter(id: blue).fetchOne(db)?.name == "blue")
+            #expect(try Tag.exists(db, id: red))
+            #expect(try Event.exists(db, id: Date(timeIntervalSince1970: 1000)))
+            #expect(log.lines.last == #"SELECT EXISTS (SELECT * FROM "event" WHERE "id" = 1000)"#)
+            #expect(try Tag.deleteOne(db, id: red))
+            #expect(try Table<Tag>("tag").deleteAll(db, ids: [blue, nil]) == 1)
+            #expect(log.lines.last == #"DELETE FROM "tag" WHERE "id" = '56E7D8D3-E9E4-48B6-968E-8D102833AF00'"#)
+            #expect(try Tag.fetchCount(db) == 0)
         }
     }
 }

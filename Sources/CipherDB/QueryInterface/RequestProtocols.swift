@@ -174,10 +174,24 @@ extension TableRequest where Self: FilteredRequest, Self: TypedRequest {
 
     /// Filters by primary keys: `Player.all().filter(keys: [1, 2, 3])`.
     /// No key: no row, and the request does not hit the database.
+    ///
+    /// A `Data`, `Date` or `UUID` key of a record is encoded as the record
+    /// stores it, with its `databaseUUIDEncodingStrategy(for:)` and the
+    /// like for the primary key column.
     public func filter(keys: some Collection<some DatabaseValueConvertible>) -> Self {
+        let tableName = databaseTableName
+        if RowDecoder.self is any EncodableRecord.Type, let encodedKeys = StrategyEncodedKeys(keys) {
+            if encodedKeys.isEmpty { return none() }
+            return filterWhenConnected { db in
+                let column = try db.filteringPrimaryKeyColumn(tableName)
+                // Checked above; a metatype is not Sendable, so it is not captured.
+                let recordType = RowDecoder.self as! any EncodableRecord.Type
+                let values = try encodedKeys.databaseValues(for: recordType, column: column)
+                return SQLExpression.isIn(.column(column), values.map { SQLExpression(.value($0)) })
+            }
+        }
         let values = keys.map { SQLExpression(.value($0.databaseValue)) }
         if values.isEmpty { return none() }
-        let tableName = databaseTableName
         return filterWhenConnected { db in
             try SQLExpression.isIn(.column(db.filteringPrimaryKeyColumn(tableName)), values)
         }
@@ -453,14 +467,26 @@ extension JoinableRequest {
 
 extension JoinableRequest where Self: SelectionRequest {
     /// Appends the columns of an association to the selection, with
-    /// `LEFT JOIN`.
+    /// `LEFT JOIN`. Unlike `including(optional:)`, the columns are not in
+    /// a scope: they follow the columns of the request in the same row,
+    /// and are NULL when no row joins.
+    ///
+    /// ```swift
+    /// // SELECT player.*, team.name AS teamName
+    /// // FROM player LEFT JOIN team ON team.id = player.teamId
+    /// let request = Player.annotated(withOptional: Player.team.select(Column("name").forKey("teamName")))
+    /// ```
     public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        _including(optional: association._sqlAssociation)
+        let annotation = association.annotation()
+        return joining(optional: annotation.association).annotatedWhenConnected(with: annotation.selection)
     }
 
     /// Appends the columns of an association to the selection, with `JOIN`.
+    /// Unlike `including(required:)`, the columns are not in a scope: they
+    /// follow the columns of the request in the same row.
     public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
-        _including(required: association._sqlAssociation)
+        let annotation = association.annotation()
+        return joining(required: annotation.association).annotatedWhenConnected(with: annotation.selection)
     }
 }
 

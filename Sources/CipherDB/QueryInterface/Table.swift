@@ -335,7 +335,9 @@ extension Table {
     /// Deletes the row with this primary key; returns whether it existed.
     @discardableResult
     public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).deleteAll(db) > 0
+        // A NULL key identifies no row: no need to hit the database.
+        if key.databaseValue.isNull { return false }
+        return try filter(key: key).deleteAll(db) > 0
     }
 
     /// Deletes the rows with these primary or unique keys; returns their number.
@@ -374,7 +376,9 @@ extension Table {
 extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// Whether a row has this id.
     public func exists(_ db: Database, id: RowDecoder.ID) throws -> Bool {
-        try exists(db, key: id)
+        // A nil id identifies no row: no need to hit the database.
+        if id.databaseValue.isNull { return false }
+        return try exists(db, key: id)
     }
 
     /// Deletes the rows with these ids; returns their number.

@@ -131,7 +131,9 @@ extension TableRecord {
     /// Deletes the row with this primary key; returns whether it existed.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).deleteAll(db) > 0
+        // A NULL key identifies no row: no need to hit the database.
+        if key.databaseValue.isNull { return false }
+        return try filter(key: key).deleteAll(db) > 0
     }
 
     /// Deletes the row with this primary or unique key; returns whether it existed.
@@ -178,7 +180,9 @@ extension TableRecord {
 extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
     /// Whether a row has this id.
     public static func exists(_ db: Database, id: ID) throws -> Bool {
-        try exists(db, key: id)
+        // A nil id identifies no row: no need to hit the database.
+        if id.databaseValue.isNull { return false }
+        return try exists(db, key: id)
     }
 
     /// Deletes the row with this id; returns whether it existed.

@@ -228,6 +228,16 @@ extension Association {
         withQuery { $0 = $0.with(cte.cte) }
     }
 
+    /// The association on an alias of its own, and its selection qualified
+    /// with that alias: what `annotated(withOptional:)` and
+    /// `annotated(withRequired:)` append to the selection of the request
+    /// they refine, instead of a scope.
+    func annotation() -> (association: Self, selection: @Sendable (Database) throws -> [any SQLSelectable]) {
+        let alias = TableAlias()
+        let selection = _sqlAssociation.destination.query.selection
+        return (aliased(alias), { db in try selection(db).map { $0.qualified(with: alias) } })
+    }
+
     /// The association, on the table of `alias`, so that other parts of the
     /// query can refer to its columns.
     public func aliased(_ alias: TableAlias<Void>) -> Self {

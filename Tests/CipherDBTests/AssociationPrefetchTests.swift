@@ -395,4 +395,34 @@ import Testing
             #expect(region.description == "author(id,name),award(bookid,id,name),book(authorid,id)")
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anObservationOfAPrefetchingRequestTracksThePrefetchedTablesWhileNoRowLeadsToThem(_ kind: DatabaseKind) async throws {
+        let fixture = try makeDatabase(kind)
+        try await fixture.writer.write { (db) throws in
+            try Award.deleteAll(db)
+            try Book.deleteAll(db)
+            try Author.deleteAll(db)
+        }
+        let request = Author.including(all: Author.books.order(Column("id"))).order(Column("id"))
+        // The first fetch finds no author, hence runs no statement on
+        // `book`: the region comes from the request, not from the
+        // statements it ran.
+        let observation = ValueObservation.trackingConstantRegion { db in
+            try Row.fetchAll(db, request).map { $0.prefetchedRows["books"]?.count ?? -1 }
+        }
+        let recorder = ValueRecorder<[Int]>()
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [[]] }
+        try await fixture.writer.write { (db) throws in try Author(id: 1, name: "Alice").insert(db) }
+        try await recorder.wait { $0 == [[], [0]] }
+        try await fixture.writer.write { (db) throws in try Book(id: 1, authorId: 1, title: "Dune", year: 1965).insert(db) }
+        try await recorder.wait { $0 == [[], [0], [1]] }
+        cancellable.cancel()
+        #expect(recorder.errors.isEmpty)
+        try await fixture.writer.read { (db) throws in
+            #expect(try request.makePreparedRequest(db).statement.databaseRegion.description
+                == "author(id,name),book(authorid,id,title,year)")
+        }
+    }
 }

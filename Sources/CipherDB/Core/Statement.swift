@@ -61,8 +61,9 @@ public final class Statement {
     /// The region the statement reads: what the authorizer reported, plus
     /// the tables it opens without reading a column (`COUNT(*)`), which
     /// SQLite 3.15.2's authorizer does not report (3.19 does). Computed on
-    /// first use, for observations.
-    public private(set) lazy var databaseRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+    /// first use, for observations. A request that prefetches associations
+    /// adds their tables.
+    public internal(set) lazy var databaseRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
 
     private let authorizedRegion: DatabaseRegion
 

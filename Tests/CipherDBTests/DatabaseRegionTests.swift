@@ -43,4 +43,58 @@ import Testing
             #expect(try db.makeStatement(sql: "SELECT COUNT(*) FROM player").databaseRegion.description == "player(*)")
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func requestsFilteredByRowidsTrackThoseRowsOnly(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let player = Table("player")
+        try fixture.writer.read { (db) throws in
+            #expect(try player.filter(key: 1).databaseRegion(db).description == "player(id,name,score)[1]")
+            #expect(try player.filter(keys: [1, 2, 3]).databaseRegion(db).description == "player(id,name,score)[1,2,3]")
+            #expect(try player.filter(Column("rowid") == 2 || Column("id") == 3).databaseRegion(db).description
+                == "player(id,name,score)[2,3]")
+            #expect(try player.filter(Column("id") == 2 && Column("score") > 0).databaseRegion(db).description
+                == "player(id,name,score)[2]")
+            #expect(try player.filter(keys: [1, 2]).filter(key: 3).databaseRegion(db).isEmpty)
+            #expect(try player.none().databaseRegion(db).isEmpty)
+            // Where SQLite could find rows the values do not tell, the
+            // whole table stays tracked.
+            #expect(try player.filter(Column("id") == "1").databaseRegion(db).description == "player(id,name,score)")
+            #expect(try player.filter(Column("id") == 1 || Column("score") == 1).databaseRegion(db).description
+                == "player(id,name,score)")
+            #expect(try player.filter(Column("score") == 1).databaseRegion(db).description == "player(id,name,score)")
+            // The region of the SQL alone, for a statement prepared from
+            // the same SQL without the request.
+            #expect(try player.filter(key: 1).databaseRegion(db).description == "player(id,name,score)[1]")
+            #expect(try db.cachedStatement(sql: #"SELECT * FROM "player" WHERE "id" = 1"#).databaseRegion.description
+                == "player(id,name,score)")
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anObservationOfOneRowIgnoresChangesToOtherRows(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try await fixture.writer.write { (db) throws in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur'), (2, 'Barbara')")
+        }
+        let changes = ValueRecorder<Int>()
+        let values = ValueRecorder<String?>()
+        let observation = ValueObservation
+            .trackingConstantRegion { db in try String.fetchOne(db, Table("player").select(Column("name")).filter(key: 1)) }
+            .handleEvents(databaseDidChange: { changes.record(1) })
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { values.record(error: $0) } onChange: { values.record($0) }
+        try await values.wait { $0 == ["Arthur"] }
+        try await fixture.writer.write { (db) throws in
+            try db.execute(sql: "UPDATE player SET name = 'Barbara2' WHERE id = 2")
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (3, 'Craig')")
+        }
+        try await fixture.writer.write { (db) throws in try db.execute(sql: "UPDATE player SET name = 'Arthur2' WHERE id = 1") }
+        try await values.wait { $0 == ["Arthur", "Arthur2"] }
+        // Only the commit that changed player 1 reached the observation.
+        #expect(changes.values.count == 1)
+        cancellable.cancel()
+        #expect(values.errors.isEmpty)
+    }
 }

@@ -415,6 +415,7 @@ public final class Database {
             // again: a cursor is iterated while an observer fetches in the
             // access of a commit. Resetting it would restart the cursor.
             if sqlite3_stmt_busy(statement.sqliteStatement) == 0 {
+                statement.requestRegion = nil
                 return statement
             }
             return try makeStatement(sql: sql)

@@ -120,6 +120,19 @@ public struct DatabaseRegion: Hashable, Sendable {
         return result
     }
 
+    /// The region, with `table` restricted to some rows. A table that keeps
+    /// no row leaves the region; the full database becomes those rows.
+    func tableIntersection(_ table: String, rowIDs: Set<Int64>) -> DatabaseRegion {
+        guard var tableRegions else { return DatabaseRegion(table: table, rowIds: rowIDs) }
+        let key = table.lowercased()
+        guard let tableRegion = tableRegions[key] else { return self }
+        let common = tableRegion.intersection(TableRegion(columns: nil, rowIDs: rowIDs))
+        tableRegions[key] = common.isEmpty ? nil : common
+        var result = DatabaseRegion()
+        result.tableRegions = tableRegions
+        return result
+    }
+
     /// Whether events of this kind can impact the region.
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
         guard let tableRegions else { return true }

@@ -60,10 +60,20 @@ public final class Statement {
 
     /// The region the statement reads: what the authorizer reported, plus
     /// the tables it opens without reading a column (`COUNT(*)`), which
-    /// SQLite 3.15.2's authorizer does not report (3.19 does). Computed on
-    /// first use, for observations. A request that prefetches associations
-    /// adds their tables.
-    public internal(set) lazy var databaseRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+    /// SQLite 3.15.2's authorizer does not report (3.19 does), as the
+    /// request that prepared it narrows or extends it (``requestRegion``).
+    public var databaseRegion: DatabaseRegion {
+        guard let requestRegion else { return selectedRegion }
+        return requestRegion.apply(to: selectedRegion)
+    }
+
+    /// What the SQL reads; computed on first use, for observations.
+    private lazy var selectedRegion: DatabaseRegion = authorizedRegion.union(openedTablesRegion())
+
+    /// How the query interface request that prepared the statement changes
+    /// its region. It goes with the arguments: the statement cache resets
+    /// it when it hands out the statement again.
+    var requestRegion: RequestRegion?
 
     private let authorizedRegion: DatabaseRegion
 

@@ -105,26 +105,12 @@ extension QueryInterfaceRequest: FetchRequest {
         let context = SQLGenerationContext(db)
         let sql = try query.selectSQL(context, forSingleResult: singleResult)
         let associations = query.prefetchedAssociations
-        if associations.isEmpty {
-            return PreparedRequest(
-                statement: try db.preparedStatement(sql: sql, arguments: context.arguments),
-                adapter: try query.rowAdapter(context))
-        }
-        // The statement's region includes the tables of the prefetched
-        // associations, which an observation must track even when no row
-        // leads to them: `Parent.including(all: Parent.children)` on an
-        // empty `parent` table runs no statement on `child`. The statement
-        // is not shared with the cache, which holds the same SQL without
-        // the prefetched tables.
-        let statement = try db.makeStatement(sql: sql)
-        try statement.setArguments(context.arguments)
-        for association in associations {
-            statement.databaseRegion.formUnion(try query.prefetchedRegion(db, of: association))
-        }
+        let statement = try db.preparedStatement(sql: sql, arguments: context.arguments)
+        statement.requestRegion = try query.requestRegion(db)
         return PreparedRequest(
             statement: statement,
             adapter: try query.rowAdapter(context),
-            supplementaryFetch: { [query] db, rows, willFetch in
+            supplementaryFetch: associations.isEmpty ? nil : { [query] db, rows, willFetch in
                 try query.prefetch(db, associations: associations, into: rows, willFetch: willFetch)
             })
     }

@@ -104,7 +104,7 @@ extension SQLExpression {
     /// The column of the table of `alias` that the expression is, with
     /// the rowid named as the column that aliases it. With
     /// `acceptsBijection`, also the column of `-column`.
-    fileprivate func column(_ db: Database, for alias: TableAliasBase, acceptsBijection: Bool = false) throws -> String? {
+    func column(_ db: Database, for alias: TableAliasBase, acceptsBijection: Bool = false) throws -> String? {
         let name: String
         switch impl {
         case .column(let columnName): name = columnName

@@ -74,4 +74,53 @@ import Testing
             #expect(try request.fetchAll(db) == ["Arthur"])
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func deleteAndUpdateDeclareTheExpressionsTheyUse(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.write { (db) throws in
+            let bestScore = CommonTableExpression(named: "bestScore", sql: "SELECT MAX(score) FROM player")
+            let log = TraceLog()
+            db.trace { log.append($0.expandedDescription) }
+            try Player.with(bestScore).filter(bestScore.contains(Column("score"))).updateAll(db, Column("score").set(to: 0))
+            #expect(log.lines.last == #"""
+                WITH "bestScore" AS (SELECT MAX(score) FROM player) \#
+                UPDATE "player" SET "score" = 0 WHERE "score" IN "bestScore"
+                """#)
+            #expect(try Player.order(Column("id")).fetchAll(db).map(\.score) == [100, 0, 0])
+            let low = CommonTableExpression(named: "low", sql: "SELECT 100")
+            #expect(try Player.with(low).filter(low.contains(Column("score"))).deleteAll(db) == 1)
+            #expect(log.lines.last == #"WITH "low" AS (SELECT 100) DELETE FROM "player" WHERE "score" IN "low""#)
+            #expect(try Player.fetchCount(db) == 2)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func anIncludedExpressionIsAScopeWithTheColumnsItSelects(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            // `other` selects from `ranked`, declared after it: its columns
+            // are read with every expression of the request declared.
+            let other = CommonTableExpression(named: "other", sql: "SELECT * FROM ranked")
+            let ranked = CommonTableExpression(named: "ranked", sql: "SELECT id AS playerId, score * 2 AS doubled FROM player")
+            let association = Player.association(to: other) { player, other in other[Column("playerId")] == player[Column("id")] }
+            let rows = try Row.fetchAll(db, Player.with(other).with(ranked).including(required: association).order(Column("id")))
+            #expect(rows.count == 3)
+            #expect(rows[0].unscoped == ["id": 1, "name": "Arthur", "score": 100])
+            #expect(rows[0].scopes["other"] == ["playerId": 1, "doubled": 200])
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func ofTwoExpressionsWithOneNameTheLastOneAddedWins(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let first = CommonTableExpression(named: "threshold", sql: "SELECT 100")
+            let second = CommonTableExpression(named: "threshold", sql: "SELECT 300")
+            let request = Player.with(first).with(second).filter(second.contains(Column("score")))
+            #expect(try request.fetchCount(db) == 2)
+            #expect(try request.makePreparedRequest(db).statement.sql
+                == #"WITH "threshold" AS (SELECT 300) SELECT * FROM "player" WHERE "score" IN "threshold""#)
+        }
+    }
 }

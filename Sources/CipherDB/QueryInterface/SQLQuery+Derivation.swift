@@ -53,7 +53,7 @@ extension SQLQuery {
     func withStableOrder() -> SQLQuery {
         var query = self
         let currentOrderings = orderings
-        let (tableName, selection, alias) = (self.tableName, self.selection, self.alias)
+        let (tableName, selection, alias, ctes) = (self.tableName, self.selection, self.alias, commonTableExpressions)
         // The primary key is reversed with the other orderings when the
         // query is reversed (see `effectiveOrderings`).
         query.orderings = { db in
@@ -61,7 +61,8 @@ extension SQLQuery {
             do {
                 stableOrderings = try db.primaryKey(tableName).columns.map { SQLOrdering(.column($0), .unspecified) }
             } catch {
-                let columnCount = try selection(db).columnCount(SQLGenerationContext(db), alias: alias)
+                let tables = SelectedTables(db: db, commonTableExpressions: ctes)
+                let columnCount = try selection(db).columnCount(tables, alias: alias)
                 stableOrderings = (1...max(columnCount, 1)).map { SQLOrdering(literal: SQL(sql: String($0))) }
             }
             return try (currentOrderings?(db) ?? []) + stableOrderings

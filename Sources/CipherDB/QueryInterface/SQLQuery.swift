@@ -125,18 +125,43 @@ struct SQLQuery: Sendable {
     /// `WITH [RECURSIVE] name AS (…), … `, for the expressions of the query
     /// and of its joined tables.
     private func withClause(_ context: SQLGenerationContext) throws -> String {
-        var ctes: [SQLCTE] = []
-        for cte in allCTEs where !ctes.contains(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
-            ctes.append(cte)
-        }
+        let ctes = commonTableExpressions
         guard !ctes.isEmpty else { return "" }
         var sql = ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
         sql += try ctes.map { try $0.sql(context.subqueryContext()) }.joined(separator: ", ")
         return sql + " "
     }
 
+    /// The common table expressions of the query and of its joined tables,
+    /// one per name. Of two with the same name, the last one added wins, at
+    /// the place of the first, as in GRDB.
+    var commonTableExpressions: [SQLCTE] {
+        var ctes: [SQLCTE] = []
+        for cte in allCTEs {
+            if let index = ctes.firstIndex(where: { $0.tableName.lowercased() == cte.tableName.lowercased() }) {
+                ctes[index] = cte
+            } else {
+                ctes.append(cte)
+            }
+        }
+        return ctes
+    }
+
     private var allCTEs: [SQLCTE] {
         ctes + statementJoins.flatMap(\.query.allCTEs)
+    }
+
+    /// The query without its common table expressions, nor those of its
+    /// joined tables: a subquery of a statement that declares them.
+    private var withoutCTEs: SQLQuery {
+        var query = self
+        query.ctes = []
+        query.joins = joins.map { join in
+            var join = join
+            join.query = join.query.withoutCTEs
+            return join
+        }
+        return query
     }
 
     /// The query with a common table expression, replacing one of the
@@ -281,14 +306,17 @@ struct SQLQuery: Sendable {
     /// `DELETE FROM … WHERE …`, through the primary key when the query
     /// has joins or groups rows by a unique key, as GRDB writes it.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
-        "DELETE FROM " + tableName.quotedDatabaseIdentifier + (try targetClause(context, statement: "delete"))
+        context.declare(allAliases)
+        return try withClause(context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
+            + targetClause(context, statement: "delete")
     }
 
     /// `UPDATE … SET … WHERE …`.
     func updateSQL(_ context: SQLGenerationContext, assignments: [ColumnAssignment],
                    conflictResolution: Database.ConflictResolution? = nil) throws -> String
     {
-        var sql = "UPDATE "
+        context.declare(allAliases)
+        var sql = try withClause(context) + "UPDATE "
         if let conflictResolution, conflictResolution != .abort {
             sql += "OR \(conflictResolution.rawValue) "
         }
@@ -304,7 +332,6 @@ struct SQLQuery: Sendable {
     /// an order without a limit do not matter. Otherwise the rows are
     /// those whose primary key the query selects.
     private func targetClause(_ context: SQLGenerationContext, statement: String) throws -> String {
-        context.declare(allAliases)
         let db = context.db
         let groups = try groups?(db) ?? []
         if joins.isEmpty && groups.isEmpty {
@@ -328,9 +355,10 @@ struct SQLQuery: Sendable {
                 resultCode: .SQLITE_MISUSE,
                 message: "can't \(statement) query with joins or GROUP BY clause in a table without rowid and a composite primary key: \(tableName)")
         }
-        var subquery = self
+        // The statement declares the common table expressions.
+        var subquery = withoutCTEs
         subquery.selection = { _ in [SQLSelection(.expression(.column(keyColumn)))] }
-        subquery.joins = unselectedJoins
+        subquery.joins = subquery.unselectedJoins
         return " WHERE " + keyColumn.quotedDatabaseIdentifier
             + " IN (" + (try subquery.selectSQL(context, clauses: clauses(db))) + ")"
     }

@@ -52,7 +52,7 @@ extension TableRecord {
     /// ```
     public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
         try databaseSelection.map(\.sqlSelection)
-            .columnCount(SQLGenerationContext(db), alias: TableAliasBase(tableName: databaseTableName))
+            .columnCount(SelectedTables(db: db, commonTableExpressions: []), alias: TableAliasBase(tableName: databaseTableName))
     }
 }
 

@@ -380,4 +380,21 @@ extension AssociationTests {
             #expect(requiredRows[0].scopes.names.isEmpty)
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func twoAssociationsOfOneKeyThatJoinDifferentlyAreAnError(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            // Another foreign key under the key "author".
+            let otherForeignKey = Book.including(required: Book.author).including(optional: Book.translator.forKey("author"))
+            let error = try #require(throws: DatabaseError.self) { try Row.fetchAll(db, otherForeignKey) }
+            #expect(error.resultCode == .SQLITE_MISUSE)
+            #expect(error.message?.contains(#"The association key "author" is ambiguous"#) == true)
+            // A joined association and a prefetched one.
+            let joinedAndPrefetched = Author.including(required: Author.books.forKey("x")).including(all: Author.books.forKey("x"))
+            #expect(throws: DatabaseError.self) { try Row.fetchAll(db, joinedAndPrefetched) }
+            // The same association twice is one join.
+            #expect(try Row.fetchAll(db, Book.including(required: Book.author).joining(optional: Book.author)).count == 2)
+        }
+    }
 }

@@ -123,4 +123,21 @@ import Testing
                 == #"WITH "threshold" AS (SELECT 300) SELECT * FROM "player" WHERE "score" IN "threshold""#)
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func ofTwoConditionsOfOneAssociationKeyTheLastOneWins(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let others = CommonTableExpression(named: "others", request: Player.all())
+            let request = Player.with(others)
+                .joining(required: Player.association(to: others) { player, other in other[Column("score")] > player[Column("score")] })
+                .joining(required: Player.association(to: others) { player, other in other[Column("id")] == player[Column("id")] })
+                .order(Column("id"))
+            #expect(try request.makePreparedRequest(db).statement.sql == #"""
+                WITH "others" AS (SELECT * FROM "player") \#
+                SELECT "player".* FROM "player" JOIN "others" ON "others"."id" = "player"."id" ORDER BY "player"."id"
+                """#)
+            #expect(try request.fetchAll(db).map(\.id) == [1, 2, 3])
+        }
+    }
 }

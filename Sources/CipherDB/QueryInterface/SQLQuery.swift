@@ -67,7 +67,7 @@ struct SQLQuery: Sendable {
 
     /// `SELECT … FROM … JOIN … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT …`.
     func selectSQL(_ context: SQLGenerationContext, forSingleResult: Bool = false) throws -> String {
-        context.declare(allAliases)
+        try declareAliases(context)
         return try selectSQL(context, clauses: clauses(context.db), forSingleResult: forSingleResult)
     }
 
@@ -186,6 +186,22 @@ struct SQLQuery: Sendable {
         [alias] + statementJoins.flatMap(\.query.allAliases)
     }
 
+    /// Names the tables of the statement in `context`, after checking
+    /// that its associations make one join per key.
+    func declareAliases(_ context: SQLGenerationContext) throws {
+        try checkJoins()
+        context.declare(allAliases)
+    }
+
+    private func checkJoins() throws {
+        for join in joins {
+            if let ambiguity = join.ambiguity {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: ambiguity)
+            }
+            try join.query.checkJoins()
+        }
+    }
+
     /// The selection of the query, then the ones of the included tables,
     /// depth first.
     func allSelections(_ db: Database) throws -> [SQLSelection] {
@@ -275,7 +291,7 @@ struct SQLQuery: Sendable {
     /// place of the selection when each row counts once, or else a count
     /// of the query as a subquery.
     func countSQL(_ context: SQLGenerationContext) throws -> String {
-        context.declare(allAliases)
+        try declareAliases(context)
         let clauses = try clauses(context.db)
         let subqueryCount = { "SELECT COUNT(*) FROM (" + (try self.selectSQL(context, clauses: clauses)) + ")" }
         // Groups, limits, common table expressions and joins change the
@@ -306,7 +322,7 @@ struct SQLQuery: Sendable {
     /// `DELETE FROM … WHERE …`, through the primary key when the query
     /// has joins or groups rows by a unique key, as GRDB writes it.
     func deleteSQL(_ context: SQLGenerationContext) throws -> String {
-        context.declare(allAliases)
+        try declareAliases(context)
         return try withClause(context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
             + targetClause(context, statement: "delete")
     }
@@ -315,7 +331,7 @@ struct SQLQuery: Sendable {
     func updateSQL(_ context: SQLGenerationContext, assignments: [ColumnAssignment],
                    conflictResolution: Database.ConflictResolution? = nil) throws -> String
     {
-        context.declare(allAliases)
+        try declareAliases(context)
         var sql = try withClause(context) + "UPDATE "
         if let conflictResolution, conflictResolution != .abort {
             sql += "OR \(conflictResolution.rawValue) "
@@ -388,15 +404,15 @@ struct SQLJoin: Sendable {
         }
 
         /// The kind of two joins of one key: required wins over optional.
-        /// A joined association and a prefetched one can not share a key.
-        func merged(with other: Kind, key: String) -> Kind {
+        /// A joined association and a prefetched one can not share a key:
+        /// nil.
+        func merged(with other: Kind) -> Kind? {
             switch (self, other) {
             case (.required, .required), (.required, .optional), (.optional, .required): return .required
             case (.optional, .optional): return .optional
             case (.all, .all): return .all
             case (.bridge, .bridge): return .bridge
-            default:
-                fatalError("The association key \"\(key)\" is ambiguous. Use the Association.forKey(_:) method is order to disambiguate.")
+            default: return nil
             }
         }
     }
@@ -411,15 +427,31 @@ struct SQLJoin: Sendable {
     var condition: SQLAssociationCondition
     /// The joined table, its filters, selection, order, and its own joins.
     var query: SQLQuery
+    /// Why two associations merged under this key do not make one join
+    /// (other tables, conditions or kinds): the request throws it when it
+    /// runs.
+    var ambiguity: String?
 
     /// Two joins of one association key: required wins over optional,
     /// included over joined, the filters of both apply, and their joins
     /// are merged the same way, key by key.
     func merged(with other: SQLJoin) -> SQLJoin {
         var merged = self
+        guard query.tableName.lowercased() == other.query.tableName.lowercased(),
+              let mergedKind = kind.merged(with: other.kind),
+              let mergedCondition = condition.merged(with: other.condition)
+        else {
+            merged.ambiguity = """
+                The association key "\(key)" is ambiguous: two associations of this key join \
+                different tables, on different conditions, or one is prefetched and not the other. \
+                Use Association.forKey(_:) to tell them apart.
+                """
+            return merged
+        }
         // Expressions that refer to either alias refer to the one table.
         other.query.alias.becomeProxy(of: query.alias)
-        merged.kind = kind.merged(with: other.kind, key: key)
+        merged.kind = mergedKind
+        merged.condition = mergedCondition
         if other.isSelected && !isSelected { merged.query.selection = other.query.selection }
         merged.isSelected = isSelected || other.isSelected
         merged.query.filters = query.filters + other.query.filters

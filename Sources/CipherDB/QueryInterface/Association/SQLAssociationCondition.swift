@@ -12,6 +12,22 @@ enum SQLAssociationCondition: Sendable {
     /// No condition: every row of the destination joins.
     case none
 
+    /// The condition of two joins of one association key, or nil when
+    /// they differ. Foreign keys must be the same; of two expressions,
+    /// which cannot be compared, the last one wins, as in GRDB.
+    func merged(with other: SQLAssociationCondition) -> SQLAssociationCondition? {
+        switch (self, other) {
+        case let (.foreignKey(lhs, lhsOriginHolds), .foreignKey(rhs, rhsOriginHolds)):
+            return lhs == rhs && lhsOriginHolds == rhsOriginHolds ? self : nil
+        case (.expression, .expression):
+            return other
+        case (.none, .none):
+            return self
+        default:
+            return nil
+        }
+    }
+
     /// The condition seen from the other table.
     var reversed: SQLAssociationCondition {
         switch self {

@@ -89,4 +89,34 @@ import Testing
             #expect(throws: DatabaseError.self) { try rows.next() }
         }
     }
+
+    @Test func aCursorReleasedBeforeItsEndLeavesNoReadTransactionOpen() throws {
+        var configuration = encryptedConfiguration()
+        configuration.maximumReaderCount = 1
+        let fixture = try DatabaseFixture(.pool, configuration: configuration)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { (db) throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur'), ('Barbara')")
+        }
+        // The only reader steps one row of two, and lets the cursor go.
+        try fixture.writer.read { (db) throws in
+            _ = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM player")).next()
+        }
+        try fixture.writer.write { (db) throws in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        // The same reader sees the new row: its connection left the
+        // snapshot of the unfinished statement.
+        #expect(try fixture.writer.read { (db) throws in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 3)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aCursorReleasedBeforeItsEndDoesNotPreventErase(_ kind: DatabaseKind) throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { (db) throws in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur'), ('Barbara')")
+            _ = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM player")).next()
+        }
+        try fixture.writer.erase()
+        #expect(try fixture.writer.read { (db) throws in try db.tableExists("player") } == false)
+    }
 }

@@ -40,6 +40,9 @@ final class StatementStepper {
     /// cursor that failed never looks exhausted, as GRDB's do not.
     private var failure: (any Error)?
 
+    /// The execution of the statement this stepper steps.
+    private var execution: UInt64 = 0
+
     init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
         if requiresColumn && statement.columnCount == 0 {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
@@ -47,6 +50,18 @@ final class StatementStepper {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         try statement.prepareExecution(arguments: arguments)
+        execution = statement.executionCount
+    }
+
+    /// A cursor released before its end (and its live row, which keeps its
+    /// stepper) resets its statement: a statement
+    /// left running holds the read transaction of its connection open,
+    /// which keeps later reads of a pool's reader on an old snapshot, and
+    /// makes `DROP TABLE` (`erase()`) or a backup into the database fail.
+    deinit {
+        if !isDone && statement.executionCount == execution {
+            sqlite3_reset(sqliteStatement)
+        }
     }
 
     /// Moves to the next row; false when there is none.
@@ -111,6 +126,7 @@ public final class RowCursor: DatabaseCursor {
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         row = try Row.cursorRow(statement: statement, adapter: adapter)
         stepper = try StatementStepper(statement: statement, arguments: arguments)
+        row.cursorStepper = stepper
     }
 
     public func next() throws -> Row? {

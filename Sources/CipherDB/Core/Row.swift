@@ -66,6 +66,11 @@ public final class Row {
     /// decoding a record allocates nothing more: see `DatabaseRowDecoder`.
     var wholeRowPropertyName: String?
 
+    /// The stepper of the cursor that returns this live row. The row keeps
+    /// it, so that the statement is not reset while the row is in use,
+    /// after the cursor is released: `Row.fetchCursor(db, sql: …).next()`.
+    var cursorStepper: StatementStepper?
+
     /// The live row of a statement, reused by a cursor.
     init(statement: Statement) {
         impl = .statement(statement)

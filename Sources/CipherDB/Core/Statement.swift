@@ -287,10 +287,16 @@ public final class Statement {
         try database.checkNotCancelled()
         try database.statementWillExecute(self)
         sqlite3_reset(sqliteStatement)
+        executionCount &+= 1
         if let arguments {
             try bind(arguments)
         }
     }
+
+    /// The number of times the statement was prepared for execution: a
+    /// cursor that is released before its end resets the statement only
+    /// if nothing ran it since the cursor started.
+    private(set) var executionCount: UInt64 = 0
 
     /// Executes the statement, stepping over any row it returns.
     ///

@@ -350,7 +350,7 @@ struct SQLQuery: Sendable {
     private func targetClause(_ context: SQLGenerationContext, statement: String) throws -> String {
         let db = context.db
         let groups = try groups?(db) ?? []
-        if joins.isEmpty && groups.isEmpty {
+        if statementJoins.isEmpty && groups.isEmpty { // prefetched associations do not change the rows
             var sql = try whereClause(context)
             if let limit {
                 // An unordered query stays unordered when reversed.

@@ -53,11 +53,11 @@ final class StatementStepper {
         execution = statement.executionCount
     }
 
-    /// A cursor released before its end (and its live row, which keeps its
-    /// stepper) resets its statement: a statement
-    /// left running holds the read transaction of its connection open,
-    /// which keeps later reads of a pool's reader on an old snapshot, and
-    /// makes `DROP TABLE` (`erase()`) or a backup into the database fail.
+    /// Released before its end (by its cursor, and by the live row that
+    /// keeps it), the stepper resets its statement. A statement left
+    /// running holds the read transaction of its connection open: later
+    /// reads of a pool's reader would see an old snapshot, and `DROP TABLE`
+    /// (`erase()`) or a backup into the database would fail.
     deinit {
         if !isDone && statement.executionCount == execution {
             sqlite3_reset(sqliteStatement)

@@ -397,4 +397,37 @@ extension AssociationTests {
             #expect(try Row.fetchAll(db, Book.including(required: Book.author).joining(optional: Book.author)).count == 2)
         }
     }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func ifNullAndCastKeepTheKeyOfTheirAggregate(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Author
+                .annotated(with: Author.books.max(Column("year")) ?? 0, cast(Author.books.count, as: .real))
+                .order(Column("id"))
+            let rows = try request.asRequest(of: Row.self).fetchAll(db)
+            #expect(rows.map { $0["maxBookYear"] as Int } == [2005, 0])
+            #expect(rows.map { $0["bookCount"] as Double } == [2, 0])
+            // Other operators make another value, which has no key.
+            #expect(try !sql(Author.annotated(with: Author.books.count + 1), db).contains(#"AS "bookCount""#))
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func reversedReversesTheOrderOfTheJoinedTablesToo(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let request = Book
+                .joining(required: Book.author.order(Column("name"), Column("id").desc))
+                .order(Column("year"))
+            #expect(try sql(request.reversed(), db).hasSuffix(#"""
+                ORDER BY "book"."year" DESC, "author"."name" DESC, "author"."id" ASC
+                """#))
+            // An association reversed on its own, inside a reversed request.
+            let inner = Book.joining(required: Book.author.order(Column("name")).reversed()).order(Column("year"))
+            #expect(try sql(inner, db).hasSuffix(#"ORDER BY "book"."year", "author"."name" DESC"#))
+            #expect(try sql(inner.reversed(), db).hasSuffix(#"ORDER BY "book"."year" DESC, "author"."name""#))
+            #expect(try request.reversed().fetchAll(db).map(\.title) == ["Bee", "Ant"])
+        }
+    }
 }

@@ -109,10 +109,12 @@ struct SQLQuery: Sendable {
     }
 
     /// The orderings, reversed if needed. A reversed query with no ordering
-    /// has no ordering, as in GRDB.
-    private func effectiveOrderings(_ db: Database) throws -> [SQLOrdering] {
+    /// has no ordering, as in GRDB. A query joined to a reversed one is
+    /// reversed with it (`isReversedByParent`): `reversed()` reverses the
+    /// order of the rows, whichever table orders them.
+    private func effectiveOrderings(_ db: Database, isReversedByParent: Bool = false) throws -> [SQLOrdering] {
         let orderings = try orderings?(db) ?? []
-        guard isReversed else { return orderings }
+        guard isReversed != isReversedByParent else { return orderings }
         return try orderings.map { ordering in
             guard let reversed = ordering.reversed else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE,
@@ -218,10 +220,10 @@ struct SQLQuery: Sendable {
     }
 
     /// The orderings of the query, then the ones of the joined tables.
-    private func allOrderings(_ db: Database) throws -> [SQLOrdering] {
-        var orderings = try effectiveOrderings(db).map { $0.qualified(with: alias) }
+    private func allOrderings(_ db: Database, isReversedByParent: Bool = false) throws -> [SQLOrdering] {
+        var orderings = try effectiveOrderings(db, isReversedByParent: isReversedByParent).map { $0.qualified(with: alias) }
         for join in statementJoins {
-            orderings += try join.query.allOrderings(db)
+            orderings += try join.query.allOrderings(db, isReversedByParent: isReversed != isReversedByParent)
         }
         return orderings
     }

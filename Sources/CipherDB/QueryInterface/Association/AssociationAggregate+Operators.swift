@@ -234,10 +234,10 @@ extension AssociationAggregate {
         return rhs.map { .binary(.divide, lhs, $0) }
     }
 
-    /// `IFNULL(aggregate, value)`.
+    /// `IFNULL(aggregate, value)`, with the key of the aggregate.
     public static func ?? (lhs: Self, rhs: some SQLExpressible) -> Self {
         let rhs = rhs.sqlExpression
-        return lhs.map { SQLExpression(.function("IFNULL", [$0, rhs])) }
+        return lhs.map(keepsKey: true) { SQLExpression(.function("IFNULL", [$0, rhs])) }
     }
 }
 
@@ -246,12 +246,12 @@ public func abs<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) -> As
     aggregate.map { SQLExpression(.function("ABS", [$0])) }
 }
 
-/// `CAST(aggregate AS storageClass)`.
+/// `CAST(aggregate AS storageClass)`, with the key of the aggregate.
 public func cast<RowDecoder>(
     _ aggregate: AssociationAggregate<RowDecoder>,
     as storageClass: Database.StorageClass) -> AssociationAggregate<RowDecoder>
 {
-    aggregate.map { SQLExpression(.cast($0, storageClass.rawValue)) }
+    aggregate.map(keepsKey: true) { SQLExpression(.cast($0, storageClass.rawValue)) }
 }
 
 /// `LENGTH(aggregate)`.

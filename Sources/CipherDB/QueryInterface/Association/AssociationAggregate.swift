@@ -153,9 +153,11 @@ public struct AssociationAggregate<RowDecoder>: Sendable {
         return request.groupByPrimaryKey()
     }
 
-    /// An aggregate computed from this one.
-    func map(_ transform: (SQLExpression) -> SQLExpression) -> Self {
-        AssociationAggregate(associations: associations, expression: transform(expression), key: nil)
+    /// An aggregate computed from this one, without a key unless
+    /// `keepsKey`: `??` and `cast` keep the key of their aggregate, as in
+    /// GRDB (`Team.players.min(score) ?? 0` is still `minPlayerScore`).
+    func map(keepsKey: Bool = false, _ transform: (SQLExpression) -> SQLExpression) -> Self {
+        AssociationAggregate(associations: associations, expression: transform(expression), key: keepsKey ? key : nil)
     }
 
     /// An aggregate computed from two.

@@ -212,6 +212,23 @@ import Testing
             #expect(row.count == 5)
             #expect(row.scopes["author"]?.count == 1)
             #expect(row.unadapted.count == 6)
+            // Excluding no column of the table selects them all.
+            #expect(try sql(Book.including(required: Book.author.select(.allColumns(excluding: ["unknown"]))), db) == #"""
+                SELECT "book".*, "author".* FROM "book" JOIN "author" ON "author"."id" = "book"."authorId"
+                """#)
+        }
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func ofTwoIncludedAssociationsOfOneKeyTheLastSelectionWins(_ kind: DatabaseKind) throws {
+        let fixture = try makeDatabase(kind)
+        try fixture.writer.read { (db) throws in
+            let names = Book.author.select(Author.Columns.name)
+            #expect(try sql(Book.including(required: names).including(required: Book.author), db).hasPrefix(#"SELECT "book".*, "author".* FROM"#))
+            #expect(try sql(Book.including(required: Book.author).including(required: names), db).hasPrefix(#"SELECT "book".*, "author"."name" FROM"#))
+            // A joined association selects nothing: the included one decides.
+            #expect(try sql(Book.including(required: names).joining(required: Book.author), db).hasPrefix(#"SELECT "book".*, "author"."name" FROM"#))
+            #expect(try sql(Book.joining(required: Book.author).including(required: names), db).hasPrefix(#"SELECT "book".*, "author"."name" FROM"#))
         }
     }
 

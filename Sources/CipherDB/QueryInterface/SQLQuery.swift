@@ -454,7 +454,8 @@ struct SQLJoin: Sendable {
         other.query.alias.becomeProxy(of: query.alias)
         merged.kind = mergedKind
         merged.condition = mergedCondition
-        if other.isSelected && !isSelected { merged.query.selection = other.query.selection }
+        // The selection of the last included one wins, as in GRDB.
+        if other.isSelected { merged.query.selection = other.query.selection }
         merged.isSelected = isSelected || other.isSelected
         merged.query.filters = query.filters + other.query.filters
         if let orderings = other.query.orderings {

@@ -36,8 +36,14 @@ public struct SQLSelection: Sendable {
             // before SQL is generated.
             preconditionFailure("allColumns(excluding:) is only available in query interface requests")
         case let .qualifiedAllColumnsExcluding(alias, excludedColumns):
-            return try context.db.columns(in: alias.tableName)
-                .filter { !excludedColumns.contains($0.name.lowercased()) }
+            let columns = try context.db.columns(in: alias.tableName)
+            let selected = columns.filter { !excludedColumns.contains($0.name.lowercased()) }
+            // Excluding no column of the table is selecting them all, as
+            // GRDB writes it.
+            if selected.count == columns.count {
+                return try SQLSelection(.qualifiedAllColumns(alias)).sql(context)
+            }
+            return try selected
                 .map { try SQLExpression(.qualifiedColumn($0.name, alias)).sql(context) }
                 .joined(separator: ", ")
         case .expression(let expression): return try expression.sql(context)

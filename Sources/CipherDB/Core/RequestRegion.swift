@@ -9,19 +9,25 @@
 ///   reads their tables, even when no row leads to them: an observation
 ///   of `Parent.including(all: Parent.children)` that starts on an empty
 ///   `parent` table must notice the children inserted with the parents.
+///
+/// Computed from the query when the region is needed (observations), so
+/// that fetches that nothing observes pay nothing for it.
 struct RequestRegion: Sendable {
-    /// The table of the request, and the rowids its filter allows.
-    var rowIDs: (table: String, rowIDs: Set<Int64>)?
-    /// The tables of the prefetched associations.
-    var prefetchedRegion: DatabaseRegion?
+    let query: SQLQuery
 
-    func apply(to selectedRegion: DatabaseRegion) -> DatabaseRegion {
+    func apply(to selectedRegion: DatabaseRegion, _ db: Database) -> DatabaseRegion {
         var region = selectedRegion
-        if let rowIDs {
-            region = region.tableIntersection(rowIDs.table, rowIDs: rowIDs.rowIDs)
+        // Where the rows cannot be known, all of them are tracked.
+        if let rowIDs = try? query.identifyingRowIDs(db) {
+            region = region.tableIntersection(query.tableName, rowIDs: rowIDs)
         }
         // A request that selects no row prefetches nothing.
-        if let prefetchedRegion, !region.isEmpty {
+        guard !region.isEmpty else { return region }
+        for association in query.prefetchedAssociations {
+            guard let prefetchedRegion = try? query.prefetchedRegion(db, of: association) else {
+                // Unknown tables: any change may matter.
+                return .fullDatabase
+            }
             region.formUnion(prefetchedRegion)
         }
         return region

@@ -64,7 +64,7 @@ public final class Statement {
     /// request that prepared it narrows or extends it (``requestRegion``).
     public var databaseRegion: DatabaseRegion {
         guard let requestRegion else { return selectedRegion }
-        return requestRegion.apply(to: selectedRegion)
+        return requestRegion.apply(to: selectedRegion, database)
     }
 
     /// What the SQL reads; computed on first use, for observations.

@@ -106,7 +106,7 @@ extension QueryInterfaceRequest: FetchRequest {
         let sql = try query.selectSQL(context, forSingleResult: singleResult)
         let associations = query.prefetchedAssociations
         let statement = try db.preparedStatement(sql: sql, arguments: context.arguments)
-        statement.requestRegion = try query.requestRegion(db)
+        statement.requestRegion = RequestRegion(query: query)
         return PreparedRequest(
             statement: statement,
             adapter: try query.rowAdapter(context),

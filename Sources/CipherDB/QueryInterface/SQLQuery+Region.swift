@@ -3,22 +3,13 @@
 // prefetched associations (``RequestRegion``). GRDB computes the same.
 
 extension SQLQuery {
-    /// How the request changes the region of its statement, or nil when it
-    /// does not.
-    func requestRegion(_ db: Database) throws -> RequestRegion? {
-        var requestRegion = RequestRegion()
-        if let filter = try filterExpression(db),
-           try db.tableExists(tableName), // not a view or a common table expression
-           let rowIDs = try filter.identifyingRowIDs(db, for: alias)
-        {
-            requestRegion.rowIDs = (tableName, rowIDs)
-        }
-        for association in prefetchedAssociations {
-            requestRegion.prefetchedRegion = try (requestRegion.prefetchedRegion ?? DatabaseRegion())
-                .union(prefetchedRegion(db, of: association))
-        }
-        if requestRegion.rowIDs == nil && requestRegion.prefetchedRegion == nil { return nil }
-        return requestRegion
+    /// The rowids of its table that the query's filter allows, or nil
+    /// when the filter does not restrict rowids.
+    func identifyingRowIDs(_ db: Database) throws -> Set<Int64>? {
+        guard let filter = try filterExpression(db),
+              try db.tableExists(tableName) // not a view or a common table expression
+        else { return nil }
+        return try filter.identifyingRowIDs(db, for: alias)
     }
 }
 

@@ -189,6 +189,28 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
+    func asyncBarrierWritesRunAndReturnTheirValue(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        // Many times: the closure of an async barrier write on a pool used
+        // to outlive its access now and then, which stopped the program
+        // ("closure argument was escaped in withoutActuallyEscaping block").
+        for index in 1...200 {
+            let count = try await fixture.writer.barrierWriteWithoutTransaction { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["p\(index)"])
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+            }
+            #expect(count == index)
+        }
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await fixture.writer.barrierWriteWithoutTransaction { db in try db.execute(sql: "DELETE FROM player") }
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(try await fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 200)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
     func asyncAccessesFromManyTasksAreSerialized(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)
         try fixture.createPlayerTable()

@@ -202,27 +202,24 @@ extension Inflections {
     /// keys ask for again and again.
     private struct DefaultInflections: ~Copyable {
         let inflections: Inflections
-        var plurals: [String: String] = [:]
-        var singulars: [String: String] = [:]
+        var forms: [Word: String] = [:]
+    }
+
+    private struct Word: Hashable {
+        var string: String
+        var isPlural: Bool
     }
 
     private static let defaultStorage = Mutex(DefaultInflections(inflections: .english))
 
-    static func defaultPlural(of string: String) -> String {
+    /// The plural or singular form of `string` by the default inflections.
+    static func defaultForm(of string: String, plural isPlural: Bool) -> String {
         defaultStorage.withLock { storage in
-            if let plural = storage.plurals[string] { return plural }
-            let plural = storage.inflections.pluralize(string)
-            storage.plurals[string] = plural
-            return plural
-        }
-    }
-
-    static func defaultSingular(of string: String) -> String {
-        defaultStorage.withLock { storage in
-            if let singular = storage.singulars[string] { return singular }
-            let singular = storage.inflections.singularize(string)
-            storage.singulars[string] = singular
-            return singular
+            let word = Word(string: string, isPlural: isPlural)
+            if let form = storage.forms[word] { return form }
+            let form = isPlural ? storage.inflections.pluralize(string) : storage.inflections.singularize(string)
+            storage.forms[word] = form
+            return form
         }
     }
 }
@@ -230,9 +227,9 @@ extension Inflections {
 extension String {
     /// The plural form of the last word: `book` → `books`, `category` →
     /// `categories`, `child` → `children`.
-    var pluralized: String { Inflections.defaultPlural(of: self) }
+    var pluralized: String { Inflections.defaultForm(of: self, plural: true) }
 
     /// The singular form of the last word: `books` → `book`, `categories`
     /// → `category`, `people` → `person`.
-    var singularized: String { Inflections.defaultSingular(of: self) }
+    var singularized: String { Inflections.defaultForm(of: self, plural: false) }
 }

@@ -157,12 +157,42 @@ extension Database {
     }
 
     /// Runs `body` even if the current access was cancelled: rollbacks must
-    /// always run, or a cancelled write would leave its transaction open.
+    /// always run, or a cancelled write would leave its transaction open,
+    /// and the end of the access would stop the program.
+    ///
+    /// A cancellation that interrupts `body` while it runs is put off, and
+    /// `body` runs again, once (the cancellation of an access interrupts
+    /// it once): it may as well have come after `body`, as GRDB does.
     private func ignoringCancellation<T>(_ body: () throws -> T) throws -> T {
-        let wasCancelled = cancellation.isCancelled
+        var isCancelled = cancellation.isCancelled
         cancellation.set(false)
-        defer { if wasCancelled { cancellation.set(true) } }
-        return try body()
+        defer { if isCancelled { cancellation.set(true) } }
+        do {
+            return try body()
+        } catch let error where Self.isInterruption(error) {
+            isCancelled = isCancelled || cancellation.isCancelled
+            cancellation.set(false)
+            // SQLite keeps a connection interrupted until none of its
+            // statements runs.
+            resetAllStatements()
+            return try body()
+        }
+    }
+
+    private static func isInterruption(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_INTERRUPT || error.resultCode == .SQLITE_ABORT
+    }
+
+    /// Resets every prepared statement of the connection.
+    private func resetAllStatements() {
+        guard let sqliteConnection else { return }
+        var statement = sqlite3_next_stmt(sqliteConnection, nil)
+        while let current = statement {
+            sqlite3_reset(current)
+            statement = sqlite3_next_stmt(sqliteConnection, current)
+        }
     }
 
     /// Rolls back to the savepoint, and releases it: a rollback alone

@@ -41,7 +41,7 @@ final class StatementStepper {
     private var failure: (any Error)?
 
     /// The execution of the statement this stepper steps.
-    private var execution: UInt64 = 0
+    private let execution: UInt64
 
     init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
         if requiresColumn && statement.columnCount == 0 {

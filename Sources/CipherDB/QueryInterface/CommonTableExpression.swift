@@ -167,6 +167,16 @@ extension Table {
     }
 }
 
+extension [SQLCTE] {
+    /// `WITH [RECURSIVE] name AS (…), … ` (with a trailing space), or
+    /// nothing when there is no expression.
+    func withClause(_ context: SQLGenerationContext) throws -> String {
+        guard !isEmpty else { return "" }
+        let keyword = contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
+        return try keyword + map { try $0.sql(context.subqueryContext()) }.joined(separator: ", ") + " "
+    }
+}
+
 /// The definition of a common table expression, in the `WITH` clause.
 struct SQLCTE: Sendable {
     var tableName: String

@@ -52,17 +52,14 @@ struct SelectedTables {
     /// The names of the columns of a table, view, or common table
     /// expression of the query.
     func columnNames(of tableName: String) throws -> [String] {
-        guard let index = commonTableExpressions.firstIndex(where: { $0.tableName.lowercased() == tableName.lowercased() }) else {
+        guard let cte = commonTableExpressions.first(where: { $0.tableName.lowercased() == tableName.lowercased() }) else {
             return try db.columns(in: tableName).map(\.name)
         }
-        let cte = commonTableExpressions[index]
         if let columns = cte.columns, !columns.isEmpty { return columns }
         // Its query tells its columns, with the expressions it may refer
         // to (all of them: a recursive one refers to those after it).
-        let context = SQLGenerationContext(db)
-        var sql = commonTableExpressions.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
-        sql += try commonTableExpressions.map { try $0.sql(context) }.joined(separator: ", ")
-        sql += " SELECT * FROM " + cte.tableName.quotedDatabaseIdentifier
+        let sql = try commonTableExpressions.withClause(SQLGenerationContext(db))
+            + "SELECT * FROM " + cte.tableName.quotedDatabaseIdentifier
         do {
             return try db.cachedStatement(sql: sql).columnNames
         } catch let error as DatabaseError {

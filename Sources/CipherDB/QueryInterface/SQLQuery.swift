@@ -127,11 +127,7 @@ struct SQLQuery: Sendable {
     /// `WITH [RECURSIVE] name AS (…), … `, for the expressions of the query
     /// and of its joined tables.
     private func withClause(_ context: SQLGenerationContext) throws -> String {
-        let ctes = commonTableExpressions
-        guard !ctes.isEmpty else { return "" }
-        var sql = ctes.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
-        sql += try ctes.map { try $0.sql(context.subqueryContext()) }.joined(separator: ", ")
-        return sql + " "
+        try commonTableExpressions.withClause(context)
     }
 
     /// The common table expressions of the query and of its joined tables,

@@ -229,6 +229,55 @@ import Testing
         ])
     }
 
+    /// As with `JSONDecoder`, the decoder of a nested value has the keys
+    /// that lead to it: the scopes of associated records, then the column.
+    @Test func nestedDecodersHaveTheirCodingPath() throws {
+        struct Motto: Decodable {
+            var text: String
+            var path: [String]
+            init(from decoder: any Decoder) throws {
+                path = decoder.codingPath.map(\.stringValue)
+                text = try decoder.singleValueContainer().decode(String.self)
+            }
+        }
+        struct Captain: Decodable {
+            var name: String
+            var path: [String]
+            enum CodingKeys: String, CodingKey { case name }
+            init(from decoder: any Decoder) throws {
+                path = decoder.codingPath.map(\.stringValue)
+                name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+            }
+        }
+        struct Team: Decodable {
+            var path: [String]
+            var motto: Motto
+            var captain: Captain
+            enum CodingKeys: String, CodingKey { case motto, captain }
+            init(from decoder: any Decoder) throws {
+                path = decoder.codingPath.map(\.stringValue)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                motto = try container.decode(Motto.self, forKey: .motto)
+                captain = try container.decode(Captain.self, forKey: .captain)
+            }
+        }
+        struct TeamInfo: Decodable, FetchableRecord {
+            var team: Team
+        }
+        let dbQueue = try DatabaseQueue()
+        let info = try dbQueue.read { (db) throws in
+            let adapter = ScopeAdapter([
+                "team": RangeRowAdapter(0..<1).addingScopes(["captain": RangeRowAdapter(1..<2)]),
+            ])
+            return try TeamInfo.fetchOne(db, SQLRequest(sql: "SELECT 'Go' AS motto, 'Arthur' AS name", adapter: adapter))!
+        }
+        #expect(info.team.path == ["team"])
+        #expect(info.team.motto.path == ["team", "motto"])
+        #expect(info.team.motto.text == "Go")
+        #expect(info.team.captain.path == ["team", "captain"])
+        #expect(info.team.captain.name == "Arthur")
+    }
+
     @Test func defaultTableNames() throws {
         struct Player: TableRecord {}
         struct HTTPRequest: TableRecord {}

@@ -1,3 +1,4 @@
+import CSQLCipher
 import CipherDB
 import Foundation
 import Testing
@@ -288,6 +289,26 @@ import Testing
         try migrator.migrate(dbQueue, upTo: "v1")
         try migrator.migrate(dbQueue)
         #expect(try dbQueue.read(migrator.hasSchemaChanges) == false)
+    }
+
+    /// GRDB's issue 931: the schema comparison of
+    /// `eraseDatabaseOnSchemaChange` opens a reference database with the
+    /// configuration of the migrated one, so its `prepareDatabase` must be
+    /// able to control a file.
+    @Test func schemaComparisonAcceptsFileControlInPrepareDatabase() throws {
+        var configuration = encryptedConfiguration()
+        configuration.prepareDatabase { db in
+            var persistWAL: CInt = 0
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persistWAL)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        let fixture = try DatabaseFixture(.queue, configuration: configuration)
+        var migrator = makeMigrator()
+        migrator.eraseDatabaseOnSchemaChange = true
+        try migrator.migrate(fixture.writer)
+        try fixture.writer.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('red')") }
+        try migrator.migrate(fixture.writer)
+        #expect(try fixture.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM team") } == 1)
     }
 
     @Test func asyncMigrateGivesTheConnectionToTheCompletion() async throws {

@@ -55,4 +55,33 @@ import Testing
             """#)
         #expect(built.arguments == [2])
     }
+
+    /// A literal that a request selects, filters or orders by belongs to
+    /// the request's table: its interpolated columns are qualified, so
+    /// that a join does not make them ambiguous.
+    @Test func literalsInARequestQualifyTheirColumns() throws {
+        struct Team: TableRecord {}
+        struct Member: TableRecord {
+            static let team = belongsTo(Team.self)
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { (db) throws in
+            try db.execute(sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE member (id INTEGER PRIMARY KEY, name TEXT, teamId INTEGER REFERENCES team(id));
+                INSERT INTO team VALUES (1, 'Reds');
+                INSERT INTO member VALUES (1, 'Arthur', 1);
+                """)
+            let suffix = SQL(" the ".databaseValue)
+            let request = Member
+                .select([SQL(Column("name")), suffix, SQL(Column("id"))].joined(separator: " || "))
+                .filter(literal: "\(Column("name")) <> ''")
+                .order(literal: "\(Column("id"))")
+                .joining(required: Member.team)
+            let statement = try request.makePreparedRequest(db).statement
+            #expect(statement.sql == #"SELECT "member"."name" || ? || "member"."id" FROM "member" "#
+                + #"JOIN "team" ON "team"."id" = "member"."teamId" WHERE "member"."name" <> '' ORDER BY "member"."id""#)
+            #expect(try String.fetchAll(db, request) == ["Arthur the 1"])
+        }
+    }
 }

@@ -82,8 +82,11 @@ import Testing
             (Self.name != "Arthur", #""name" <> ?"#, ["Arthur"], [2, 4]),
             ("Arthur" != Self.name, #"? <> "name""#, ["Arthur"], [2, 4]),
             (Self.age != 36, #""age" <> ?"#, [36], [1, 3]),
-            (Self.isMember != true, #""isMember" = ?"#, [false], [2, 4]),
-            (true != Self.isMember, #""isMember" = ?"#, [false], [2, 4]),
+            (Self.isMember != true, #""isMember" <> ?"#, [true], [2, 4]),
+            (true != Self.isMember, #""isMember" <> ?"#, [true], [2, 4]),
+            (false != Self.isMember, #""isMember" <> ?"#, [false], [1, 3]),
+            // The negation of `age = 1`, not `age = 0`: every age but 1.
+            (Self.age != true, #""age" <> ?"#, [true], [1, 2, 3]),
             (Self.age != missingAge, #""age" IS NOT NULL"#, [], [1, 2, 3]),
             (missingAge != Self.age, #""age" IS NOT NULL"#, [], [1, 2, 3]),
             (Self.age != Self.id, #""age" <> "id""#, [], [1, 2, 3]),
@@ -171,6 +174,11 @@ import Testing
             ((17..<40).contains(Self.age), #"("age" >= ?) AND ("age" < ?)"#, [17, 40], [2, 3]),
             (["arthur", "craig"].contains(Self.name.collating(.nocase)),
              #"("name" COLLATE NOCASE) IN (?, ?)"#, ["arthur", "craig"], [1, 4]),
+            // The collation of an operand applies to the whole comparison.
+            (["arthur"].contains(Self.name.collating(.nocase)), #""name" = ? COLLATE NOCASE"#, ["arthur"], [1]),
+            (("b"..<"c").contains(Self.name.collating(.nocase)),
+             #"("name" >= ? COLLATE NOCASE) AND ("name" < ? COLLATE NOCASE)"#, ["b", "c"], [2]),
+            (Self.name.collating(.nocase) > "b", #""name" > ? COLLATE NOCASE"#, ["b"], [2, 4]),
         ])
     }
 

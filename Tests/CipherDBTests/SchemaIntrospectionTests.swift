@@ -257,6 +257,46 @@ import Testing
         }
     }
 
+    /// A query prepared before a table shadows another reads the new table:
+    /// the statements cached before a schema change are forgotten.
+    @Test func queriesReadTheTableThatShadowsAnother() throws {
+        let folder = try TemporaryFolder()
+        let attachedPath = folder.path("attached.sqlite")
+        try DatabaseQueue(path: attachedPath).write { (db) throws in
+            try db.execute(sql: "CREATE TABLE item (attachedColumn TEXT); INSERT INTO item VALUES ('attached')")
+        }
+        let main = try DatabaseQueue(path: folder.path("main.sqlite"))
+        try main.writeWithoutTransaction { (db) throws in
+            func itemAndColumn() throws -> [String?] {
+                try [String.fetchOne(db, sql: "SELECT * FROM item"),
+                     Row.fetchOne(db, sql: "PRAGMA table_info(item)")?["name"]]
+            }
+            try db.execute(literal: "ATTACH DATABASE \(attachedPath) AS other")
+            #expect(try itemAndColumn() == ["attached", "attachedColumn"])
+            try db.execute(sql: "CREATE TABLE item (mainColumn TEXT); INSERT INTO item VALUES ('main')")
+            #expect(try itemAndColumn() == ["main", "mainColumn"])
+            try db.execute(sql: "CREATE TEMP TABLE item (tempColumn TEXT); INSERT INTO item VALUES ('temp')")
+            #expect(try itemAndColumn() == ["temp", "tempColumn"])
+            try db.execute(sql: "DROP TABLE temp.item; DROP TABLE main.item")
+            #expect(try itemAndColumn() == ["attached", "attachedColumn"])
+            try db.execute(sql: "DETACH DATABASE other")
+            #expect(throws: DatabaseError.self) { try itemAndColumn() }
+        }
+    }
+
+    /// A pool reader's `PRAGMA` sees the schema that the writer changed.
+    @Test func readersSeeTheSchemaChangesOfTheWriter() throws {
+        var configuration = encryptedConfiguration()
+        configuration.maximumReaderCount = 1 // The same reader reads twice.
+        let fixture = try DatabaseFixture(.pool, configuration: configuration)
+        try fixture.writer.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
+        let pragma = "PRAGMA table_info(t)"
+        #expect(try fixture.writer.read { try Row.fetchAll($0, sql: pragma).map { $0["name"] as String } } == ["a"])
+        try fixture.writer.write { db in try db.execute(sql: "ALTER TABLE t ADD COLUMN b") }
+        #expect(try fixture.writer.read { try Row.fetchAll($0, sql: pragma).map { $0["name"] as String } } == ["a", "b"])
+        #expect(try fixture.writer.read { try $0.columns(in: "t").map(\.name) } == ["a", "b"])
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func schemaVersionGrowsWithTheSchema(_ kind: DatabaseKind) throws {
         let fixture = try makeLibrary(kind)

@@ -43,10 +43,7 @@ final class StatementStepper {
     /// The execution of the statement this stepper steps.
     private let execution: UInt64
 
-    init(statement: Statement, arguments: StatementArguments?, requiresColumn: Bool = false) throws {
-        if requiresColumn && statement.columnCount == 0 {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "statement returns no column", sql: statement.sql)
-        }
+    init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
         self.sqliteStatement = statement.sqliteStatement
         try statement.prepareExecution(arguments: arguments)
@@ -142,7 +139,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Databas
 
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         columnIndex = try adapter?.leftmostColumnIndex(in: statement) ?? 0
-        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
+        stepper = try StatementStepper(statement: statement, arguments: arguments)
     }
 
     public func next() throws -> Value? {
@@ -161,7 +158,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
 
     init(statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws {
         columnIndex = try adapter?.leftmostColumnIndex(in: statement) ?? 0
-        stepper = try StatementStepper(statement: statement, arguments: arguments, requiresColumn: true)
+        stepper = try StatementStepper(statement: statement, arguments: arguments)
     }
 
     @inline(__always)

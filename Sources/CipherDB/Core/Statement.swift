@@ -94,7 +94,8 @@ public final class Statement {
     private let hasNamedParameters: Bool
 
     /// Whether the statement changes the schema (`CREATE`, `DROP`,
-    /// `ALTER`), which invalidates the schema cache of the connection.
+    /// `ALTER`, `ATTACH`, `DETACH`), which invalidates the caches of the
+    /// connection.
     private let isSchemaChange: Bool
 
     private let parameterCount: CInt
@@ -155,9 +156,7 @@ public final class Statement {
             return String(name.dropFirst())
         }
         self.hasNamedParameters = parameterNames.contains { $0 != nil }
-        self.isSchemaChange = sqlite3_stmt_readonly(sqliteStatement) == 0
-            && sql.split(maxSplits: 1, whereSeparator: \.isWhitespace).first
-                .map { ["CREATE", "DROP", "ALTER"].contains($0.uppercased()) } ?? false
+        self.isSchemaChange = authorizer.changesSchema
     }
 
     deinit {
@@ -326,7 +325,9 @@ public final class Statement {
         }
         sqlite3_reset(sqliteStatement)
         let database = self.database
-        if isSchemaChange { database.invalidateSchemaCache() }
+        // Statements cached before the change may read other objects than
+        // new ones would: a table of `main` now shadows an attached one.
+        if isSchemaChange { database.clearStatementCache() }
         // A commit cancelled by an observer throws the observer's error.
         try database.statementDidExecute(self, failed: failure != nil)
         if let failure { throw failure }

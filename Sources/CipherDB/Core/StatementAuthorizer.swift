@@ -15,6 +15,10 @@ final class StatementAuthorizer {
     /// What the statement does to the transaction, if it begins, ends,
     /// or rolls back a transaction or a savepoint.
     var transactionEffect: TransactionEffect?
+    /// Whether the statement changes the schema of the connection: it
+    /// creates, drops or alters a schema object, or attaches or detaches a
+    /// database.
+    var changesSchema = false
 
     func authorize(action: CInt, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) {
         switch action {
@@ -40,6 +44,14 @@ final class StatementAuthorizer {
         case SQLITE_SAVEPOINT:
             guard let first, let second else { return }
             transactionEffect = TransactionEffect(savepointOperation: String(cString: first), name: String(cString: second))
+        case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
+             SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
+             SQLITE_CREATE_VTABLE,
+             SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,
+             SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
+             SQLITE_DROP_VTABLE,
+             SQLITE_ALTER_TABLE, SQLITE_ATTACH, SQLITE_DETACH:
+            changesSchema = true
         default:
             break
         }

@@ -217,11 +217,22 @@ public struct DatabaseMigrator: Sendable {
         referenceConfiguration.targetQueue = nil
         referenceConfiguration.writeTargetQueue = nil
         referenceConfiguration.label = "CipherDB.DatabaseMigrator.reference"
-        let reference = try DatabaseQueue(configuration: referenceConfiguration)
+        // A file, not an in-memory database: `prepareDatabase` may call
+        // `sqlite3_file_control`, which an in-memory database refuses (GRDB's
+        // issue 931). It is encrypted when the migrated database is.
+        let referenceURL = FileManager.default.temporaryDirectory
+            .appendingPathComponent("CipherDB.DatabaseMigrator.\(UUID().uuidString).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: referenceURL.path + suffix)
+            }
+        }
+        let reference = try DatabaseQueue(path: referenceURL.path, configuration: referenceConfiguration)
         let referenceSchema = try reference.writeWithoutTransaction { referenceDB in
             try runMigrations(referenceDB, upTo: lastApplied)
             return try userSchema(referenceDB)
         }
+        try reference.close()
         return try userSchema(db) != referenceSchema
     }
 

@@ -192,8 +192,17 @@ extension SQLExpression {
         SQLExpression(.unary(op, expression))
     }
 
+    /// `lhs • rhs`. A collated operand moves its collation to the whole
+    /// expression, as GRDB writes it: `a < b COLLATE NOCASE` rather than
+    /// `(a COLLATE NOCASE) < b` (the comparison uses it either way).
     static func binary(_ op: BinaryOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
-        SQLExpression(.binary(op, lhs, rhs))
+        if case let .collated(lhs, collation) = lhs.impl {
+            return collated(binary(op, lhs, rhs), collation)
+        }
+        if case let .collated(rhs, collation) = rhs.impl {
+            return collated(binary(op, lhs, rhs), collation)
+        }
+        return SQLExpression(.binary(op, lhs, rhs))
     }
 
     /// `a • b • c`: operands of the same strictly associative operator are
@@ -256,7 +265,7 @@ extension SQLExpression {
         switch elements.count {
         case 0: return false.sqlExpression
         // `=`, not `IS`: the result is the one of `IN`, even for NULL.
-        case 1: return SQLExpression(.compare(.equal, expression, elements[0]))
+        case 1: return compare(.equal, expression, elements[0])
         default: return SQLExpression(.inList(expression, elements, isNegated: false))
         }
     }

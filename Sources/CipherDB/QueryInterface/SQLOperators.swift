@@ -38,9 +38,10 @@ extension SQLSpecificExpressible {
         .notEqual(lhs.sqlExpression, rhs?.sqlExpression ?? .null)
     }
 
-    /// `lhs = 0` or `lhs = 1`.
+    /// `lhs <> 1` or `lhs <> 0`: the negation of `lhs == rhs`, which keeps
+    /// the rows where `lhs` is neither 0 nor 1.
     public static func != (lhs: Self, rhs: Bool) -> SQLExpression {
-        lhs.sqlExpression.is(rhs ? .false : .true)
+        (lhs == rhs).is(.falsey)
     }
 
     /// `lhs <> rhs`, or `rhs IS NOT NULL` when `lhs` is nil.
@@ -48,9 +49,9 @@ extension SQLSpecificExpressible {
         .notEqual(lhs?.sqlExpression ?? .null, rhs.sqlExpression)
     }
 
-    /// `rhs = 0` or `rhs = 1`.
+    /// `rhs <> 1` or `rhs <> 0`: the negation of `lhs == rhs`.
     public static func != (lhs: Bool, rhs: Self) -> SQLExpression {
-        rhs.sqlExpression.is(lhs ? .false : .true)
+        (lhs == rhs).is(.falsey)
     }
 
     /// `lhs <> rhs`.

@@ -189,9 +189,11 @@ extension SQLExpression {
             return SQLExpression(.qualifiedColumn(name, alias))
         case .fastPrimaryKey:
             return SQLExpression(.qualifiedFastPrimaryKey(alias))
-        case .qualifiedColumn, .value, .literal, .countAll, .subquery, .exists, .qualifiedExists,
+        case .qualifiedColumn, .value, .countAll, .subquery, .exists, .qualifiedExists,
              .qualifiedFastPrimaryKey:
             return self
+        case .literal(let literal):
+            return SQLExpression(.literal(literal.qualified(with: alias)))
         case let .inSubquery(expression, subquery, isNegated):
             return SQLExpression(.inSubquery(expression.qualified(with: alias), subquery, isNegated: isNegated))
         case let .inTable(expression, table, isNegated):
@@ -238,7 +240,8 @@ extension SQLSelection {
         switch impl {
         case .allColumns: return SQLSelection(.qualifiedAllColumns(alias))
         case .allColumnsExcluding(let excluded): return SQLSelection(.qualifiedAllColumnsExcluding(alias, excluded))
-        case .qualifiedAllColumns, .qualifiedAllColumnsExcluding, .literal: return self
+        case .qualifiedAllColumns, .qualifiedAllColumnsExcluding: return self
+        case .literal(let literal): return SQLSelection(.literal(literal.qualified(with: alias)))
         case .expression(let expression): return SQLSelection(.expression(expression.qualified(with: alias)))
         case let .aliased(expression, name): return SQLSelection(.aliased(expression.qualified(with: alias), name))
         }
@@ -250,8 +253,25 @@ extension SQLOrdering {
     func qualified(with alias: TableAliasBase) -> SQLOrdering {
         switch impl {
         case let .expression(expression, direction): return SQLOrdering(expression.qualified(with: alias), direction)
-        case .literal: return self
+        case .literal(let literal): return SQLOrdering(literal: literal.qualified(with: alias))
         }
+    }
+}
+
+extension SQL {
+    /// The fragment with the unqualified columns of its interpolated
+    /// expressions, selections and orderings qualified with `alias`: in
+    /// `"\(Column("name")) || 'foo'"`, `name` belongs to the table of the
+    /// request that selects it. Raw SQL text is left as written.
+    func qualified(with alias: TableAliasBase) -> SQL {
+        SQL(elements: elements.map { element in
+            switch element {
+            case .expression(let expression): return .expression(expression.qualified(with: alias))
+            case .selection(let selection): return .selection(selection.qualified(with: alias))
+            case .ordering(let ordering): return .ordering(ordering.qualified(with: alias))
+            case .sql, .subquery, .identifier: return element
+            }
+        })
     }
 }
 

@@ -36,8 +36,14 @@ public final class FetchableRecordDecoder {
 
 struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     let row: Row
-    /// A record is the root of its decoding: its properties are columns.
-    var codingPath: [any CodingKey] { [] }
+    /// Empty for the record: its properties are columns. The keys that lead
+    /// to a nested record (a scope, a whole-row property) otherwise.
+    let codingPath: [any CodingKey]
+
+    init(row: Row, codingPath: [any CodingKey] = []) {
+        self.row = row
+        self.codingPath = codingPath
+    }
 
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
@@ -45,7 +51,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
         // A new record: none of its properties was decoded from the whole row.
         row.wholeRowPropertyName = nil
-        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys))
+        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -57,15 +63,16 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     /// A record that decodes a single value: another record, or the
     /// leftmost column for a lone number or string.
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        RecordValueContainer(row: row)
+        RecordValueContainer(row: row, codingPath: codingPath)
     }
 
-    /// A record with its own decoding, or a value decoded from the row.
-    static func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
+    /// A record with its own decoding, or a value decoded from the row,
+    /// whose decoder has the coding path `codingPath`.
+    static func decode<T: Decodable>(_ type: T.Type, from row: Row, codingPath: [any CodingKey] = []) throws -> T {
         if let recordType = T.self as? any FetchableRecord.Type {
             return try recordType.init(row: row) as! T
         }
-        return try T(from: DatabaseRowDecoder(row: row))
+        return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath))
     }
 
     // MARK: - Properties
@@ -76,8 +83,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         let usesDefaultKeys: Bool
-
-        var codingPath: [any CodingKey] { [] }
+        let codingPath: [any CodingKey]
 
         var allKeys: [Key] {
             let scopeKeys = row.scopesTree.names.union(row.prefetchedRows.keys).compactMap { Key(stringValue: $0) }
@@ -157,15 +163,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             if let index = index(for: key) {
-                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, codingPath: codingPath, key: key)
             }
             // An associated record.
             if let scopedRow = row.scopesTree[key.stringValue] {
-                return try DatabaseRowDecoder.decode(T.self, from: scopedRow)
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, codingPath: codingPath + [key])
             }
             // Associated records, prefetched.
             if let rows = row.prefetchedRows[key.stringValue] {
-                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: [key]))
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
             }
             // A record made of columns of the row, such as `book` in
             // `struct BookInfo { var book: Book; var author: Author }` or
@@ -181,7 +187,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                     codingPath: codingPath,
                     debugDescription: "No such key: \([decodedName, key.stringValue].sorted().joined(separator: " or "))"))
             }
-            let value = try DatabaseRowDecoder.decode(T.self, from: row)
+            let value = try DatabaseRowDecoder.decode(T.self, from: row, codingPath: codingPath + [key])
             // After the nested record, which began its own count.
             row.wholeRowPropertyName = key.stringValue
             return value
@@ -190,14 +196,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             if let index = index(for: key) {
                 if row.isNull(atUncheckedIndex: index) { return nil }
-                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, codingPath: codingPath, key: key)
             }
             // A scope of NULLs is a missing associated record (a left join).
             if let scopedRow = row.scopesTree[key.stringValue] {
-                return scopedRow.containsNonNullValue ? try DatabaseRowDecoder.decode(T.self, from: scopedRow) : nil
+                guard scopedRow.containsNonNullValue else { return nil }
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, codingPath: codingPath + [key])
             }
             if let rows = row.prefetchedRows[key.stringValue] {
-                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: [key]))
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
             }
             return nil
         }
@@ -217,8 +224,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                                       debugDescription: "unkeyed decoding is not supported"))
         }
 
-        func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row) }
-        func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row) }
+        func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
     }
 
     // MARK: - Single value
@@ -227,16 +234,16 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     /// row, or the leftmost column for a lone number or string.
     struct RecordValueContainer: SingleValueDecodingContainer {
         let row: Row
-        var codingPath: [any CodingKey] { [] }
+        let codingPath: [any CodingKey]
 
         private var leftmostColumn: ColumnDecoder<Record> {
-            ColumnDecoder(row: row, index: 0, codingPath: [])
+            ColumnDecoder(row: row, index: 0, codingPath: codingPath)
         }
 
         func decodeNil() -> Bool { row.count == 0 || leftmostColumn.decodeNil() }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try DatabaseRowDecoder.decode(T.self, from: row)
+            try DatabaseRowDecoder.decode(T.self, from: row, codingPath: codingPath)
         }
 
         func decode(_ type: Bool.Type) throws -> Bool { try leftmostColumn.decode(type) }

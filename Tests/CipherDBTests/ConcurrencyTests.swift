@@ -174,6 +174,63 @@ import Testing
         #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
     }
 
+    /// The task of a read cancelled once the read has fetched all it needed:
+    /// the read succeeds, as in GRDB. A statement that would run after the
+    /// cancellation throws, even one of `execute(sql:)`, which SQLite's
+    /// interruption alone would not stop (no statement runs when it comes).
+    @Test(arguments: DatabaseKind.allCases)
+    func aReadCancelledDuringItsAccessSucceedsUnlessAStatementFollows(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let reader = fixture.writer
+        for runsAStatementAfterCancellation in [false, true] {
+            let readTask = Mutex<Task<Int?, any Error>?>(nil)
+            let started = DispatchSemaphore(value: 0)
+            let task = Task {
+                started.wait()
+                return try await reader.read { db in
+                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
+                    readTask.withLock { $0 }?.cancel()
+                    if runsAStatementAfterCancellation {
+                        try db.execute(sql: "SELECT 1")
+                    }
+                    return count
+                }
+            }
+            readTask.withLock { $0 = task }
+            started.signal()
+            if runsAStatementAfterCancellation {
+                await #expect(throws: CancellationError.self) { try await task.value }
+            } else {
+                #expect(try await task.value == 0)
+            }
+            // The next access is not cancelled.
+            #expect(try await reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
+        }
+    }
+
+    /// A write whose task is cancelled during the access rolls back, even
+    /// when no statement follows the cancellation: its commit throws.
+    @Test(arguments: DatabaseKind.allCases)
+    func aWriteCancelledDuringItsAccessRollsBack(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        try fixture.createPlayerTable()
+        let writer = fixture.writer
+        let writeTask = Mutex<Task<Void, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let task = Task {
+            started.wait()
+            try await writer.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+                writeTask.withLock { $0 }?.cancel()
+            }
+        }
+        writeTask.withLock { $0 = task }
+        started.signal()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func cancelledTaskDoesNotStartItsAccess(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)

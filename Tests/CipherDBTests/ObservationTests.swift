@@ -174,6 +174,34 @@ struct RecordingStream: TextOutputStream {
         #expect(received == ["", "b", "a,b"])
     }
 
+    /// An observation tracks tables only: a view is read through its
+    /// tables, which the region has, and SQLite's schema tables, read to
+    /// learn the primary key, report no change to observers.
+    @Test(arguments: DatabaseKind.allCases)
+    func observationsTrackTablesNotViewsNorSQLiteTables(_ kind: DatabaseKind) async throws {
+        let fixture = try makeFixture(kind)
+        try await fixture.writer.write { db in try db.execute(sql: "CREATE VIEW champion AS SELECT * FROM player") }
+        let regionOfView = try await fixture.writer.read { db in
+            try SQLRequest<Row>(sql: "SELECT name FROM champion").databaseRegion(db)
+        }
+        #expect(regionOfView.description == "champion(name),player(id,name,score)")
+        let recorder = ValueRecorder<Int>()
+        let regions = ValueRecorder<String>()
+        let observation = ValueObservation
+            .tracking { db in
+                // `filter(key:)` reads the schema to find the primary key.
+                try Row.fetchAll(db, sql: "SELECT name FROM champion").count + Player.filter(key: 1).fetchCount(db)
+            }
+            .handleEvents(willTrackRegion: { regions.record($0.description) })
+        let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        try insertPlayer(fixture.writer, "Arthur")
+        try await recorder.wait { $0 == [0, 2] }
+        #expect(regions.values.first == "player(id,name,score)")
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
     @Test func queryInterfaceRequestsTrackTheirRegion() async throws {
         let fixture = try makeFixture(.pool)
         let recorder = ValueRecorder<Int>()

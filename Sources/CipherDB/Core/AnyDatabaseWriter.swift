@@ -85,4 +85,8 @@ public final class AnyDatabaseWriter: DatabaseWriter {
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try base.unsafeReentrantWrite(updates)
     }
+
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        base.spawnConcurrentRead(value)
+    }
 }

@@ -289,10 +289,13 @@ extension Database {
 // MARK: - Statement events
 
 extension Database {
-    /// Called before each statement runs. Throws `SQLITE_ABORT` if SQLite
+    /// Called before each statement runs. Throws `CancellationError` if
+    /// the task of the access was cancelled, and `SQLITE_ABORT` if SQLite
     /// rolled back the transaction of the current transaction block.
     @inline(__always)
     func statementWillExecute(_ statement: Statement) throws {
+        // Here, so that every way to run a statement checks it.
+        try checkNotCancelled(statement)
         if isInsideTransactionBlock {
             try checkForAbortedTransaction(sql: statement.sql, arguments: statement.arguments)
         }

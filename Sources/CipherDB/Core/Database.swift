@@ -250,11 +250,24 @@ public final class Database {
     }
 
     /// Throws `CancellationError` if the task of the current async access
-    /// was cancelled.
-    func checkNotCancelled() throws {
+    /// was cancelled, unless `statement` ends a read-only transaction: a
+    /// read whose task is cancelled once it has read all it needed
+    /// succeeds, as in GRDB. (Rollbacks run with the cancellation put off.)
+    @inline(__always)
+    func checkNotCancelled(_ statement: Statement) throws {
         if cancellation.isCancelled {
-            throw CancellationError()
+            try checkCancelledStatement(statement)
         }
+    }
+
+    private func checkCancelledStatement(_ statement: Statement) throws {
+        switch statement.transactionEffect {
+        case .commitTransaction?, .releaseSavepoint?:
+            if isReadOnly { return }
+        default:
+            break
+        }
+        throw CancellationError()
     }
 
     /// Frees as much memory as possible: the statement and schema caches,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A database in WAL mode, with one writer connection and up to
 /// ``Configuration/maximumReaderCount`` reader connections opened on
@@ -16,6 +17,8 @@ import Foundation
 public final class DatabasePool: DatabaseWriter {
     private let writer: SerializedDatabase
     private let readerPool: Pool<SerializedDatabase>
+    /// Numbers the snapshots of this pool in their descriptions, from 1.
+    let snapshotCount = Atomic<Int>(0)
 
     public let configuration: Configuration
     public var path: String { writer.path }
@@ -108,13 +111,23 @@ public final class DatabasePool: DatabaseWriter {
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.sync { db in try db.isolated { try value(db) } }
+            try reader.sync { db in
+                try db.isolated {
+                    try db.startSnapshot()
+                    return try value(db)
+                }
+            }
         }
     }
 
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in
-            try await reader.execute { db in try db.isolated { try value(db) } }
+            try await reader.execute { db in
+                try db.isolated {
+                    try db.startSnapshot()
+                    return try value(db)
+                }
+            }
         }
     }
 
@@ -151,6 +164,48 @@ public final class DatabasePool: DatabaseWriter {
                 failure(error)
             }
         }
+    }
+
+    /// Reads with a reader the database as the writer last committed it,
+    /// concurrently with the writes that follow: returns once the read
+    /// transaction of the reader has started its snapshot, and `value` then
+    /// runs on the reader. Call it from a write access, outside of any
+    /// transaction (the program stops otherwise).
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try Player.deleteAll(db)
+    ///     dbPool.asyncConcurrentRead { dbResult in
+    ///         // Zero, whatever the writer does next.
+    ///         let count = try? Player.fetchCount(dbResult.get())
+    ///     }
+    ///     try Player(name: "Arthur", score: 100).insert(db)
+    /// }
+    /// ```
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.preconditionConcurrentReadIsolation()
+        let item: Pool<SerializedDatabase>.Item
+        do {
+            item = try readerPool.get()
+        } catch {
+            value(.failure(error))
+            return
+        }
+        // The writer waits until the reader's snapshot has started: no
+        // write of the writer can come first.
+        let isolation = DispatchSemaphore(value: 0)
+        item.element.async { db in
+            defer { self.readerPool.release(item) }
+            db.withDeferredTransaction { result in
+                isolation.signal()
+                value(result)
+            }
+        }
+        isolation.wait()
+    }
+
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        asyncConcurrentRead(value)
     }
 
     /// Reads with the connection of the current access if there is one

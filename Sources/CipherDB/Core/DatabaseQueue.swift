@@ -151,6 +151,13 @@ public final class DatabaseQueue: DatabaseWriter {
         try writer.reentrantSync(updates)
     }
 
+    /// Reads at once, with the connection of the current write access:
+    /// the read sees what the writer committed last.
+    public func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+        writer.preconditionConcurrentReadIsolation()
+        writer.reentrantSync { db in db.withReadOnlyDeferredTransaction(value) }
+    }
+
     /// Runs `updates` with the connection, outside of any transaction.
     ///
     /// ```swift
@@ -179,13 +186,20 @@ extension Database {
         withDeferredTransaction(value)
     }
 
-    /// Runs `value` in a deferred transaction, which ends when it returns
-    /// (with a rollback if the commit fails, after a cancellation for
-    /// example).
+    /// Runs `value` in a deferred transaction whose snapshot starts
+    /// before `value` runs. The transaction ends when it returns (with a
+    /// rollback if the commit fails, after a cancellation for example).
     func withDeferredTransaction(_ value: (Result<Database, Error>) -> Void) {
         do {
             try beginTransaction(.deferred)
         } catch {
+            value(.failure(error))
+            return
+        }
+        do {
+            try startSnapshot()
+        } catch {
+            try? rollback()
             value(.failure(error))
             return
         }

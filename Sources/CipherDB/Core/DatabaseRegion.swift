@@ -186,6 +186,26 @@ extension DatabaseRegion {
     }
 }
 
+extension DatabaseRegion {
+    /// The region an observation tracks: the tables of the region, without
+    /// SQLite's own (`sqlite_master`, read by schema introspection: no
+    /// transaction observer is told of their changes) and without views
+    /// (a read of a view also reads its tables, which are in the region).
+    func observableRegion(_ db: Database) throws -> DatabaseRegion {
+        guard let tableRegions else { return self }
+        var tableNames: Set<String> = []
+        for schemaID in try db.schemaIdentifiers() {
+            tableNames.formUnion(try String.fetchAll(
+                db, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'").map { $0.lowercased() })
+        }
+        var region = self
+        region.tableRegions = tableRegions.filter { table, _ in
+            !Database.isSQLiteInternalTable(table) && tableNames.contains(table)
+        }
+        return region
+    }
+}
+
 extension DatabaseRegion: CustomStringConvertible {
     /// `player(name,score),team(*)`, `full database`, or `empty`: `(*)`
     /// stands for all columns, and `[1,2]` lists rowids.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A reader of a ``DatabasePool``'s database as it was when the snapshot
 /// was made: later writes are not seen.
 ///
@@ -121,9 +119,6 @@ extension DatabasePool {
         try DatabaseSnapshot(
             path: path,
             configuration: configuration,
-            description: "\(configuration.label ?? "CipherDB.DatabasePool").snapshot.\(Self.snapshotCount.add(1, ordering: .relaxed).newValue)")
+            description: "\(configuration.label ?? "CipherDB.DatabasePool").snapshot.\(snapshotCount.add(1, ordering: .relaxed).newValue)")
     }
-
-    /// Numbers the snapshots in their descriptions.
-    private static let snapshotCount = Atomic<Int>(0)
 }

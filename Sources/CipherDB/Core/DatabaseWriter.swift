@@ -43,6 +43,26 @@ public protocol DatabaseWriter: DatabaseReader {
     /// Runs `updates` with the writer connection, even from inside another
     /// access of the same writer.
     func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
+
+    /// Reads the database as the writer last committed it, concurrently
+    /// with the writes that follow. Call it from a write access, outside of
+    /// any transaction (the program stops otherwise).
+    ///
+    /// A ``DatabasePool`` reads with a reader, and returns once the read
+    /// is isolated from later writes; a ``DatabaseQueue`` reads at once,
+    /// with the writer connection.
+    ///
+    /// ```swift
+    /// try writer.writeWithoutTransaction { db in
+    ///     try Player.deleteAll(db)
+    ///     writer.spawnConcurrentRead { dbResult in
+    ///         // Zero, whatever the writer does next.
+    ///         let count = try? Player.fetchCount(dbResult.get())
+    ///     }
+    ///     try Player(name: "Arthur", score: 100).insert(db)
+    /// }
+    /// ```
+    func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void)
 }
 
 extension DatabaseWriter {

@@ -108,6 +108,18 @@ final class SerializedDatabase: @unchecked Sendable {
         }
     }
 
+    /// Stops the program unless this is the queue of the connection, in an
+    /// access outside of any transaction: a concurrent read sees what the
+    /// writer committed last, so it must start from a write access, and
+    /// not see a transaction in progress.
+    func preconditionConcurrentReadIsolation() {
+        precondition(isOnQueue, "spawnConcurrentRead must be called from a write access.")
+        precondition(!db.isInsideTransaction, """
+            spawnConcurrentRead must not be called from inside a transaction: \
+            write with writeWithoutTransaction instead, and open transactions where needed.
+            """)
+    }
+
     /// Stops the program if an access left a transaction open: the next
     /// access would run in it, unknowingly. Transactions belong inside
     /// ``DatabaseWriter/write(_:)``, ``Database/inTransaction(_:_:)``…

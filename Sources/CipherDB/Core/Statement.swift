@@ -279,11 +279,10 @@ public final class Statement {
 
     /// Resets the statement and binds new arguments, if any.
     func prepareExecution(arguments: StatementArguments?) throws {
-        // One strong reference for the three uses: each read of an unowned
+        // One strong reference for the two uses: each read of an unowned
         // reference is an atomic retain.
         let database = self.database
         try database.checkIsOpen()
-        try database.checkNotCancelled()
         try database.statementWillExecute(self)
         sqlite3_reset(sqliteStatement)
         executionCount &+= 1

@@ -160,6 +160,18 @@ extension Database {
         }
     }
 
+    /// Starts the snapshot of the deferred transaction that just began,
+    /// which SQLite would start at its first read: a read of a pool then
+    /// sees the database as it was when the read began, not as later writes
+    /// left it. The schema cache is checked against this snapshot (the
+    /// check at the start of the access preceded it).
+    func startSnapshot() throws {
+        let version = try schemaVersion()
+        if !schemaCache.isEmpty && version != schemaCache.schemaVersion {
+            schemaCache = SchemaCache()
+        }
+    }
+
     /// Forgets the schema cache after this connection changed the schema
     /// or rolled back.
     func invalidateSchemaCache() {

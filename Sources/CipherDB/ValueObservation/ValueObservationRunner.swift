@@ -18,7 +18,11 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     private struct State: ~Copyable {
         var isFetching = false
         var needsFetch = false
+        /// The region the observer tracks: the observable part of
+        /// `recordedRegion`.
         var region = DatabaseRegion()
+        /// The region the last fetch read.
+        var recordedRegion = DatabaseRegion()
         var observer: RegionChangeObserver?
     }
 
@@ -70,21 +74,25 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     /// the writer: no commit can fall between them.
     private func startObserving(_ db: Database) throws -> Reducer.Value? {
         if delivery.isCancelled { return nil }
-        let (fetched, region) = try db.isolated(readOnly: !requiresWriteAccess) {
-            switch trackingMode {
-            case .constantRegion(let regions):
-                let fetched = try delivery.fetcher.fetch(db)
-                let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-                return (fetched, region)
-            case .constantRegionRecordedFromSelection, .nonConstantRegionRecordedFromSelection:
-                return try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
-            }
+        let (fetched, recordedRegion, region) = try db.isolated(readOnly: !requiresWriteAccess) {
+            let (fetched, recordedRegion) = try {
+                switch trackingMode {
+                case .constantRegion(let regions):
+                    let fetched = try delivery.fetcher.fetch(db)
+                    let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
+                    return (fetched, region)
+                case .constantRegionRecordedFromSelection, .nonConstantRegionRecordedFromSelection:
+                    return try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
+                }
+            }()
+            return try (fetched, recordedRegion, recordedRegion.observableRegion(db))
         }
         delivery.events.willTrackRegion.forEach { $0(region) }
         let value = try delivery.reduce(fetched)
         let observer = RegionChangeObserver(runner: self)
         state.withLock { state in
             state.region = region
+            state.recordedRegion = recordedRegion
             state.observer = observer
         }
         db.add(transactionObserver: observer, extent: .databaseLifetime)
@@ -175,7 +183,7 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         switch trackingMode {
         case .nonConstantRegionRecordedFromSelection:
             let (fetched, region) = try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
-            track(region)
+            try track(region, db)
             return fetched
         case .constantRegion, .constantRegionRecordedFromSelection:
             return try delivery.fetcher.fetch(db)
@@ -186,8 +194,12 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     /// reader, means that a commit may have touched the new region
     /// unnoticed: fetch once more. A fetch in the access of a commit sees
     /// no other commit.
-    private func track(_ region: DatabaseRegion) {
+    private func track(_ recordedRegion: DatabaseRegion, _ db: Database) throws {
+        // The observable region needs the schema: only for a new region.
+        guard state.withLock({ $0.recordedRegion != recordedRegion }) else { return }
+        let region = try recordedRegion.observableRegion(db)
         let changed = state.withLock { state -> Bool in
+            state.recordedRegion = recordedRegion
             guard state.region != region else { return false }
             state.region = region
             if !fetchesAfterEachCommit { state.needsFetch = true }

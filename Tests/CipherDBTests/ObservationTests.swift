@@ -202,6 +202,38 @@ struct RecordingStream: TextOutputStream {
         cancellable.cancel()
     }
 
+    /// GRDB's issue 1746: the task of a write is cancelled once the write
+    /// has committed (by a transaction observer, here). The observation
+    /// that fetches in the access of the commit, on a queue, is not.
+    @Test func anObservationFetchesAfterACommitWhoseTaskIsThenCancelled() async throws {
+        final class CancelObserver: TransactionObserver {
+            let task: Task<Void, Never>
+            init(task: Task<Void, Never>) { self.task = task }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange(with event: DatabaseEvent) {}
+            func databaseDidCommit(_ db: Database) { task.cancel() }
+            func databaseDidRollback(_ db: Database) {}
+        }
+        let fixture = try makeFixture(.queue)
+        let writer = fixture.writer
+        let (startWrite, startWriteContinuation) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            for await _ in startWrite {}
+            try? await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
+        }
+        // Added first: the task is cancelled before the observation fetches.
+        writer.add(transactionObserver: CancelObserver(task: task), extent: .databaseLifetime)
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        startWriteContinuation.finish()
+        await task.value
+        try await waitUntil("a value or an error after the write") { recorder.values.count > 1 || !recorder.errors.isEmpty }
+        #expect(recorder.values == [0, 1])
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
     @Test func queryInterfaceRequestsTrackTheirRegion() async throws {
         let fixture = try makeFixture(.pool)
         let recorder = ValueRecorder<Int>()

@@ -22,6 +22,23 @@ import Testing
         #expect(scores == [150, 200])
     }
 
+    /// A statement of no column gives no value, as in GRDB: the values of
+    /// a list of statements of every kind are fetched one after the other.
+    @Test func valuesOfStatementsWithoutColumnsAreNone() throws {
+        let dbQueue = try DatabaseQueue()
+        let values = try dbQueue.writeWithoutTransaction { (db) throws in
+            let statements = try db.allStatements(sql: """
+                CREATE TABLE t(a);
+                INSERT INTO t VALUES (0);
+                SELECT a FROM t ORDER BY a;
+                INSERT INTO t VALUES (1);
+                SELECT a FROM t ORDER BY a;
+                """)
+            return try Array(statements.map { try Int.fetchAll($0) })
+        }
+        #expect(values == [[], [], [0], [], [0, 1]])
+    }
+
     @Test func namedArgumentsBindInAnyOrderAndCompareAsDictionaries() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { (db) throws in
@@ -199,12 +216,22 @@ import Testing
         }
     }
 
+    /// The error of several statements keeps the SQL as given, and its
+    /// description shows it without the separators.
     @Test func makeStatementRefusesSeveralStatements() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { (db) throws in
-            #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "SELECT 1; SELECT 2") }
             #expect(throws: DatabaseError.self) { try db.makeStatement(sql: "  ") }
             #expect(try db.makeStatement(sql: "SELECT 1;  ").columnCount == 1)
+            let sql = "SELECT 1; SELECT 2;"
+            let error = try #require(throws: DatabaseError.self) { try db.makeStatement(sql: sql) }
+            #expect(error.resultCode == .SQLITE_MISUSE)
+            #expect(error.sql == sql)
+            #expect(error.description == """
+                SQLite error 21: Multiple statements found. To execute multiple statements, \
+                use Database.execute(sql:) or Database.allStatements(sql:) instead. \
+                - while executing `SELECT 1; SELECT 2`
+                """)
         }
     }
 

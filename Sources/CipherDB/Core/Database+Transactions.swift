@@ -158,12 +158,13 @@ extension Database {
 
     /// Runs `body` even if the current access was cancelled: rollbacks must
     /// always run, or a cancelled write would leave its transaction open,
-    /// and the end of the access would stop the program.
+    /// and the end of the access would stop the program; and the fetches
+    /// of observations after a commit, which belong to no task.
     ///
     /// A cancellation that interrupts `body` while it runs is put off, and
     /// `body` runs again, once (the cancellation of an access interrupts
     /// it once): it may as well have come after `body`, as GRDB does.
-    private func ignoringCancellation<T>(_ body: () throws -> T) throws -> T {
+    func ignoringCancellation<T>(_ body: () throws -> T) throws -> T {
         var isCancelled = cancellation.isCancelled
         cancellation.set(false)
         defer { if isCancelled { cancellation.set(true) } }

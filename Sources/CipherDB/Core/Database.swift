@@ -412,7 +412,7 @@ public final class Database {
                 throw DatabaseError(
                     resultCode: .SQLITE_MISUSE,
                     message: "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.",
-                    sql: Statement.trimmedSQL(sql))
+                    sql: sql)
             }
             return statement
         }

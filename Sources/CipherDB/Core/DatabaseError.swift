@@ -96,7 +96,7 @@ extension DatabaseError: CustomStringConvertible {
             description += ": \(message)"
         }
         if let sql {
-            description += " - while executing `\(sql)`"
+            description += " - while executing `\(Statement.trimmedSQL(sql))`"
         }
         if publicStatementArguments, let arguments, !arguments.isEmpty {
             description += " with arguments \(arguments)"
@@ -114,7 +114,7 @@ extension DatabaseError {
             description += ": \(message)"
         }
         if let sql {
-            description += " - while executing `\(sql)`"
+            description += " - while executing `\(Statement.trimmedSQL(sql))`"
         }
         if let arguments, !arguments.isEmpty {
             description += " with arguments \(arguments)"

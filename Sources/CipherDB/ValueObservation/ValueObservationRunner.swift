@@ -130,7 +130,11 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         if fetchesAfterEachCommit {
             guard !delivery.isCancelled else { return }
             do {
-                let fetched = try db.isolated(readOnly: !requiresWriteAccess) { try fetchAfterChange(db) }
+                // The task of the write may be cancelled once it has
+                // committed (GRDB's issue 1746): the observation is not.
+                let fetched = try db.ignoringCancellation {
+                    try db.isolated(readOnly: !requiresWriteAccess) { try fetchAfterChange(db) }
+                }
                 if let value = try delivery.reduce(fetched) {
                     delivery.deliver(value, isInitial: false)
                 }

@@ -245,6 +245,34 @@ import Testing
         #expect(count == 0)
     }
 
+    @TaskLocal static var taskMarker: String?
+
+    /// An async barrier write runs in its task, as other async accesses:
+    /// it sees the task's local values, and the cancellation of the task
+    /// during the write stops its next statement.
+    @Test(arguments: DatabaseKind.allCases)
+    func asyncBarrierWritesRunInTheirTask(_ kind: DatabaseKind) async throws {
+        let fixture = try DatabaseFixture(kind)
+        let writer = fixture.writer
+        let marker = try await Self.$taskMarker.withValue("barrier") {
+            try await writer.barrierWriteWithoutTransaction { _ in Self.taskMarker }
+        }
+        #expect(marker == "barrier")
+        let writeTask = Mutex<Task<Void, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let task = Task {
+            started.wait()
+            try await writer.barrierWriteWithoutTransaction { db in
+                writeTask.withLock { $0 }?.cancel()
+                try db.execute(sql: "CREATE TABLE t (a)")
+            }
+        }
+        writeTask.withLock { $0 = task }
+        started.signal()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await writer.read { try $0.tableExists("t") } == false)
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func asyncBarrierWritesRunAndReturnTheirValue(_ kind: DatabaseKind) async throws {
         let fixture = try DatabaseFixture(kind)
@@ -307,7 +335,8 @@ import Testing
         #expect(count == 1)
     }
 
-    @Test func barrierWriteWaitsForReadsToEnd() throws {
+    @Test(arguments: [false, true])
+    func barrierWriteWaitsForReadsToEnd(async: Bool) throws {
         let fixture = try DatabaseFixture(.pool)
         let pool = try #require(fixture.writer as? DatabasePool)
         let readStarted = DispatchSemaphore(value: 0)
@@ -322,8 +351,16 @@ import Testing
             }
         }
         readStarted.wait()
-        DispatchQueue.global().async(group: group) {
-            try? pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+        if async {
+            group.enter()
+            Task {
+                defer { group.leave() }
+                try? await pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+            }
+        } else {
+            DispatchQueue.global().async(group: group) {
+                try? pool.barrierWriteWithoutTransaction { _ in events.append("barrier") }
+            }
         }
         // The read ends once the barrier is known to wait for it.
         try waitUntilBlocking("the barrier write waits") { pool.pendingBarrierCount == 1 }

@@ -262,20 +262,13 @@ public final class DatabasePool: DatabaseWriter {
         }
     }
 
+    /// Like the other async accesses, the write runs in the task: it sees
+    /// its task-local values, and the cancellation of the task interrupts
+    /// it.
     public func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        // The barrier blocks its thread until the reads end: not on the
-        // cooperative pool.
-        return try await withoutActuallyEscaping(updates) { updates in
-            // The dispatched block may outlive the continuation it resumes:
-            // it must release `updates` first, or the closure would escape.
-            let box = EscapeCheckedClosure(updates)
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    let result = Result { try self.barrierWriteWithoutTransaction(box.take()) }
-                    continuation.resume(with: result)
-                }
-            }
+        return try await readerPool.barrier {
+            try await writer.execute(updates)
         }
     }
 
@@ -298,22 +291,5 @@ public final class DatabasePool: DatabaseWriter {
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writer.reentrantSync(updates)
-    }
-}
-
-/// A closure of a `withoutActuallyEscaping` block, handed to another
-/// thread, which takes it out once so that no reference outlives the block.
-/// `@unchecked Sendable`: the closure is `@Sendable`, and only the thread
-/// it is handed to reads and clears it, once.
-private final class EscapeCheckedClosure<T>: @unchecked Sendable {
-    private var closure: (@Sendable (Database) throws -> T)?
-
-    init(_ closure: @escaping @Sendable (Database) throws -> T) {
-        self.closure = closure
-    }
-
-    func take() -> @Sendable (Database) throws -> T {
-        defer { closure = nil }
-        return closure!
     }
 }

@@ -181,6 +181,30 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
         }
     }
 
+    /// Runs `body` once no element is in use, while none can be taken,
+    /// without blocking a thread of the cooperative pool: a thread of
+    /// Dispatch waits until the elements in use come back, then holds the
+    /// barrier until `body`, which runs in the calling task, ends.
+    func barrier<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        let end = DispatchSemaphore(value: 0)
+        // After `body`, or after a failure to take the barrier (then no
+        // thread waits for it).
+        defer { end.signal() }
+        try await withCheckedThrowingContinuation { (taken: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do {
+                    try self.barrier {
+                        taken.resume()
+                        end.wait()
+                    }
+                } catch {
+                    taken.resume(throwing: error)
+                }
+            }
+        }
+        return try await body()
+    }
+
     /// Lets the waiters that queued during the barrier take elements.
     private func endBarrier() {
         let served = state.withLock { state -> [(Waiter, Result<Grant, Error>)] in

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct TransactionTests {
@@ -126,12 +127,15 @@ import Testing
         #expect(try playerCount(fixture.writer) == 1)
     }
 
-    @Test func accessLeavingATransactionOpenStopsTheProgram() async {
+    @Test func accessLeavingATransactionOpenStopsTheProgram() async throws {
+        // The folder of this process: the stopped one cannot delete it.
+        let folder = try TemporaryFolder()
+        let path = folder.path("db.sqlite")
         // A programmer error, as in GRDB: the next access would run in the
         // forgotten transaction.
-        await #expect(processExitsWith: .failure) {
-            let fixture = try DatabaseFixture(.pool)
-            try fixture.writer.writeWithoutTransaction { db in
+        await #expect(processExitsWith: .failure) { [path = path as String] in
+            let dbPool = try DatabasePool(path: path, configuration: encryptedConfiguration())
+            try dbPool.writeWithoutTransaction { db in
                 try db.beginTransaction()
             }
         }

@@ -225,13 +225,16 @@ struct CrashTrials: Sendable {
 }
 
 /// The LD_PRELOAD library of Tests/CrashInjection, compiled once per test
-/// run with the toolchain's clang (or the system's cc).
+/// run with the toolchain's clang (or the system's cc), into the package's
+/// `.build` folder: the temporary folder would keep one per run.
 enum CrashInjection {
     private static let compiled: Result<String, TestFailure> = {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("CrashInjection/crash_injection.c").path
-        let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("crash_injection-\(UUID().uuidString).so").path
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let source = tests.appendingPathComponent("CrashInjection/crash_injection.c").path
+        // One name per run: a library in use by another run is not replaced.
+        let folder = tests.deletingLastPathComponent().appendingPathComponent(".build")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("crash_injection-\(ProcessInfo.processInfo.processIdentifier).so").path
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let compilers = path.split(separator: ":").flatMap { folder in ["clang", "cc"].map { "\(folder)/\($0)" } }
         guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {

@@ -287,6 +287,18 @@ extension Database {
     }
 }
 
+extension Database {
+    /// Runs `value` in a read transaction whose snapshot starts before
+    /// `value` runs: the isolation of the reads of a pool, which see none
+    /// of the commits that follow the start of the read.
+    func isolatedFromLaterWrites<T>(_ value: () throws -> T) throws -> T {
+        try isolated {
+            try startSnapshot()
+            return try value()
+        }
+    }
+}
+
 // MARK: - Statement events
 
 extension Database {

@@ -111,23 +111,13 @@ public final class DatabasePool: DatabaseWriter {
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try withReader { reader in
-            try reader.sync { db in
-                try db.isolated {
-                    try db.startSnapshot()
-                    return try value(db)
-                }
-            }
+            try reader.sync { db in try db.isolatedFromLaterWrites { try value(db) } }
         }
     }
 
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try await withReader { reader in
-            try await reader.execute { db in
-                try db.isolated {
-                    try db.startSnapshot()
-                    return try value(db)
-                }
-            }
+            try await reader.execute { db in try db.isolatedFromLaterWrites { try value(db) } }
         }
     }
 

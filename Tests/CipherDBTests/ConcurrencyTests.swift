@@ -155,19 +155,14 @@ import Testing
         let writer = fixture.writer
         // A first read prepares the statements that end a read.
         try await writer.read { _ in }
-        let readTask = Mutex<Task<Void, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
         let task = Task {
-            started.wait()
             try await writer.read { _ in
                 // Cancelled inside the access: only the statements that end
                 // it (the commit, and on a queue `PRAGMA query_only = 0`)
                 // are left to run.
-                readTask.withLock { $0 }?.cancel()
+                withUnsafeCurrentTask { $0?.cancel() }
             }
         }
-        readTask.withLock { $0 = task }
-        started.signal()
         _ = await task.result
         // On a queue, the read ran on the writer: it must write again.
         try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
@@ -184,21 +179,16 @@ import Testing
         try fixture.createPlayerTable()
         let reader = fixture.writer
         for runsAStatementAfterCancellation in [false, true] {
-            let readTask = Mutex<Task<Int?, any Error>?>(nil)
-            let started = DispatchSemaphore(value: 0)
             let task = Task {
-                started.wait()
-                return try await reader.read { db in
+                try await reader.read { db in
                     let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
-                    readTask.withLock { $0 }?.cancel()
+                    withUnsafeCurrentTask { $0?.cancel() }
                     if runsAStatementAfterCancellation {
                         try db.execute(sql: "SELECT 1")
                     }
                     return count
                 }
             }
-            readTask.withLock { $0 = task }
-            started.signal()
             if runsAStatementAfterCancellation {
                 await #expect(throws: CancellationError.self) { try await task.value }
             } else {
@@ -216,17 +206,12 @@ import Testing
         let fixture = try DatabaseFixture(kind)
         try fixture.createPlayerTable()
         let writer = fixture.writer
-        let writeTask = Mutex<Task<Void, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
         let task = Task {
-            started.wait()
             try await writer.write { db in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
-                writeTask.withLock { $0 }?.cancel()
+                withUnsafeCurrentTask { $0?.cancel() }
             }
         }
-        writeTask.withLock { $0 = task }
-        started.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try await writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
     }
@@ -258,17 +243,12 @@ import Testing
             try await writer.barrierWriteWithoutTransaction { _ in Self.taskMarker }
         }
         #expect(marker == "barrier")
-        let writeTask = Mutex<Task<Void, any Error>?>(nil)
-        let started = DispatchSemaphore(value: 0)
         let task = Task {
-            started.wait()
             try await writer.barrierWriteWithoutTransaction { db in
-                writeTask.withLock { $0 }?.cancel()
+                withUnsafeCurrentTask { $0?.cancel() }
                 try db.execute(sql: "CREATE TABLE t (a)")
             }
         }
-        writeTask.withLock { $0 = task }
-        started.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try await writer.read { try $0.tableExists("t") } == false)
     }

@@ -184,12 +184,12 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
     /// Runs `body` once no element is in use, while none can be taken,
     /// without blocking a thread of the cooperative pool: a thread of
     /// Dispatch waits until the elements in use come back, then holds the
-    /// barrier until `body`, which runs in the calling task, ends.
+    /// barrier until `body`, which runs in the calling task, ends. Returns
+    /// once the barrier has ended: the next access of the task finds the
+    /// elements free to take.
     func barrier<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let end = DispatchSemaphore(value: 0)
-        // After `body`, or after a failure to take the barrier (then no
-        // thread waits for it).
-        defer { end.signal() }
+        let ended = DispatchSemaphore(value: 0)
         try await withCheckedThrowingContinuation { (taken: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 do {
@@ -200,9 +200,23 @@ final class Pool<Element: AnyObject & Sendable>: Sendable {
                 } catch {
                     taken.resume(throwing: error)
                 }
+                ended.signal()
             }
         }
-        return try await body()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                end.signal()
+                ended.wait()
+                done.resume()
+            }
+        }
+        return try result.get()
     }
 
     /// Lets the waiters that queued during the barrier take elements.

@@ -66,6 +66,11 @@ public final class Row {
     /// decoding a record allocates nothing more: see `DatabaseRowDecoder`.
     var wholeRowPropertyName: String?
 
+    /// While a nested record decodes from this row, the keys that lead to
+    /// it from the record being decoded: the coding path of its decoders.
+    /// Kept here for the same reason.
+    var decodingPath: CodingKeyChain?
+
     /// The stepper of the cursor that returns this live row. The row keeps
     /// it, so that the statement is not reset while the row is in use,
     /// after the cursor is released: `Row.fetchCursor(db, sql: …).next()`.

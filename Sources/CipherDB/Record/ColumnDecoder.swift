@@ -13,19 +13,16 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
 
     private var column: String { row.columnNames[index] }
 
-    /// The value of the property `key` of the record at `codingPath`, in
-    /// the column at `index`.
-    static func decode<T: Decodable>(
-        _ type: T.Type, row: Row, index: Int, codingPath: [any CodingKey], key: some CodingKey) throws -> T
-    {
+    /// The value of the property `key`, in the column at `index`.
+    static func decode<T: Decodable>(_ type: T.Type, row: Row, index: Int, key: some CodingKey) throws -> T {
         // The common types first, with no coding path to build.
         if let value = try decodeDatabaseValue(T.self, row: row, index: index) {
             return value
         }
         do {
-            return try T(from: ColumnDecoder(row: row, index: index, codingPath: codingPath + [key]))
+            return try T(from: ColumnDecoder(row: row, index: index, codingPath: CodingKeyChain(row.decodingPath, key).keys))
         } catch is JSONRequiredError {
-            return try decodeJSON(T.self, row: row, index: index, codingPath: codingPath, key: key)
+            return try decodeJSON(T.self, row: row, index: index, key: key)
         }
     }
 
@@ -74,9 +71,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
     }
 
     /// A struct, an array or a dictionary, stored as JSON text (or blob).
-    private static func decodeJSON<T: Decodable>(
-        _ type: T.Type, row: Row, index: Int, codingPath: [any CodingKey], key: some CodingKey) throws -> T
-    {
+    private static func decodeJSON<T: Decodable>(_ type: T.Type, row: Row, index: Int, key: some CodingKey) throws -> T {
         let dbValue = row.databaseValue(atUncheckedIndex: index)
         let data: Data
         switch dbValue.storage {
@@ -84,7 +79,7 @@ struct ColumnDecoder<Record: FetchableRecord>: Decoder, SingleValueDecodingConta
         case .blob(let blob): data = blob
         case .null:
             throw DecodingError.valueNotFound(Data.self, DecodingError.Context(
-                codingPath: codingPath + [key], debugDescription: "Missing Data"))
+                codingPath: CodingKeyChain(row.decodingPath, key).keys, debugDescription: "Missing Data"))
         case .int64, .double:
             throw RowDecodingError.valueMismatch(T.self, dbValue, row.context(index))
         }

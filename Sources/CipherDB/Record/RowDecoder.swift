@@ -36,14 +36,8 @@ public final class FetchableRecordDecoder {
 
 struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     let row: Row
-    /// Empty for the record: its properties are columns. The keys that lead
-    /// to a nested record (a scope, a whole-row property) otherwise.
-    let codingPath: [any CodingKey]
-
-    init(row: Row, codingPath: [any CodingKey] = []) {
-        self.row = row
-        self.codingPath = codingPath
-    }
+    /// Empty for a record; for a nested one, the keys that lead to it.
+    var codingPath: [any CodingKey] { row.decodingPath.keys }
 
     var userInfo: [CodingUserInfoKey: Any] { Record.databaseDecodingUserInfo }
 
@@ -51,7 +45,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         let usesDefaultKeys = if case .useDefaultKeys = Record.databaseColumnDecodingStrategy { true } else { false }
         // A new record: none of its properties was decoded from the whole row.
         row.wholeRowPropertyName = nil
-        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer(row: row, usesDefaultKeys: usesDefaultKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -63,16 +57,24 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     /// A record that decodes a single value: another record, or the
     /// leftmost column for a lone number or string.
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        RecordValueContainer(row: row, codingPath: codingPath)
+        RecordValueContainer(row: row)
     }
 
-    /// A record with its own decoding, or a value decoded from the row,
-    /// whose decoder has the coding path `codingPath`.
-    static func decode<T: Decodable>(_ type: T.Type, from row: Row, codingPath: [any CodingKey] = []) throws -> T {
+    /// A record with its own decoding, or a value decoded from the row.
+    static func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
         if let recordType = T.self as? any FetchableRecord.Type {
             return try recordType.init(row: row) as! T
         }
-        return try T(from: DatabaseRowDecoder(row: row, codingPath: codingPath))
+        return try T(from: DatabaseRowDecoder(row: row))
+    }
+
+    /// A nested value decoded from `row`, the property `key` of the record
+    /// that `parent` decodes: its decoder's coding path ends with `key`.
+    static func decode<T: Decodable>(_ type: T.Type, from row: Row, key: some CodingKey, of parent: Row) throws -> T {
+        let path = row.decodingPath
+        row.decodingPath = CodingKeyChain(parent.decodingPath, key)
+        defer { row.decodingPath = path }
+        return try decode(T.self, from: row)
     }
 
     // MARK: - Properties
@@ -83,7 +85,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let row: Row
         let usesDefaultKeys: Bool
-        let codingPath: [any CodingKey]
+
+        var codingPath: [any CodingKey] { row.decodingPath.keys }
 
         var allKeys: [Key] {
             let scopeKeys = row.scopesTree.names.union(row.prefetchedRows.keys).compactMap { Key(stringValue: $0) }
@@ -163,15 +166,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             if let index = index(for: key) {
-                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, codingPath: codingPath, key: key)
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
             }
             // An associated record.
             if let scopedRow = row.scopesTree[key.stringValue] {
-                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, codingPath: codingPath + [key])
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, key: key, of: row)
             }
             // Associated records, prefetched.
             if let rows = row.prefetchedRows[key.stringValue] {
-                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: CodingKeyChain(row.decodingPath, key).keys))
             }
             // A record made of columns of the row, such as `book` in
             // `struct BookInfo { var book: Book; var author: Author }` or
@@ -187,7 +190,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                     codingPath: codingPath,
                     debugDescription: "No such key: \([decodedName, key.stringValue].sorted().joined(separator: " or "))"))
             }
-            let value = try DatabaseRowDecoder.decode(T.self, from: row, codingPath: codingPath + [key])
+            let value = try DatabaseRowDecoder.decode(T.self, from: row, key: key, of: row)
             // After the nested record, which began its own count.
             row.wholeRowPropertyName = key.stringValue
             return value
@@ -196,15 +199,15 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             if let index = index(for: key) {
                 if row.isNull(atUncheckedIndex: index) { return nil }
-                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, codingPath: codingPath, key: key)
+                return try ColumnDecoder<Record>.decode(T.self, row: row, index: index, key: key)
             }
             // A scope of NULLs is a missing associated record (a left join).
             if let scopedRow = row.scopesTree[key.stringValue] {
                 guard scopedRow.containsNonNullValue else { return nil }
-                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, codingPath: codingPath + [key])
+                return try DatabaseRowDecoder.decode(T.self, from: scopedRow, key: key, of: row)
             }
             if let rows = row.prefetchedRows[key.stringValue] {
-                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: codingPath + [key]))
+                return try T(from: PrefetchedRowsDecoder<Record>(rows: rows, codingPath: CodingKeyChain(row.decodingPath, key).keys))
             }
             return nil
         }
@@ -224,8 +227,8 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
                                       debugDescription: "unkeyed decoding is not supported"))
         }
 
-        func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
-        func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row, codingPath: codingPath) }
+        func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row) }
     }
 
     // MARK: - Single value
@@ -234,7 +237,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
     /// row, or the leftmost column for a lone number or string.
     struct RecordValueContainer: SingleValueDecodingContainer {
         let row: Row
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { row.decodingPath.keys }
 
         private var leftmostColumn: ColumnDecoder<Record> {
             ColumnDecoder(row: row, index: 0, codingPath: codingPath)
@@ -243,7 +246,7 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decodeNil() -> Bool { row.count == 0 || leftmostColumn.decodeNil() }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try DatabaseRowDecoder.decode(T.self, from: row, codingPath: codingPath)
+            try DatabaseRowDecoder.decode(T.self, from: row)
         }
 
         func decode(_ type: Bool.Type) throws -> Bool { try leftmostColumn.decode(type) }
@@ -261,4 +264,24 @@ struct DatabaseRowDecoder<Record: FetchableRecord>: Decoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try leftmostColumn.decode(type) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try leftmostColumn.decode(type) }
     }
+}
+
+/// The keys that lead from a record to a nested one, as a chain, kept by
+/// the row that the nested record decodes from: the decoders of a record
+/// itself, whose path is empty (nil), hold and copy nothing more.
+final class CodingKeyChain {
+    let parent: CodingKeyChain?
+    let key: any CodingKey
+
+    init(_ parent: CodingKeyChain?, _ key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    var keys: [any CodingKey] { parent.keys + [key] }
+}
+
+extension CodingKeyChain? {
+    /// The coding path: empty for nil.
+    var keys: [any CodingKey] { self?.keys ?? [] }
 }

@@ -319,6 +319,27 @@ struct RecordingStream: TextOutputStream {
         cancellable.cancel()
     }
 
+    /// `start` registers the observer before it returns, as in GRDB: in a
+    /// write access, it sees the commit of that very access.
+    @Test(arguments: DatabaseKind.allCases)
+    func regionObservationStartedInAWriteSeesItsCommit(_ kind: DatabaseKind) throws {
+        let fixture = try makeFixture(kind)
+        let writer = fixture.writer
+        let recorder = ValueRecorder<Int>()
+        let observation = DatabaseRegionObservation(tracking: Table("player"))
+        let cancellable = try writer.write { db in
+            let cancellable = observation.start(in: writer) { recorder.record(error: $0) } onChange: { db in
+                recorder.record((try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")) ?? -1)
+            }
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+            return cancellable
+        }
+        // The commit notifies the observer before `write` returns.
+        #expect(recorder.values == [1])
+        #expect(recorder.errors.isEmpty)
+        cancellable.cancel()
+    }
+
     @Test func transactionObserversSeeEventsCommitsAndRollbacks() throws {
         final class Observer: TransactionObserver, @unchecked Sendable {
             // @unchecked: only used on the queue's thread, then read after.

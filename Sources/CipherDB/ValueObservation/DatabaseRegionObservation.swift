@@ -22,14 +22,17 @@ public struct DatabaseRegionObservation: Sendable {
     }
 
     /// Starts observing: `onChange` runs on the writer's queue after each
-    /// commit that changed the region, with the connection.
+    /// commit that changed the region, with the connection. The observer is
+    /// registered before `start` returns, in an access of the writer (which
+    /// it waits for, or joins if it runs in one), as in GRDB: every commit
+    /// that follows is seen.
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
         let registration = RegionObservationRegistration()
-        writer.asyncWriteWithoutTransaction { db in
+        writer.unsafeReentrantWrite { db in
             do {
                 let region = try regions
                     .reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }

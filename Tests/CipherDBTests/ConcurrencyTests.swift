@@ -5,6 +5,11 @@ import TestSupport
 import Testing
 
 @Suite struct ConcurrencyTests {
+    /// The number of players, read in an async access.
+    func playerCount(_ reader: any DatabaseReader) async throws -> Int {
+        try await reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+    }
+
     static let endlessQuery = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c"
 
     @Test func poolReadSeesItsSnapshotWhileWriterCommits() throws {
@@ -111,7 +116,7 @@ import Testing
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let count = try await playerCount(writer)
         #expect(count == 0)
     }
 
@@ -142,7 +147,7 @@ import Testing
         task.cancel()
         cancelled.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
-        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        let count = try await playerCount(writer)
         #expect(count == 0)
         // The next access is not cancelled.
         try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('b')") }
@@ -166,7 +171,7 @@ import Testing
         _ = await task.result
         // On a queue, the read ran on the writer: it must write again.
         try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
-        #expect(try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 1)
+        #expect(try await playerCount(writer) == 1)
     }
 
     /// The task of a read cancelled once the read has fetched all it needed:
@@ -195,7 +200,7 @@ import Testing
                 #expect(try await task.value == 0)
             }
             // The next access is not cancelled.
-            #expect(try await reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
+            #expect(try await playerCount(reader) == 0)
         }
     }
 
@@ -213,7 +218,7 @@ import Testing
             }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(try await writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") } == 0)
+        #expect(try await playerCount(writer) == 0)
     }
 
     @Test(arguments: DatabaseKind.allCases)
@@ -226,7 +231,7 @@ import Testing
             try await writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        let count = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+        let count = try await playerCount(writer)
         #expect(count == 0)
     }
 
@@ -272,7 +277,7 @@ import Testing
             try await fixture.writer.barrierWriteWithoutTransaction { db in try db.execute(sql: "DELETE FROM player") }
         }
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(try await fixture.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") } == 200)
+        #expect(try await playerCount(fixture.writer) == 200)
     }
 
     @Test(arguments: DatabaseKind.allCases)

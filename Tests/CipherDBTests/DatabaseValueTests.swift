@@ -113,6 +113,21 @@ import Testing
         #expect(abs(calendar.component(.nanosecond, from: date) - 4_000_000) < 10)
     }
 
+    /// A date decoded from its text encodes back to the same text: the
+    /// double of `…:01.425` may lie a few nanoseconds below 425 ms, and a
+    /// record fetched and saved again would store `.424`. Every millisecond
+    /// of a second, at dates before and after 1970 and 2001.
+    @Test func aDateDecodedFromItsTextEncodesBackToIt() throws {
+        for day in ["1969-12-31 23:59:59", "2001-01-01 00:00:00", "2026-11-28 20:59:01", "9999-12-31 23:59:59"] {
+            for millisecond in 0..<1000 {
+                let text = day + "." + String(repeating: "0", count: millisecond < 10 ? 2 : millisecond < 100 ? 1 : 0)
+                    + String(millisecond)
+                let date = try #require(Date.fromDatabaseValue(text.databaseValue))
+                #expect(date.databaseValue == text.databaseValue)
+            }
+        }
+    }
+
     @Test func aTimeAloneIsNotADate() throws {
         for text in ["01:02", "01:02:03", "01:02:03.00456"] {
             #expect(Date.fromDatabaseValue(text.databaseValue) == nil)

@@ -39,8 +39,17 @@ enum DatabaseDateFormat {
     /// year would not have four digits.
     static func string(from date: Date) -> String? {
         guard representableRange.contains(date.timeIntervalSince1970) else { return nil }
-        // Milliseconds, rounded down, as GRDB does.
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Milliseconds, rounded down as GRDB does, but a date less than the
+        // spacing of doubles below a millisecond counts as it: the double
+        // of a date decoded from its text (`…:01.425`) may lie that much
+        // below it, and must give that text back, or a date fetched and
+        // saved again would lose a millisecond. From the reference date, as
+        // Foundation stores dates, with the whole seconds apart: the
+        // fraction is then exact.
+        let interval = date.timeIntervalSinceReferenceDate
+        let seconds = interval.rounded(.down)
+        let milliseconds = Int64(((interval - seconds + interval.ulp) * 1000).rounded(.down))
+        let totalMilliseconds = (Int64(seconds) + referenceDateSince1970) * 1000 + milliseconds
         let (days, millisecondsOfDay) = floorDivision(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
         return dayString(year: Int(year), month: Int(month), day: Int(day)) + " " + timeString(

@@ -161,12 +161,8 @@ extension DatabaseRegion {
     /// The kinds of events that modify the region, with the table names of
     /// the schema (the region keeps them lowercased).
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
-        // The tables of every schema (temporary and attached included),
-        // named as their schema writes them: observers compare names.
-        var schemaTableNames: [String] = []
-        for schemaID in try db.schemaIdentifiers() {
-            schemaTableNames += try String.fetchAll(db, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'")
-        }
+        // Named as their schema writes them: observers compare names.
+        let schemaTableNames = try db.tableNamesOfAllSchemas()
         let tables: [(name: String, columns: Set<String>?)]
         if let tableRegions {
             // A region can name a table that no schema lists (`sqlite_master`).
@@ -193,16 +189,29 @@ extension DatabaseRegion {
     /// (a read of a view also reads its tables, which are in the region).
     func observableRegion(_ db: Database) throws -> DatabaseRegion {
         guard let tableRegions else { return self }
-        var tableNames: Set<String> = []
-        for schemaID in try db.schemaIdentifiers() {
-            tableNames.formUnion(try String.fetchAll(
-                db, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'").map { $0.lowercased() })
-        }
+        let tableNames = Set(try db.tableNamesOfAllSchemas().map { $0.lowercased() })
         var region = self
         region.tableRegions = tableRegions.filter { table, _ in
             !Database.isSQLiteInternalTable(table) && tableNames.contains(table)
         }
         return region
+    }
+}
+
+extension Database {
+    /// The names of the tables of every schema (temporary and attached
+    /// included), as their schema writes them.
+    fileprivate func tableNamesOfAllSchemas() throws -> [String] {
+        try schemaIdentifiers().flatMap { schemaID in
+            try String.fetchAll(self, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'")
+        }
+    }
+}
+
+extension [any DatabaseRegionConvertible] {
+    /// The union of the regions.
+    func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
     }
 }
 

@@ -155,9 +155,7 @@ extension Database {
     /// since it was filled. Called at the start of each access.
     func validateSchemaCache() {
         guard !schemaCache.isEmpty, !isClosed else { return }
-        if (try? schemaVersion()) != schemaCache.schemaVersion {
-            schemaCache = SchemaCache()
-        }
+        forgetSchemaCache(unlessFilledAt: try? schemaVersion())
     }
 
     /// Starts the snapshot of the deferred transaction that just began,
@@ -166,7 +164,11 @@ extension Database {
     /// left it. The schema cache is checked against this snapshot (the
     /// check at the start of the access preceded it).
     func startSnapshot() throws {
-        let version = try schemaVersion()
+        forgetSchemaCache(unlessFilledAt: try schemaVersion())
+    }
+
+    /// Forgets the schema cache unless it was filled at this schema version.
+    private func forgetSchemaCache(unlessFilledAt version: Int32?) {
         if !schemaCache.isEmpty && version != schemaCache.schemaVersion {
             schemaCache = SchemaCache()
         }

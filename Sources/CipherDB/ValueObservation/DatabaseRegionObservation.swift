@@ -34,9 +34,7 @@ public struct DatabaseRegionObservation: Sendable {
         let registration = RegionObservationRegistration()
         writer.unsafeReentrantWrite { db in
             do {
-                let region = try regions
-                    .reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-                    .observableRegion(db)
+                let region = try regions.databaseRegion(db).observableRegion(db)
                 // Runs on the writer's queue, inside the commit's access.
                 let observer = RegionChangeObserver(region: region, onChange: onChange)
                 if registration.register(observer) {

@@ -79,8 +79,7 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
                 switch trackingMode {
                 case .constantRegion(let regions):
                     let fetched = try delivery.fetcher.fetch(db)
-                    let region = try regions.reduce(into: DatabaseRegion()) { $0.formUnion(try $1.databaseRegion(db)) }
-                    return (fetched, region)
+                    return (fetched, try regions.databaseRegion(db))
                 case .constantRegionRecordedFromSelection, .nonConstantRegionRecordedFromSelection:
                     return try db.recordingSelectedRegion { try delivery.fetcher.fetch(db) }
                 }

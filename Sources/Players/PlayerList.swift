@@ -69,12 +69,17 @@ public final class PlayerList: Sendable {
     /// Starts (or restarts) observing the players.
     public func observePlayers() {
         let ordering = self.ordering
-        let observation = ValueObservation.tracking { db in
-            switch ordering {
-            case .byName: try Player.all().orderedByName().fetchAll(db)
-            case .byScore: try Player.all().orderedByScore().fetchAll(db)
+        // Without duplicates: a commit to the table that leaves the list
+        // as it was, and the initial list that a pool fetches twice (on a
+        // reader, then on the writer), publish nothing.
+        let observation = ValueObservation
+            .tracking { db in
+                switch ordering {
+                case .byName: try Player.all().orderedByName().fetchAll(db)
+                case .byScore: try Player.all().orderedByScore().fetchAll(db)
+                }
             }
-        }
+            .removeDuplicates()
         let cancellable = observation.start(in: appDatabase.reader, scheduling: .async(onQueue: queue)) { [weak self] error in
             self?.state.withLock { $0.error = error }
         } onChange: { [weak self] players in

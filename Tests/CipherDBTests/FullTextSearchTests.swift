@@ -224,7 +224,7 @@ import TestSupport
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note WHERE note MATCH 'call'")!]
         }
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [[0, 0]] }
+        try await recorder.wait { $0 == kind.initialValues([0, 0]) }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO book (title) VALUES ('Moby Dick')") }
         try await recorder.wait { $0.last == [1, 0] }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('Call me Ishmael')") }

@@ -21,11 +21,11 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
         }
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
         // Only the change of `other` triggers a fetch, which sees both.
-        try await recorder.wait { $0 == [0, 1] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [1] }
         cancellable.cancel()
     }
 
@@ -38,9 +38,9 @@ import Testing
             .trackingConstantRegion { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
             .handleEvents(willTrackRegion: { regions.record($0.description) })
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
-        try await recorder.wait { $0 == [0, 1] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [1] }
         #expect(regions.values == ["player(*)"])
         cancellable.cancel()
     }
@@ -51,15 +51,15 @@ import Testing
         let recorder = ValueRecorder<Int>()
         let observation = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try await fixture.writer.write { db in try db.notifyChanges(in: Table("player")) }
-        try await recorder.wait { $0 == [0, 0] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [0] }
         try await fixture.writer.write { db in try db.notifyChanges(in: Table("other")) }
         // A sentinel commit: values come in commit order, so that a value
         // for `other` would come before its value.
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('sentinel')") }
         try await recorder.wait { $0.last == 1 }
-        #expect(recorder.values == [0, 0, 1])
+        #expect(recorder.values == kind.initialValues(0) + [0, 1])
         cancellable.cancel()
     }
 
@@ -94,9 +94,9 @@ import Testing
         // observed.
         let sentinel = ValueRecorder<Int>()
         let sentinelCancellable = observation.start(in: dbPool, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
-        try await sentinel.wait { $0 == [0] }
+        try await sentinel.wait { $0 == DatabaseKind.pool.initialValues(0) }
         try await dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
-        try await sentinel.wait { $0 == [0, 1] }
+        try await sentinel.wait { $0 == DatabaseKind.pool.initialValues(0) + [1] }
         #expect(recorder.values == [0])
         sentinelCancellable.cancel()
         cancellable.cancel()
@@ -112,9 +112,9 @@ import Testing
         } onChange: {
             recorder.record($0)
         }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
-        try await recorder.wait { $0 == [0, 1] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [1] }
         cancellable.cancel()
     }
 

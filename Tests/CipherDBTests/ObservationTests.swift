@@ -50,11 +50,39 @@ struct RecordingStream: TextOutputStream {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
         let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try insertPlayer(fixture.writer, "a")
-        try await recorder.wait { $0 == [0, 1] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [1] }
         try insertPlayer(fixture.writer, "b")
-        try await recorder.wait { $0 == [0, 1, 2] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [1, 2] }
+        cancellable.cancel()
+        #expect(recorder.errors.isEmpty)
+    }
+
+    /// A pool fetches the initial value on a reader, without waiting for a
+    /// write in progress; the writer's fetch, as it registers the
+    /// observer, then delivers the commit that came between.
+    @Test func aPoolDeliversItsInitialValueDuringAWriteThenTheCommitThatCameBetween() async throws {
+        let fixture = try makeFixture(.pool)
+        let writer = fixture.writer
+        let writeInProgress = ValueRecorder<Bool>()
+        let endWrite = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? writer.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('a')")
+                writeInProgress.record(true)
+                endWrite.wait()
+            }
+        }
+        var writeEnded = false
+        defer { if !writeEnded { endWrite.signal() } }
+        try await writeInProgress.wait { !$0.isEmpty }
+        let recorder = ValueRecorder<Int>()
+        let cancellable = Self.countPlayers.start(in: writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
+        try await recorder.wait { $0 == [0] }
+        endWrite.signal()
+        writeEnded = true
+        try await recorder.wait { $0 == [0, 1] }
         cancellable.cancel()
         #expect(recorder.errors.isEmpty)
     }
@@ -64,7 +92,7 @@ struct RecordingStream: TextOutputStream {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
         let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try await fixture.writer.write { db in try db.execute(sql: "INSERT INTO other VALUES (1)") }
         try await fixture.writer.writeWithoutTransaction { db in
             try db.inTransaction {
@@ -76,10 +104,10 @@ struct RecordingStream: TextOutputStream {
         // sentinel commit: values come in commit order, so that nothing
         // came after the first before the sentinel's value.
         try insertPlayer(fixture.writer, "kept")
-        try await recorder.wait { $0.count >= 2 }
+        try await recorder.wait { $0.count >= kind.initialValues(0).count + 1 }
         try insertPlayer(fixture.writer, "sentinel")
         try await recorder.wait { $0.last == 2 }
-        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.values == kind.initialValues(0) + [1, 2])
         cancellable.cancel()
     }
 
@@ -88,7 +116,7 @@ struct RecordingStream: TextOutputStream {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
         let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         for index in 0..<50 {
             try insertPlayer(fixture.writer, "p\(index)")
         }
@@ -107,16 +135,16 @@ struct RecordingStream: TextOutputStream {
         let fixture = try makeFixture(kind)
         let recorder = ValueRecorder<Int>()
         let cancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         // A second observation, still on: the sentinel that the commit has
         // been observed.
         let sentinel = ValueRecorder<Int>()
         let sentinelCancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
-        try await sentinel.wait { $0 == [0] }
+        try await sentinel.wait { $0 == kind.initialValues(0) }
         cancellable.cancel()
         try insertPlayer(fixture.writer, "a")
-        try await sentinel.wait { $0 == [0, 1] }
-        #expect(recorder.values == [0])
+        try await sentinel.wait { $0 == kind.initialValues(0) + [1] }
+        #expect(recorder.values == kind.initialValues(0))
         sentinelCancellable.cancel()
     }
 
@@ -130,12 +158,12 @@ struct RecordingStream: TextOutputStream {
             return count
         }
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         // Another observation, that does not fail: the sentinel that a
         // commit has been observed.
         let sentinel = ValueRecorder<Int>()
         let sentinelCancellable = Self.countPlayers.start(in: fixture.writer, scheduling: .task) { sentinel.record(error: $0) } onChange: { sentinel.record($0) }
-        try await sentinel.wait { $0 == [0] }
+        try await sentinel.wait { $0 == kind.initialValues(0) }
         try insertPlayer(fixture.writer, "a")
         try await waitUntil("the observation's error; errors so far: \(recorder.errors)") { !recorder.errors.isEmpty }
         #expect(recorder.errors.count == 1)
@@ -143,7 +171,7 @@ struct RecordingStream: TextOutputStream {
         try insertPlayer(fixture.writer, "b") // the observation has stopped
         try await sentinel.wait { $0.last == 2 }
         #expect(recorder.errors.count == 1)
-        #expect(recorder.values == [0])
+        #expect(recorder.values == kind.initialValues(0))
         cancellable.cancel()
         sentinelCancellable.cancel()
     }
@@ -194,9 +222,9 @@ struct RecordingStream: TextOutputStream {
             }
             .handleEvents(willTrackRegion: { regions.record($0.description) })
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         try insertPlayer(fixture.writer, "Arthur")
-        try await recorder.wait { $0 == [0, 2] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [2] }
         #expect(regions.values.first == "player(id,name,score)")
         #expect(recorder.errors.isEmpty)
         cancellable.cancel()
@@ -242,12 +270,12 @@ struct RecordingStream: TextOutputStream {
             .tracking { db in try Player.all().orderedByScore().fetchCount(db) }
             .handleEvents(willTrackRegion: { regions.record($0.description) })
         let cancellable = observation.start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == DatabaseKind.pool.initialValues(0) }
         try await fixture.writer.write { db in
             var player = Player(name: "Arthur", score: 1)
             try player.insert(db)
         }
-        try await recorder.wait { $0 == [0, 1] }
+        try await recorder.wait { $0 == DatabaseKind.pool.initialValues(0) + [1] }
         let region = try await fixture.writer.read { db in try Player.all().databaseRegion(db) }
         #expect(region.description == "player(id,name,score)")
         cancellable.cancel()
@@ -261,17 +289,17 @@ struct RecordingStream: TextOutputStream {
         let recorder = ValueRecorder<Int>()
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT score FROM player")! }
             .start(in: fixture.writer, scheduling: .task) { recorder.record(error: $0) } onChange: { recorder.record($0) }
-        try await recorder.wait { $0 == [0] }
+        try await recorder.wait { $0 == kind.initialValues(0) }
         // A statement with arguments first: the broker must not keep its
         // updated columns for the statements of `execute(sql:)`.
         try await fixture.writer.write { db in
             try db.makeStatement(sql: "UPDATE player SET team = ?").execute(arguments: ["red"])
             try db.execute(sql: "UPDATE player SET score = 10")
         }
-        try await recorder.wait { $0 == [0, 10] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [10] }
         try await fixture.writer.write { db in try db.execute(sql: "UPDATE player SET team = 'blue'") }
         try await fixture.writer.write { db in try db.execute(sql: "UPDATE player SET score = 20") }
-        try await recorder.wait { $0 == [0, 10, 20] }
+        try await recorder.wait { $0 == kind.initialValues(0) + [10, 20] }
         cancellable.cancel()
         #expect(recorder.errors.isEmpty)
     }

@@ -17,6 +17,17 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .pool: return try DatabasePool(path: path, configuration: configuration)
         }
     }
+
+    /// The values that an observation started on this kind of writer
+    /// delivers before any commit: a pool fetches the initial value on a
+    /// reader, then again on the writer as it registers the observer
+    /// (GRDB without WAL snapshots), and delivers both.
+    func initialValues<Value>(_ value: Value) -> [Value] {
+        switch self {
+        case .queue: [value]
+        case .pool: [value, value]
+        }
+    }
 }
 
 /// A configuration that gives `passphrase` to every connection, with

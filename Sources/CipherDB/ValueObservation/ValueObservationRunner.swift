@@ -1,15 +1,23 @@
 import Dispatch
 import Synchronization
 
-/// Runs one started ``ValueObservation``: the initial fetch and the
-/// registration of its observer happen in one access of the writer, so
-/// that no commit falls between them; then each commit that touches the
-/// region triggers a fetch.
+/// Runs one started ``ValueObservation``: a fetch and the registration of
+/// its observer happen in one access of the writer, so that no commit
+/// falls between them; then each commit that touches the region triggers
+/// a fetch.
 ///
 /// On a ``DatabaseQueue``, or when the observation requires write access,
-/// that fetch runs on the writer, in the access of the commit, before any
-/// other statement: one value per commit, as GRDB. On a ``DatabasePool``,
-/// it runs on a reader, after the commit; fetches run one at a time, and a
+/// the initial value is that fetch on the writer, and the fetch after a
+/// commit runs on the writer too, in the access of the commit, before any
+/// other statement: one value per commit, as GRDB.
+///
+/// On a ``DatabasePool``, the initial value is fetched on a reader, so
+/// that it does not wait for a write in progress; then the writer fetches
+/// again as it registers the observer, and delivers that value too (the
+/// reducer drops it if the observation removes duplicates): without WAL
+/// snapshots (SQLite 3.15.2), nothing tells whether a commit fell between
+/// the two accesses. This is GRDB's behaviour when built without
+/// snapshots. Fetches after commits run on readers, one at a time, and a
 /// commit during a fetch triggers one more fetch after it, so that the
 /// last value always reflects the last commit.
 ///
@@ -49,6 +57,16 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
     // MARK: - Start and cancel
 
     func start() {
+        if fetchesAfterEachCommit {
+            startOnWriter()
+        } else {
+            startOnReader()
+        }
+    }
+
+    /// The initial value from the access of the writer that registers the
+    /// observer.
+    private func startOnWriter() {
         if delivery.isImmediate {
             do {
                 if let value = try writer.writeWithoutTransaction({ db in try startObserving(db) }) {
@@ -66,6 +84,48 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
                 } catch {
                     self.delivery.fail(error, isInitial: true)
                 }
+            }
+        }
+    }
+
+    /// The initial value from a reader, then the observer registered by
+    /// the writer, which fetches again: a commit may have come between.
+    private func startOnReader() {
+        if delivery.isImmediate {
+            do {
+                let fetched = try writer.read { db in try delivery.fetcher.fetch(db) }
+                let value = try delivery.reduce(fetched)
+                asyncStartObservingAfterReaderFetch()
+                if let value { delivery.deliver(value, isInitial: true) }
+            } catch {
+                delivery.fail(error, isInitial: true)
+            }
+        } else {
+            writer.asyncRead { result in
+                if self.delivery.isCancelled { return }
+                do {
+                    let fetched = try self.delivery.fetcher.fetch(result.get())
+                    if let value = try self.delivery.reduce(fetched) {
+                        self.delivery.deliver(value, isInitial: true)
+                    }
+                    self.asyncStartObservingAfterReaderFetch()
+                } catch {
+                    self.delivery.fail(error, isInitial: true)
+                }
+            }
+        }
+    }
+
+    private func asyncStartObservingAfterReaderFetch() {
+        writer.asyncWriteWithoutTransaction { db in
+            if self.delivery.isCancelled { return }
+            self.delivery.events.databaseDidChange.forEach { $0() }
+            do {
+                if let value = try self.startObserving(db) {
+                    self.delivery.deliver(value, isInitial: false)
+                }
+            } catch {
+                self.fail(error)
             }
         }
     }
@@ -95,6 +155,9 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
             state.observer = observer
         }
         db.add(transactionObserver: observer, extent: .databaseLifetime)
+        // A cancellation that came before the observer was stored did not
+        // see it.
+        if delivery.isCancelled { db.remove(transactionObserver: observer) }
         return value
     }
 

@@ -7,12 +7,13 @@
 /// // player(id,name,score)
 /// ```
 public struct DatabaseRegion: Hashable, Sendable {
-    /// Per lowercased table name; nil means the full database.
-    private var tableRegions: [String: TableRegion]?
+    /// Per table name, spelled as first given (the schema's spelling, for
+    /// the regions of statements); nil means the full database.
+    private var tableRegions: [CaseInsensitiveIdentifier: TableRegion]?
 
     struct TableRegion: Hashable, Sendable {
-        /// Lowercased column names; nil means all columns.
-        var columns: Set<String>?
+        /// Column names; nil means all columns.
+        var columns: Set<CaseInsensitiveIdentifier>?
         /// Rowids; nil means all rows.
         var rowIDs: Set<Int64>?
 
@@ -49,7 +50,7 @@ public struct DatabaseRegion: Hashable, Sendable {
 
     /// The full content of a table.
     public init(table: String) {
-        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: nil)]
+        tableRegions = [CaseInsensitiveIdentifier(table): TableRegion(columns: nil, rowIDs: nil)]
     }
 
     /// Some columns of a table (names are case-insensitive).
@@ -61,7 +62,7 @@ public struct DatabaseRegion: Hashable, Sendable {
     ///
     /// GRDB keeps this initializer internal.
     public init(table: String, columns: Set<String>) {
-        tableRegions = [table.lowercased(): TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: nil)]
+        tableRegions = [CaseInsensitiveIdentifier(table): TableRegion(columns: Set(columns.map(CaseInsensitiveIdentifier.init)), rowIDs: nil)]
     }
 
     /// Some rows of a table, by rowid.
@@ -73,14 +74,14 @@ public struct DatabaseRegion: Hashable, Sendable {
     ///
     /// GRDB keeps this initializer internal.
     public init(table: String, rowIds: Set<Int64>) {
-        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: rowIds)]
+        tableRegions = [CaseInsensitiveIdentifier(table): TableRegion(columns: nil, rowIDs: rowIds)]
     }
 
     public var isEmpty: Bool { tableRegions?.isEmpty ?? false }
 
     /// Whether the region includes some of the table.
     func mentions(table: String) -> Bool {
-        tableRegions.map { $0[table.lowercased()] != nil } ?? true
+        tableRegions.map { $0[CaseInsensitiveIdentifier(table)] != nil } ?? true
     }
 
     public var isFullDatabase: Bool { tableRegions == nil }
@@ -124,7 +125,7 @@ public struct DatabaseRegion: Hashable, Sendable {
     /// no row leaves the region; the full database becomes those rows.
     func tableIntersection(_ table: String, rowIDs: Set<Int64>) -> DatabaseRegion {
         guard var tableRegions else { return DatabaseRegion(table: table, rowIds: rowIDs) }
-        let key = table.lowercased()
+        let key = CaseInsensitiveIdentifier(table)
         guard let tableRegion = tableRegions[key] else { return self }
         let common = tableRegion.intersection(TableRegion(columns: nil, rowIDs: rowIDs))
         tableRegions[key] = common.isEmpty ? nil : common
@@ -136,13 +137,13 @@ public struct DatabaseRegion: Hashable, Sendable {
     /// Whether events of this kind can impact the region.
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[eventKind.tableName.lowercased()] else { return false }
+        guard let region = tableRegions[CaseInsensitiveIdentifier(eventKind.tableName)] else { return false }
         switch eventKind {
         case .insert, .delete:
             return true
         case .update(_, let columnNames):
             guard let columns = region.columns else { return true }
-            return !columns.isDisjoint(with: columnNames.map { $0.lowercased() })
+            return columnNames.contains { columns.contains(CaseInsensitiveIdentifier($0)) }
         }
     }
 
@@ -152,22 +153,23 @@ public struct DatabaseRegion: Hashable, Sendable {
     /// table's shadow table), and may have changed anything, as in GRDB.
     public func isModified(by event: DatabaseEvent) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[event.tableName.lowercased()] else { return true }
+        guard let region = tableRegions[CaseInsensitiveIdentifier(event.tableName)] else { return true }
         return region.rowIDs?.contains(event.rowID) ?? true
     }
 }
 
 extension DatabaseRegion {
     /// The kinds of events that modify the region, with the table names of
-    /// the schema (the region keeps them lowercased).
+    /// the schema (a region built from a name keeps the name's spelling).
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
         // Named as their schema writes them: observers compare names.
         let schemaTableNames = try db.tableNamesOfAllSchemas()
         let tables: [(name: String, columns: Set<String>?)]
         if let tableRegions {
             // A region can name a table that no schema lists (`sqlite_master`).
-            let namesByKey = Dictionary(schemaTableNames.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-            tables = tableRegions.map { key, region in (namesByKey[key] ?? key, region.columns) }
+            let namesByKey = Dictionary(
+                schemaTableNames.map { (CaseInsensitiveIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+            tables = tableRegions.map { key, region in (namesByKey[key] ?? key.rawValue, region.columns.map { Set($0.map(\.rawValue)) }) }
         } else {
             tables = schemaTableNames.map { ($0, nil) }
         }
@@ -189,10 +191,10 @@ extension DatabaseRegion {
     /// (a read of a view also reads its tables, which are in the region).
     func observableRegion(_ db: Database) throws -> DatabaseRegion {
         guard let tableRegions else { return self }
-        let tableNames = Set(try db.tableNamesOfAllSchemas().map { $0.lowercased() })
+        let tableNames = Set(try db.tableNamesOfAllSchemas().map(CaseInsensitiveIdentifier.init))
         var region = self
         region.tableRegions = tableRegions.filter { table, _ in
-            !Database.isSQLiteInternalTable(table) && tableNames.contains(table)
+            !Database.isSQLiteInternalTable(table.rawValue) && tableNames.contains(table)
         }
         return region
     }
@@ -221,10 +223,10 @@ extension DatabaseRegion: CustomStringConvertible {
     public var description: String {
         guard let tableRegions else { return "full database" }
         if tableRegions.isEmpty { return "empty" }
-        return tableRegions.sorted { $0.key < $1.key }.map { table, region in
-            var description = table
+        return tableRegions.sorted { $0.key.rawValue < $1.key.rawValue }.map { table, region in
+            var description = table.rawValue
             if let columns = region.columns {
-                description += "(" + columns.sorted().joined(separator: ",") + ")"
+                description += "(" + columns.map(\.rawValue).sorted().joined(separator: ",") + ")"
             } else {
                 description += "(*)"
             }

@@ -244,4 +244,22 @@ import Testing
         try dbQueue.write { db in try db.notifyChanges(in: Table("sqlite_master")) }
         #expect(observers.map(\.changeCount) == [2, 1, 1, 1])
     }
+
+    /// As in GRDB: a table that no schema has changes nothing, and the
+    /// temporary schema exists once a temporary object was created.
+    @Test func tablesThatNoSchemaHasChangeNothing() throws {
+        let dbQueue = try DatabaseQueue(configuration: encryptedConfiguration())
+        let observers = ["sqlite_temp_master", "ghost"].map(TableObserver.init)
+        for observer in observers { dbQueue.add(transactionObserver: observer) }
+        try dbQueue.write { db in
+            try db.notifyChanges(in: Table("sqlite_temp_master"))
+            try db.notifyChanges(in: DatabaseRegion(table: "ghost", columns: ["id"]))
+        }
+        #expect(observers.map(\.changeCount) == [0, 0])
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TEMPORARY TABLE scratch (id INTEGER PRIMARY KEY)")
+            try db.notifyChanges(in: Table("SQLITE_TEMP_MASTER"))
+        }
+        #expect(observers.map(\.changeCount) == [1, 0])
+    }
 }

@@ -37,16 +37,18 @@ extension Database {
     // MARK: - Schemas
 
     /// The schemas of the connection, in the order SQLite resolves
-    /// unqualified names: temp, main, then attached databases.
+    /// unqualified names: temp, main, then attached databases. The
+    /// temporary schema is there once the connection has one (`PRAGMA
+    /// database_list` lists it after the first temporary object), as in
+    /// GRDB; reading `sqlite_temp_master` would create it.
     ///
     /// See <https://www.sqlite.org/lang_naming.html>.
     func schemaIdentifiers() throws -> [DatabaseSchemaID] {
-        var schemaIDs = [DatabaseSchemaID.temp]
-        for row in try Row.fetchAll(self, sql: "PRAGMA database_list") {
-            let name: String = row[1]
-            if name != DatabaseSchemaID.temp.name {
-                schemaIDs.append(DatabaseSchemaID(name: name))
-            }
+        var schemaIDs = try Row.fetchAll(self, sql: "PRAGMA database_list").map { row in
+            DatabaseSchemaID(name: row[1])
+        }
+        if let tempIndex = schemaIDs.firstIndex(of: .temp) {
+            schemaIDs.insert(schemaIDs.remove(at: tempIndex), at: 0)
         }
         return schemaIDs
     }

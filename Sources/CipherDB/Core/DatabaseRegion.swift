@@ -161,17 +161,22 @@ public struct DatabaseRegion: Hashable, Sendable {
 extension DatabaseRegion {
     /// The kinds of events that modify the region, with the table names of
     /// the schema (a region built from a name keeps the name's spelling).
+    /// A table that no schema has changes nothing, as in GRDB: neither
+    /// an unknown table nor `sqlite_temp_master` before the connection
+    /// has a temporary schema.
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
         // Named as their schema writes them: observers compare names.
-        let schemaTableNames = try db.tableNamesOfAllSchemas()
+        let tableNames = try db.tableNamesOfAllSchemas()
         let tables: [(name: String, columns: Set<String>?)]
         if let tableRegions {
-            // A region can name a table that no schema lists (`sqlite_master`).
-            let namesByKey = Dictionary(
-                schemaTableNames.map { (CaseInsensitiveIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
-            tables = tableRegions.map { key, region in (namesByKey[key] ?? key.rawValue, region.columns.map { Set($0.map(\.rawValue)) }) }
+            let namesByKey = try Dictionary(
+                (tableNames + db.schemaTableNames()).map { (CaseInsensitiveIdentifier($0), $0) },
+                uniquingKeysWith: { first, _ in first })
+            tables = tableRegions.compactMap { key, region in
+                namesByKey[key].map { ($0, region.columns.map { Set($0.map(\.rawValue)) }) }
+            }
         } else {
-            tables = schemaTableNames.map { ($0, nil) }
+            tables = tableNames.map { ($0, nil) }
         }
         return try tables.flatMap { table, columns -> [DatabaseEventKind] in
             let columnNames = try columns ?? Set(db.columns(in: table).map(\.name))
@@ -207,6 +212,16 @@ extension Database {
         try schemaIdentifiers().flatMap { schemaID in
             try String.fetchAll(self, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'")
         }
+    }
+}
+
+extension Database {
+    /// The tables that describe the schemas of the connection, as a
+    /// region names them: `sqlite_master`, and `sqlite_temp_master` once
+    /// the connection has a temporary schema.
+    fileprivate func schemaTableNames() throws -> [String] {
+        let hasTemporarySchema = try schemaIdentifiers().contains(.temp)
+        return [DatabaseSchemaID.main.schemaTableName] + (hasTemporarySchema ? [DatabaseSchemaID.temp.schemaTableName] : [])
     }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type that stops an observation.
 public protocol DatabaseCancellable: Sendable {
     func cancel()
@@ -9,11 +11,15 @@ public protocol DatabaseCancellable: Sendable {
 /// let cancellable = observation.start(in: dbQueue) { error in … } onChange: { players in … }
 /// cancellable.cancel()
 /// ```
+///
+/// The cancellation runs once, and is released once it has run, with
+/// what it holds (a ``SharedValueObservation`` that its subscription keeps
+/// alive).
 public final class AnyDatabaseCancellable: DatabaseCancellable {
-    private let cancellation: @Sendable () -> Void
+    private let cancellation: Mutex<(@Sendable () -> Void)?>
 
     public init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = cancel
+        cancellation = Mutex(cancel)
     }
 
     public convenience init(_ cancellable: some DatabaseCancellable) {
@@ -21,10 +27,16 @@ public final class AnyDatabaseCancellable: DatabaseCancellable {
     }
 
     deinit {
-        cancellation()
+        cancel()
     }
 
     public func cancel() {
-        cancellation()
+        // Taken out of the mutex first: the cancellation may release the
+        // last reference to another cancellable, which cancels in turn.
+        let cancellation = cancellation.withLock { cancellation in
+            defer { cancellation = nil }
+            return cancellation
+        }
+        cancellation?()
     }
 }

@@ -26,7 +26,11 @@ import Testing
             Issue.record("the database opened", sourceLocation: sourceLocation)
         } catch let error as DatabaseError {
             #expect(error.resultCode == .SQLITE_NOTADB, sourceLocation: sourceLocation)
-            #expect(error.message?.contains("passphrase or key is wrong or missing") == true, sourceLocation: sourceLocation)
+            // SQLite's message (SQLite 3.15.2's words), as GRDB has it; the
+            // description names the file and the likely causes.
+            #expect(error.message == "file is encrypted or is not a database", sourceLocation: sourceLocation)
+            #expect(error.description == "SQLite error 26: file is encrypted or is not a database (cannot read the database at \(path): "
+                + "the passphrase or key is wrong or missing, or the file is not an encrypted database)", sourceLocation: sourceLocation)
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }

@@ -119,7 +119,7 @@ import Testing
             try DatabaseQueue(path: path, configuration: cachedConfiguration(cache) { "wrong passphrase" })
         }
         #expect(error?.resultCode == .SQLITE_NOTADB)
-        #expect(error?.message?.contains("wrong") == true)
+        #expect(error?.description.contains("the passphrase or key is wrong") == true)
     }
 
     @Test func aKDFIterationCountSetAfterTheKeyIsRefused() throws {

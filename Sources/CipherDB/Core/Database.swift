@@ -166,9 +166,10 @@ public final class Database {
         do {
             _ = try Row.fetchOne(makeStatement(sql: "SELECT * FROM sqlite_master LIMIT 1"))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw DatabaseError(
-                resultCode: .SQLITE_NOTADB,
-                message: "cannot read the database at \(path): the passphrase or key is wrong or missing, or the file is not an encrypted database")
+            // SQLite's message, as GRDB has it, without the SQL of this
+            // check; the description says more.
+            throw DatabaseError(resultCode: error.extendedResultCode, message: error.message).explained(
+                "cannot read the database at \(path): the passphrase or key is wrong or missing, or the file is not an encrypted database")
         }
     }
 

@@ -38,6 +38,11 @@ public struct DatabaseError: Error, Sendable {
 
     let publicStatementArguments: Bool
 
+    /// What the error likely means, and what to do, when SQLite's message
+    /// alone would not tell: in the description, after the message, which
+    /// stays SQLite's (as GRDB has it).
+    private(set) var explanation: String?
+
     public init(
         resultCode: ResultCode = .SQLITE_ERROR,
         message: String? = nil,
@@ -50,6 +55,14 @@ public struct DatabaseError: Error, Sendable {
         self.sql = sql.map(SQLSecrets.redacted)
         self.arguments = arguments
         self.publicStatementArguments = publicStatementArguments
+        self.explanation = nil
+    }
+
+    /// The error, with an explanation for its description.
+    func explained(_ explanation: String) -> DatabaseError {
+        var error = self
+        error.explanation = explanation
+        return error
     }
 
     init(resultCode: CInt, message: String? = nil, sql: String? = nil,
@@ -91,32 +104,27 @@ public struct DatabaseError: Error, Sendable {
 
 extension DatabaseError: CustomStringConvertible {
     public var description: String {
-        var description = "SQLite error \(resultCode.rawValue)"
-        if let message {
-            description += ": \(message)"
-        }
-        if let sql {
-            description += " - while executing `\(Statement.trimmedSQL(sql))`"
-        }
-        if publicStatementArguments, let arguments, !arguments.isEmpty {
-            description += " with arguments \(arguments)"
-        }
-        return description
+        describe(withArguments: publicStatementArguments)
     }
-}
 
-extension DatabaseError {
     /// The description, with the bound arguments whatever the
     /// configuration says: it may reveal secrets, so keep it out of logs.
     public var expandedDescription: String {
+        describe(withArguments: true)
+    }
+
+    private func describe(withArguments: Bool) -> String {
         var description = "SQLite error \(resultCode.rawValue)"
         if let message {
             description += ": \(message)"
         }
+        if let explanation {
+            description += " (\(explanation))"
+        }
         if let sql {
             description += " - while executing `\(Statement.trimmedSQL(sql))`"
         }
-        if let arguments, !arguments.isEmpty {
+        if withArguments, let arguments, !arguments.isEmpty {
             description += " with arguments \(arguments)"
         }
         return description

@@ -307,6 +307,42 @@ import Testing
         }
     }
 
+    /// Records read the schema from a cache, which the first use in each
+    /// access checks against `PRAGMA schema_version`: a change that
+    /// another connection made between two accesses is seen, by a write
+    /// and by a read (a reader's own cache).
+    @Test(arguments: DatabaseKind.allCases)
+    func recordsSeeTheSchemaThatAnotherConnectionChanged(_ kind: DatabaseKind) throws {
+        struct Item: Codable, FetchableRecord, PersistableRecord {
+            var a: String
+            var b: String
+        }
+        let folder = try TemporaryFolder()
+        let path = folder.path("db.sqlite")
+        var configuration = encryptedConfiguration()
+        configuration.maximumReaderCount = 1 // The same reader reads twice.
+        let writer = try kind.open(path: path, configuration: configuration)
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE item (a TEXT PRIMARY KEY, b TEXT)")
+            try Item(a: "1", b: "x").insert(db)
+        }
+        let other = try DatabaseQueue(path: path, configuration: encryptedConfiguration())
+        // Both connections cache the primary key, a.
+        #expect(try writer.read { db in try Item(a: "1", b: "?").exists(db) })
+        try writer.write { db in try Item(a: "1", b: "y").update(db) }
+
+        try other.write { db in
+            try db.execute(sql: "DROP TABLE item; CREATE TABLE item (a TEXT, b TEXT PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO item VALUES ('1', 'y'), ('2', 'z')")
+        }
+
+        // The primary key is b now.
+        #expect(try writer.read { db in try Item(a: "?", b: "z").exists(db) })
+        try writer.write { db in try Item(a: "3", b: "z").update(db) }
+        let rows = try writer.read { db in try Row.fetchAll(db, sql: "SELECT a, b FROM item ORDER BY b") }
+        #expect(rows == [["a": "1", "b": "y"], ["a": "3", "b": "z"]])
+    }
+
     @Test func clearSchemaCacheSeesAChangeMadeByAnotherConnection() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("db.sqlite")

@@ -74,7 +74,7 @@ final class SerializedDatabase: @unchecked Sendable {
     func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
         precondition(!isOnQueue, "Database methods are not reentrant.")
         return try queue.sync {
-            db.validateSchemaCache()
+            db.schemaCacheMayBeStale()
             defer { preconditionNoTransactionLeft() }
             return try block(db)
         }
@@ -102,7 +102,7 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Runs `block` on the queue, later.
     func async(_ block: @escaping @Sendable (Database) -> Void) {
         queue.async {
-            self.db.validateSchemaCache()
+            self.db.schemaCacheMayBeStale()
             block(self.db)
             self.preconditionNoTransactionLeft()
         }
@@ -151,7 +151,7 @@ final class SerializedDatabase: @unchecked Sendable {
                             db.cancellation.set(false)
                         }
                     }
-                    db.validateSchemaCache()
+                    db.schemaCacheMayBeStale()
                     return try block(db)
                 }
             } onCancel: {

@@ -1,8 +1,9 @@
 
 /// What records need to know of the schema, and the statements they reuse,
 /// per connection. Cleared when this connection changes the schema, rolls
-/// back, or finds at the start of an access that another connection
-/// changed it (`PRAGMA schema_version`).
+/// back, or finds in an access that another connection changed it
+/// (`PRAGMA schema_version`, read once per access, at the first use of
+/// the cache or when a read's snapshot starts).
 struct SchemaCache {
     struct StatementKey: Hashable {
         enum Kind: Hashable { case insert, update(keyColumns: [String]), keyed(KeyedStatementKind) }
@@ -13,6 +14,9 @@ struct SchemaCache {
     }
 
     var schemaVersion: Int32?
+    /// Set at the start of an access: another connection may have changed
+    /// the schema since the cache was filled.
+    var mayBeStale = false
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
     var columnNames: [String: [String]] = [:]
     var isView: [String: Bool] = [:]
@@ -38,6 +42,7 @@ enum KeyedStatementKind: Hashable {
 extension Database {
     /// The primary key of a table, from the schema cache.
     func cachedPrimaryKey(_ table: String) throws -> PrimaryKeyInfo {
+        try checkSchemaCache()
         if let last = schemaCache.lastPrimaryKey, last.table == table {
             return last.primaryKey
         }
@@ -56,6 +61,7 @@ extension Database {
 
     /// The column names of a table, in table order, from the schema cache.
     func cachedColumnNames(_ table: String) throws -> [String] {
+        try checkSchemaCache()
         if let last = schemaCache.lastColumnNames, last.table == table {
             return last.columnNames
         }
@@ -74,6 +80,7 @@ extension Database {
 
     /// Whether the name is the one of a view, from the schema cache.
     func cachedViewExists(_ name: String) throws -> Bool {
+        try checkSchemaCache()
         let key = name.lowercased()
         if let isView = schemaCache.isView[key] { return isView }
         let isView = try viewExists(name)
@@ -128,6 +135,7 @@ extension Database {
 
     /// The statement of `key`, prepared from `sql()` the first time.
     private func cachedRecordStatement(_ key: SchemaCache.StatementKey, sql: () -> String) throws -> Statement {
+        try checkSchemaCache()
         if let last = schemaCache.lastStatement, last.key == key {
             return last.statement
         }
@@ -151,19 +159,28 @@ extension Database {
         }
     }
 
+    /// Called at the start of each access: the first use of the schema
+    /// cache in the access checks it (``checkSchemaCache()``). An access
+    /// that does not use it reads nothing.
+    func schemaCacheMayBeStale() {
+        if !schemaCache.isEmpty { schemaCache.mayBeStale = true }
+    }
+
     /// Clears the schema cache if another connection changed the schema
-    /// since it was filled. Called at the start of each access.
-    func validateSchemaCache() {
-        guard !schemaCache.isEmpty, !isClosed else { return }
-        forgetSchemaCache(unlessFilledAt: try? schemaVersion())
+    /// since it was filled, once per access. In a transaction, the schema
+    /// version is the one of the transaction's snapshot.
+    private func checkSchemaCache() throws {
+        guard schemaCache.mayBeStale else { return }
+        schemaCache.mayBeStale = false
+        forgetSchemaCache(unlessFilledAt: try schemaVersion())
     }
 
     /// Starts the snapshot of the deferred transaction that just began,
     /// which SQLite would start at its first read: a read of a pool then
     /// sees the database as it was when the read began, not as later writes
-    /// left it. The schema cache is checked against this snapshot (the
-    /// check at the start of the access preceded it).
+    /// left it. The schema cache is checked against this snapshot.
     func startSnapshot() throws {
+        schemaCache.mayBeStale = false
         forgetSchemaCache(unlessFilledAt: try schemaVersion())
     }
 

@@ -130,8 +130,9 @@ final class ValueObservationRunner<Reducer: ValueReducer>: ValueObservationRunni
         }
     }
 
-    /// The initial fetch, and the observer of the region, in one access of
-    /// the writer: no commit can fall between them.
+    /// A fetch, and the observer of the region, in one access of the
+    /// writer: no commit can fall between them. Its value is the initial
+    /// one, or on a pool the one after the reader's.
     private func startObserving(_ db: Database) throws -> Reducer.Value? {
         if delivery.isCancelled { return nil }
         let (fetched, recordedRegion, region) = try db.isolated(readOnly: !requiresWriteAccess) {

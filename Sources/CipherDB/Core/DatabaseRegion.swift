@@ -166,11 +166,15 @@ extension DatabaseRegion {
     /// has a temporary schema.
     func impactfulEventKinds(_ db: Database) throws -> [DatabaseEventKind] {
         // Named as their schema writes them: observers compare names.
-        let tableNames = try db.tableNamesOfAllSchemas()
+        let schemaIDs = try db.schemaIdentifiers()
+        let tableNames = try db.tableNames(of: schemaIDs)
         let tables: [(name: String, columns: Set<String>?)]
         if let tableRegions {
-            let namesByKey = try Dictionary(
-                (tableNames + db.schemaTableNames()).map { (CaseInsensitiveIdentifier($0), $0) },
+            // `sqlite_master`, and `sqlite_temp_master` once the connection
+            // has a temporary schema: a region can name them.
+            let schemaTableNames = [DatabaseSchemaID.main, .temp].filter(schemaIDs.contains).map(\.schemaTableName)
+            let namesByKey = Dictionary(
+                (tableNames + schemaTableNames).map { (CaseInsensitiveIdentifier($0), $0) },
                 uniquingKeysWith: { first, _ in first })
             tables = tableRegions.compactMap { key, region in
                 namesByKey[key].map { ($0, region.columns.map { Set($0.map(\.rawValue)) }) }
@@ -196,7 +200,7 @@ extension DatabaseRegion {
     /// (a read of a view also reads its tables, which are in the region).
     func observableRegion(_ db: Database) throws -> DatabaseRegion {
         guard let tableRegions else { return self }
-        let tableNames = Set(try db.tableNamesOfAllSchemas().map(CaseInsensitiveIdentifier.init))
+        let tableNames = Set(try db.tableNames(of: db.schemaIdentifiers()).map(CaseInsensitiveIdentifier.init))
         var region = self
         region.tableRegions = tableRegions.filter { table, _ in
             !Database.isSQLiteInternalTable(table.rawValue) && tableNames.contains(table)
@@ -206,22 +210,12 @@ extension DatabaseRegion {
 }
 
 extension Database {
-    /// The names of the tables of every schema (temporary and attached
+    /// The names of the tables of the schemas (temporary and attached
     /// included), as their schema writes them.
-    fileprivate func tableNamesOfAllSchemas() throws -> [String] {
-        try schemaIdentifiers().flatMap { schemaID in
+    fileprivate func tableNames(of schemaIDs: [DatabaseSchemaID]) throws -> [String] {
+        try schemaIDs.flatMap { schemaID in
             try String.fetchAll(self, sql: "SELECT name FROM \(schemaID.quotedSchemaTableSQL) WHERE type = 'table'")
         }
-    }
-}
-
-extension Database {
-    /// The tables that describe the schemas of the connection, as a
-    /// region names them: `sqlite_master`, and `sqlite_temp_master` once
-    /// the connection has a temporary schema.
-    fileprivate func schemaTableNames() throws -> [String] {
-        let hasTemporarySchema = try schemaIdentifiers().contains(.temp)
-        return [DatabaseSchemaID.main.schemaTableName] + (hasTemporarySchema ? [DatabaseSchemaID.temp.schemaTableName] : [])
     }
 }
 

@@ -35,4 +35,16 @@ static inline sqlite3_destructor_type cipherdb_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// Reads `count` bytes at `offset` of the file of `schema` ("main") through
+/// the connection's own file handle: SQLITE_IOERR_SHORT_READ when the file
+/// is shorter. Opening the file anew and closing it would drop every POSIX
+/// lock that the process holds on it, its connections' included.
+static inline int cipherdb_read_database_file(sqlite3 *db, const char *schema, void *buffer, int count, sqlite3_int64 offset) {
+    sqlite3_file *file = 0;
+    int code = sqlite3_file_control(db, schema, SQLITE_FCNTL_FILE_POINTER, &file);
+    if (code != SQLITE_OK) return code;
+    if (file == 0 || file->pMethods == 0) return SQLITE_CANTOPEN;
+    return file->pMethods->xRead(file, buffer, count, offset);
+}
+
 #endif

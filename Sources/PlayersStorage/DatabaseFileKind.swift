@@ -57,13 +57,12 @@ public enum DatabaseFileKind: Equatable, Sendable {
 
     /// Whether the file at `path` starts with the header of a plaintext
     /// SQLite database (`SQLite format 3\0`): an encrypted file never does,
-    /// its first bytes are a random salt.
+    /// its first bytes are a random salt. Read through SQLite
+    /// (``DatabaseFileHeader``): the process may hold connections to the
+    /// file, whose locks a descriptor of our own would drop as it closes.
     ///
     /// See <https://www.sqlite.org/fileformat.html#the_database_header>.
     public static func isPlaintextSQLite(atPath path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header == Data("SQLite format 3\u{0}".utf8)
+        DatabaseFileHeader.read(atPath: path, count: 16) == Array("SQLite format 3\u{0}".utf8)
     }
 }

@@ -53,6 +53,22 @@ import Testing
         #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT value FROM item ORDER BY rowid") } == ["first", "second"])
     }
 
+    /// The salt is read through the connection's own file handle: a
+    /// descriptor of its own, closed, would drop the locks of the pool's
+    /// other connections, and another process would then delete the WAL
+    /// that the pool still writes to.
+    @Test func aPoolsNewReadersKeepItsLocksSoAnotherProcessLeavesItsWALAlone() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("shared.sqlite")
+        try makeFile(at: path)
+        let pool = try DatabasePool(path: path, configuration: cachedConfiguration(PassphraseKeyCache()))
+        try await pool.write { db in try db.execute(sql: "INSERT INTO item VALUES ('second')") }
+        #expect(try readThroughNewReaders(pool, times: 2) == Array(repeating: ["first", "second"], count: 2))
+        try await openAndCloseInAnotherProcess(path, passphrase: Self.passphrase)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process took the pool's database for unused")
+        try pool.close()
+    }
+
     @Test func aNewFileGetsItsSaltFromSQLCipherAndTheNextConnectionDerivesFromIt() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("new.sqlite")

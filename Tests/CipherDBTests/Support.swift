@@ -92,3 +92,16 @@ extension Data {
         range(of: Data(string.utf8)) != nil
     }
 }
+
+/// Opens the encrypted database at `path` in Debian's `sqlcipher` shell,
+/// another process, reads its schema, and closes it. A process that finds
+/// no other process holding a lock on the file as it closes takes itself
+/// for the last one: it checkpoints and deletes the WAL.
+func openAndCloseInAnotherProcess(_ path: String, passphrase: String) async throws {
+    // The passphrase goes through standard input, never argv.
+    let result = try await run(EncryptionTests.sqlcipherShell, [path], input: """
+        PRAGMA key = '\(passphrase)';
+        SELECT COUNT(*) FROM sqlite_master;
+        """)
+    guard result.status == 0 else { throw TestFailure("sqlcipher \(path) exited with \(result.status): \(result.error)") }
+}

@@ -74,14 +74,12 @@ extension Database {
     }
 
     /// The salt of the main database file (its first 16 bytes), or nil for
-    /// an in-memory database and a file shorter than that.
+    /// an in-memory database and a file shorter than that. Read through
+    /// the connection's own file handle: closing a descriptor of the file
+    /// would drop the locks of the process's other connections to it
+    /// (``DatabaseFileHeader``).
     private func mainFileSalt() -> [UInt8]? {
-        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0,
-              let file = FileHandle(forReadingAtPath: String(cString: name)) else { return nil }
-        defer { try? file.close() }
-        guard let salt = try? file.read(upToCount: PassphraseKeyCache.saltLength),
-              salt.count == PassphraseKeyCache.saltLength else { return nil }
-        return Array(salt)
+        DatabaseFileHeader.read(handle, count: PassphraseKeyCache.saltLength)
     }
 
     /// Refuses a connection whose `prepareDatabase` changed `kdf_iter` after

@@ -110,6 +110,24 @@ import Testing
         }
     }
 
+    /// SQLCipher draws a salt for a connection keyed while its file is
+    /// empty: once another connection wrote the file with a salt of its
+    /// own, this one cannot read it, and the error says why.
+    @Test func aConnectionOpenedOnANewFileBeforeAnothersFirstWriteFailsAndSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("new.sqlite")
+        let configuration = encryptedConfiguration("new file secret")
+        let first = try DatabaseQueue(path: path, configuration: configuration)
+        let early = try DatabaseQueue(path: path, configuration: configuration)
+        try insertSecret(first, count: 1)
+        let error = try #require(throws: DatabaseError.self) { try secretCount(early) }
+        #expect(error.resultCode == .SQLITE_NOTADB)
+        #expect(error.message == "file is encrypted or is not a database")
+        #expect(error.description.contains("this connection was opened on the empty file of a new encrypted database"))
+        // A connection opened once the file has its salt reads it.
+        #expect(try secretCount(DatabaseQueue(path: path, configuration: configuration)) == 1)
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func rawKeysSkipDerivationAndRejectWrongLengths(_ kind: DatabaseKind) throws {
         let folder = try TemporaryFolder()

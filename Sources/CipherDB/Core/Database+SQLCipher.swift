@@ -82,6 +82,47 @@ extension Database {
         DatabaseFileHeader.read(handle, count: PassphraseKeyCache.saltLength)
     }
 
+    /// Whether the main database is a file shorter than its salt: a new,
+    /// empty file.
+    var isMainFileEmpty: Bool {
+        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else { return false }
+        return mainFileSalt() == nil
+    }
+
+    /// Checks, before a statement of a connection keyed while its file was
+    /// empty, that the file is still empty or has this connection's salt.
+    /// Another connection may have written it first, with a salt of its
+    /// own: this one then reads nothing, and its statements would fail as
+    /// if the database were empty ("no such table"), since SQLite compiles
+    /// them against the empty schema it read at open. Throws
+    /// `SQLITE_NOTADB` then, saying why, at every statement.
+    func checkSaltOfNewFile() throws {
+        guard !isMainFileEmpty else { return }
+        // Reads the first page, with this connection's key; a check that
+        // the app did not ask for, left out of its trace.
+        hidesStatementsFromTrace = true
+        let code = sqlite3_exec(handle, "PRAGMA schema_version", nil, nil, nil)
+        hidesStatementsFromTrace = false
+        switch code & 0xFF {
+        case SQLITE_OK:
+            wasKeyedOnEmptyFile = false
+        case SQLITE_NOTADB:
+            throw explainingSaltMismatch(DatabaseError(resultCode: code, message: lastErrorMessage))
+        default:
+            // Busy or locked: checked again at the next statement.
+            break
+        }
+    }
+
+    /// `error`, explained when it is SQLITE_NOTADB on a connection keyed
+    /// while its file was empty, which another connection then wrote with
+    /// a salt of its own.
+    func explainingSaltMismatch(_ error: DatabaseError) -> DatabaseError {
+        guard wasKeyedOnEmptyFile, error.resultCode == .SQLITE_NOTADB, !isMainFileEmpty else { return error }
+        return error.explained(
+            "this connection was opened on the empty file of a new encrypted database, which another connection then wrote with a salt of its own: open the other connections after the first write, or use a DatabasePool")
+    }
+
     /// Refuses a connection whose `prepareDatabase` changed `kdf_iter` after
     /// a ``PassphraseKeyCache`` derived its key with other rounds: the key
     /// would not be the one the file was made with.

@@ -99,7 +99,7 @@ extension Database {
     }
 
     private func reportTrace(mask: CInt, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {
-        guard let traceHandler, let p else { return }
+        guard let traceHandler, let p, !hidesStatementsFromTrace else { return }
         let sqliteStatement = OpaquePointer(p)
         switch mask {
         case CInt(SQLITE_TRACE_STMT):

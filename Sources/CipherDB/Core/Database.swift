@@ -59,6 +59,15 @@ public final class Database {
     /// or ``useRawKey(_:)``.
     var hasCodecKey = false
 
+    /// Whether the key was given while the main file was still empty:
+    /// SQLCipher then drew a salt for this connection alone, and another
+    /// connection that writes the file first makes it wrong.
+    var wasKeyedOnEmptyFile = false
+
+    /// Whether the statements that run now are CipherDB's own checks,
+    /// which ``trace(options:_:)`` does not report.
+    var hidesStatementsFromTrace = false
+
     /// The rounds of the key a ``PassphraseKeyCache`` derived for this
     /// connection, checked once `prepareDatabase` is done.
     var cachedKeyRounds: Int?
@@ -153,6 +162,7 @@ public final class Database {
         }
 
         try validateCachedKeyRounds()
+        wasKeyedOnEmptyFile = hasCodecKey && isMainFileEmpty
         try validateFormat()
         try Database.validateSQLCipher(self)
         if configuration.foreignKeysEnabled {

@@ -122,6 +122,7 @@ public final class Statement {
         start: UnsafePointer<CChar>,
         tail: inout UnsafePointer<CChar>?) throws -> Statement?
     {
+        if database.wasKeyedOnEmptyFile { try database.checkSaltOfNewFile() }
         var sqliteStatement: SQLiteStatement?
         let authorizer = StatementAuthorizer()
         database.currentAuthorizer = authorizer
@@ -336,12 +337,12 @@ public final class Statement {
     /// (shown only if the configuration makes them public).
     func stepError(_ code: CInt) -> DatabaseError {
         let extendedCode = sqlite3_extended_errcode(database.handle)
-        return DatabaseError(
+        return database.explainingSaltMismatch(DatabaseError(
             resultCode: extendedCode & 0xFF == code & 0xFF ? extendedCode : code,
             message: database.lastErrorMessage,
             sql: sql,
             arguments: arguments,
-            publicStatementArguments: database.configuration.publicStatementArguments)
+            publicStatementArguments: database.configuration.publicStatementArguments))
     }
 }
 

@@ -134,6 +134,39 @@ import Testing
         #expect(watcher.lines.last == "Stopped watching http://127.0.0.1:\(server.port).")
     }
 
+    /// Other `players` commands on the database of a watching client, each
+    /// a process that opens and closes the file while the client runs:
+    /// they see what the client merged, and their writes stay. With a
+    /// passphrase, for which every connection reads the file's salt, and
+    /// a new reader of the client's pool used to drop the client's locks
+    /// on the file: the commands then deleted the WAL it still wrote to.
+    @Test func commandsRunWhileAClientWatchesSeeItsMergesAndKeepTheirWrites() async throws {
+        let server = try ServerProcess(["--seed", "2"])
+        let client = try CLISandbox()
+        let passphrase = ["PLAYERS_PASSPHRASE": "watched secret"]
+        func players(_ arguments: [String]) async throws -> String {
+            let result = try await client.run(arguments, environment: passphrase)
+            guard result.status == 0 else { throw TestFailure("players \(arguments.joined(separator: " ")): \(result.error)") }
+            return result.output
+        }
+        func names() async throws -> Set<String> {
+            Set(try jsonLines(try await players(["list", "--json"])).compactMap { $0["name"] as? String })
+        }
+        _ = try await players(["init"])
+        let watcher = try WatchProcess(try client.makeProcess(["sync", "--watch", "--url", "http://127.0.0.1:\(server.port)"],
+                                                              environment: passphrase), outputIn: client.root)
+        try watcher.waitForLines(1)
+        let seeded = try await names()
+        #expect(seeded.count == 2)
+        _ = try await players(["add", "--name", "Added Before", "--score", "1"])
+        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: #"{"name":"From The Server","score":2}"#).status == 201)
+        try watcher.waitForLines(2)
+        #expect(try await names() == seeded.union(["Added Before", "From The Server"]), "the watcher's merge, seen by another command")
+        _ = try await players(["add", "--name", "Added After", "--score", "3"])
+        #expect(try watcher.stop(SIGINT) == 0)
+        #expect(try await names() == seeded.union(["Added Before", "From The Server", "Added After"]), "\(watcher.errorText)")
+    }
+
     @Test func watchWithDryRunIsAUsageError() async throws {
         let client = try CLISandbox()
         try await client.runChecked(["init"])

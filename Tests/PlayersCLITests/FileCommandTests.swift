@@ -157,25 +157,45 @@ import Testing
 }
 
 @Suite struct ConcurrentProcessTests {
-    @Test func rekeyRefusesWhileAnotherProcessUsesTheDatabase() async throws {
+    /// How the other process keys its connections.
+    enum HolderKey: CaseIterable {
+        /// The key file of `players init`, given with `useRawKey`.
+        case rawKey
+        /// `PLAYERS_PASSPHRASE`, given through a `DatabaseKeySource`, which
+        /// reads the file's salt for each connection it opens.
+        case passphrase
+    }
+
+    @Test(arguments: HolderKey.allCases)
+    func rekeyRefusesWhileAnotherProcessUsesTheDatabase(_ holderKey: HolderKey) async throws {
         let sandbox = try CLISandbox()
-        await #expect(try sandbox.run(["init"]).status == 0)
-        await #expect(try sandbox.run(["add", "--name", "A", "--score", "1"]).status == 0)
-        let hexKey = try String(contentsOfFile: sandbox.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let key = try #require(hexData(hexKey))
+        let environment = holderKey == .passphrase ? ["PLAYERS_PASSPHRASE": "old secret"] : [:]
+        await #expect(try sandbox.run(["init"], environment: environment).status == 0)
+        await #expect(try sandbox.run(["add", "--name", "A", "--score", "1"], environment: environment).status == 0)
         var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.useRawKey(key) }
-        // This test process is "another process" for the command.
+        switch holderKey {
+        case .rawKey:
+            let hexKey = try String(contentsOfFile: sandbox.keyPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = try #require(hexData(hexKey))
+            configuration.prepareDatabase { db in try db.useRawKey(key) }
+        case .passphrase:
+            DatabaseKeySource.passphrase { Data("old secret".utf8) }.configure(&configuration)
+        }
+        // This test process is "another process" for the command: its
+        // pool has a writer and readers, each a connection of its own.
         let holder = try DatabasePool(path: sandbox.databasePath, configuration: configuration)
-        _ = try await holder.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }
+        for _ in 0..<2 {
+            _ = try await holder.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }
+            holder.invalidateReadOnlyConnections()
+        }
         let passphrase = try sandbox.writeSecret("new", "new secret")
 
-        let result = try await sandbox.run(["rekey", "--to-passphrase-file", passphrase])
+        let result = try await sandbox.run(["rekey", "--to-passphrase-file", passphrase], environment: environment)
 
         #expect(result.status == 1)
         #expect(result.error.contains("another process is using"))
         try holder.close()
-        await #expect(try sandbox.run(["list"]).status == 0) // the old key still opens it
+        await #expect(try sandbox.run(["list"], environment: environment).status == 0) // the old key still opens it
     }
 
     @Test func concurrentWritersWaitForEachOther() async throws {

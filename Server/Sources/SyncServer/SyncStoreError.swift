@@ -6,6 +6,10 @@ public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
     case closed
     /// The database's schema is of a later program.
     case newerSchema(version: Int, supported: Int)
+    /// The database closed while another program had it open (and read
+    /// it): its write-ahead log stays beside the file until that program
+    /// closes it. Nothing is lost.
+    case closedInUse(path: String)
 
     public var description: String {
         switch self {
@@ -13,6 +17,8 @@ public enum SyncStoreError: Error, Equatable, CustomStringConvertible {
         case .closed: "the store is closed"
         case .newerSchema(let version, let supported):
             "the sync tables' schema is at version \(version), newer than this program's \(supported): upgrade players-server"
+        case .closedInUse(let path):
+            "the database is closed, but another program has \(path) open: its write-ahead log stays in \(path)-wal until that program closes it (nothing is lost), and until then a copy of \(path) alone is not complete"
         }
     }
 }

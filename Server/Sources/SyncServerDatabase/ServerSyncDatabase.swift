@@ -223,9 +223,20 @@ public final class ServerSyncDatabase: Sendable {
 
     /// Moves the WAL into the database file, then closes the database.
     /// Later calls throw.
+    ///
+    /// Throws ``SyncStoreError/closedInUse(path:)`` when another program
+    /// still reads the database once the busy timeout has passed: the
+    /// database is closed all the same, and its WAL, which that program
+    /// reads, stays until it closes the database.
     public func close() throws {
-        _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        var isReadElsewhere = false
+        do {
+            _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            isReadElsewhere = true
+        }
         try writer.close()
+        if isReadElsewhere { throw SyncStoreError.closedInUse(path: writer.path) }
     }
 
     // MARK: - Reading

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import PlayersProtocol
 import PlayersServerStore
+import SyncServer
 import SyncServerDatabase
 import TestSupport
 import Testing
@@ -36,5 +37,27 @@ import Testing
         let copied = try self.store(copiedFile)
         #expect(try await copied.snapshot(limit: 100, after: nil).players == players)
         try await copied.close()
+    }
+
+    /// Another connection reads as the store closes (another program's, as
+    /// SQLite sees it: the same locks): the store closes all the same and
+    /// says so; the WAL stays for that reader, and nothing is lost.
+    @Test func closingWhileAnotherConnectionReadsKeepsTheWALAndSaysSo() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("server.db")
+        let store = try self.store(DatabasePool(path: path, configuration: storeFileConfiguration()))
+        try await store.seed(3)
+        var readerConfiguration = storeFileConfiguration()
+        readerConfiguration.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: path, configuration: readerConfiguration)
+        try await reader.writeWithoutTransaction { db in try db.execute(sql: "BEGIN DEFERRED; SELECT COUNT(*) FROM sync_server_row") }
+
+        await #expect(throws: SyncStoreError.closedInUse(path: path)) { try await store.close() }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try await reader.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        #expect(try await reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_server_row") } == 3)
+        try reader.close()
+        // The last connection to close moved the WAL into the file.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 }

@@ -72,7 +72,7 @@ import Testing
         let server = try ServerProcess(["--database", "server.db", "--seed", "5"], environment: ServerDatabase.environment)
         // On threads of their own: the writes block theirs until the lock goes.
         let (read, writes) = try await onThread {
-            let lock = try WriteLockHolder(server.path("server.db"))
+            let lock = try TransactionHolder.writeLock(server.path("server.db"))
             // More writes than the server has threads of any kind.
             let writes = Mutex<[Int]>([])
             let group = DispatchGroup()

@@ -1,5 +1,6 @@
 import CipherDB
 import Foundation
+import Synchronization
 
 /// The server's encrypted database as the tests open it: with the
 /// passphrase the servers of the tests are given.
@@ -33,29 +34,50 @@ enum ServerDatabase {
     }
 }
 
-/// Holds the write lock of a database from another connection until
-/// released: the server's writes then wait (up to its busy timeout).
-final class WriteLockHolder: @unchecked Sendable {
+/// Holds a transaction open on a database from another connection until
+/// released: the write lock (the server's writes then wait, up to its
+/// busy timeout), or a read (the server's checkpoints cannot move the
+/// pages it reads). Rolled back: the database does not change.
+final class TransactionHolder: @unchecked Sendable {
     // @unchecked: the semaphores synchronize the thread and the test.
     private let locked = DispatchSemaphore(value: 0)
     private let release = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ path: String) throws {
+    /// The write lock: `BEGIN IMMEDIATE`.
+    static func writeLock(_ path: String) throws -> TransactionHolder {
+        try TransactionHolder(path, beginning: "BEGIN IMMEDIATE")
+    }
+
+    /// A read of the server's rows, whose snapshot stays until released.
+    static func read(_ path: String) throws -> TransactionHolder {
+        try TransactionHolder(path, beginning: "BEGIN DEFERRED; SELECT COUNT(*) FROM sync_server_row")
+    }
+
+    /// Throws what `sql` threw: the transaction is not open then.
+    private init(_ path: String, beginning sql: String) throws {
         let queue = try ServerDatabase.open(path)
+        let failure = Mutex<(any Error)?>(nil)
         Thread { [locked, release, done] in
-            // Rolled back: the database does not change under the
-            // server's waiting writes.
-            try? queue.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
+            do {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: sql)
+                    locked.signal()
+                    release.wait()
+                    try db.execute(sql: "ROLLBACK")
+                }
+            } catch {
+                failure.withLock { $0 = error }
                 locked.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
             }
             try? queue.close()
             done.signal()
         }.start()
         locked.wait()
+        if let error = failure.withLock({ $0 }) {
+            done.wait()
+            throw error
+        }
     }
 
     func unlock() {

@@ -22,11 +22,29 @@ import Testing
         #expect(try ServerDatabase.playerCount(copy) == 30)
     }
 
+    /// Another program reads the database as the server stops: the server
+    /// closes it all the same, says so in one line and exits with 3; the
+    /// WAL stays for that program, and nothing is lost.
+    @Test func sigtermWhileAnotherProgramReadsTheDatabaseExitsWith3AndLosesNothing() throws {
+        let server = try ServerProcess(["--database", "server.db", "--seed", "5"], environment: ServerDatabase.environment)
+        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status == 201)
+        let reader = try TransactionHolder.read(server.path("server.db"))
+        #expect(try server.stop(SIGTERM) == 3)
+        #expect(server.errorOutput.hasSuffix("""
+            players-server: the database is closed, but another program has server.db open: its write-ahead log stays in \
+            server.db-wal until that program closes it (nothing is lost), and until then a copy of server.db alone is not complete
+
+            """), "\(server.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: server.path("server.db-wal")))
+        reader.unlock()
+        #expect(try ServerDatabase.playerCount(server.path("server.db")) == 6)
+    }
+
     @Test func sigtermFinishesTheRequestInProgress() async throws {
         let server = try ServerProcess(["--database", "server.db"], environment: ServerDatabase.environment)
         // On threads of their own: the POST blocks its thread until the lock goes.
         let (status, exitStatus) = try await onThread {
-            let lock = try WriteLockHolder(server.path("server.db"))
+            let lock = try TransactionHolder.writeLock(server.path("server.db"))
             // The POST waits for the lock in the server…
             let response = Mutex<Int?>(nil)
             let group = DispatchGroup()

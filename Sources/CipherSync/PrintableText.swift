@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from a server or a database made safe to print on a terminal and
 /// to log: every control character (C0, DEL, C1: newlines and the escape
 /// that starts terminal sequences included), the line and paragraph
@@ -10,6 +12,17 @@
 /// PrintableText.escaping("Arthur\u{1B}[2J") // "Arthur\\u001B[2J"
 /// ```
 public enum PrintableText {
+    /// Writes `line`, its control characters escaped, and a newline to
+    /// `handle` at once (unbuffered): a line of a command line's output,
+    /// which a reader of `sync --watch` follows as it comes.
+    ///
+    /// ```swift
+    /// PrintableText.writeLine("Synced with \(url): \(report).", to: .standardOutput)
+    /// ```
+    public static func writeLine(_ line: String, to handle: FileHandle) {
+        handle.write(Data((escaping(line) + "\n").utf8))
+    }
+
     /// The text, with its control characters escaped.
     public static func escaping(_ text: String) -> String {
         // Most text has none: return it without copying.

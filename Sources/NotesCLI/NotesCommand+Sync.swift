@@ -53,7 +53,7 @@ extension NotesCommand {
                         Self.printSync(synced)
                     }
                 },
-                onNotice: { line in FileHandle.standardError.write(Data((PrintableText.escaping("notes: \(line)") + "\n").utf8)) },
+                onNotice: { line in NotesCommand.printError("notes: \(line)") },
                 describe: { error in NotesExit.line(for: error).line })
             let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
             if case .success(let error?) = ended { throw error }
@@ -78,7 +78,7 @@ extension NotesCommand {
         }
 
         static func printLineNow(_ line: String) {
-            FileHandle.standardOutput.write(Data((PrintableText.escaping(line) + "\n").utf8))
+            PrintableText.writeLine(line, to: .standardOutput)
         }
     }
 }

@@ -33,6 +33,6 @@ struct NotesCommand: AsyncParsableCommand {
 
     /// One line on standard error, control characters escaped.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((PrintableText.escaping(line) + "\n").utf8))
+        PrintableText.writeLine(line, to: .standardError)
     }
 }

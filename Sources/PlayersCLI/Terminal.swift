@@ -19,12 +19,12 @@ enum Terminal {
     /// characters escaped: for the lines of `players sync --watch`, which
     /// a reader follows as they come.
     static func printLineNow(_ line: String) {
-        FileHandle.standardOutput.write(Data((PrintableText.escaping(line) + "\n").utf8))
+        PrintableText.writeLine(line, to: .standardOutput)
     }
 
     /// Writes one line to standard error, control characters escaped.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((PrintableText.escaping(line) + "\n").utf8))
+        PrintableText.writeLine(line, to: .standardError)
     }
 
     /// Asks for a secret on the terminal, without echo. The answer is never

@@ -158,6 +158,9 @@ import Testing
         try watcher.waitForLines(1)
         let seeded = try await names()
         #expect(seeded.count == 2)
+        // Added while the client holds its long-poll: the server's change
+        // that ends it is the next line, whatever the load.
+        try Self.waitForLongPoll(on: server)
         _ = try await players(["add", "--name", "Added Before", "--score", "1"])
         #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: #"{"name":"From The Server","score":2}"#).status == 201)
         try watcher.waitForLines(2)

@@ -207,9 +207,8 @@ extension Database {
     /// pages on disk were rewritten.
     private func verifyKey(_ bytes: UnsafeRawBufferPointer) throws {
         guard !isInMemory else { return }
-        var probe: SQLiteConnection?
+        var (code, probe) = Database.openConnection(path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
         defer { sqlite3_close_v2(probe) }
-        var code = sqlite3_open_v2(path, &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
         if code == SQLITE_OK {
             code = sqlite3_key(probe, bytes.baseAddress, CInt(bytes.count))
         }

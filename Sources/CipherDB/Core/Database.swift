@@ -107,13 +107,11 @@ public final class Database {
     /// the file is readable with the key they gave, and applies the
     /// configuration.
     init(path: String, description: String, configuration: Configuration) throws {
-        _ = Database.configureSQLiteOnce
         var flags = configuration.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         // Each connection is used by one dispatch queue at a time. URIs
         // (`file:name?mode=memory&cache=shared`) are accepted.
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        var connection: SQLiteConnection?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let (code, connection) = Database.openConnection(path, flags: flags)
         guard let connection else {
             throw DatabaseError(resultCode: code, message: "could not open a database connection (out of memory)")
         }
@@ -133,6 +131,17 @@ public final class Database {
             close_v2()
             throw error
         }
+    }
+
+    /// Opens a SQLite connection (`sqlite3_open_v2`) once SQLite has
+    /// CipherDB's process-wide configuration (``configureSQLiteOnce``),
+    /// which it takes only before its first connection: every connection
+    /// CipherDB opens goes through here, those of its own checks included.
+    static func openConnection(_ path: String, flags: CInt) -> (code: CInt, connection: SQLiteConnection?) {
+        _ = configureSQLiteOnce
+        var connection: SQLiteConnection?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        return (code, connection)
     }
 
     /// Process-wide SQLite configuration, done before the first connection.

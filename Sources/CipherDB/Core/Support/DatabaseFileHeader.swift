@@ -20,9 +20,10 @@ package enum DatabaseFileHeader {
     /// connection that reads nothing else; nil when the file cannot be
     /// opened or is shorter.
     package static func read(atPath path: String, count: Int) -> [UInt8]? {
-        var connection: SQLiteConnection?
+        // Through Database: this may be the process's first connection.
+        let (code, connection) = Database.openConnection(path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
         defer { sqlite3_close(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let connection else { return nil }
+        guard code == SQLITE_OK, let connection else { return nil }
         return read(connection, count: count)
     }
 

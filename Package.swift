@@ -184,7 +184,7 @@ let package = Package(
             dependencies: ["SyncSchema", "PlayersProtocol", "TestSupport"]),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "TestSupport"]),
+            dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "CipherSync", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersProtocol", "PlayersStorage", "PlayersFiles", "SyncSchema", "SyncEngine", "CipherDB", "TestSupport"]),

@@ -318,8 +318,11 @@ extension StrictJSON {
             return true
         }
 
-        /// A value of a row: `null`, a boolean, a string, or any number
-        /// (an integer that fits 64 bits, otherwise a real).
+        /// A value of a row: `null`, a boolean, a string, or any number:
+        /// an integer when written as one (digits only, not `-0`) and it
+        /// fits 64 bits, otherwise a real. So `100` is an integer, and
+        /// `1e2`, `100.0` and `-0` are reals, which an integer column
+        /// refuses rather than read a number the sender did not write.
         mutating func scalar() throws(Violation) -> SyncJSONScalar {
             switch current {
             case UInt8(ascii: "\""): return .string(try string())
@@ -327,7 +330,7 @@ extension StrictJSON {
             case UInt8(ascii: "n"): try literal("null"); return .null
             case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
                 let number = try number()
-                if number.isInteger, let integer = integerValue(number.range) { return .integer(integer) }
+                if number.isInteger, !number.isNegativeZero, let integer = integerValue(number.range) { return .integer(integer) }
                 guard let real = Double(String(decoding: bytes[number.range], as: UTF8.self)), real.isFinite else {
                     throw violation("a number beyond the range of a 64-bit real")
                 }

@@ -40,58 +40,25 @@ public struct SyncChangeBatch: Sendable, Equatable {
     }
 
     /// Decodes a batch and checks it by `schema`, the receiver's
-    /// declaration: strict JSON, the protocol version, at most
-    /// ``maximumChanges`` changes, a table the declaration has, the values
-    /// of an upsert checked by their columns (a whole row in a
-    /// `server-wins` table, the columns the change touched in one merged by
-    /// column), none in a delete, a positive base version, no mutation id
-    /// and no row twice. Throws for the first bad element, by its JSON
-    /// path.
+    /// declaration: strict JSON (``StrictJSON``; a row's integer written
+    /// as one), the protocol version, at most ``maximumChanges`` changes,
+    /// a table the declaration has, the values of an upsert checked by
+    /// their columns (a whole row in a `server-wins` table, the columns
+    /// the change touched in one merged by column), none in a delete, a
+    /// positive base version, no mutation id and no row twice. Throws for
+    /// the first bad element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncChangeBatch {
-        let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
-            "$": ["protocolVersion", "server", "changes"],
-            "$.changes[]": ["mutationID", "table", "id", "operation", "baseVersion", "values"],
-        ], rowValues: ["$.changes[].values"], version: \.protocolVersion)
-        guard wire.changes.count <= maximumChanges else {
-            throw SyncMessageError(path: "$.changes", "more than \(maximumChanges) changes")
+        var reading = Reading(data, schema: schema)
+        do {
+            return try reading.batch()
+        } catch {
+            throw SyncMessageError(error)
         }
-        var mutationIDs: Set<UUID> = []
-        var rows: Set<String> = []
-        var changes: [SyncChange] = []
-        for (index, change) in wire.changes.enumerated() {
-            let path = "$.changes[\(index)]"
-            guard let table = schema.table(change.table) else {
-                throw SyncMessageError(path: "\(path).table", "\(change.table) is not a table this server syncs: update its declaration first")
-            }
-            guard let operation = SyncChange.Operation(rawValue: change.operation) else {
-                throw SyncMessageError(path: "\(path).operation", "neither upsert nor delete")
-            }
-            let values: [String: SyncJSONScalar]
-            switch (operation, change.values) {
-            case (.upsert, let sent?): values = sent
-            case (.upsert, nil): throw SyncMessageError(path: "\(path).values", "missing")
-            case (.delete, nil): values = [:]
-            case (.delete, _?): throw SyncMessageError(path: "\(path).values", "not allowed in a delete")
-            }
-            let row = try SyncMessages.row(table, id: change.id, values: values,
-                                           carrying: table.conflicts == .serverWins && operation == .upsert ? .whole : .changed, path: path)
-            if let baseVersion = change.baseVersion, baseVersion <= 0 {
-                throw SyncMessageError(path: "\(path).baseVersion", "not positive")
-            }
-            guard mutationIDs.insert(change.mutationID).inserted else {
-                throw SyncMessageError(path: "\(path).mutationID", "\(change.mutationID.uuidString) appears twice")
-            }
-            guard rows.insert("\(table.name) \(row.id.uuidString)").inserted else {
-                throw SyncMessageError(path: "\(path).id", "\(row.id.uuidString) of \(table.name) appears twice: send one change per row in a batch")
-            }
-            changes.append(SyncChange(mutationID: change.mutationID, operation: operation, row: row, baseVersion: change.baseVersion))
-        }
-        return SyncChangeBatch(changes: changes, server: wire.server)
     }
 
-    /// The batch as JSON has it, before a declaration reads its rows.
-    struct Wire: Codable {
-        struct Change: Codable {
+    /// The batch as JSON has it.
+    struct Wire: Encodable {
+        struct Change: Encodable {
             var mutationID: UUID
             var table: String
             var id: String

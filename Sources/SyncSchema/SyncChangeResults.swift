@@ -29,54 +29,24 @@ public struct SyncChangeResults: Sendable, Equatable {
 
     /// Decodes the server's answer to `changes` and checks it by `schema`,
     /// the device's declaration: one result per change, in order, with its
-    /// mutation id; a conflict's row has the change's id, and its values
+    /// mutation id; an upsert applied has the version it gave the row; a
+    /// conflict's row has the change's id and a version, and its values
     /// pass their columns (those the declaration lacks, of a server with a
     /// later one, are left out). Throws for the first bad element, by its
-    /// JSON path.
+    /// JSON path: an answer that does not fit its change is never taken,
+    /// and the change stays queued.
     public static func decode(_ data: Data, answering changes: [SyncChange], schema: SyncSchema) throws(SyncMessageError) -> SyncChangeResults {
-        let wire = try SyncMessages.decode(Wire.self, from: data, keys: [
-            "$": ["protocolVersion", "results"],
-            "$.results[]": ["mutationID", "status", "version", "row"],
-            "$.results[].row": ["id", "values"],
-        ], rowValues: ["$.results[].row.values"], version: \.protocolVersion)
-        guard wire.results.count == changes.count else {
-            throw SyncMessageError(path: "$.results", "\(wire.results.count) results for \(changes.count) changes")
+        var reading = Reading(data, answering: changes, schema: schema)
+        do {
+            return try reading.answer()
+        } catch {
+            throw SyncMessageError(error)
         }
-        var results: [SyncPushResult] = []
-        for (index, (result, change)) in zip(wire.results, changes).enumerated() {
-            let path = "$.results[\(index)]"
-            guard result.mutationID == change.mutationID else {
-                throw SyncMessageError(path: "\(path).mutationID", "not the mutation id of change \(index)")
-            }
-            let status: SyncPushResult.Status
-            switch result.status {
-            case "applied": status = .applied
-            case "conflict": status = .conflict
-            default: throw SyncMessageError(path: "\(path).status", "neither applied nor conflict")
-            }
-            if let version = result.version, version <= 0 {
-                throw SyncMessageError(path: "\(path).version", "not positive")
-            }
-            var serverRow: SyncRow?
-            if let row = result.row {
-                guard status == .conflict else { throw SyncMessageError(path: "\(path).row", "only a conflict has one") }
-                guard row.id.uppercased() == change.row.id.uuidString else {
-                    throw SyncMessageError(path: "\(path).row.id", "not the id of change \(index)")
-                }
-                guard let table = schema.table(change.row.table) else {
-                    throw SyncMessageError(path: "\(path).row", "a row of \(change.row.table), which this declaration lacks")
-                }
-                serverRow = try SyncMessages.serverRow(table, id: row.id, values: row.values, path: "\(path).row")
-                guard result.version != nil else { throw SyncMessageError(path: "\(path).version", "missing beside a row") }
-            }
-            results.append(SyncPushResult(mutationID: result.mutationID, status: status, version: result.version, serverRow: serverRow))
-        }
-        return SyncChangeResults(results: results)
     }
 
     /// The answer as JSON has it, before a declaration reads its rows.
-    struct Wire: Codable {
-        struct Result: Codable {
+    struct Wire: Encodable {
+        struct Result: Encodable {
             var mutationID: UUID
             var status: String
             var version: Int64?

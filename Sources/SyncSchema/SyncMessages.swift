@@ -13,19 +13,6 @@ public enum SyncMessages {
         Data(try SyncStoredJSON.text(message).utf8)
     }
 
-    /// Decodes a message: its shape, then strict JSON (``StrictJSON``: its
-    /// known keys only, integers written as integers except in the values
-    /// of rows), then its protocol version.
-    static func decode<Wire: Decodable>(
-        _ type: Wire.Type, from data: Data, keys: [String: Set<String>], rowValues: Set<String>, version: (Wire) -> Int
-    ) throws(SyncMessageError) -> Wire {
-        let wire = try SyncMessageError.decoding(type, from: data, protocolVersion: protocolVersion)
-        do { try StrictJSON.check(data, keys: keys, anyNumberIn: rowValues) } catch { throw SyncMessageError(error) }
-        let found = version(wire)
-        guard found == protocolVersion else { throw SyncMessageError.unsupportedVersion(found, reads: protocolVersion) }
-        return wire
-    }
-
     /// A row that a message carries, read by its table's declaration; a
     /// refused row is the error of its first bad column, at its path.
     static func row(

@@ -7,10 +7,10 @@ extension SyncPage {
     /// read once, not once by a parser and once by a check. Members before
     /// `protocolVersion` are read after it: another version's page may be
     /// anything.
-    struct Reading {
-        private typealias Violation = StrictJSON.Violation
+    struct Reading: SyncMessageReading {
+        typealias Violation = StrictJSON.Violation
 
-        private var json: StrictJSON.Reader
+        var json: StrictJSON.Reader
         private let schema: SyncSchema
         private var kind: Kind?
         private var isComplete: Bool?
@@ -23,7 +23,7 @@ extension SyncPage {
         /// The rows and tombstones read: a row listed twice (two states, or
         /// a state and a tombstone) would leave whichever comes last, and
         /// the page is refused instead.
-        private var listed = Set<ListedRow>()
+        private var listed = Set<SyncListedRow>()
 
         init(_ data: Data, schema: SyncSchema) {
             json = StrictJSON.Reader(data)
@@ -31,30 +31,7 @@ extension SyncPage {
         }
 
         mutating func page() throws(StrictJSON.Violation) -> SyncPage {
-            var object = try json.beginObject()
-            var isVersionRead = false
-            var waiting: [(key: String, offset: Int)] = []
-            while let key = try json.nextKey(&object) {
-                if key == "protocolVersion" {
-                    let version = try json.integer()
-                    guard version == SyncMessages.protocolVersion else {
-                        throw Violation(SyncMessageError.unsupportedVersion(Int(version), reads: SyncMessages.protocolVersion))
-                    }
-                    isVersionRead = true
-                    for member in waiting {
-                        let resumption = json.revisit(member.offset, key: member.key)
-                        try read(member.key)
-                        json.resume(resumption)
-                    }
-                } else if isVersionRead {
-                    try read(key)
-                } else {
-                    waiting.append((key, json.index))
-                    try json.skipValue()
-                }
-            }
-            try json.end()
-            guard isVersionRead else { throw json.missing("protocolVersion") }
+            try readMembers()
             guard let kind else { throw json.missing("kind") }
             guard let isComplete else { throw json.missing("complete") }
             guard let cursor else { throw json.missing("cursor") }
@@ -66,7 +43,7 @@ extension SyncPage {
         }
 
         /// A member of the page, by its key.
-        private mutating func read(_ key: String) throws(Violation) {
+        mutating func readMember(_ key: String) throws(Violation) {
             switch key {
             case "kind":
                 guard let kind = Kind(rawValue: try json.string()) else { throw json.violation("neither snapshot nor delta") }
@@ -94,7 +71,7 @@ extension SyncPage {
                     case "table": table = try json.string()
                     case "id": id = try json.string()
                     case "version": version = try json.integer()
-                    case "values": values = try readValues()
+                    case "values": values = try rowValues()
                     default: throw json.violation("unknown key")
                     }
                 }
@@ -116,14 +93,6 @@ extension SyncPage {
             return rows
         }
 
-        /// A row's values, of any column: the declaration reads them.
-        private mutating func readValues() throws(Violation) -> [String: SyncJSONScalar] {
-            var values: [String: SyncJSONScalar] = [:]
-            var object = try json.beginObject()
-            while let column = try json.nextKey(&object) { values[column] = try json.scalar() }
-            return values
-        }
-
         /// The tombstones of the tables the declaration has.
         private mutating func readTombstones() throws(Violation) -> [SyncTombstone] {
             var tombstones: [SyncTombstone] = []
@@ -134,9 +103,7 @@ extension SyncPage {
                 while let key = try json.nextKey(&object) {
                     switch key {
                     case "table": table = try json.string()
-                    case "id":
-                        guard let uuid = UUID(parsing: try json.string()) else { throw json.violation("not a UUID") }
-                        id = uuid
+                    case "id": id = try uuid()
                     case "version":
                         let positive = try json.integer()
                         guard positive > 0 else { throw json.violation("not positive") }
@@ -209,28 +176,9 @@ extension SyncPage {
         /// Refuses a row that the page lists a second time, at the path of
         /// its id.
         private mutating func listOnce(_ table: String, _ id: UUID) throws(Violation) {
-            guard listed.insert(ListedRow(table: table, id: id)).inserted else {
+            guard listed.insert(SyncListedRow(table: table, id: id)).inserted else {
                 throw Violation(path: "\(json.pathText).id", "\(id.uuidString) appears twice")
             }
         }
-    }
-}
-
-/// A row of a table, as a page may list it once. Hashed by its id alone:
-/// ids are UUIDs, and a table's name costs more to hash than its rows'.
-private struct ListedRow: Hashable {
-    var table: String
-    var id: UUID
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-    }
-}
-
-extension StrictJSON.Violation {
-    /// A page's element that a rule of the protocol refuses, found as it is
-    /// read.
-    fileprivate init(_ error: SyncMessageError) {
-        self.init(path: error.path, error.message)
     }
 }

@@ -118,6 +118,57 @@ import Testing
         }
     }
 
+    /// A later declaration's push, read by it: `note.color` is an integer.
+    func colorChange(_ color: String) throws -> Data {
+        let row = try table("note", in: laterSchema).row(id: noteID, values: ["color": .integer(7)], carrying: .changed)
+        let data = try SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: 2)]).jsonData()
+        return edited(data, #""color":7"#, #""color":\#(color)"#)
+    }
+
+    @Test(arguments: ["1e2", "100.0", "1E2", "-0", "1.0000000000000001", "1e-400", "0.0"])
+    func anIntegerColumnRefusesANumberNotWrittenAsAnInteger(_ written: String) throws {
+        let data = try colorChange(written)
+        do {
+            let batch = try SyncChangeBatch.decode(data, schema: laterSchema)
+            Issue.record("\(written) was read as \(String(describing: batch.changes.first?.row.values["color"]))")
+        } catch {
+            #expect(error.path == "$.changes[0].values.color", "\(written)")
+        }
+        #expect(try SyncChangeBatch.decode(try colorChange("100"), schema: laterSchema).changes[0].row.values["color"] == .integer(100))
+    }
+
+    @Test func aRealColumnTakesAnIntegerAndAnyNumber() throws {
+        let schema = try SyncSchema(json: Data(#"{"format":1,"tables":[{"name":"reading","primaryKey":"id","conflicts":"server-wins","columns":[{"name":"id","type":"uuid","required":true},{"name":"value","type":"real"}]}]}"#.utf8))
+        for (written, value) in [("3", 3.0), ("1e2", 100.0), ("-0", -0.0), ("2.5", 2.5)] {
+            let row = try #require(schema.table("reading")).row(id: UUID(), values: ["value": .real(1.5)])
+            let data = edited(try SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: nil)]).jsonData(),
+                              #""value":1.5"#, #""value":\#(written)"#)
+            #expect(try SyncChangeBatch.decode(data, schema: schema).changes[0].row.values["value"] == .real(value), "\(written)")
+        }
+    }
+
+    @Test func anAppliedUpsertWithoutAVersionIsRefusedAndAnAppliedDeleteMayHaveNone() throws {
+        let batch = try batch()
+        let answer = SyncChangeResults(results: batch.changes.map { SyncPushResult(mutationID: $0.mutationID, status: .applied, version: nil) })
+        #expect(throws: SyncMessageError(path: "$.results[0].version",
+                                         "missing for an applied upsert, whose row takes the version the server gave it")) {
+            try SyncChangeResults.decode(answer.jsonData(), answering: batch.changes, schema: schema)
+        }
+        let deleteOnly = Array(batch.changes.suffix(1))
+        #expect(try SyncChangeResults.decode(SyncChangeResults(results: Array(answer.results.suffix(1))).jsonData(),
+                                             answering: deleteOnly, schema: schema).results[0].version == nil)
+    }
+
+    @Test func anAnswerWithTheMutationIDsOfOtherChangesIsRefused() throws {
+        let batch = try batch()
+        let swapped = SyncChangeResults(results: [batch.changes[1], batch.changes[0], batch.changes[2]].map {
+            SyncPushResult(mutationID: $0.mutationID, status: .applied, version: 9)
+        })
+        #expect(throws: SyncMessageError(path: "$.results[0].mutationID", "not the mutation id of change 0")) {
+            try SyncChangeResults.decode(swapped.jsonData(), answering: batch.changes, schema: schema)
+        }
+    }
+
     @Test func answersAreReadBackEqual() throws {
         let batch = try batch()
         let results = SyncChangeResults(results: [

@@ -114,7 +114,7 @@ public enum PlayersServerAdoption {
         let operation: SyncChange.Operation = recorded.change?.kind == .delete ? .delete : .upsert
         let serverRow = try result.player.map { try playerRow($0.uuid, name: $0.name, score: Int64($0.score)) }
         return SyncRecordedAnswer(
-            key: SyncRowKey(table: PlayersSchema.player.name, id: uuid), operation: operation,
+            key: SyncRowKey(table: PlayersSchema.player.name, id: uuid), operation: operation, fingerprint: nil,
             result: SyncPushResult(mutationID: result.mutationID, status: result.status == .applied ? .applied : .conflict,
                                    version: result.version ?? result.player?.version, serverRow: serverRow),
             answeredAt: answeredAt)

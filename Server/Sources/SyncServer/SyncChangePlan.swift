@@ -70,8 +70,7 @@ public struct SyncChangePlan: Sendable {
             let result = try state.apply(change, in: table)
             // As if recorded at once: a later change with this mutation id
             // gets this answer, as the store would give it.
-            let answer = SyncRecordedAnswer(key: SyncRowKey(table: table.name, id: change.row.id),
-                                            operation: change.operation, result: result, answeredAt: date)
+            let answer = SyncRecordedAnswer(result, to: change, in: table.name, answeredAt: date)
             recorded[change.mutationID] = answer
             results.append(result)
             if keepsAnswers { answersToRecord.append(answer) }

@@ -9,6 +9,9 @@ extension SyncRecordedAnswer {
         public var rowID: String
         /// `upsert` or `delete`.
         public var operation: String
+        /// The change's fingerprint; nil for an answer kept before they
+        /// were.
+        public var changeFingerprint: String?
         /// `applied` or `conflict`.
         public var status: String
         public var version: Int64?
@@ -16,10 +19,12 @@ extension SyncRecordedAnswer {
         public var serverValues: String?
         public var answeredAt: Date
 
-        public init(table: String, rowID: String, operation: String, status: String, version: Int64?, serverValues: String?, answeredAt: Date) {
+        public init(table: String, rowID: String, operation: String, changeFingerprint: String?, status: String, version: Int64?,
+                    serverValues: String?, answeredAt: Date) {
             self.table = table
             self.rowID = rowID
             self.operation = operation
+            self.changeFingerprint = changeFingerprint
             self.status = status
             self.version = version
             self.serverValues = serverValues
@@ -29,7 +34,7 @@ extension SyncRecordedAnswer {
 
     /// The answer's columns, as a store writes them.
     public func columns() throws -> Columns {
-        Columns(table: key.table, rowID: key.id.uuidString, operation: operation.rawValue,
+        Columns(table: key.table, rowID: key.id.uuidString, operation: operation.rawValue, changeFingerprint: fingerprint,
                 status: result.status == .applied ? "applied" : "conflict", version: result.version,
                 serverValues: try result.serverRow.map { try SyncStoredJSON.text($0.json.values) },
                 answeredAt: answeredAt)
@@ -51,7 +56,7 @@ extension SyncRecordedAnswer {
                 throw SyncChangeError.storedRowRefused(error)
             }
         }
-        self.init(key: SyncRowKey(table: table.name, id: id), operation: operation,
+        self.init(key: SyncRowKey(table: table.name, id: id), operation: operation, fingerprint: columns.changeFingerprint,
                   result: SyncPushResult(mutationID: mutationID, status: columns.status == "applied" ? .applied : .conflict,
                                          version: columns.version, serverRow: serverRow),
                   answeredAt: columns.answeredAt)

@@ -63,7 +63,8 @@ extension ServerSyncDatabase {
             for row in rows {
                 guard let mutationID = requested[row["mutation_id"]] else { continue }
                 found[mutationID] = try SyncRecordedAnswer(mutationID: mutationID, columns: SyncRecordedAnswer.Columns(
-                    table: row["table_name"], rowID: row["row_id"], operation: row["operation"], status: row["status"],
+                    table: row["table_name"], rowID: row["row_id"], operation: row["operation"],
+                    changeFingerprint: row["change_fingerprint"], status: row["status"],
                     version: row["version"], serverValues: row["server_values"],
                     answeredAt: Date(timeIntervalSince1970: row["answered_at"])), schema: schema)
             }
@@ -93,10 +94,11 @@ extension ServerSyncDatabase {
     static func record(_ db: Database, _ answer: SyncRecordedAnswer) throws {
         let columns = try answer.columns()
         try db.execute(sql: """
-            INSERT INTO sync_server_answer (mutation_id, table_name, row_id, operation, status, version, server_values, answered_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [answer.mutationID.databaseValue, columns.table, columns.rowID, columns.operation, columns.status,
-                             columns.version, columns.serverValues, columns.answeredAt.timeIntervalSince1970])
+            INSERT INTO sync_server_answer
+                (mutation_id, table_name, row_id, operation, change_fingerprint, status, version, server_values, answered_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [answer.mutationID.databaseValue, columns.table, columns.rowID, columns.operation, columns.changeFingerprint,
+                             columns.status, columns.version, columns.serverValues, columns.answeredAt.timeIntervalSince1970])
     }
 
     /// The rows a query of `sync_server_row` selects, checked by the

@@ -150,6 +150,11 @@ public final class ServerSyncDatabase: Sendable {
                     checksum INTEGER NOT NULL)
                 """)
         },
+        // 4: each answer bound to its whole change (SyncChange.fingerprint);
+        // those kept before bind their row and operation.
+        { db in
+            try db.execute(sql: "ALTER TABLE sync_server_answer ADD COLUMN change_fingerprint TEXT")
+        },
     ]
 
     /// Applies the steps the database lacks, in one immediate transaction

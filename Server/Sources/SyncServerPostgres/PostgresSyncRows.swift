@@ -46,15 +46,15 @@ struct PostgresSyncRows {
     func answers(_ mutationIDs: [UUID]) async throws -> [UUID: SyncRecordedAnswer] {
         let rows = try await connection.query(
             """
-            SELECT mutation_id, table_name, row_id::text, operation, status, version, server_values, answered_at
+            SELECT mutation_id, table_name, row_id::text, operation, change_fingerprint, status, version, server_values, answered_at
             FROM sync_server_answer WHERE mutation_id = ANY(\(mutationIDs))
             """,
             logger: logger)
         var found: [UUID: SyncRecordedAnswer] = [:]
-        for (mutationID, table, rowID, operation, status, version, serverValues, answeredAt)
-            in try rows.decode((UUID, String, String, String, String, Int64?, String?, Date).self) {
+        for (mutationID, table, rowID, operation, fingerprint, status, version, serverValues, answeredAt)
+            in try rows.decode((UUID, String, String, String, String?, String, Int64?, String?, Date).self) {
             found[mutationID] = try SyncRecordedAnswer(mutationID: mutationID, columns: SyncRecordedAnswer.Columns(
-                table: table, rowID: rowID.uppercased(), operation: operation, status: status, version: version,
+                table: table, rowID: rowID.uppercased(), operation: operation, changeFingerprint: fingerprint, status: status, version: version,
                 serverValues: serverValues, answeredAt: answeredAt), schema: schema)
         }
         return found
@@ -123,12 +123,15 @@ struct PostgresSyncRows {
         let columns = try answers.map { try $0.columns() }
         try await connection.query(
             """
-            INSERT INTO sync_server_answer (mutation_id, table_name, row_id, operation, status, version, server_values, answered_at)
-            SELECT mutation_id, table_name, row_id, operation, status, NULLIF(version, '')::bigint, NULLIF(server_values, ''), answered_at
+            INSERT INTO sync_server_answer
+                (mutation_id, table_name, row_id, operation, change_fingerprint, status, version, server_values, answered_at)
+            SELECT mutation_id, table_name, row_id, operation, NULLIF(change_fingerprint, ''), status, NULLIF(version, '')::bigint,
+                   NULLIF(server_values, ''), answered_at
             FROM unnest(\(answers.map(\.mutationID)), \(columns.map(\.table)), \(answers.map(\.key.id)), \(columns.map(\.operation)),
-                        \(columns.map(\.status)), \(columns.map { $0.version.map(String.init) ?? "" }),
+                        \(columns.map { $0.changeFingerprint ?? "" }), \(columns.map(\.status)),
+                        \(columns.map { $0.version.map(String.init) ?? "" }),
                         \(columns.map { $0.serverValues ?? "" }), \(columns.map(\.answeredAt)))
-                AS n (mutation_id, table_name, row_id, operation, status, version, server_values, answered_at)
+                AS n (mutation_id, table_name, row_id, operation, change_fingerprint, status, version, server_values, answered_at)
             """,
             logger: logger)
     }

@@ -178,6 +178,11 @@ public final class PostgresSyncStore: SyncRowStore {
                 checksum bigint NOT NULL)
             """,
         ],
+        [
+            // Each answer bound to its whole change (SyncChange.fingerprint);
+            // those kept before bind their row and operation.
+            "ALTER TABLE sync_server_answer ADD COLUMN change_fingerprint text",
+        ],
     ])
 
     // MARK: - Writing

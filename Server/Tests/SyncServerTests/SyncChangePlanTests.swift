@@ -49,6 +49,54 @@ import Testing
         }
     }
 
+    @Test func aMutationIDAnsweredForTheSameRowWithOtherValuesOrBaseRefusesTheBatch() throws {
+        var store = try notebookWithANote()
+        let mutationID = UUID()
+        let first = try store.upsert("notebook", work, ["name": .text("Office")], base: 1, mutationID: mutationID)
+        _ = try store.apply(first)
+        let counter = store.counter
+        for other in [try store.upsert("notebook", work, ["name": .text("Studio")], base: 1, mutationID: mutationID),
+                      try store.upsert("notebook", work, ["name": .text("Office")], base: 3, mutationID: mutationID)] {
+            #expect(throws: SyncChangeError.mutationIDReused(mutationID, answeredFor: SyncRowKey(table: "notebook", id: work))) {
+                try store.apply(other)
+            }
+        }
+        #expect(store.counter == counter)
+        #expect(store.values("notebook", work) == ["name": .text("Office")])
+        #expect(try store.apply(first) == SyncPushResult(mutationID: mutationID, status: .applied, version: 3))
+    }
+
+    @Test func anAnswerKeptBeforeFingerprintsBindsItsRowAndOperationOnly() throws {
+        let change = try MemoryRows().upsert("notebook", work, ["name": .text("Office")], base: 1)
+        let result = SyncPushResult(mutationID: change.mutationID, status: .applied, version: 3)
+        let kept = SyncRecordedAnswer(key: SyncRowKey(table: "notebook", id: work), operation: .upsert, fingerprint: nil,
+                                      result: result, answeredAt: Date())
+        var retry = change
+        retry.row = try MemoryRows().upsert("notebook", work, ["name": .text("Studio")], base: 1).row
+        let plan = try SyncChangePlan([retry], schema: .testNotes, rows: [:], recorded: [change.mutationID: kept],
+                                      counter: 3, date: Date())
+        #expect(plan.results == [result])
+        #expect(plan.rowsToSave.isEmpty)
+    }
+
+    @Test func aChangesFingerprintTellsEveryPartOfIt() throws {
+        let rows = MemoryRows()
+        let id = UUID(), mutationID = UUID()
+        let base = try rows.upsert("note", id, ["title": .text("A"), "body": .null], base: 2, mutationID: mutationID)
+        #expect(base.fingerprint == (try rows.upsert("note", id, ["body": .null, "title": .text("A")], base: 2, mutationID: UUID())).fingerprint)
+        #expect(base.fingerprint.count == 32)
+        let others = [
+            try rows.upsert("note", id, ["title": .text("B"), "body": .null], base: 2),
+            try rows.upsert("note", id, ["title": .text("A"), "body": .text("")], base: 2),
+            try rows.upsert("note", id, ["title": .text("A")], base: 2),
+            try rows.upsert("note", id, ["title": .text("A"), "body": .null], base: 3),
+            try rows.upsert("note", id, ["title": .text("A"), "body": .null], base: nil),
+            try rows.upsert("note", UUID(), ["title": .text("A"), "body": .null], base: 2),
+            try rows.delete("note", id, base: 2),
+        ]
+        for other in others { #expect(other.fingerprint != base.fingerprint, "\(other)") }
+    }
+
     @Test func aServerWinsChangeOnAnOlderVersionIsAConflictWithTheServersRow() throws {
         var store = try notebookWithANote()
         _ = try store.apply(try store.upsert("notebook", work, ["name": .text("Office")], base: 1))

@@ -59,7 +59,7 @@ import Testing
             let pool = try sandbox.embeddedPool()
             _ = try ServerSyncDatabase(pool, schema: .testNotes)
             try await pool.write { db in try db.execute(sql: "UPDATE sync_server_schema_version SET version = 99") }
-            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 3)) {
+            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 4)) {
                 try ServerSyncDatabase(pool, schema: .testNotes)
             }
             let version = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT version FROM sync_server_schema_version") }
@@ -170,6 +170,24 @@ import Testing
             #expect(first == again)
             #expect(again[0].status == .conflict)
             #expect(again[0].serverRow?.values == ["name": .text("Office")])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aMutationIDSentAgainWithOtherValuesIsRefusedByAnotherInstance(_ kind: StoreKind) async throws {
+        try await TestSyncStore.with(kind) { store, sandbox in
+            try await notebookWithANoteAndAComment(store)
+            let first = try changes.upsert("notebook", work, ["name": .text("Office")], base: 1)
+            let answer = try await store.applyChanges([first])
+            var other = try changes.upsert("notebook", work, ["name": .text("Studio")], base: 1)
+            other.mutationID = first.mutationID
+            let instance = try await TestSyncStore.open(sandbox)
+            await #expect(throws: SyncChangeError.mutationIDReused(first.mutationID, answeredFor: SyncRowKey(table: "notebook", id: work))) {
+                try await instance.applyChanges([other])
+            }
+            #expect(try await instance.applyChanges([first]) == answer)
+            #expect(try await instance.row(SyncRowKey(table: "notebook", id: work))?.values == ["name": .text("Office")])
+            try await instance.close()
         }
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+
+extension SyncChangeResults {
+    /// The answer to a push read in one pass by ``StrictJSON/Reader``, each
+    /// result checked against the change it answers as it is read.
+    struct Reading: SyncMessageReading {
+        typealias Violation = StrictJSON.Violation
+
+        var json: StrictJSON.Reader
+        private let changes: [SyncChange]
+        private let schema: SyncSchema
+        private var results: [SyncPushResult]?
+
+        init(_ data: Data, answering changes: [SyncChange], schema: SyncSchema) {
+            json = StrictJSON.Reader(data)
+            self.changes = changes
+            self.schema = schema
+        }
+
+        mutating func answer() throws(Violation) -> SyncChangeResults {
+            try readMembers()
+            guard let results else { throw json.missing("results") }
+            guard results.count == changes.count else {
+                throw Violation(path: "$.results", "\(results.count) results for \(changes.count) changes")
+            }
+            return SyncChangeResults(results: results)
+        }
+
+        mutating func readMember(_ key: String) throws(Violation) {
+            switch key {
+            case "results":
+                var results: [SyncPushResult] = []
+                var array = try json.beginArray()
+                while let index = try json.nextElement(&array) {
+                    guard index < changes.count else { throw Violation(path: "$.results", "more results than the \(changes.count) changes") }
+                    results.append(try readResult(answering: changes[index], index: index))
+                }
+                self.results = results
+            default: throw json.violation("unknown key")
+            }
+        }
+
+        /// The result of change `index`: its mutation id, a known status, a
+        /// positive version, which an applied upsert must have (the device
+        /// bases the row's next change on it), and a row for a conflict
+        /// only, with its version.
+        private mutating func readResult(answering change: SyncChange, index: Int) throws(Violation) -> SyncPushResult {
+            var object = try json.beginObject()
+            var mutationID: UUID?, statusName: String?, version: Int64?, row: (id: String, values: [String: SyncJSONScalar])?
+            while let key = try json.nextKey(&object) {
+                switch key {
+                case "mutationID": mutationID = try uuid()
+                case "status": statusName = try json.string()
+                case "version":
+                    guard try !json.null() else { continue }
+                    let positive = try json.integer()
+                    guard positive > 0 else { throw json.violation("not positive") }
+                    version = positive
+                case "row": row = try json.null() ? nil : readRow()
+                default: throw json.violation("unknown key")
+                }
+            }
+            let path = json.pathText
+            guard let mutationID else { throw json.missing("mutationID") }
+            guard let statusName else { throw json.missing("status") }
+            guard mutationID == change.mutationID else { throw Violation(path: "\(path).mutationID", "not the mutation id of change \(index)") }
+            let status: SyncPushResult.Status
+            switch statusName {
+            case "applied": status = .applied
+            case "conflict": status = .conflict
+            default: throw Violation(path: "\(path).status", "neither applied nor conflict")
+            }
+            if status == .applied, change.operation == .upsert, version == nil {
+                throw Violation(path: "\(path).version", "missing for an applied upsert, whose row takes the version the server gave it")
+            }
+            guard let row else { return SyncPushResult(mutationID: mutationID, status: status, version: version) }
+            guard status == .conflict else { throw Violation(path: "\(path).row", "only a conflict has one") }
+            guard row.id.uppercased() == change.row.id.uuidString else { throw Violation(path: "\(path).row.id", "not the id of change \(index)") }
+            guard let table = schema.table(change.row.table) else {
+                throw Violation(path: "\(path).row", "a row of \(change.row.table), which this declaration lacks")
+            }
+            guard version != nil else { throw Violation(path: "\(path).version", "missing beside a row") }
+            do {
+                let serverRow = try SyncMessages.serverRow(table, id: row.id, values: row.values, path: "\(path).row")
+                return SyncPushResult(mutationID: mutationID, status: status, version: version, serverRow: serverRow)
+            } catch {
+                throw Violation(error)
+            }
+        }
+
+        private mutating func readRow() throws(Violation) -> (id: String, values: [String: SyncJSONScalar]) {
+            var object = try json.beginObject()
+            var id: String?, values: [String: SyncJSONScalar]?
+            while let key = try json.nextKey(&object) {
+                switch key {
+                case "id": id = try json.string()
+                case "values": values = try rowValues()
+                default: throw json.violation("unknown key")
+                }
+            }
+            guard let id else { throw json.missing("id") }
+            guard let values else { throw json.missing("values") }
+            return (id, values)
+        }
+    }
+}

@@ -191,6 +191,10 @@ let package = Package(
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "SyncSchema", "CipherDB", "TestSupport"]),
+        // Docs/Architecture.md's module map against both packages' manifests.
+        .testTarget(
+            name: "ArchitectureTests",
+            dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,7 +29,7 @@ extension SyncChangeBatch {
 
         mutating func readMember(_ key: String) throws(Violation) {
             switch key {
-            case "server": server = try json.null() ? nil : uuid()
+            case "server": server = try json.null() ? nil : json.uuid()
             case "changes": changes = try readChanges()
             default: throw json.violation("unknown key")
             }
@@ -58,7 +58,7 @@ extension SyncChangeBatch {
             var values: [String: SyncJSONScalar]?
             while let key = try json.nextKey(&object) {
                 switch key {
-                case "mutationID": mutationID = try uuid()
+                case "mutationID": mutationID = try json.uuid()
                 case "table": tableName = try json.string()
                 case "id": id = try json.string()
                 case "operation": operationName = try json.string()
@@ -67,7 +67,7 @@ extension SyncChangeBatch {
                     let version = try json.integer()
                     guard version > 0 else { throw json.violation("not positive") }
                     baseVersion = version
-                case "values": values = try json.null() ? nil : rowValues()
+                case "values": values = try json.null() ? nil : json.rowValues()
                 default: throw json.violation("unknown key")
                 }
             }

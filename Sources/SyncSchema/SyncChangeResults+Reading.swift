@@ -49,7 +49,7 @@ extension SyncChangeResults {
             var mutationID: UUID?, statusName: String?, version: Int64?, row: (id: String, values: [String: SyncJSONScalar])?
             while let key = try json.nextKey(&object) {
                 switch key {
-                case "mutationID": mutationID = try uuid()
+                case "mutationID": mutationID = try json.uuid()
                 case "status": statusName = try json.string()
                 case "version":
                     guard try !json.null() else { continue }
@@ -94,7 +94,7 @@ extension SyncChangeResults {
             while let key = try json.nextKey(&object) {
                 switch key {
                 case "id": id = try json.string()
-                case "values": values = try rowValues()
+                case "values": values = try json.rowValues()
                 default: throw json.violation("unknown key")
                 }
             }

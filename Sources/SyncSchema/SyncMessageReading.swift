@@ -41,18 +41,20 @@ extension SyncMessageReading {
         try json.end()
         guard isVersionRead else { throw json.missing("protocolVersion") }
     }
+}
 
+extension StrictJSON.Reader {
     /// A UUID written as a string, in either case.
     mutating func uuid() throws(StrictJSON.Violation) -> UUID {
-        guard let uuid = UUID(parsing: try json.string()) else { throw json.violation("not a UUID") }
+        guard let uuid = UUID(parsing: try string()) else { throw violation("not a UUID") }
         return uuid
     }
 
     /// A row's values, of any column: the declaration reads them.
     mutating func rowValues() throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {
         var values: [String: SyncJSONScalar] = [:]
-        var object = try json.beginObject()
-        while let column = try json.nextKey(&object) { values[column] = try json.scalar() }
+        var object = try beginObject()
+        while let column = try nextKey(&object) { values[column] = try scalar() }
         return values
     }
 }

@@ -71,7 +71,7 @@ extension SyncPage {
                     case "table": table = try json.string()
                     case "id": id = try json.string()
                     case "version": version = try json.integer()
-                    case "values": values = try rowValues()
+                    case "values": values = try json.rowValues()
                     default: throw json.violation("unknown key")
                     }
                 }
@@ -103,7 +103,7 @@ extension SyncPage {
                 while let key = try json.nextKey(&object) {
                     switch key {
                     case "table": table = try json.string()
-                    case "id": id = try uuid()
+                    case "id": id = try json.uuid()
                     case "version":
                         let positive = try json.integer()
                         guard positive > 0 else { throw json.violation("not positive") }

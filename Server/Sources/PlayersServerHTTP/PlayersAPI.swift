@@ -78,6 +78,10 @@ public struct PlayersAPI: Sendable {
         v1Changes.delete("/players/:uuid", use: deletePlayer)
         v1Changes.post("/changes", use: applyChanges)
         v1.get("/sync/rows", use: listSyncRows)
+        v1.get("/rows/:table/:id", use: getRow)
+        v1Changes.post("/rows/:table", use: createRow)
+        v1Changes.put("/rows/:table/:id", use: updateRow)
+        v1Changes.delete("/rows/:table/:id", use: deleteRow)
         v1Changes.post("/sync/changes", use: applySyncChanges)
         if configuration.servesDemoRefresh {
             // Outside the versioned API: random changes are for the demo only.
@@ -101,6 +105,8 @@ public struct PlayersAPI: Sendable {
         routes.add("/v1/changes", [.post])
         routes.add(Self.syncRowsPath, [.get])
         routes.add("/v1/sync/changes", [.post])
+        routes.add(Self.rowsPath, [.post])
+        routes.add(Self.rowPath, [.get, .put, .delete])
         if configuration.servesDemoRefresh {
             routes.add("/demo/refresh", [.post])
         }

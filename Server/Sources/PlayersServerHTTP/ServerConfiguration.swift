@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     /// The largest body of `POST /v1/changes`: 1 MiB holds 500 changes
     /// with the longest names, even written with `\u` escapes.
     public var maximumChangesBodySize: Int = 1024 * 1024
+    /// The largest body of an edit of one row (`/v1/rows`): a row of an
+    /// app's, whose text columns may be long.
+    public var maximumRowBodySize: Int = 1024 * 1024
     /// The largest body of `POST /v1/sync/changes`, whose rows are an
     /// app's: a device cuts its batches to fit.
     public var maximumSyncChangesBodySize: Int = 16 * 1024 * 1024

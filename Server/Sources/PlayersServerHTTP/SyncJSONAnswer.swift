@@ -9,10 +9,12 @@ import Hummingbird
 struct SyncJSONAnswer: ResponseGenerator, Sendable {
     var body: Data
     var etag: String?
+    var status: HTTPResponse.Status
 
-    init(body: Data, etag: String? = nil) {
+    init(body: Data, etag: String? = nil, status: HTTPResponse.Status = .ok) {
         self.body = body
         self.etag = etag
+        self.status = status
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -21,6 +23,7 @@ struct SyncJSONAnswer: ResponseGenerator, Sendable {
         }
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)]
         if let etag { headers[.eTag] = etag }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        guard status != .noContent else { return Response(status: status) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

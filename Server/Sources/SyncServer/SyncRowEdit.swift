@@ -1,0 +1,115 @@
+import Foundation
+import SyncSchema
+
+/// An edit of one row that the server makes itself (a script's request
+/// to its rows, Docs/Server.md), as a change of the engine: the same rules
+/// as a device's push (``SyncChangePlan``), on the version it was made on,
+/// so that one another write overtook is a conflict, never a lost update.
+/// With the client's mutation id, its answer is kept as a push's is, and
+/// the request sent again gets it again; without one, nothing is kept.
+///
+/// ```swift
+/// let outcome = try await SyncRowEdit.update(row, expectedVersion: 21, mutationID: nil).apply(to: store)
+/// ```
+public struct SyncRowEdit: Sendable {
+    /// How an edit ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The row as the edit left it, at the version it gave.
+        case saved(SyncServerRow)
+        /// The row is deleted, its tombstone at this version.
+        case deleted(version: Int64)
+        /// No live row has the key (an update or a delete).
+        case notFound
+        /// The edit was made on another version than the row's: the row as
+        /// it stands (nil when it is deleted), and its version.
+        case conflict(SyncServerRow?, version: Int64?)
+    }
+
+    enum Kind: Sendable {
+        case create
+        case update
+        case delete
+    }
+
+    let kind: Kind
+    let row: SyncRow
+    /// The table of the row edited.
+    public var table: String { row.table }
+    /// The id of the row edited.
+    public var id: UUID { row.id }
+    let expectedVersion: Int64?
+    let mutationID: UUID?
+
+    /// Creates `row`, which must carry every required column.
+    public static func create(_ row: SyncRow, mutationID: UUID?) -> SyncRowEdit {
+        SyncRowEdit(kind: .create, row: row, expectedVersion: nil, mutationID: mutationID)
+    }
+
+    /// Sets the columns `row` carries, the others kept; on
+    /// `expectedVersion`, else on the version the row has when read.
+    public static func update(_ row: SyncRow, expectedVersion: Int64?, mutationID: UUID?) -> SyncRowEdit {
+        SyncRowEdit(kind: .update, row: row, expectedVersion: expectedVersion, mutationID: mutationID)
+    }
+
+    /// Deletes the row (and what its children's references say).
+    public static func delete(_ key: SyncRowKey, in table: SyncTable, expectedVersion: Int64?, mutationID: UUID?) throws -> SyncRowEdit {
+        SyncRowEdit(kind: .delete, row: try table.row(id: key.id, values: [:], carrying: .changed), expectedVersion: expectedVersion,
+                    mutationID: mutationID)
+    }
+
+    /// How many times an edit on no given version is made again on the
+    /// row's new one when another write overtook it, before it answers
+    /// the conflict: a row written without pause by others.
+    static let attempts = 3
+
+    /// Applies the edit to `store` in one transaction; throws
+    /// ``SyncChangeError`` as a push does (a row created from part of its
+    /// columns, a mutation id used for another change).
+    public func apply(to store: any SyncRowStore, at date: Date = Date()) async throws -> Outcome {
+        let key = SyncRowKey(table: row.table, id: row.id)
+        var attempt = 0
+        while true {
+            attempt += 1
+            var base: Int64?
+            if kind != .create {
+                guard let stored = try await store.row(key), stored.isLive else { return .notFound }
+                if let expectedVersion, expectedVersion != stored.version { return .conflict(try Self.served(stored, in: store.schema), version: stored.version) }
+                base = stored.version
+            }
+            let change = SyncChange(mutationID: mutationID ?? UUID(), operation: kind == .delete ? .delete : .upsert, row: row,
+                                    baseVersion: base)
+            let result = try await store.apply(SyncWrite([change], keepsAnswers: mutationID != nil), at: date)?.first
+            guard let result else { throw SyncChangeError.storedAnswerDamaged(change.mutationID) }
+            switch result.status {
+            case .applied:
+                guard let version = result.version else { return kind == .delete ? .notFound : .conflict(nil, version: nil) }
+                if kind == .delete { return .deleted(version: version) }
+                guard let stored = try await store.row(key), let served = try Self.served(stored, in: store.schema), stored.version == version else {
+                    // Written, then changed again at once: the row as the
+                    // edit left it is the change's.
+                    return .saved(SyncServerRow(row: row, version: version))
+                }
+                return .saved(served)
+            case .conflict:
+                // Another write came first: made again on the new version,
+                // unless the client gave the one it saw, or a mutation id
+                // that names this change only.
+                guard kind != .create, expectedVersion == nil, mutationID == nil, attempt < Self.attempts else {
+                    return .conflict(result.serverRow.map { SyncServerRow(row: $0, version: result.version ?? 0) }, version: result.version)
+                }
+            }
+        }
+    }
+
+    /// A stored row as the server serves it, checked by its declaration:
+    /// nil when it is deleted.
+    public static func served(_ stored: SyncStoredRow, in schema: SyncSchema) throws -> SyncServerRow? {
+        guard let values = stored.values else { return nil }
+        guard let table = schema.table(stored.key.table) else { throw SyncChangeError.unknownTable(stored.key.table) }
+        do {
+            return SyncServerRow(row: try table.row(id: stored.key.id, values: values, carrying: .changed), version: stored.version)
+        } catch {
+            throw SyncChangeError.storedRowRefused(error)
+        }
+    }
+}

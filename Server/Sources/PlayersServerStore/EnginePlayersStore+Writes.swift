@@ -14,34 +14,21 @@ extension EnginePlayersStore {
     static let seedBatchSize = 1_000
 
     public func update(_ uuid: UUID, name: String?, score: Int?, expectedVersion: Int64?) async throws -> PlayerUpdateOutcome {
-        while true {
-            guard let stored = try await engine.row(Self.key(uuid)), stored.isLive else { return .notFound }
-            if let expectedVersion, expectedVersion != stored.version { return .conflict(currentVersion: stored.version) }
-            let player = try ServerPlayer(row: stored)
-            let change = SyncChange(mutationID: UUID(), operation: .upsert,
-                                    row: try Self.row(uuid, name: name ?? player.name, score: score ?? player.score),
-                                    baseVersion: stored.version)
-            let result = try await write([change])[0]
-            switch result.status {
-            case .applied:
-                // The whole row as the change wrote it, at its version (a
-                // change of nothing keeps the row's).
-                return .updated(try ServerPlayer(uuid: uuid, values: change.row.values, version: result.version ?? stored.version))
-            case .conflict:
-                // Another write came first: an update on a given version
-                // is a conflict; any other is made again on the new one.
-                if expectedVersion != nil {
-                    guard let version = result.version, result.serverRow != nil else { return .notFound }
-                    return .conflict(currentVersion: version)
-                }
-            }
+        var values: [String: SyncValue] = [:]
+        if let name { values["name"] = .text(name) }
+        if let score { values["score"] = .integer(Int64(score)) }
+        let row = try Self.table.row(id: uuid, values: values, carrying: .changed)
+        switch try await SyncRowEdit.update(row, expectedVersion: expectedVersion, mutationID: nil).apply(to: engine) {
+        case .saved(let saved): return .updated(try ServerPlayer(uuid: uuid, values: saved.row.values, version: saved.version))
+        case .notFound, .deleted, .conflict(nil, _): return .notFound
+        case .conflict(_, let version): return .conflict(currentVersion: version ?? 0)
         }
     }
 
     public func delete(_ uuid: UUID) async throws -> Bool {
-        while true {
-            guard let stored = try await engine.row(Self.key(uuid)), stored.isLive else { return false }
-            if try await write([try Self.deletion(uuid, baseVersion: stored.version)])[0].status == .applied { return true }
+        switch try await SyncRowEdit.delete(Self.key(uuid), in: Self.table, expectedVersion: nil, mutationID: nil).apply(to: engine) {
+        case .deleted: return true
+        case .notFound, .saved, .conflict: return false
         }
     }
 

@@ -62,11 +62,7 @@ extension SyncChangeBatch {
                 case "table": tableName = try json.string()
                 case "id": id = try json.string()
                 case "operation": operationName = try json.string()
-                case "baseVersion":
-                    guard try !json.null() else { continue }
-                    let version = try json.integer()
-                    guard version > 0 else { throw json.violation("not positive") }
-                    baseVersion = version
+                case "baseVersion": baseVersion = try json.null() ? nil : json.version()
                 case "values": values = try json.null() ? nil : json.rowValues()
                 default: throw json.violation("unknown key")
                 }

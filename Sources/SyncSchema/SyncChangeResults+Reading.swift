@@ -51,11 +51,7 @@ extension SyncChangeResults {
                 switch key {
                 case "mutationID": mutationID = try json.uuid()
                 case "status": statusName = try json.string()
-                case "version":
-                    guard try !json.null() else { continue }
-                    let positive = try json.integer()
-                    guard positive > 0 else { throw json.violation("not positive") }
-                    version = positive
+                case "version": version = try json.null() ? nil : json.version()
                 case "row": row = try json.null() ? nil : readRow()
                 default: throw json.violation("unknown key")
                 }

@@ -50,6 +50,13 @@ extension StrictJSON.Reader {
         return uuid
     }
 
+    /// A version of the server's counter: a positive integer.
+    mutating func version() throws(StrictJSON.Violation) -> Int64 {
+        let version = try integer()
+        guard version > 0 else { throw violation("not positive") }
+        return version
+    }
+
     /// A row's values, of any column: the declaration reads them.
     mutating func rowValues() throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {
         var values: [String: SyncJSONScalar] = [:]

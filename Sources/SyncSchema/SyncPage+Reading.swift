@@ -104,10 +104,7 @@ extension SyncPage {
                     switch key {
                     case "table": table = try json.string()
                     case "id": id = try json.uuid()
-                    case "version":
-                        let positive = try json.integer()
-                        guard positive > 0 else { throw json.violation("not positive") }
-                        version = positive
+                    case "version": version = try json.version()
                     default: throw json.violation("unknown key")
                     }
                 }

@@ -35,10 +35,7 @@ public struct SyncRowRequest: Sendable, Equatable {
                 switch key {
                 case "id": id = try json.string()
                 case "values": values = try json.rowValues()
-                case "version":
-                    let positive = try json.integer()
-                    guard positive > 0 else { throw json.violation("not positive") }
-                    version = positive
+                case "version": version = try json.version()
                 default: throw json.violation("unknown key")
                 }
             }

@@ -14,7 +14,8 @@ import SyncSchema
 public struct SyncRowEdit: Sendable {
     /// How an edit ended.
     public enum Outcome: Sendable, Equatable {
-        /// The row as the edit left it, at the version it gave.
+        /// The row once written, as it stands (the version the edit gave,
+        /// or a later one if another write came at once after it).
         case saved(SyncServerRow)
         /// The row is deleted, its tombstone at this version.
         case deleted(version: Int64)
@@ -73,7 +74,9 @@ public struct SyncRowEdit: Sendable {
             var base: Int64?
             if kind != .create {
                 guard let stored = try await store.row(key), stored.isLive else { return .notFound }
-                if let expectedVersion, expectedVersion != stored.version { return .conflict(try Self.served(stored, in: store.schema), version: stored.version) }
+                if let expectedVersion, expectedVersion != stored.version {
+                    return .conflict(try Self.served(stored, in: store.schema), version: stored.version)
+                }
                 base = stored.version
             }
             let change = SyncChange(mutationID: mutationID ?? UUID(), operation: kind == .delete ? .delete : .upsert, row: row,
@@ -84,9 +87,10 @@ public struct SyncRowEdit: Sendable {
             case .applied:
                 guard let version = result.version else { return kind == .delete ? .notFound : .conflict(nil, version: nil) }
                 if kind == .delete { return .deleted(version: version) }
-                guard let stored = try await store.row(key), let served = try Self.served(stored, in: store.schema), stored.version == version else {
-                    // Written, then changed again at once: the row as the
-                    // edit left it is the change's.
+                // The whole row: an update carries only the columns it sets.
+                guard let stored = try await store.row(key), let served = try Self.served(stored, in: store.schema) else {
+                    // Deleted at once by another write: the row as the
+                    // edit wrote it.
                     return .saved(SyncServerRow(row: row, version: version))
                 }
                 return .saved(served)

@@ -59,7 +59,7 @@ extension PlayersAPI {
     /// `DELETE /v1/rows/{table}/{id}[?version=N]`: 204, leaving a
     /// tombstone; 404 if no row has the id; 409 if it changed since
     /// `version`.
-    @Sendable func deleteRow(_ request: Request, _ context: PlayersRequestContext) async throws -> Response {
+    @Sendable func deleteRow(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
         let (table, id) = try pathRow(context)
         let mutationID = try requestMutationID(request)
         let version = try request.uri.queryParameters.get("version").map { text -> Int64 in
@@ -72,8 +72,7 @@ extension PlayersAPI {
             throw APIError.badRequest("a delete with a Mutation-ID gives the ?version= it was made on: sent again, it must be the same change")
         }
         let edit = try SyncRowEdit.delete(SyncRowKey(table: table.name, id: id), in: table, expectedVersion: version, mutationID: mutationID)
-        _ = try await answer(edit, status: .noContent)
-        return Response(status: .noContent)
+        return try await answer(edit, status: .noContent)
     }
 
     // MARK: - Parts
@@ -97,9 +96,9 @@ extension PlayersAPI {
             return SyncJSONAnswer(body: Data(), status: status)
         case .notFound:
             throw APIError.notFound("no row of \(edit.table) has the id \(edit.id.uuidString)")
-        case .conflict(let row?, let version?):
+        case .conflict(_?, let version?):
             throw APIError(.conflict, "the row \(edit.id.uuidString) of \(edit.table) is at version \(version), not the one this edit was made on",
-                           extra: ["version": String(version), "row": String(decoding: try row.jsonData(), as: UTF8.self)])
+                           extra: ["version": String(version)])
         case .conflict(_, let version?):
             throw APIError(.conflict, "the row \(edit.id.uuidString) of \(edit.table) was deleted (version \(version)): a deleted row's id "
                 + "is never reused; to bring it back, push an upsert with base version \(version) (POST /v1/sync/changes)",

@@ -63,7 +63,11 @@ public struct SyncRowEdit: Sendable {
     /// the conflict: a row written without pause by others.
     static let attempts = 3
 
-    /// Applies the edit to `store` in one transaction; throws
+    /// Applies the edit to `store` in one transaction. An update or a
+    /// delete with a mutation id and an expected version is applied as a
+    /// push's change (a row changed since is a conflict, in a table merged
+    /// by column only in the columns changed since; the delete of a row
+    /// already deleted is done); without, the row is read first. Throws
     /// ``SyncChangeError`` as a push does (a row created from part of its
     /// columns, a mutation id used for another change).
     public func apply(to store: any SyncRowStore, at date: Date = Date()) async throws -> Outcome {
@@ -71,8 +75,12 @@ public struct SyncRowEdit: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            var base: Int64?
-            if kind != .create {
+            var base = expectedVersion
+            // An edit with its mutation id and version is a change as a
+            // push sends it, applied by the store's rules alone: sent
+            // again, the store answers it as the first time, where a read
+            // first would find the version it gave and call it a conflict.
+            if kind != .create, mutationID == nil || expectedVersion == nil {
                 guard let stored = try await store.row(key), stored.isLive else { return .notFound }
                 if let expectedVersion, expectedVersion != stored.version {
                     return .conflict(try Self.served(stored, in: store.schema), version: stored.version)
@@ -94,6 +102,9 @@ public struct SyncRowEdit: Sendable {
                     return .saved(SyncServerRow(row: row, version: version))
                 }
                 return .saved(served)
+            case .conflict where kind != .create && result.serverRow == nil && result.version == nil:
+                // An edit of a row the server never had.
+                return .notFound
             case .conflict:
                 // Another write came first: made again on the new version,
                 // unless the client gave the one it saw, or a mutation id

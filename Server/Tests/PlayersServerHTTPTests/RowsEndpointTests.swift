@@ -104,6 +104,22 @@ import Testing
             let withoutVersion = try await send(server.client, .put, "/v1/rows/notebook/\(work.uuidString)", #"{"values":{"name":"Home"}}"#,
                                                 mutationID: UUID())
             #expect(withoutVersion.status == .badRequest)
+
+            let version = try row(first).version
+            let update = (UUID(), #"{"values":{"name":"Office"},"version":\#(version)}"#)
+            let updated = try await send(server.client, .put, "/v1/rows/notebook/\(work.uuidString)", update.1, mutationID: update.0)
+            let updatedAgain = try await send(server.client, .put, "/v1/rows/notebook/\(work.uuidString)", update.1, mutationID: update.0)
+            #expect(updated.status == .ok && updatedAgain.status == .ok, "\(String(buffer: updatedAgain.body))")
+            #expect(try row(updated).version == row(updatedAgain).version)
+
+            let delete = (UUID(), "/v1/rows/notebook/\(work.uuidString)?version=\(try row(updated).version)")
+            #expect(try await send(server.client, .delete, delete.1, mutationID: delete.0).status == .noContent)
+            #expect(try await send(server.client, .delete, delete.1, mutationID: delete.0).status == .noContent)
+            let counter = try await server.engine.currentVersion()
+            #expect(counter == version + 2)
+
+            let unknown = "/v1/rows/notebook/\(UUID().uuidString)"
+            #expect(try await send(server.client, .put, unknown, #"{"values":{"name":"X"},"version":1}"#, mutationID: UUID()).status == .notFound)
         }
     }
 

@@ -68,7 +68,7 @@ let package = Package(
             ]),
         .target(
             name: "PlayersServerHTTP",
-            dependencies: fromCipherDB("PlayersStorage", "SyncSchema") + [
+            dependencies: fromCipherDB("SyncSchema") + [
                 "PlayersServerStore",
                 "SyncServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -142,6 +142,7 @@ let package = Package(
             name: "PlayersServerStoreTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
                 "PlayersServerStore",
+                "ServerTestSupport",
                 "SyncServerDatabase",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

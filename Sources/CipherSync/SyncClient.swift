@@ -28,13 +28,13 @@ import Foundation
 /// staged pages are discarded, as after any failure.
 ///
 /// ```swift
-/// let client = SyncClient(transport: CurlTransport(), endpoint: URL(string: "http://127.0.0.1:8080/v1/players")!, store: store)
+/// let client = SyncClient(transport: CurlTransport(), endpoint: URL(string: "http://127.0.0.1:8080/v1/sync/rows?tables=player")!, store: store)
 /// let report = try await client.sync()
 /// print(report) // +12 ~3 -1, cursor 4815
 /// ```
 public struct SyncClient<Store: SyncStore>: Sendable {
     public let transport: any HTTPTransport
-    /// The collection's URL, such as `http://127.0.0.1:8080/v1/players`.
+    /// The collection's URL, such as `http://127.0.0.1:8080/v1/sync/rows?tables=player`.
     public let endpoint: URL
     public let store: Store
     /// The most pages one sync follows, a snapshot's catch-up delta

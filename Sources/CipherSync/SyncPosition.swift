@@ -5,8 +5,8 @@ import Foundation
 /// at that cursor. A ``SyncStore`` keeps it with the data it merged.
 ///
 /// ```swift
-/// let position = SyncPosition(endpoint: "http://127.0.0.1:8080/v1/players", cursor: "42", etag: nil)
-/// position.cursor(for: URL(string: "http://127.0.0.1:8080/v1/players")!) // "42"
+/// let position = SyncPosition(endpoint: "http://127.0.0.1:8080/v1/sync/rows?tables=player", cursor: "42", etag: nil)
+/// position.cursor(for: URL(string: "http://127.0.0.1:8080/v1/sync/rows?tables=player")!) // "42"
 /// ```
 public struct SyncPosition: Equatable, Sendable {
     /// The endpoint that `cursor` and `etag` belong to.

@@ -29,7 +29,7 @@ struct PlayersCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, List.self, Add.self, Edit.self, Delete.self, Randomize.self,
             Backup.self, Restore.self, Export.self, Decrypt.self, Encrypt.self, Rekey.self, Info.self, Verify.self,
-            Sync.self, Conflicts.self, Remote.self, Docs.self, Version.self,
+            Sync.self, Conflicts.self, Remote.self, Schema.self, Docs.self, Version.self,
         ])
 
     /// The options that may come before the command's name

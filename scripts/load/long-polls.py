@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Holds N idle long-polls on players-server, then wakes them with one write.
 
+The long-polls wait for the players' delta (GET /v1/sync/rows?since=CURSOR
+&wait=60&tables=player, as `players sync --watch` asks); the write creates
+a player (POST /v1/rows/player).
+
 Usage: long-polls.py PORT PID N
 Prints the server's resident memory before and with the long-polls open,
 the gauge of /metrics, how long the one write took to answer them all, and
@@ -68,10 +72,12 @@ def complete(response):
 
 
 def main():
-    cursor = json.loads(get("/v1/players?limit=1"))["cursor"]
+    # The cursor of a snapshot's first page, as a watching players client
+    # asks for its table.
+    cursor = json.loads(get("/v1/sync/rows?tables=player&limit=1"))["cursor"]
     before = rss_mb()
     host = f"Host: 127.0.0.1:{port}\r\n"
-    poll = f"GET /v1/players?since={cursor}&wait=60 HTTP/1.1\r\n{host}\r\n".encode()
+    poll = f"GET /v1/sync/rows?since={cursor}&wait=60&tables=player HTTP/1.1\r\n{host}\r\n".encode()
     polls = [connect(poll) for _ in range(count)]
     deadline = time.monotonic() + 120
     while open_polls() < count and time.monotonic() < deadline:
@@ -82,10 +88,10 @@ def main():
     selector = selectors.DefaultSelector()
     for sock in polls:
         selector.register(sock, selectors.EVENT_READ, bytearray())
-    body = b'{"name":"Wake","score":1}'
+    body = b'{"values":{"name":"Wake","score":1}}'
     cpu_before = cpu_seconds()
     start = time.monotonic()
-    write = connect(f"POST /v1/players HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+    write = connect(f"POST /v1/rows/player HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
     selector.register(write, selectors.EVENT_READ, bytearray())
     statuses, last_answer = [], start

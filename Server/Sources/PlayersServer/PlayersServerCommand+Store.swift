@@ -58,14 +58,15 @@ extension PlayersServerCommand {
         _ = try postgresURL()
     }
 
-    /// The tables the server serves: Players' (`PlayersSchema.player`),
-    /// then those of `--schema`, read and checked. Throws one sentence
-    /// naming the file for a file that cannot be read, is not a valid
-    /// declaration, or declares a table that another file declares too
-    /// (Players' own, unless it declares it as Players does).
+    /// The tables the server serves: exactly those of `--schema`, read
+    /// and checked; without it, Players' (`PlayersSchema`). Throws one
+    /// sentence naming the file for a file that cannot be read, is not a
+    /// valid declaration, or declares a table that another file declares
+    /// too.
     func servedSchema() throws -> SyncSchema {
-        var tables = [PlayersSchema.player]
-        var declaredIn = [PlayersSchema.player.name: "players-server itself (the players)"]
+        guard !schema.isEmpty else { return PlayersSchema.schema }
+        var tables: [SyncTable] = []
+        var declaredIn: [String: String] = [:]
         for path in schema {
             let data: Data
             do {
@@ -79,7 +80,7 @@ extension PlayersServerCommand {
             } catch {
                 throw ServerFailure("\(path): \(error)")
             }
-            for table in declaration.tables where table != PlayersSchema.player {
+            for table in declaration.tables {
                 if let other = declaredIn[table.name] {
                     throw ServerFailure("\(path) declares the table \(table.name), which \(other) declares too: give each table once")
                 }

@@ -16,12 +16,12 @@ struct PlayersServerCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the players sync endpoint (the default command).",
         discussion: """
-            The players are stored in an encrypted database (--database, with --key-file, \
+            It syncs Players' table, or with --schema exactly the tables that the declarations declare \
+            (Docs/SyncEngine.md). \
+            The rows are stored in an encrypted database (--database, with --key-file, \
             --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), in a PostgreSQL \
             database shared by several instances (--postgres or PLAYERS_SERVER_POSTGRES_URL), \
             or in memory when neither is given. \
-            With --schema, it also syncs the tables that the declaration declares (Docs/SyncEngine.md), \
-            in the same database. \
             Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
             SIGINT and SIGTERM stop it after the requests in progress (and --drain-time), with its database closed.
             """)
@@ -46,14 +46,14 @@ struct PlayersServerCommand: AsyncParsableCommand {
     var postgres: String?
 
     @Option(help: ArgumentHelp(
-        "A declaration of tables to sync besides the players, as an app's 'schema' command prints it (repeatable: several apps' tables).",
+        "A declaration of the tables to sync instead of Players' alone, as an app's 'schema' command prints it (repeatable: several apps' tables, Players' from 'players schema').",
         valueName: "file"))
     var schema: [String] = []
 
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
 
-    @Option(help: "Insert this many random players when the database is empty (0 to 1000000).")
+    @Option(help: "Insert this many random players when the database has none (0 to 1000000; Players' table must be served).")
     var seed: Int?
 
     @Option(help: "How long deleted players are remembered, such as 30d, 12h, 90m (1s to 36500d; default: 30d).")
@@ -80,7 +80,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How the log is written on standard error: text, or json for one object a line (default: text, or PLAYERS_SERVER_LOG_FORMAT).", valueName: "format"))
     var logFormat: LogFormat?
 
-    @Flag(help: "Serve POST /demo/refresh, random changes for the demo.")
+    @Flag(help: "Serve POST /demo/refresh, random changes of the players for the demo (Players' table must be served).")
     var demo = false
 
     @Flag(help: "Listen on a non-loopback address without a token.")
@@ -143,7 +143,12 @@ struct PlayersServerCommand: AsyncParsableCommand {
             serverConfiguration.token = try SecretFiles.readToken(tokenFile)
         }
 
-        let store = try await makeStore(try servedSchema(), logger: logger)
+        let served = try servedSchema()
+        if (seed != nil || demo) && !PlayersDemo.serves(served) {
+            throw ServerFailure("--seed and --demo write players, and the declarations of --schema have no player table: "
+                + "give Players' declaration too (players schema > players.json; --schema players.json)")
+        }
+        let store = try await makeStore(served, logger: logger)
         do {
             try await serve(store, configuration: serverConfiguration, logger: logger)
         } catch {
@@ -158,7 +163,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
     /// Seeds the players if asked, then serves the store until SIGINT or
     /// SIGTERM.
     private func serve(_ store: any SyncRowStore, configuration serverConfiguration: ServerConfiguration, logger: Logger) async throws {
-        if let seed { try await seedShowingProgress(EnginePlayersStore(store), count: seed) }
+        if let seed, let demo = PlayersDemo(store) { try await seedShowingProgress(demo, count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
         let api = PlayersAPI(engine: store, configuration: serverConfiguration)

@@ -34,15 +34,15 @@ public struct APIError: HTTPResponseError, Sendable {
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
     static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     /// 410 for a cursor that no delta answers: `snapshot` links to what
-    /// the client takes instead.
-    static func gone(_ reason: GoneCursor, snapshot: String = "/v1/players") -> APIError {
+    /// the client takes instead (the first page of `GET /v1/sync/rows`).
+    static func gone(_ reason: GoneCursor) -> APIError {
         let why = switch reason {
         case .forgotten: "the cursor is older than the tombstone retention, or later than this server's counter"
         case .otherServer: "the cursor is from another server's database"
         case .earlierEpoch: "the cursor is from before this server's database was restored from a backup (another epoch)"
         case .olderForm: "the cursor is of an older form, without the server's identity and epoch"
         }
-        return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": snapshot])
+        return APIError(.gone, "\(why): take a snapshot", extra: ["snapshot": PlayersAPI.syncRowsPath])
     }
 
     /// The store's database cannot be reached now: clients try again after

@@ -45,7 +45,7 @@ extension PlayersAPI {
         case failed(any Error)
     }
 
-    /// Runs ``PlayersStore/checkReachable()``, but waits for it at most
+    /// Reads the store's counter (a cheap read), but waits for it at most
     /// `timeout` seconds: a store that hangs (a database host that drops
     /// packets) must not hold the answer, and is left to finish alone.
     func storeCheck(within timeout: TimeInterval) async -> StoreCheck {
@@ -62,10 +62,10 @@ extension PlayersAPI {
                 try await Task.sleep(for: .seconds(timeout))
                 finish(.timedOut)
             }
-            Task { [store] in
+            Task { [engine] in
                 let check: StoreCheck
                 do {
-                    try await store.checkReachable()
+                    _ = try await engine.currentVersion()
                     check = .answered
                 } catch {
                     check = .failed(error)

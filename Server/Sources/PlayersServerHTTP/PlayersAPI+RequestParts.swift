@@ -26,12 +26,4 @@ extension PlayersAPI {
         }
         return data
     }
-
-    /// The player uuid that ends the path (`/v1/players/{uuid}`).
-    func pathUUID(_ context: PlayersRequestContext) throws -> UUID {
-        guard let text = context.parameters.get("uuid"), let uuid = UUID(uuidString: text) else {
-            throw APIError.badRequest("the path must end with a player uuid")
-        }
-        return uuid
-    }
 }

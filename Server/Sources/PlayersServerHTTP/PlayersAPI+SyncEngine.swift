@@ -3,9 +3,9 @@ import Hummingbird
 import SyncSchema
 import SyncServer
 
-/// The sync engine's endpoints, for the server's tables (Players' and
-/// those of `players-server --schema FILE`): `GET /v1/sync/rows` and
-/// `POST /v1/sync/changes` (Docs/SyncEngine.md).
+/// The sync engine's endpoints, for the server's declared tables
+/// (Players', or exactly those of `players-server --schema FILE`):
+/// `GET /v1/sync/rows` and `POST /v1/sync/changes` (Docs/SyncProtocol.md).
 extension PlayersAPI {
     static let syncRowsPath = "/v1/sync/rows"
 
@@ -14,12 +14,12 @@ extension PlayersAPI {
     /// the delta after that cursor (410
     /// when the cursor is too old, or of another history); with `wait`, an
     /// empty delta is held until a change is committed or the wait ends
-    /// (``holdLongPoll(seconds:changes:empty:version:isEmpty:read:)``).
+    /// (``holdLongPoll(seconds:empty:read:)``).
     @Sendable func listSyncRows(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
         let path = Self.syncRowsPath
         switch try SyncRowsQuery(request.uri.queryParameters, schema: engine.schema, configuration: configuration) {
         case let .snapshot(limit, after, at, tables):
-            if let at { try checkHistory(of: at, in: engine.history, snapshot: path) }
+            if let at { try checkHistory(of: at) }
             let read = try await engine.snapshot(after: after, limit: limit + 1, tables: tables)
             // Every page of a snapshot carries its first page's cursor, and
             // leaves out the rows changed since, which the delta after that
@@ -45,21 +45,20 @@ extension PlayersAPI {
                 epochs: engine.history.epochs, digests: digests).jsonData(),
                 etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\(tablesParameter)\"")
         case let .delta(since, limit, wait, tables):
-            try checkHistory(of: since, in: engine.history, snapshot: path)
+            try checkHistory(of: since)
             try await purgeTombstonesIfDue()
             // One read and one answer for the requests that ask for the
             // same delta together (SharedDeltaReads).
-            let reads = sharedSyncReads
-            let readDelta = { () async throws -> SharedSyncDelta in
+            let reads = sharedDeltaReads
+            let readDelta = { () async throws -> SharedDelta in
                 guard let delta = try await reads.delta(since: since.counter, limit: limit, tables: tables) else {
-                    throw APIError.gone(.forgotten, snapshot: path)
+                    throw APIError.gone(.forgotten)
                 }
                 return delta
             }
             var delta = try await readDelta()
             if delta.isEmpty, wait > 0 {
-                delta = try await holdLongPoll(seconds: wait, changes: engine.changes, empty: delta, version: \.counter,
-                                               isEmpty: \.isEmpty, read: readDelta)
+                delta = try await holdLongPoll(seconds: wait, empty: delta, read: readDelta)
             }
             return delta.answer
         }
@@ -71,7 +70,7 @@ extension PlayersAPI {
     /// used for another change, 412 for a batch that names another server
     /// database (then nothing of it is applied).
     @Sendable func applySyncChanges(_ request: Request, _ context: PlayersRequestContext) async throws -> SyncJSONAnswer {
-        let data = try await body(request, upTo: configuration.maximumSyncChangesBodySize)
+        let data = try await body(request, upTo: configuration.maximumChangesBodySize)
         let batch: SyncChangeBatch
         do {
             batch = try SyncChangeBatch.decode(data, schema: engine.schema)

@@ -9,10 +9,7 @@ import SyncServer
 /// one handler per endpoint, each of which checks the request, awaits the
 /// store, and answers through the context's encoder.
 public struct PlayersAPI: Sendable {
-    /// The players of `/v1/players` and `/v1/changes`: the rows of the
-    /// engine's `player` table.
-    let store: any PlayersStore
-    /// The sync engine's store of the server's tables: Players' and those
+    /// The sync engine's store of the server's tables: Players', or those
     /// of its declarations (`--schema`).
     let engine: any SyncRowStore
     let configuration: ServerConfiguration
@@ -25,33 +22,26 @@ public struct PlayersAPI: Sendable {
     /// The clock and timers of the long-polls' waits: the real ones, or in
     /// tests a loop whose time moves only when the test advances it.
     let longPollTimers: any EventLoopGroup
-    /// The reads of deltas that requests asking for the same one share:
-    /// the players' and the engine's.
+    /// The reads of deltas that requests asking for the same one share.
     let sharedDeltaReads: SharedDeltaReads<SharedDelta>
-    let sharedSyncReads: SharedDeltaReads<SharedSyncDelta>
+    /// The demo's random changes (`--demo`), on a server of Players' table.
+    let demo: PlayersDemo?
 
-    /// The API of `engine`, whose declaration has Players' table
-    /// (`PlayersSchema.player`).
+    /// The API of `engine`'s declared tables.
     public init(engine: any SyncRowStore, configuration: ServerConfiguration) {
         self.init(engine: engine, configuration: configuration, longPollTimers: MultiThreadedEventLoopGroup.singleton)
     }
 
     /// An API whose long-polls wait on `longPollTimers`' clock.
     package init(engine: any SyncRowStore, configuration: ServerConfiguration, longPollTimers: any EventLoopGroup) {
-        let store = EnginePlayersStore(engine)
-        self.store = store
         self.engine = engine
         self.configuration = configuration
         self.longPollTimers = longPollTimers
         let metrics = ServerMetrics()
         self.metrics = metrics
-        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit, _ in
-            try await store.delta(since: since, limit: limit).map { page in
-                SharedDelta(page: page, answer: try PlayersPage(page, since: since, limit: limit, history: store.history))
-            }
-        }
-        sharedSyncReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.syncDeltaRead() }) { since, limit, tables in
-            try await SharedSyncDelta(engine, since: since, limit: limit, tables: tables)
+        demo = configuration.servesDemoRefresh ? PlayersDemo(engine) : nil
+        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit, tables in
+            try await SharedDelta(engine, since: since, limit: limit, tables: tables)
         }
     }
 
@@ -71,19 +61,18 @@ public struct PlayersAPI: Sendable {
         router.group("/metrics").add(middleware: BearerTokenMiddleware(token: configuration.token)).get(use: metricsText)
         let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
         let v1Changes = v1.group().add(middleware: ChangeRequestMiddleware(token: configuration.token))
-        v1.get("/players", use: listPlayers)
-        v1.get("/players/:uuid", use: getPlayer)
-        v1Changes.post("/players", use: createPlayer)
-        v1Changes.put("/players/:uuid", use: updatePlayer)
-        v1Changes.delete("/players/:uuid", use: deletePlayer)
-        v1Changes.post("/changes", use: applyChanges)
+        for path in Self.earlierProtocolPaths {
+            for method in Self.earlierProtocolMethods {
+                v1.on(RouterPath(path), method: method, use: answerEarlierProtocol)
+            }
+        }
         v1.get("/sync/rows", use: listSyncRows)
         v1.get("/rows/:table/:id", use: getRow)
         v1Changes.post("/rows/:table", use: createRow)
         v1Changes.put("/rows/:table/:id", use: updateRow)
         v1Changes.delete("/rows/:table/:id", use: deleteRow)
         v1Changes.post("/sync/changes", use: applySyncChanges)
-        if configuration.servesDemoRefresh {
+        if demo != nil {
             // Outside the versioned API: random changes are for the demo only.
             router.group("/demo")
                 .add(middleware: BearerTokenMiddleware(token: configuration.token))
@@ -100,14 +89,14 @@ public struct PlayersAPI: Sendable {
         for path in ["/health", "/healthz", "/ready", "/metrics"] {
             routes.add(path, [.get])
         }
-        routes.add("/v1/players", [.get, .post])
-        routes.add("/v1/players/:uuid", [.get, .put, .delete])
-        routes.add("/v1/changes", [.post])
+        for path in Self.earlierProtocolPaths {
+            routes.add("/v1" + path, Self.earlierProtocolMethods)
+        }
         routes.add(Self.syncRowsPath, [.get])
         routes.add("/v1/sync/changes", [.post])
         routes.add(Self.rowsPath, [.post])
         routes.add(Self.rowPath, [.get, .put, .delete])
-        if configuration.servesDemoRefresh {
+        if demo != nil {
             routes.add("/demo/refresh", [.post])
         }
         return routes

@@ -8,7 +8,7 @@ struct RouteMethods: Sendable {
     /// their methods.
     private var routes: [(segments: [Substring], methods: [HTTPRequest.Method])] = []
 
-    /// Records that `template` (`/v1/players/:uuid`) takes `methods`; a
+    /// Records that `template` (`/v1/rows/:table/:id`) takes `methods`; a
     /// path that takes GET takes HEAD too.
     mutating func add(_ template: String, _ methods: [HTTPRequest.Method]) {
         var methods = methods
@@ -30,7 +30,7 @@ struct RouteMethods: Sendable {
     }
 
     /// The segments of a path, as the router splits it (empty ones
-    /// dropped: `/v1/players/` is `/v1/players`).
+    /// dropped: `/v1/sync/rows/` is `/v1/sync/rows`).
     private static func segments(_ path: String) -> [Substring] {
         path.split(separator: "/")
     }

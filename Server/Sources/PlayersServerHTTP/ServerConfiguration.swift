@@ -16,17 +16,12 @@ public struct ServerConfiguration: Sendable {
     /// The page size when a request gives no `limit`, and the maximum.
     public var defaultPageSize: Int = 500
     public var maximumPageSize: Int = 5000
-    /// The largest request body accepted; larger ones get 413.
-    public var maximumBodySize: Int = 16 * 1024
-    /// The largest body of `POST /v1/changes`: 1 MiB holds 500 changes
-    /// with the longest names, even written with `\u` escapes.
-    public var maximumChangesBodySize: Int = 1024 * 1024
-    /// The largest body of an edit of one row (`/v1/rows`): a row of an
-    /// app's, whose text columns may be long.
+    /// The largest body of an edit of one row (`/v1/rows`), larger ones
+    /// get 413: a row of an app's, whose text columns may be long.
     public var maximumRowBodySize: Int = 1024 * 1024
     /// The largest body of `POST /v1/sync/changes`, whose rows are an
     /// app's: a device cuts its batches to fit.
-    public var maximumSyncChangesBodySize: Int = 16 * 1024 * 1024
+    public var maximumChangesBodySize: Int = 16 * 1024 * 1024
     /// How long a connection may stay open with no request in progress
     /// (or with request headers that do not end) before it is closed.
     public var idleTimeout: TimeInterval = 60

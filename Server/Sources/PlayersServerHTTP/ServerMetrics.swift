@@ -6,7 +6,7 @@ import Prometheus
 /// long-polls open and held so far, the reads of deltas, the store errors.
 ///
 /// Label values are bounded: a route is the template the router matched
-/// (`/v1/players/{uuid}`, never the path a client sent; `unmatched` when
+/// (`/v1/rows/{table}/{id}`, never the path a client sent; `unmatched` when
 /// none did), a method one of a fixed list (else `other`), a status a
 /// number. One registry per ``PlayersAPI``, not a global one, so that
 /// servers in one process (tests) count apart.
@@ -22,7 +22,6 @@ public final class ServerMetrics: Sendable {
     private let longPollsHeld: Counter
     private let storeErrors: Counter
     private let deltaReads: Counter
-    private let syncDeltaReads: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
     static let latencyBuckets: [Duration] = [
@@ -52,7 +51,7 @@ public final class ServerMetrics: Sendable {
     static var openLongPolls: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "long_polls", unitName: "open",
-            helpText: "Long-polls (GET /v1/players?wait=...) waiting for a change now.")
+            helpText: "Long-polls (GET /v1/sync/rows?since=...&wait=...) waiting for a change now.")
     }
     static var heldLongPolls: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -62,12 +61,7 @@ public final class ServerMetrics: Sendable {
     static var deltaReadCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "delta_reads", unitName: "total",
-            helpText: "Reads of a delta from the store; requests for the same delta at the same time share one.")
-    }
-    static var syncDeltaReadCount: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "players_server", metricName: "sync_delta_reads", unitName: "total",
-            helpText: "Reads of a delta of the declared tables from the engine's store; requests for the same delta at the same time share one.")
+            helpText: "Reads of a delta from the store (GET /v1/sync/rows?since=...); requests for the same delta at the same time share one.")
     }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -81,7 +75,6 @@ public final class ServerMetrics: Sendable {
         longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
         deltaReads = registry.makeCounter(descriptor: Self.deltaReadCount)
-        syncDeltaReads = registry.makeCounter(descriptor: Self.syncDeltaReadCount)
     }
 
     /// A request begins: call ``requestEnded()`` exactly once when it is
@@ -121,11 +114,6 @@ public final class ServerMetrics: Sendable {
     /// The store was asked for a delta (``SharedDeltaReads``).
     func deltaRead() {
         deltaReads.increment()
-    }
-
-    /// The engine's store was asked for a delta (``SharedDeltaReads``).
-    func syncDeltaRead() {
-        syncDeltaReads.increment()
     }
 
     /// A store call threw something other than a client's error.

@@ -3,9 +3,8 @@ import Hummingbird
 
 /// A message of the sync engine as the API answers it: JSON already
 /// encoded by the message itself (``SyncSchema/SyncPage/jsonData()``);
-/// a page of rows has a strong ETag, as the players' pages have
-/// (``PlayersPage``): a request whose `If-None-Match` is that tag gets
-/// `304 Not Modified` with no body.
+/// a page of rows has a strong ETag: a request whose `If-None-Match` is
+/// that tag gets `304 Not Modified` with no body.
 struct SyncJSONAnswer: ResponseGenerator, Sendable {
     var body: Data
     var etag: String?

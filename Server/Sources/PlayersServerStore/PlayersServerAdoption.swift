@@ -102,17 +102,17 @@ public enum PlayersServerAdoption {
         SyncStoredRow(key: SyncRowKey(table: PlayersSchema.player.name, id: try uuid(uuidText)), version: version, state: .deleted(at: deletedAt))
     }
 
-    /// A kept answer of `POST /v1/changes` (``RecordedAnswer``'s JSON) as
+    /// A kept answer of `POST /v1/changes` (``EarlierRecordedAnswer``) as
     /// the engine keeps it; nil for an answer of a release that kept no
     /// change with it and names no player (a delete's), which cannot say
     /// which row it answered: a retry of it is applied again, and a
     /// delete of a row already gone is applied anyway.
     public static func answer(json: String, answeredAt: Date) throws -> SyncRecordedAnswer? {
-        let recorded = try RecordedAnswer(json: json)
+        let recorded = try EarlierRecordedAnswer(json: json)
         let result = recorded.result
         guard let uuid = recorded.change?.uuid ?? result.player?.uuid else { return nil }
         let operation: SyncChange.Operation = recorded.change?.kind == .delete ? .delete : .upsert
-        let serverRow = try result.player.map { try playerRow($0.uuid, name: $0.name, score: Int64($0.score)) }
+        let serverRow = try result.player.map { try playerRow($0.uuid, name: $0.name, score: $0.score) }
         return SyncRecordedAnswer(
             key: SyncRowKey(table: PlayersSchema.player.name, id: uuid), operation: operation, fingerprint: nil,
             result: SyncPushResult(mutationID: result.mutationID, status: result.status == .applied ? .applied : .conflict,

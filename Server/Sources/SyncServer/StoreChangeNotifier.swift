@@ -3,7 +3,7 @@ import NIOPosix
 import Synchronization
 
 /// Wakes the requests that wait for the change counter of a store to move
-/// (`GET /v1/players?since=…&wait=…`): the latest version the store knows
+/// (`GET /v1/sync/rows?since=…&wait=…`): the latest version the store knows
 /// of, and the waiters, each a suspended continuation with a timer on an
 /// event loop. No thread, polling loop or database connection per waiter:
 /// 10,000 idle long-polls cost a few hundred bytes each.

@@ -9,6 +9,17 @@ extension ServerSyncDatabase {
     /// SQLite 3.15 takes at most 999 arguments in a statement.
     static let chunkSize = 500
 
+    /// The tables the database holds rows of, live or deleted: one
+    /// lookup in the key's index per table.
+    static func storedTables(_ db: Database) throws -> [String] {
+        var tables: [String] = []
+        while let next = try String.fetchOne(db, sql: "SELECT MIN(table_name) FROM sync_server_row WHERE table_name > ?",
+                                             arguments: [tables.last ?? ""]) {
+            tables.append(next)
+        }
+        return tables
+    }
+
     /// The counter, and the oldest version a delta can start after.
     static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
         guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM sync_server_counter") else {

@@ -43,7 +43,10 @@ public final class ServerSyncDatabase: Sendable {
         changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
                                                latestVersion: try writer.read { db in try Self.counter(db).value })
         commitObserver = CounterCommitObserver(counterTable: "sync_server_counter", notifier: changes) { db in try Self.counter(db).value }
-        try writer.write { db in try makeMissingDigests(db) }
+        try writer.write { db in
+            try SyncStoreError.checkDeclared(try Self.storedTables(db), by: schema)
+            try makeMissingDigests(db)
+        }
         writer.add(transactionObserver: commitObserver)
     }
 

@@ -16,6 +16,20 @@ struct PostgresSyncRows {
     /// The columns of `sync_server_row` that ``stored(_:)`` reads, in order.
     static let columns = "table_name, id, version, row_values, column_versions, deleted_at"
 
+    /// The tables the store holds rows of, live or deleted: one lookup in
+    /// the key's index per table.
+    func storedTables() async throws -> [String] {
+        var tables: [String] = []
+        while true {
+            let after = tables.last ?? ""
+            let next = try await connection.query(
+                "SELECT min(table_name) FROM sync_server_row WHERE table_name > \(after)", logger: logger
+            ).first(String?.self)
+            guard let next, let next else { return tables }
+            tables.append(next)
+        }
+    }
+
     /// Whether `table` has a live row.
     func hasLiveRows(in table: String) async throws -> Bool {
         try await connection.query(

@@ -78,7 +78,9 @@ public final class PostgresSyncStore: SyncRowStore {
                                           logger: logger)
         do {
             try await write { connection, logger, _ in
-                try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).makeMissingDigests()
+                let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+                try SyncStoreError.checkDeclared(try await rows.storedTables(), by: schema)
+                try await rows.makeMissingDigests()
             }
         } catch {
             try? await close()

@@ -3,27 +3,52 @@ import Hummingbird
 import NIOCore
 import NIOFoundationCompat
 import PlayersProtocol
-import PlayersServerStore
+import SyncSchema
 import TestSupport
 import ServerTestSupport
 import Testing
 
-/// `POST /v1/changes` over HTTP: the answer, the batches refused whole,
-/// and the statuses of the requests that do not reach the store.
+/// `POST /v1/sync/changes` over HTTP with Players' changes: the answer,
+/// the batches refused whole, and the statuses of the requests that do
+/// not reach the store (what `POST /v1/changes` was tested for before the
+/// engine).
 @Suite struct ChangesEndpointTests {
-    let api = PlayersAPITests()
     static let json: HTTPFields = [.contentType: "application/json"]
 
     func post(_ client: APIClient, _ body: String, headers: HTTPFields = json) async throws -> APIResponse {
-        try await client.execute(uri: "/v1/changes", method: .post, headers: headers, body: ByteBuffer(string: body))
+        try await client.execute(uri: "/v1/sync/changes", method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
-    func post(_ client: APIClient, _ batch: PlayersChangeBatch) async throws -> APIResponse {
-        try await post(client, String(decoding: try batch.jsonData(), as: UTF8.self))
+    func post(_ client: APIClient, _ changes: [SyncChange]) async throws -> APIResponse {
+        try await post(client, body(changes))
     }
 
-    func create(_ name: String = "Zoé", uuid: UUID = UUID(), id: UUID = UUID()) -> PlayersChangeBatch.Change {
-        .init(mutationID: id, uuid: uuid, kind: .save, name: name, score: 5, baseVersion: nil)
+    func body(_ changes: [SyncChange]) throws -> String {
+        String(decoding: try SyncChangeBatch(changes: changes).jsonData(), as: UTF8.self)
+    }
+
+    func results(_ response: APIResponse, answering changes: [SyncChange]) throws -> [SyncPushResult] {
+        #expect(response.status == .ok, "\(String(buffer: response.body))")
+        return try SyncChangeResults.decode(Data(buffer: response.body), answering: changes, schema: PlayersSchema.schema).results
+    }
+
+    func create(_ name: String = "Zoé", uuid: UUID = UUID(), id: UUID = UUID()) throws -> SyncChange {
+        try save(uuid, name: name, score: 5, base: nil, id: id)
+    }
+
+    func save(_ uuid: UUID, name: String, score: Int64, base: Int64?, id: UUID = UUID()) throws -> SyncChange {
+        SyncChange(mutationID: id, operation: .upsert,
+                   row: try PlayersSchema.player.row(id: uuid, values: ["name": .text(name), "score": .integer(score)]), baseVersion: base)
+    }
+
+    func delete(_ uuid: UUID, base: Int64?) throws -> SyncChange {
+        SyncChange(mutationID: UUID(), operation: .delete, row: try PlayersSchema.player.row(id: uuid, values: [:], carrying: .changed),
+                   baseVersion: base)
+    }
+
+    func errorMessage(_ response: APIResponse) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
+        return object?["error"]?["message"]
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -32,18 +57,15 @@ import Testing
             let (store, client) = (server.store, server.client)
             let player = try await store.insert(name: "Arthur", score: 1)
             try await store.update(player.uuid, score: 150)
-            let batch = PlayersChangeBatch(changes: [
-                .init(mutationID: UUID(), uuid: player.uuid, kind: .save, name: "Arthur", score: 120, baseVersion: 1),
-                create(),
-            ])
-            let response = try await post(client, batch)
-            #expect(response.status == .ok)
+            let changes = [try save(player.uuid, name: "Arthur", score: 120, base: 1), try create()]
+            let response = try await post(client, changes)
             #expect(response.headers[.contentType] == "application/json; charset=utf-8")
-            let answer = try PlayersChangeResults.decode(Data(buffer: response.body), answering: batch)
-            #expect(answer.results.map(\.status) == [.conflict, .applied])
-            #expect(answer.results[0].player?.score == 150)
-            #expect(answer.results[1].version == 3)
-            // The API's encoder: sorted keys, as Docs/SyncProtocol.md shows.
+            let answer = try results(response, answering: changes)
+            #expect(answer.map(\.status) == [.conflict, .applied])
+            #expect(answer[0].serverRow?.values["score"] == .integer(150))
+            #expect(answer[0].version == 2)
+            #expect(answer[1].version == 3)
+            // Sorted keys, as Docs/SyncProtocol.md shows.
             #expect(String(buffer: response.body).hasPrefix(#"{"protocolVersion":1,"results":[{"mutationID":"#))
         }
     }
@@ -77,7 +99,7 @@ import Testing
     func anEmptyBatchIsAnsweredWithNoResults(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
-            let response = try await post(client, #"{"changes":[],"protocolVersion":1}"#)
+            let response = try await post(client, try body([]))
             #expect(response.status == .ok)
             #expect(String(buffer: response.body) == #"{"protocolVersion":1,"results":[]}"#)
             #expect(try await store.currentVersion() == 0)
@@ -89,10 +111,7 @@ import Testing
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
             let player = try await store.insert(name: "Arthur", score: 1)
-            let batch = PlayersChangeBatch(changes: [
-                create(),
-                .init(mutationID: UUID(), uuid: player.uuid, kind: .delete, baseVersion: 1),
-            ])
+            let batch = try body([try create(), try delete(player.uuid, base: 1)])
             let first = try await post(client, batch)
             #expect(first.status == .ok)
             let after = try await store.state()
@@ -108,34 +127,35 @@ import Testing
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
             let player = try await store.insert(name: "Arthur", score: 1)
-            let valid = create("Valid")
+            let valid = try create("Valid")
             let before = try await store.state()
             let sameID = UUID()
             let sameUUID = UUID()
-            func batch(_ changes: [PlayersChangeBatch.Change], version: Int = 1) throws -> String {
-                var batch = PlayersChangeBatch(changes: [valid] + changes)
-                batch.protocolVersion = version
-                return String(decoding: try batch.jsonData(), as: UTF8.self)
+            let validJSON = String(decoding: try SyncChangeBatch(changes: [valid]).jsonData(), as: UTF8.self)
+            /// The valid change's batch, with `change`'s JSON after it.
+            func batch(adding change: String) -> String {
+                validJSON.replacingOccurrences(of: "}]", with: "},\(change)]")
             }
             let cases: [(String, String)] = [
-                (try batch([create("\u{1B}[31mred")]), "$.changes[1].name"),
-                (try batch([create(id: sameID), create(id: sameID)]), "$.changes[2].mutationID"),
-                (try batch([create(uuid: sameUUID), create(uuid: sameUUID)]), "$.changes[2].uuid"),
-                (try batch((0..<500).map { _ in create() }), "$.changes: more than 500"),
-                (try batch([], version: 2), "$.protocolVersion"),
-                (try batch([.init(mutationID: UUID(), uuid: player.uuid, kind: .delete, name: "A", baseVersion: 1)]), "$.changes[1].name"),
-                (#"{"changes":[{"kind":"save"}],"protocolVersion":1}"#, "$.changes[0].mutationID: missing"),
+                (batch(adding: #"{"id":"\#(UUID())","mutationID":"\#(UUID())","operation":"upsert","table":"player","values":{"name":"\u001b[31mred","score":1}}"#),
+                 "$.changes[1].values.name"),
+                (try body([valid, try create(id: sameID), try create(id: sameID)]), "$.changes[2].mutationID"),
+                (try body([valid, try create(uuid: sameUUID), try create(uuid: sameUUID)]), "$.changes[2]"),
+                (try body([valid] + (0..<500).map { _ in try create() }), "$.changes: more than 500"),
+                (validJSON.replacingOccurrences(of: #""protocolVersion":1"#, with: #""protocolVersion":2"#), "$.protocolVersion"),
+                (batch(adding: #"{"id":"\#(player.uuid)","mutationID":"\#(UUID())","operation":"delete","table":"player","values":{"name":"A"}}"#),
+                 "$.changes[1].values"),
+                (#"{"changes":[{"operation":"upsert"}],"protocolVersion":1}"#, "$.changes[0]"),
                 ("{not json", "$: not valid JSON"),
             ]
             for (body, message) in cases {
                 let response = try await post(client, body)
                 #expect(response.status == .badRequest, "\(message)")
-                #expect(try api.errorMessage(response)?.hasPrefix(message) == true, "\(message): \(String(buffer: response.body))")
+                #expect(try errorMessage(response)?.hasPrefix(message) == true, "\(message): \(String(buffer: response.body))")
                 #expect(try await store.state() == before, "\(message)")
             }
             // The valid change was not recorded either: alone, it is applied now.
-            let alone = try await post(client, PlayersChangeBatch(changes: [valid]))
-            #expect(String(buffer: alone.body).contains(#""status":"applied","version":2"#))
+            #expect(try results(try await post(client, [valid]), answering: [valid]).map(\.version) == [2])
         }
     }
 
@@ -147,35 +167,36 @@ import Testing
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
             let id = UUID()
-            let first = create("Arthur", id: id)
-            #expect(try await post(client, PlayersChangeBatch(changes: [first])).status == .ok)
-            #expect(try await post(client, PlayersChangeBatch(changes: [first])).status == .ok)
+            let first = try create("Arthur", id: id)
+            #expect(try await post(client, [first]).status == .ok)
+            #expect(try await post(client, [first]).status == .ok)
             let before = try await store.state()
-            let reused = try await post(client, PlayersChangeBatch(changes: [create("Zoé"), create("Zaphod", id: id)]))
+            let reused = try await post(client, [try create("Zoé"), try create("Zaphod", id: id)])
             #expect(reused.status == .conflict)
-            #expect(String(buffer: reused.body).contains("the mutation id \(id.uuidString) was used for another change"))
+            #expect(String(buffer: reused.body).contains("the mutation id \(id.uuidString) was answered before for another change"))
             #expect(try await store.state() == before)
         }
     }
 
     /// A misspelled key is refused, not dropped (`baseversion` would make
     /// an update a creation); so are a key twice and a number that is
-    /// not an integer written as one, as on `POST /v1/players`.
+    /// not an integer written as one, in a column of integers.
     @Test(arguments: StoreKind.allCases)
     func aBatchWithAnUnknownOrRepeatedKeyOrANonIntegerIsRefused(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
-            let change = #""kind":"save","mutationID":"\#(UUID().uuidString)","name":"Zoé","uuid":"\#(UUID().uuidString)""#
+            let change = #""id":"\#(UUID().uuidString)","mutationID":"\#(UUID().uuidString)","operation":"upsert","table":"player""#
             for (body, message) in [
-                (#"{"changes":[{\#(change),"score":5,"baseversion":3}],"protocolVersion":1}"#, "$.changes[0].baseversion: unknown key"),
-                (#"{"changes":[{\#(change),"score":5}],"protocolVersion":1,"extra":true}"#, "$.extra: unknown key"),
-                (#"{"changes":[{\#(change),"score":5,"score":6}],"protocolVersion":1}"#, "$.changes[0].score: appears twice"),
-                (#"{"changes":[{\#(change),"score":5e0}],"protocolVersion":1}"#,
-                 "$.changes[0].score: not an integer written as one (digits only, no fraction, exponent or -0)"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":5},"baseversion":3}],"protocolVersion":1}"#, "$.changes[0].baseversion"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":5}}],"protocolVersion":1,"extra":true}"#, "$.extra"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":5,"score":6}}],"protocolVersion":1}"#, "$.changes[0].values.score"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":5e0}}],"protocolVersion":1}"#, "$.changes[0].values.score"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":-0}}],"protocolVersion":1}"#, "$.changes[0].values.score"),
+                (#"{"changes":[{\#(change),"values":{"name":"Zoé","score":5}}],"protocolVersion":1.0}"#, "$.protocolVersion"),
             ] {
                 let response = try await post(client, body)
                 #expect(response.status == .badRequest, "\(body)")
-                #expect(String(buffer: response.body).contains(message), "\(String(buffer: response.body))")
+                #expect(try errorMessage(response)?.hasPrefix(message) == true, "\(String(buffer: response.body))")
             }
             #expect(try await store.currentVersion() == 0)
         }
@@ -185,7 +206,7 @@ import Testing
     func requestsThatDoNotReachTheStoreGetTheirStatuses(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
-            let valid = String(decoding: try PlayersChangeBatch(changes: [create()]).jsonData(), as: UTF8.self)
+            let valid = try body([try create()])
             #expect(try await post(client, valid, headers: [:]).status == .unsupportedMediaType)
             #expect(try await post(client, valid, headers: [.contentType: "text/plain"]).status == .unsupportedMediaType)
             // Only application/json itself, in UTF-8, as CLI.md and Server.md say.
@@ -196,10 +217,10 @@ import Testing
             for contentType in ["Application/JSON", "application/json; charset=UTF-8", "application/json;charset=\"utf-8\""] {
                 #expect(try await post(client, valid, headers: [.contentType: contentType]).status == .ok, "\(contentType)")
             }
-            let tooLarge = try await post(client, String(repeating: " ", count: 1024 * 1024) + valid)
+            let tooLarge = try await post(client, String(repeating: " ", count: 16 * 1024 * 1024) + valid)
             #expect(tooLarge.status == .contentTooLarge)
             for method in [HTTPRequest.Method.get, .put, .delete, .patch] {
-                let response = try await client.execute(uri: "/v1/changes", method: method, headers: Self.json)
+                let response = try await client.execute(uri: "/v1/sync/changes", method: method, headers: Self.json)
                 #expect(response.status == .methodNotAllowed, "\(method)")
                 #expect(response.headers[.allow] == "POST", "\(method)")
             }
@@ -209,13 +230,13 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func fullBatchesPassTheBodyLimitOfOnePlayer(_ kind: StoreKind) async throws {
+    func fullBatchesOfTheLongestNamesAreApplied(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
             let (store, client) = (server.store, server.client)
-            // 500 changes with the longest names: about 300 KB, far over 16 KiB.
+            // 500 changes with the longest names: about 300 KB.
             let name = String(repeating: "\u{1F600}", count: 100)
-            let batch = PlayersChangeBatch(changes: (0..<500).map { _ in create(name) })
-            #expect(try batch.jsonData().count > 200_000)
+            let batch = try body((0..<500).map { _ in try create(name) })
+            #expect(batch.utf8.count > 200_000)
             let response = try await post(client, batch)
             #expect(response.status == .ok)
             #expect(try await store.currentVersion() == 500)
@@ -226,7 +247,7 @@ import Testing
     func theTokenIsRequiredWhenConfigured(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind, token: "s3cret-token") { server in
             let (store, client) = (server.store, server.client)
-            let valid = String(decoding: try PlayersChangeBatch(changes: [create()]).jsonData(), as: UTF8.self)
+            let valid = try body([try create()])
             #expect(try await post(client, valid).status == .unauthorized)
             #expect(try await post(client, valid, headers: [.contentType: "application/json", .authorization: "Bearer nope"]).status == .unauthorized)
             #expect(try await store.currentVersion() == 0)

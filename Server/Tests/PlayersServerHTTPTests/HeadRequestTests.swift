@@ -20,8 +20,9 @@ import Testing
             let player = try await server.store.insert(name: "A", score: 1)
             let uris = [
                 "/health", "/healthz", "/ready", "/metrics",
-                "/v1/players", "/v1/players?limit=1", "/v1/players?since=\(server.store.cursor(0))", "/v1/players?limit=0",
-                "/v1/players/\(player.uuid.uuidString)", "/v1/players/\(UUID().uuidString)", "/v1/players/nope", "/nowhere",
+                "/v1/sync/rows", "/v1/sync/rows?limit=1", "/v1/sync/rows?since=\(server.store.cursor(0))", "/v1/sync/rows?limit=0",
+                "/v1/rows/player/\(player.uuid.uuidString)", "/v1/rows/player/\(UUID().uuidString)", "/v1/rows/player/nope", "/nowhere",
+                "/v1/players",
             ]
             for uri in uris {
                 let get = try await server.client.execute(uri: uri, method: .get)

@@ -59,12 +59,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aFailingStoreIsCountedAndAnswered500WithTheRequestID(_ kind: StoreKind) async throws {
         try await withClosedStore(kind) { client in
-            let response = try await client.execute(uri: "/v1/players", method: .get, headers: [Self.requestID: "trace-42"])
+            let response = try await client.execute(uri: "/v1/sync/rows", method: .get, headers: [Self.requestID: "trace-42"])
             #expect(response.status == .internalServerError)
             #expect(text(response).contains("under the request id trace-42"))
             let metrics = text(try await client.execute(uri: "/metrics", method: .get))
             #expect(sample(metrics, "players_server_store_errors_total") == 1)
-            #expect(sample(metrics, #"players_server_requests_total{route="/v1/players",method="GET",status="500"}"#) == 1)
+            #expect(sample(metrics, #"players_server_requests_total{route="/v1/sync/rows",method="GET",status="500"}"#) == 1)
         }
     }
 
@@ -73,21 +73,21 @@ import Testing
         try await APITestServer.with(kind) { server in
             let client = server.client
             let player = try await server.store.insert(name: "Arthur", score: 1)
-            #expect(try await client.execute(uri: "/v1/players/\(player.uuid)", method: .get).status == .ok)
-            #expect(try await client.execute(uri: "/v1/players/\(UUID())", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/v1/players/\(UUID())", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/v1/rows/player/\(player.uuid)", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/v1/rows/player/\(UUID())", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/v1/rows/player/\(UUID())", method: .get).status == .notFound)
             #expect(try await client.execute(uri: "/no/such/\(UUID())", method: .get).status == .notFound)
-            for _ in 0..<3 { _ = try await client.execute(uri: "/v1/players", method: .get) }
+            for _ in 0..<3 { _ = try await client.execute(uri: "/v1/sync/rows", method: .get) }
             let response = try await client.execute(uri: "/metrics", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
             let metrics = text(response)
-            #expect(sample(metrics, #"players_server_requests_total{route="/v1/players/{uuid}",method="GET",status="200"}"#) == 1)
-            #expect(sample(metrics, #"players_server_requests_total{route="/v1/players/{uuid}",method="GET",status="404"}"#) == 2)
+            #expect(sample(metrics, #"players_server_requests_total{route="/v1/rows/{table}/{id}",method="GET",status="200"}"#) == 1)
+            #expect(sample(metrics, #"players_server_requests_total{route="/v1/rows/{table}/{id}",method="GET",status="404"}"#) == 2)
             #expect(sample(metrics, #"players_server_requests_total{route="unmatched",method="GET",status="404"}"#) == 1)
-            #expect(sample(metrics, #"players_server_requests_total{route="/v1/players",method="GET",status="200"}"#) == 3)
-            #expect(sample(metrics, #"players_server_request_duration_seconds_count{route="/v1/players",method="GET"}"#) == 3)
-            #expect(sample(metrics, #"players_server_request_duration_seconds_bucket{route="/v1/players",method="GET",le="+Inf"}"#) == 3)
+            #expect(sample(metrics, #"players_server_requests_total{route="/v1/sync/rows",method="GET",status="200"}"#) == 3)
+            #expect(sample(metrics, #"players_server_request_duration_seconds_count{route="/v1/sync/rows",method="GET"}"#) == 3)
+            #expect(sample(metrics, #"players_server_request_duration_seconds_bucket{route="/v1/sync/rows",method="GET",le="+Inf"}"#) == 3)
             #expect(sample(metrics, "players_server_long_polls_open") == 0)
             #expect(sample(metrics, "players_server_store_errors_total") == 0)
             // Bounded labels: no path a client sent.

@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aRowIsCreatedReadUpdatedOnItsVersionAndDeleted(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let path = "/v1/rows/notebook/\(work.uuidString)"
             let created = try await send(server.client, .post, "/v1/rows/notebook", #"{"id":"\#(work.uuidString)","values":{"name":"Work"}}"#)
             #expect(created.status == .created, "\(String(buffer: created.body))")
@@ -64,7 +64,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anUpdateOfATableMergedByColumnSetsItsColumnsAndKeepsTheOthers(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             _ = try await send(server.client, .post, "/v1/rows/notebook", #"{"id":"\#(work.uuidString)","values":{"name":"Work"}}"#)
             let note = #"{"id":"\#(groceries.uuidString)","values":{"notebook":"\#(work.uuidString)","title":"Groceries","body":"Milk"}}"#
             #expect(try await send(server.client, .post, "/v1/rows/note", note).status == .created)
@@ -77,7 +77,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anEditIsPulledAsAnyChange(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let snapshot = try await server.client.execute(uri: "/v1/sync/rows", method: .get)
             let cursor = try SyncPage.decode(Data(buffer: snapshot.body), schema: schema).cursor
             _ = try await send(server.client, .post, "/v1/rows/notebook", #"{"id":"\#(work.uuidString)","values":{"name":"Work"}}"#)
@@ -89,7 +89,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aRequestSentAgainWithItsMutationIDGetsItsAnswerAndAnotherChangeIsRefused(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let mutationID = UUID()
             let body = #"{"id":"\#(work.uuidString)","values":{"name":"Work"}}"#
             let first = try await send(server.client, .post, "/v1/rows/notebook", body, mutationID: mutationID)
@@ -125,7 +125,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func editsAreCheckedByTheDeclarationAndARefusedOneChangesNothing(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let refusals: [(String, String, String)] = [
                 ("/v1/rows/notebook", #"{"values":{"name":"\#(String(repeating: "x", count: 101))"}}"#, "$.values.name"),
                 ("/v1/rows/notebook", #"{"values":{"nom":"Work"}}"#, "$.values.nom"),

@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aPushedRowComesBackInTheSnapshotAndItsChangesInTheDelta(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             try await notebookWithANote(server.client)
             let snapshot = try await page(server.client, "/v1/sync/rows")
             #expect(snapshot.kind == .snapshot && snapshot.isComplete)
@@ -72,7 +72,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func snapshotPagesCarryTheirFirstCursorAndLinkTheNext(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             try await notebookWithANote(server.client)
             let first = try await page(server.client, "/v1/sync/rows?limit=1")
             #expect(!first.isComplete)
@@ -96,7 +96,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func theLastPageCarriesTheDigestOfEachTablesRowsAtItsCursor(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             try await notebookWithANote(server.client)
             let snapshot = try await page(server.client, "/v1/sync/rows")
             let hasher = SyncRowHasher()
@@ -117,7 +117,7 @@ import Testing
     /// their `next` links), in the delta, and in the digests.
     @Test(arguments: StoreKind.allCases)
     func aRequestForSomeTablesGetsTheirRowsAndDigestsAlone(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             try await notebookWithANote(server.client)
             let first = try await page(server.client, "/v1/sync/rows?limit=1&tables=notebook")
             #expect(first.isComplete && first.rows.map(\.row.id) == [work])
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aRequestForATableTheServerDoesNotSyncIsRefused() async throws {
-        try await APITestServer.with(.embedded, engine: schema) { server in
+        try await APITestServer.with(.embedded, schema: schema) { server in
             for (query, message) in [("tables=tag", "'tables' names \"tag\", which is not a table this server syncs"),
                                      ("tables=", "'tables' must name at least one table"),
                                      ("since=0&tables=note,,", "'tables' names \"\", which is not")] {
@@ -152,7 +152,7 @@ import Testing
     /// Requests of other tables for the same delta at once never share
     /// its read: each gets its own tables' rows.
     @Test func deltasOfOtherTablesAreReadApart() async throws {
-        try await APITestServer.with(.embedded, engine: schema) { server in
+        try await APITestServer.with(.embedded, schema: schema) { server in
             try await notebookWithANote(server.client)
             let cursor = server.engine.history.cursor(at: 0)
             async let notebooks = page(server.client, "/v1/sync/rows?since=\(cursor)&tables=notebook")
@@ -167,7 +167,7 @@ import Testing
     /// something did.
     @Test(arguments: StoreKind.allCases)
     func aPageIsNotModifiedForItsETagUntilSomethingChanges(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             try await notebookWithANote(server.client)
             let snapshot = try await server.client.execute(uri: "/v1/sync/rows", method: .get)
             let snapshotTag = try #require(snapshot.headers[.eTag])
@@ -193,7 +193,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aBatchTheDeclarationRefusesIs400AndChangesNothing(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let body = #"{"protocolVersion":1,"changes":[{"mutationID":"\#(UUID().uuidString)","table":"tag","id":"\#(UUID().uuidString)","operation":"upsert","values":{}}]}"#
             let response = try await server.client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
                                                            body: ByteBuffer(string: body))
@@ -205,7 +205,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aBatchForAnotherServerIs412(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let response = try await push(server.client, [try upsert("notebook", work, ["name": .text("Work")])], server: UUID())
             #expect(response.status == .preconditionFailed)
             #expect(try await server.engine.currentVersion() == 0)
@@ -214,7 +214,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aCursorOfAnotherServerIs410WithTheSnapshotToTake(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let other = SyncCursor(counter: 0, epoch: SyncCursor.newEpoch(), server: UUID())
             let response = try await server.client.execute(uri: "/v1/sync/rows?since=\(other)", method: .get)
             #expect(response.status == .gone)
@@ -225,7 +225,7 @@ import Testing
 
     /// Players are rows of the engine: without a declaration, its
     /// endpoints serve them, and a player pushed through them is one of
-    /// `/v1/players`.
+    /// the store's players.
     @Test(arguments: StoreKind.allCases)
     func withoutADeclarationTheEngineServesThePlayers(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in

@@ -10,8 +10,8 @@ import Testing
 
 /// `GET /v1/sync/rows?since=…&wait=…`, the engine's long-poll, on both
 /// stores: held until a commit through another instance, the empty delta
-/// with the same cursor at the end of the wait, and the same refusals as
-/// the players' long-poll.
+/// with the same cursor at the end of the wait, and the bad values
+/// refused.
 ///
 /// The long-polls' clock stands still unless a test advances it
 /// (``APITestServer``): a long-poll that answers without that was not
@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aLongPollWithChangesIsAnsweredAtOnce(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let empty = try await cursor(server)
             try await endpoint.notebookWithANote(server.client)
             // The clock stands still: an answer did not wait.
@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aLongPollIsHeldUntilAnotherInstanceCommitsAChange(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let engine = server.engine
             let empty = try await cursor(server)
             let otherInstance = try await server.sandbox.makeSyncStore(schema: schema)
@@ -58,7 +58,7 @@ import Testing
     /// table, and answered by a change of one of its own.
     @Test(arguments: StoreKind.allCases)
     func aLongPollOfSomeTablesIsHeldThroughAnotherTablesChange(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let engine = server.engine
             let empty = try await cursor(server)
             let poll = Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30&tables=note") }
@@ -79,7 +79,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aLongPollWithoutChangeAnswersTheEmptyDeltaWithTheSameCursor(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let engine = server.engine
             try await endpoint.notebookWithANote(server.client)
             let now = try await cursor(server)
@@ -102,15 +102,63 @@ import Testing
         }
     }
 
-    @Test func aWaitWithoutSinceOrOutOfRangeIsRefused() async throws {
-        try await APITestServer.with(.embedded, engine: schema) { server in
-            let api = PlayersAPITests()
+    /// The value of a counter of `GET /metrics`.
+    func metric(_ server: APITestServer, _ name: String) async throws -> Double {
+        let text = String(buffer: try await server.client.execute(uri: "/metrics", method: .get).body)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) in /metrics")
+        return try #require(Double(line.split(separator: " ")[1]))
+    }
+
+    func errorMessage(_ response: APIResponse) throws -> String? {
+        try PlayersRowsTests().errorMessage(response)
+    }
+
+    @Test func aWaitWithoutSinceIsRefused() async throws {
+        try await APITestServer.with(.embedded, schema: schema) { server in
             let withoutSince = try await server.client.execute(uri: "/v1/sync/rows?wait=10", method: .get)
             #expect(withoutSince.status == .badRequest)
-            #expect(try api.errorMessage(withoutSince) == "'wait' needs 'since': only a delta can wait for changes")
-            let tooLong = try await server.client.execute(uri: "/v1/sync/rows?since=\(try await cursor(server))&wait=61", method: .get)
-            #expect(tooLong.status == .badRequest)
-            #expect(try api.errorMessage(tooLong) == "'wait' must be an integer from 0 to 60")
+            #expect(try errorMessage(withoutSince) == "'wait' needs 'since': only a delta can wait for changes")
+        }
+    }
+
+    @Test(arguments: ["-1", "61", "1.5", "soon", ""])
+    func badWaitValuesAreRefused(_ wait: String) async throws {
+        try await APITestServer.with(.embedded, schema: schema) { server in
+            let response = try await server.client.execute(uri: "/v1/sync/rows?since=\(try await cursor(server))&wait=\(wait)", method: .get)
+            #expect(response.status == .badRequest)
+            #expect(try errorMessage(response) == "'wait' must be an integer from 0 to 60")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anOldCursorIsGoneAtOnceEvenWithAWait(_ kind: StoreKind) async throws {
+        try await APITestServer.with(kind, tombstoneRetention: 1) { server in
+            let player = try await server.store.insert(name: "Arthur", score: 1)
+            try await server.store.delete(player.uuid)
+            try await server.engine.purgeTombstones(olderThan: 1, now: Date().addingTimeInterval(10))
+            // The clock stands still: an answer did not wait.
+            let response = try await server.client.execute(uri: "/v1/sync/rows?since=\(server.store.cursor(0))&wait=30", method: .get)
+            #expect(response.status == .gone)
+        }
+    }
+
+    /// The listening connection drops: the store reconnects and the
+    /// long-poll still wakes for a change committed afterwards.
+    @Test func aLongPollOutlivesTheLossOfTheListeningConnection() async throws {
+        try await APITestServer.with(.postgres) { server in
+            let cursor = try await server.store.currentVersion()
+            let poll = Task { try await server.client.execute(uri: "/v1/sync/rows?since=\(server.store.cursor(cursor))&wait=30", method: .get) }
+            // Dropped once the request waits (not while it reads).
+            try await waitUntil("the long-poll waiting on the store") { server.store.changes.waiterCount == 1 }
+            try await server.sandbox.dropPostgresConnections()
+            let otherInstance = try await server.sandbox.makeStore()
+            try await otherInstance.insert(name: "Beatrix", score: 2)
+            // The clock stands still: the change woke it, whether notified
+            // on the new listening connection or read again on reconnecting.
+            let response = try await poll.value
+            try await otherInstance.close()
+            let page = try PlayersRowsTests().page(response)
+            #expect(page.rows.map(\.row.values["name"]) == [.text("Beatrix")])
         }
     }
 
@@ -118,13 +166,13 @@ import Testing
     /// read of the engine's store and one answer; so do their next ones.
     @Test(arguments: StoreKind.allCases)
     func longPollsWokenByOneCommitShareOneReadOfTheDelta(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: schema) { server in
+        try await APITestServer.with(kind, schema: schema) { server in
             let engine = server.engine
             let empty = try await cursor(server)
             let count = 50
             let polls = (0..<count).map { _ in Task { try await endpoint.page(server.client, "/v1/sync/rows?since=\(empty)&wait=30") } }
             try await waitUntil("\(count) long-polls waiting on the engine's store") { engine.changes.waiterCount == count }
-            let readsBefore = try await LongPollTests().metric(server, "players_server_sync_delta_reads_total")
+            let readsBefore = try await metric(server, "players_server_delta_reads_total")
             let otherInstance = try await server.sandbox.makeSyncStore(schema: schema)
             _ = try await otherInstance.applyChanges([try endpoint.upsert("notebook", endpoint.work, ["name": .text("Work")])], at: Date())
             try await otherInstance.close()
@@ -134,12 +182,12 @@ import Testing
                 #expect(page.rows.map(\.row.id) == [endpoint.work])
                 cursors.insert(page.cursor)
             }
-            #expect(try await LongPollTests().metric(server, "players_server_sync_delta_reads_total") - readsBefore == 1)
+            #expect(try await metric(server, "players_server_delta_reads_total") - readsBefore == 1)
             let next = try #require(cursors.first)
             #expect(cursors.count == 1)
             let again = (0..<count).map { _ in Task { try await server.client.execute(uri: "/v1/sync/rows?since=\(next)&wait=30", method: .get) } }
             try await waitUntil("\(count) long-polls waiting again") { engine.changes.waiterCount == count }
-            #expect(try await LongPollTests().metric(server, "players_server_sync_delta_reads_total") - readsBefore == 2)
+            #expect(try await metric(server, "players_server_delta_reads_total") - readsBefore == 2)
             _ = engine.changes.releaseAll()
             for poll in again { _ = try await poll.value }
         }

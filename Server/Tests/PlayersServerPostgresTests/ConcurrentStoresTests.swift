@@ -29,16 +29,15 @@ import Testing
                 try await waitUntil("a delta reader following the writers to their end", timeout: hangGuard * 5) {
                     while true {
                         let finished = writersDone.isSet
-                        guard let page = try await reader.delta(since: cursor, limit: 7) else {
+                        guard let page = try await reader.engine.changes(after: cursor, limit: 8, tables: nil) else {
                             throw DeltaGone(cursor: cursor)
                         }
-                        for change in page.changes {
-                            guard case .player(let player) = change else { continue }
-                            versions.append(player.version)
-                        }
-                        cursor = page.version
-                        if page.isLast, finished { return true }
-                        if page.changes.isEmpty { return false }
+                        let changes = page.rows.prefix(7)
+                        versions += changes.filter(\.isLive).map(\.version)
+                        let isLast = page.rows.count <= 7
+                        cursor = isLast ? page.counter : changes.last!.version
+                        if isLast, finished { return true }
+                        if changes.isEmpty { return false }
                     }
                 }
                 return versions
@@ -49,8 +48,7 @@ import Testing
                     group.addTask {
                         var versions: [Int64] = []
                         for index in 0..<Self.creationsPerWriter {
-                            let player = try await store.create(uuid: UUID(), name: "W\(writer)-\(index)", score: index)
-                            versions.append(try #require(player.player).version)
+                            versions.append(try await store.insert(name: "W\(writer)-\(index)", score: index).version)
                         }
                         return versions
                     }

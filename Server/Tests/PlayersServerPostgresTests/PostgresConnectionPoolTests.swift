@@ -85,8 +85,8 @@ import TestSupport
                 for _ in 0..<3 {
                     group.addTask {
                         for _ in 0..<cycles {
-                            let store = EnginePlayersStore(try await PostgresSyncStore(url: url, schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
-                            _ = try await store.snapshot(limit: 1, after: nil)
+                            let store = PlayersTestStore(try await PostgresSyncStore(url: url, schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
+                            _ = try await store.allPlayers()
                             try await store.close()
                         }
                     }

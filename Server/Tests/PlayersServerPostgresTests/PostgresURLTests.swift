@@ -22,8 +22,8 @@ import Testing
     @Test(arguments: ["disable", "allow", "prefer"])
     func modesThatAllowPlainConnectionsConnectToAServerWithoutTLS(_ mode: String) async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
-            let store = EnginePlayersStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
-            _ = try await store.snapshot(limit: 1, after: nil)
+            let store = PlayersTestStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
+            _ = try await store.allPlayers()
             try await store.close()
         }
     }
@@ -32,7 +32,7 @@ import Testing
     func modesThatRequireTLSRefuseAServerWithoutIt(_ mode: String) async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             await #expect(throws: (any Error).self) {
-                let store = EnginePlayersStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
+                let store = PlayersTestStore(try await PostgresSyncStore(url: try sandboxURL(sandbox, sslMode: mode), schema: PlayersSchema.schema, connectTimeout: hangGuard, logger: postgresTestLogger))
                 try await store.close()
             }
         }

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import PlayersProtocol
 import PlayersServerStore
+import ServerTestSupport
 import SyncServerDatabase
 import TestSupport
 import Testing
@@ -9,12 +10,12 @@ import Testing
 @Suite struct EmbeddedPlayersStoreTests {
     /// Runs `body` with a store on an encrypted file in its own folder
     /// (removed afterwards), and the configuration that opens the file.
-    func withStore(busyMode: Database.BusyMode, _ body: (EnginePlayersStore, String, Configuration) async throws -> Void) async throws {
+    func withStore(busyMode: Database.BusyMode, _ body: (PlayersTestStore, String, Configuration) async throws -> Void) async throws {
         let folder = try TemporaryFolder()
         var configuration = storeFileConfiguration()
         configuration.busyMode = busyMode
         let path = folder.path("server.db")
-        let store = EnginePlayersStore(EmbeddedSyncStore(try ServerSyncDatabase(DatabasePool(path: path, configuration: configuration),
+        let store = PlayersTestStore(EmbeddedSyncStore(try ServerSyncDatabase(DatabasePool(path: path, configuration: configuration),
                                                                                  schema: PlayersSchema.schema)))
         try await body(store, path, configuration)
         try await store.close()
@@ -51,7 +52,7 @@ import Testing
                     for index in 0..<writeCount {
                         group.addTask {
                             writesStarted.increment()
-                            _ = try await store.create(uuid: UUID(), name: "P\(index)", score: index)
+                            try await store.insert(name: "P\(index)", score: index)
                         }
                     }
                     try await group.waitForAll()
@@ -60,12 +61,12 @@ import Testing
             try await waitUntil("\(writeCount) writes started, one of them waiting for the lock") {
                 writesStarted.value == writeCount && writeAtTheLock.isSet
             }
-            let page = try await store.snapshot(limit: 100, after: nil)
+            let players = try await store.allPlayers()
             try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
             try holder.close()
             try await writes.value
-            #expect(page.players.isEmpty)
-            #expect(try await store.snapshot(limit: 100, after: nil).players.count == writeCount)
+            #expect(players.isEmpty)
+            #expect(try await store.allPlayers().count == writeCount)
         }
     }
 }

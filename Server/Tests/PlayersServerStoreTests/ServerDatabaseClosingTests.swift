@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import PlayersProtocol
 import PlayersServerStore
+import ServerTestSupport
 import SyncServer
 import SyncServerDatabase
 import TestSupport
@@ -9,8 +10,8 @@ import Testing
 
 @Suite struct ServerDatabaseClosingTests {
     /// The players of a server database file opened as the server does.
-    func store(_ writer: any DatabaseWriter) throws -> EnginePlayersStore {
-        EnginePlayersStore(EmbeddedSyncStore(try ServerSyncDatabase(writer, schema: PlayersSchema.schema)))
+    func store(_ writer: any DatabaseWriter) throws -> PlayersTestStore {
+        PlayersTestStore(EmbeddedSyncStore(try ServerSyncDatabase(writer, schema: PlayersSchema.schema)))
     }
 
     @Test func closingLeavesEveryPlayerInTheDatabaseFileAlone() async throws {
@@ -19,12 +20,12 @@ import Testing
         let path = folder.path("server.db")
         let store = try self.store(DatabasePool(path: path, configuration: configuration))
         try await store.seed(20)
-        let deleted = try #require(try await store.snapshot(limit: 1, after: nil).players.first)
-        _ = try await store.delete(deleted.uuid)
-        _ = try await store.delta(since: 0, limit: 5)
-        try await store.purgeTombstones(olderThan: 3600, now: Date())
-        _ = try await store.refresh()
-        let players = try await store.snapshot(limit: 100, after: nil).players
+        let deleted = try #require(try await store.allPlayers().first)
+        try await store.delete(deleted.uuid)
+        _ = try await store.engine.changes(after: 0, limit: 5, tables: nil)
+        try await store.engine.purgeTombstones(olderThan: 3600, now: Date())
+        _ = try await PlayersDemo(store.engine)!.refresh()
+        let players = try await store.allPlayers()
         try await store.close()
         // The -wal file is empty or gone: everything is in the file.
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
@@ -35,7 +36,7 @@ import Testing
         let copiedFile = try DatabaseQueue(path: copy, configuration: configuration)
         #expect(try await copiedFile.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
         let copied = try self.store(copiedFile)
-        #expect(try await copied.snapshot(limit: 100, after: nil).players == players)
+        #expect(try await copied.allPlayers() == players)
         try await copied.close()
     }
 

@@ -14,7 +14,7 @@ import Testing
         #expect(silent.isClosedByServer)
         // Half a request head is idle too.
         let halfHead = try RawHTTP(port: server.port)
-        try halfHead.send("GET /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try halfHead.send("GET /v1/sync/rows HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         #expect(halfHead.isClosedByServer)
     }
 
@@ -23,9 +23,9 @@ import Testing
         // timeout can close this connection within it.
         let server = try ServerProcess(["--read-timeout", "1s", "--idle-timeout", "1h"])
         let slow = try RawHTTP(port: server.port)
-        try slow.send("POST /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":")
+        try slow.send("POST /v1/rows/player HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":")
         #expect(slow.readToEnd() != nil)
-        #expect(try server.request("GET", "/v1/players").status == 200)
+        #expect(try server.request("GET", "/v1/sync/rows").status == 200)
     }
 
     @Test func anIdleConnectionMakesRoomForANewOneAtTheLimit() throws {
@@ -78,7 +78,7 @@ import Testing
             let group = DispatchGroup()
             for index in 0..<16 {
                 onNewThread(in: group) {
-                    let status = (try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status) ?? 0
+                    let status = (try? server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(index)).status) ?? 0
                     writes.withLock { $0.append(status) }
                 }
             }
@@ -87,7 +87,7 @@ import Testing
                 try server.metric("players_server_requests_in_progress") == 17
             }
             // Answered while the writes still wait: the lock goes only after.
-            let read = try server.request("GET", "/v1/players")
+            let read = try server.request("GET", "/v1/sync/rows")
             #expect(writes.withLock { $0 }.isEmpty, "no write ended before the lock went")
             lock.unlock()
             group.wait()

@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import SyncSchema
 import TestSupport
 import Testing
 
@@ -11,8 +11,8 @@ import Testing
     static func documentedCommand() throws -> (command: String, output: String) {
         let lines = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("Docs/Server.md"), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
-        guard let index = lines.firstIndex(where: { $0.hasPrefix("$ curl") && $0.contains("/v1/changes") }), index + 1 < lines.count else {
-            throw TestFailure("Docs/Server.md has no curl command for /v1/changes")
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("$ curl") && $0.contains("/v1/sync/changes") }), index + 1 < lines.count else {
+            throw TestFailure("Docs/Server.md has no curl command for /v1/sync/changes")
         }
         return (String(lines[index].dropFirst(2)), String(lines[index + 1]))
     }
@@ -27,10 +27,10 @@ import Testing
             #expect(result.status == 0, "\(result.error)")
             #expect(result.output == output, "attempt \(attempt)")
         }
-        let player = try server.request("GET", "/v1/players/7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B")
-        #expect(player.body == #"{"name":"Zoé","score":30,"uuid":"7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B","version":24}"#)
-        let cursor = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players?limit=1").body.utf8)).cursor ?? ""
-        #expect(try PlayersCursor(cursor).counter == 24)
-        #expect(try server.request("GET", "/v1/players?since=\(cursor)").body.contains(#""players":[]"#))
+        let player = try server.request("GET", "/v1/rows/player/7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B")
+        #expect(player.body == #"{"id":"7E3A1C55-2B4D-4F6E-8A9B-0C1D2E3F4A5B","table":"player","values":{"name":"Zoé","score":30},"version":24}"#)
+        let cursor = try server.cursor()
+        #expect(try SyncCursor(cursor).counter == 24)
+        #expect(try SyncPage.players(try server.request("GET", "/v1/sync/rows?since=\(cursor)").body).rows.isEmpty)
     }
 }

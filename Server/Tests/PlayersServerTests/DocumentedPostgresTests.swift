@@ -62,10 +62,10 @@ import Testing
                 return ports.count == 2
             }
             let auth = ["Authorization": "Bearer team-token", "Content-Type": "application/json"]
-            let created = try RawHTTP.request(port: ports[0], "POST", "/v1/players", host: "127.0.0.1:\(ports[0])", headers: auth,
-                                              body: #"{"name":"Ford","score":7}"#)
+            let created = try RawHTTP.request(port: ports[0], "POST", "/v1/rows/player", host: "127.0.0.1:\(ports[0])", headers: auth,
+                                              body: #"{"values":{"name":"Ford","score":7}}"#)
             #expect(created.status == 201)
-            let read = try RawHTTP.request(port: ports[1], "GET", "/v1/players", host: "127.0.0.1:\(ports[1])", headers: auth)
+            let read = try RawHTTP.request(port: ports[1], "GET", "/v1/sync/rows", host: "127.0.0.1:\(ports[1])", headers: auth)
             #expect(read.body.contains(#""name":"Ford""#))
             // Both stop on SIGTERM, and the script's wait ends with them.
             for server in Self.children(of: shell.processIdentifier) { kill(server, SIGTERM) }

@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import SyncSchema
 import ServerTestSupport
 import Synchronization
 import TestSupport
@@ -23,35 +23,37 @@ import Testing
 
     /// Creates a player through `server`; its entry if the server
     /// acknowledged it (201), else nil.
-    static func create(_ name: String, through server: ServerProcess) -> PlayersPayload.PlayerEntry? {
-        guard let response = try? server.request("POST", "/v1/players", headers: ["Content-Type": "application/json"],
-                                                 body: #"{"name":"\#(name)","score":1}"#),
-              response.status == 201
+    static func create(_ name: String, through server: ServerProcess) -> (uuid: UUID, version: Int64)? {
+        guard let response = try? server.request("POST", "/v1/rows/player", headers: ["Content-Type": "application/json"],
+                                                 body: #"{"values":{"name":"\#(name)","score":1}}"#),
+              response.status == 201,
+              let object = try? JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any],
+              let uuid = (object["id"] as? String).flatMap(UUID.init(uuidString:)),
+              let version = (object["version"] as? NSNumber)?.int64Value
         else { return nil }
-        return try? JSONDecoder().decode(PlayersPayload.PlayerEntry.self, from: Data(response.body.utf8))
+        return (uuid, version)
     }
 
     /// Every page of a full snapshot through `server`.
-    static func snapshot(through server: ServerProcess) throws -> PlayersPayload {
-        let response = try server.request("GET", "/v1/players?limit=5000")
-        return try PlayersPayload.decode(Data(response.body.utf8))
+    static func snapshot(through server: ServerProcess) throws -> SyncPage {
+        try SyncPage.players(try server.request("GET", "/v1/sync/rows?limit=5000").body)
     }
 
     @Test func instancesStartingTogetherSeedOnceAndAWriteThroughOneIsReadThroughTheOtherAtOnce() async throws {
         try await StoreSandbox.with(.postgres) { sandbox in
             let servers = try await startInstances(2, on: sandbox, ["--seed", "40"])
             let snapshots = try servers.map { try Self.snapshot(through: $0) }
-            #expect(snapshots.map(\.players.count) == [40, 40])
+            #expect(snapshots.map(\.rows.count) == [40, 40])
             // One database, one history: the same cursor through both.
             #expect(Set(snapshots.map(\.cursor)).count == 1)
-            #expect(snapshots.map { try? PlayersCursor($0.cursor ?? "").counter } == [40, 40])
+            #expect(snapshots.map { try? SyncCursor($0.cursor).counter } == [40, 40])
 
             let created = try #require(Self.create("Arthur", through: servers[0]))
-            let read = try servers[1].request("GET", "/v1/players/\(created.uuid.uuidString)")
+            let read = try servers[1].request("GET", "/v1/rows/player/\(created.uuid.uuidString)")
             #expect(read.status == 200)
             #expect(read.body.contains("Arthur"))
-            let delta = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=\(snapshots[1].cursor ?? "")").body.utf8))
-            #expect(delta.players.map(\.uuid) == [created.uuid])
+            let delta = try SyncPage.players(try servers[1].request("GET", "/v1/sync/rows?since=\(snapshots[1].cursor)").body)
+            #expect(delta.rows.map(\.row.id) == [created.uuid])
         }
     }
 
@@ -81,11 +83,11 @@ import Testing
                     try waitUntilBlocking("a delta reader following the writers to their end", timeout: hangGuard * 5) {
                         while true {
                             let finished = done.isSet
-                            let page = try PlayersPayload.decode(Data(try servers[1].request("GET", "/v1/players?since=\(cursor)&limit=7").body.utf8))
-                            versions += page.players.compactMap(\.version)
-                            cursor = try #require(page.cursor)
-                            if page.complete, finished { return true }
-                            if page.players.isEmpty { return false }
+                            let page = try SyncPage.players(try servers[1].request("GET", "/v1/sync/rows?since=\(cursor)&limit=7").body)
+                            versions += page.rows.map(\.version)
+                            cursor = page.cursor
+                            if page.isComplete, finished { return true }
+                            if page.rows.isEmpty { return false }
                         }
                     }
                     return versions
@@ -108,7 +110,7 @@ import Testing
             #expect(seen == Array(1...total))
             #expect(try await sandbox.storeProblems() == [])
 
-            let database = Set(try Self.snapshot(through: servers[0]).players.map(\.uuid.uuidString))
+            let database = Set(try Self.snapshot(through: servers[0]).rows.map(\.row.id.uuidString))
             #expect(database.count == writers * creations)
             for (client, watcher) in clients {
                 // Merged up to the last change: its line ends with the cursor.
@@ -143,7 +145,7 @@ import Testing
             try await writing.value
             let written = acknowledged.withLock { $0 }
             #expect(written.count >= 30)
-            let served = Set(try Self.snapshot(through: servers[1]).players.map(\.uuid))
+            let served = Set(try Self.snapshot(through: servers[1]).rows.map(\.row.id))
             #expect(Set(written).isSubset(of: served))
             // At most the creation in flight at the kill, unacknowledged.
             #expect(served.count <= written.count + 1)

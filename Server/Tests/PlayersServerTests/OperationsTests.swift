@@ -18,17 +18,17 @@ import Testing
         let token = "t0ken-never-logged"
         let server = try ServerProcess(["--token-file", "token"], environment: ["PLAYERS_SERVER_LOG_LEVEL": "info"], folder: try folderWithToken(token))
         let bearer = ["Authorization": "Bearer \(token)"]
-        let listed = try server.request("GET", "/v1/players?limit=7", headers: bearer.merging(["X-Request-ID": "trace-7"]) { $1 })
+        let listed = try server.request("GET", "/v1/sync/rows?limit=7", headers: bearer.merging(["X-Request-ID": "trace-7"]) { $1 })
         #expect(listed.status == 200)
         #expect(listed.head.contains("X-Request-ID: trace-7"))
-        let created = try server.request("POST", "/v1/players", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
-                                         body: #"{"name":"Body-Name-Never-Logged","score":1}"#)
+        let created = try server.request("POST", "/v1/rows/player", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+                                         body: #"{"values":{"name":"Body-Name-Never-Logged","score":1}}"#)
         #expect(created.status == 201)
         let generated = try #require(created.head.split(separator: "\r\n").first { $0.hasPrefix("X-Request-ID: ") }?.dropFirst(14))
         #expect(try server.stop() == 0)
         let lines = server.errorOutput.split(separator: "\n")
         let listLine = try #require(lines.first { $0.contains("request_id=trace-7") }, "\(server.errorOutput)")
-        for field in ["method=GET", "path=/v1/players ", "route=/v1/players ", "status=200", "duration_ms="] {
+        for field in ["method=GET", "path=/v1/sync/rows ", "route=/v1/sync/rows ", "status=200", "duration_ms="] {
             #expect(listLine.contains(field), "\(field) in \(listLine)")
         }
         let createLine = try #require(lines.first { $0.contains("request_id=\(generated)") }, "\(server.errorOutput)")
@@ -52,7 +52,7 @@ import Testing
                     ready = try server.request("GET", "/ready")
                     return ready?.status == 503
                 }
-                let players = try server.request("GET", "/v1/players").status
+                let players = try server.request("GET", "/v1/sync/rows").status
                 return (ready, players, try server.stop(SIGTERM, within: hangGuard * 2))
             }
             #expect(ready?.status == 503)

@@ -44,8 +44,10 @@ import Testing
         }
     }
 
-    func save(_ mutation: Int, _ player: Int, _ name: String, _ score: Int, base: Int64?) -> PlayersChangeBatch.Change {
-        .init(mutationID: Self.id(100 + mutation), uuid: Self.id(player), kind: .save, name: name, score: score, baseVersion: base)
+    func save(_ mutation: Int, _ player: Int, _ name: String, _ score: Int64, base: Int64?) throws -> SyncChange {
+        SyncChange(mutationID: Self.id(100 + mutation), operation: .upsert,
+                   row: try PlayersSchema.player.row(id: Self.id(player), values: ["name": .text(name), "score": .integer(score)]),
+                   baseVersion: base)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -62,18 +64,21 @@ import Testing
                 ])
                 // The floor: a delta from before the purged tombstone is
                 // refused; from it, every change in version order.
-                #expect(try await store.delta(since: 4, limit: 10) == nil)
-                let delta = try #require(try await store.delta(since: 5, limit: 10))
-                #expect(delta.serverVersion == 9)
-                #expect(delta.changes.map { change -> String in
-                    switch change {
-                    case .player(let player): "\(player.name) \(player.version)"
-                    case .tombstone(let tombstone): "\(tombstone.uuid == Self.id(3) ? "Craig" : "?") deleted \(tombstone.version)"
+                #expect(try await store.engine.changes(after: 4, limit: 10, tables: nil) == nil)
+                let delta = try #require(try await store.engine.changes(after: 5, limit: 10, tables: nil))
+                #expect(delta.counter == 9)
+                #expect(delta.rows.map { row -> String in
+                    switch row.state {
+                    case .live(let values, _): "\(values["name"].map { "\($0)" } ?? "?") \(row.version)"
+                    case .deleted: "\(row.key.id == Self.id(3) ? "Craig" : "?") deleted \(row.version)"
                     }
-                } == ["Barbara | Zoé 6", "Craig deleted 7", "Éric 8", "Arthur 9"])
+                } == ["\(SyncValue.text("Barbara | Zoé")) 6", "Craig deleted 7", "\(SyncValue.text("Éric")) 8", "\(SyncValue.text("Arthur")) 9"])
+                // The digest of Players' table is Players' digest of
+                // before the engine (the same hash).
                 var digest = PlayersDigest.empty
                 for player in players { digest.toggle(uuid: player.uuid, name: player.name, score: player.score, version: player.version) }
-                #expect(delta.digest == digest)
+                let tableDigest = try #require(delta.digests.first { $0.table == "player" })
+                #expect(tableDigest.rows == digest.players && tableDigest.checksum == digest.checksumValue)
 
                 // The history its clients' cursors name: the same server,
                 // its epochs (PostgreSQL's fixture was restored by psql
@@ -87,15 +92,16 @@ import Testing
 
                 // The answers kept: a retry gets the same one and changes
                 // nothing; a new change takes the next version.
-                let retried = try await store.applyChanges(PlayersChangeBatch(changes: [
-                    .init(mutationID: Self.id(105), uuid: Self.id(3), kind: .delete, baseVersion: 3),
-                    save(6, 2, "Bob", 22, base: 2),
-                    save(8, 1, "Arthur", 11, base: 1),
-                    save(9, 6, "Fatima", 60, base: nil),
-                ])).results
+                let retried = try await store.engine.applyChanges([
+                    SyncChange(mutationID: Self.id(105), operation: .delete,
+                               row: try PlayersSchema.player.row(id: Self.id(3), values: [:], carrying: .changed), baseVersion: 3),
+                    try save(6, 2, "Bob", 22, base: 2),
+                    try save(8, 1, "Arthur", 11, base: 1),
+                    try save(9, 6, "Fatima", 60, base: nil),
+                ], at: Date())
                 #expect(retried.map(\.status) == [.applied, .conflict, .applied, .applied])
-                #expect(retried.map(\.version) == [7, nil, 9, 10])
-                #expect(retried[1].player == ServerPlayer(uuid: Self.id(2), name: "Barbara | Zoé", score: 21, version: 6).entry)
+                #expect(retried.map(\.version) == [7, 6, 9, 10])
+                #expect(retried[1].serverRow?.values == ["name": .text("Barbara | Zoé"), "score": .integer(21)])
             } catch {
                 try? await store.close()
                 throw error
@@ -129,9 +135,9 @@ import Testing
             try await Self.loadFixture(sandbox)
             let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
             defer { _ = try? server.stop() }
-            let page = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players").body.utf8))
-            #expect(page.players.map(\.name) == ["Arthur", "Barbara | Zoé", "Éric"])
-            #expect(page.digest?.players == 3)
+            let page = try SyncPage.decode(Data(try server.request("GET", "/v1/sync/rows").body.utf8), schema: PlayersSchema.schema)
+            #expect(page.rows.map(\.row.values["name"]) == [.text("Arthur"), .text("Barbara | Zoé"), .text("Éric")])
+            #expect(page.digests?.first?.rows == 3)
             _ = try server.stop()
             if kind == .postgres {
                 // The release before refuses its players' schema as newer.
@@ -153,14 +159,14 @@ import Testing
     func theEnginesOwnRowsMoveAfterThePlayersVersions(_ kind: StoreKind) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             let notebook = UUID()
-            let engine = try await sandbox.makeSyncStore(schema: .testNotes)
+            let engine = try await sandbox.makeSyncStore(schema: .playersAndTestNotes)
             let change = SyncChange(mutationID: UUID(), operation: .upsert,
                                     row: try SyncSchema.testNotes.table("notebook")!.row(id: notebook, values: ["name": .text("Work")]),
                                     baseVersion: nil)
             #expect(try await engine.applyChanges([change], at: Date()).map(\.version) == [1])
             try await engine.close()
             try await Self.loadFixture(sandbox)
-            let adopted = try await sandbox.makeSyncStore(schema: .testNotes)
+            let adopted = try await sandbox.makeSyncStore(schema: .playersAndTestNotes)
             do {
                 #expect(try await adopted.row(SyncRowKey(table: "notebook", id: notebook))?.version == 10)
                 #expect(try await adopted.row(SyncRowKey(table: "player", id: Self.id(1)))?.version == 9)

@@ -47,11 +47,11 @@ import Testing
             let (url, password, bare) = try clusterURLs(try sandbox.postgresURLString())
             for environment in [["PLAYERS_SERVER_POSTGRES_URL": url], ["PLAYERS_SERVER_POSTGRES_URL": bare, "PGPASSWORD": password]] {
                 let server = try ServerProcess(["--seed", "3"], environment: environment)
-                #expect(try server.request("GET", "/v1/players").status == 200)
+                #expect(try server.request("GET", "/v1/sync/rows").status == 200)
                 #expect(try server.stop() == 0)
             }
             let server = try ServerProcess(["--postgres", bare], environment: ["PGPASSWORD": password])
-            #expect(try server.request("GET", "/v1/players").body.contains(#""kind":"snapshot""#))
+            #expect(try server.request("GET", "/v1/sync/rows").body.contains(#""kind":"snapshot""#))
             #expect(try server.stop() == 0)
         }
     }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func aRequestThatIsNotHTTPIs400WithAJSONError() throws {
         let server = try ServerProcess([])
-        for garbage in ["hello\r\n\r\n", "GET /v1/players HTTP/9\r\n\r\n", "GET /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"] {
+        for garbage in ["hello\r\n\r\n", "GET /v1/sync/rows HTTP/9\r\n\r\n", "GET /v1/sync/rows HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"] {
             let connection = try RawHTTP(port: server.port)
             try connection.send(garbage)
             let text = try #require(connection.readToEnd(), "\(garbage)")
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aRefusedHostIs421WithAJSONError() throws {
         let server = try ServerProcess([])
-        try expectJSONError(try server.request("GET", "/v1/players", host: "attacker.example"), 421, "Host attacker.example")
+        try expectJSONError(try server.request("GET", "/v1/sync/rows", host: "attacker.example"), 421, "Host attacker.example")
         try expectJSONError(try server.request("GET", "/nowhere", host: "attacker.example"), 421, "an unknown path on a refused Host")
         #expect(try server.stop() == 0)
     }

@@ -4,9 +4,10 @@ import SyncSchema
 import TestSupport
 import Testing
 
-/// `players-server --schema FILE`: the declared tables synced beside the
-/// players, in the same encrypted file; a declaration it cannot serve
-/// stops it at start, naming the file.
+/// `players-server --schema FILE`: exactly the declared tables synced,
+/// in the server's encrypted file; without it, Players' table; a
+/// declaration it cannot serve, or a database of other tables, stops it
+/// at start, naming what to do.
 @Suite struct SchemaOptionTests {
     static let json = ["Content-Type": "application/json"]
 
@@ -15,11 +16,8 @@ import Testing
         try data.write(to: folder.url(name))
     }
 
-    @Test func aDeclaredTableIsSyncedBesideThePlayersInTheSameFile() async throws {
-        let folder = try TemporaryFolder()
-        try writeDeclaration(in: folder)
-        let arguments = ["--database", "server.db", "--schema", "notes.json", "--seed", "2"]
-        var server = try ServerProcess(arguments, environment: ServerDatabase.environment, folder: folder)
+    /// Pushes a notebook named Work through `server`; its id.
+    func pushNotebook(_ server: ServerProcess) throws -> UUID {
         let notebook = UUID()
         let change = SyncChange(mutationID: UUID(), operation: .upsert,
                                 row: try SyncSchema.testNotes.table("notebook")!.row(id: notebook, values: ["name": .text("Work")]),
@@ -27,14 +25,70 @@ import Testing
         let pushed = try server.request("POST", "/v1/sync/changes", headers: Self.json,
                                         body: String(decoding: try SyncChangeBatch(changes: [change]).jsonData(), as: UTF8.self))
         #expect(pushed.status == 200, "\(pushed.body)")
+        return notebook
+    }
+
+    @Test func theDeclaredTablesAreServedAloneAndKeptInTheFile() async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration(in: folder)
+        let arguments = ["--database", "server.db", "--schema", "notes.json"]
+        var server = try ServerProcess(arguments, environment: ServerDatabase.environment, folder: folder)
+        let notebook = try pushNotebook(server)
         #expect(try server.stop() == 0)
 
-        // The same file, opened again: the row and the players are there.
+        // The same file, opened again: the row is there, and no player
+        // table is served.
         server = try ServerProcess(arguments, environment: ServerDatabase.environment, folder: folder)
         let page = try SyncPage.decode(Data(try server.request("GET", "/v1/sync/rows").body.utf8), schema: .testNotes)
         #expect(page.rows.map(\.row.id) == [notebook])
-        #expect(try server.request("GET", "/v1/players").status == 200)
+        #expect(page.digests?.map(\.table) == ["comment", "note", "notebook", "pin", "share"])
+        #expect(try server.request("GET", "/v1/rows/player/\(UUID())").status == 404)
+        #expect(try server.request("GET", "/v1/sync/rows?tables=player").status == 400)
         #expect(try server.stop() == 0)
+    }
+
+    /// `players schema` prints Players' declaration: given with another
+    /// app's, the server serves both, and seeds the players.
+    @Test func playersDeclarationServesThePlayersBesideAnotherApp() async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration(in: folder)
+        let players = ChildProcess()
+        players.executableURL = try BuiltProducts.url("players")
+        players.arguments = ["schema"]
+        let printed = try await TestSupport.run(players)
+        #expect(printed.status == 0, "\(printed.error)")
+        try writeDeclaration("players.json", Data(printed.output.utf8), in: folder)
+        let server = try ServerProcess(["--schema", "players.json", "--schema", "notes.json", "--seed", "2"], folder: folder)
+        let notebook = try pushNotebook(server)
+        let page = try SyncPage.decode(Data(try server.request("GET", "/v1/sync/rows").body.utf8), schema: .playersAndTestNotes)
+        #expect(page.rows.filter { $0.row.table == "player" }.count == 2)
+        #expect(page.rows.filter { $0.row.table == "notebook" }.map(\.row.id) == [notebook])
+        #expect(try server.stop() == 0)
+    }
+
+    /// Rows of a table that no declaration declares could be neither read
+    /// nor checked: the server refuses the database rather than serve it
+    /// in part.
+    @Test func aDatabaseWithRowsOfAnUndeclaredTableIsRefusedAtStart() async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration(in: folder)
+        let server = try ServerProcess(["--database", "server.db", "--seed", "2"], environment: ServerDatabase.environment, folder: folder)
+        #expect(try server.stop() == 0)
+        let result = try await ServerProcess.run(["--database", "server.db", "--schema", "notes.json", "--port", "0"],
+                                                 environment: ServerDatabase.environment, in: folder)
+        #expect(result.status == 1)
+        #expect(result.error.contains("the database holds rows of the table player, which the declarations given do not declare"), "\(result.error)")
+        #expect(try ServerDatabase.playerCount(folder.path("server.db")) == 2)
+    }
+
+    @Test(arguments: [["--seed", "2"], ["--demo"]])
+    func theDemosWritesNeedPlayersTable(_ demo: [String]) async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration(in: folder)
+        let result = try await ServerProcess.run(["--schema", "notes.json", "--port", "0"] + demo, in: folder)
+        #expect(result.status == 1)
+        #expect(result.error == "players-server: --seed and --demo write players, and the declarations of --schema have no player table: "
+            + "give Players' declaration too (players schema > players.json; --schema players.json)\n")
     }
 
     @Test func aDeclarationThatIsNotValidStopsTheServerNamingTheFile() async throws {

@@ -1,6 +1,7 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
+import ServerTestSupport
+import SyncSchema
 import Synchronization
 import TestSupport
 import Testing
@@ -16,7 +17,7 @@ import Testing
                 defer { writerEnded.store(true, ordering: .relaxed) }
                 var index = 0
                 while writing.load(ordering: .relaxed) {
-                    _ = try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index))
+                    _ = try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(index))
                     writes.add(1, ordering: .relaxed)
                     index += 1
                 }
@@ -88,7 +89,7 @@ import Testing
     @Test func documentedBackupCommandRunsAsWrittenAndRestores() async throws {
         let server = try ServerProcess(["--database", "server.db", "--passphrase-file", "passphrase", "--seed", "5"],
                                        folder: try Self.folderWithPassphraseFile())
-        let before = try PlayersCursor(try PlayersPayload.decode(Data(try server.request("GET", "/v1/players").body.utf8)).cursor ?? "")
+        let before = try SyncCursor(try SyncPage.players(try server.request("GET", "/v1/sync/rows").body).cursor)
         let result = try await ServerProcess.run(
             ["backup", "--database", "server.db", "--passphrase-file", "passphrase", "server-backup.db"], in: server.folder)
         #expect(result.status == 0, "\(result.error)")
@@ -97,7 +98,7 @@ import Testing
         let backedUp = try ServerDatabase.players(server.path("server-backup.db"))
 
         for index in 0..<3 {
-            #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status == 201)
+            #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(index)).status == 201)
         }
         #expect(try server.stop() == 0)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: server.path("server.db" + suffix)) }
@@ -105,12 +106,12 @@ import Testing
         try FileManager.default.copyItem(atPath: server.path("server-backup.db"), toPath: server.path("server.db"))
         #expect(try ServerDatabase.players(server.path("server.db")) == backedUp)
         let restarted = try ServerProcess(["--database", "server.db", "--passphrase-file", "passphrase"], folder: server.folder)
-        let snapshot = try restarted.request("GET", "/v1/players")
+        let snapshot = try restarted.request("GET", "/v1/sync/rows")
         #expect(snapshot.status == 200)
         // The restored database begins a new epoch at the backup's
         // counter: cursors from after it name the epoch before.
-        let page = try PlayersPayload.decode(Data(snapshot.body.utf8))
-        let cursor = try PlayersCursor(page.cursor ?? "")
+        let page = try SyncPage.players(snapshot.body)
+        let cursor = try SyncCursor(page.cursor)
         #expect(cursor.counter == 5)
         #expect(page.epochs?.map(\.start) == [0, 5])
         #expect(page.epochs?.last?.epoch == cursor.epoch)

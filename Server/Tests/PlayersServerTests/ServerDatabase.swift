@@ -86,9 +86,9 @@ final class TransactionHolder: @unchecked Sendable {
     }
 }
 
-/// `{"name": …, "score": …}` for POST /v1/players.
+/// `{"values": {"name": …, "score": …}}` for POST /v1/rows/player.
 func playerJSON(_ index: Int) -> String {
-    #"{"name":"Player \#(index)","score":\#(index)}"#
+    #"{"values":{"name":"Player \#(index)","score":\#(index)}}"#
 }
 
 let jsonHeaders = ["Content-Type": "application/json"]

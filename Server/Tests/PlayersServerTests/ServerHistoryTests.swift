@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import SyncSchema
 import ServerTestSupport
 import SyncServer
 import TestSupport
@@ -62,8 +62,11 @@ import Testing
 
     /// The uuids, names and scores of a server's players.
     static func players(_ server: ServerProcess) throws -> Set<String> {
-        let page = try PlayersPayload.decode(Data(try server.request("GET", "/v1/players?limit=5000").body.utf8))
-        return Set(page.players.map { "\($0.uuid.uuidString) \($0.name) \($0.score)" })
+        let page = try SyncPage.players(try server.request("GET", "/v1/sync/rows?limit=5000").body)
+        return Set(page.rows.map { row in
+            "\(row.row.id.uuidString) \(row.row.values["name"].map { if case .text(let name) = $0 { name } else { "?" } } ?? "?") "
+                + "\(row.row.values["score"].map { if case .integer(let score) = $0 { String(score) } else { "?" } } ?? "?")"
+        })
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -14,8 +14,8 @@ import Testing
         _ = FileManager.default.createFile(atPath: folder.path("token"), contents: Data("log-token".utf8), attributes: [.posixPermissions: 0o600])
         let server = try ServerProcess(arguments + ["--token-file", "token"], environment: environment, folder: folder)
         let bearer = ["Authorization": "Bearer log-token"]
-        #expect(try server.request("GET", "/v1/players", headers: bearer.merging(["X-Request-ID": "json-1"]) { $1 }).status == 200)
-        #expect(try server.request("GET", "/v1/players").status == 401)
+        #expect(try server.request("GET", "/v1/sync/rows", headers: bearer.merging(["X-Request-ID": "json-1"]) { $1 }).status == 200)
+        #expect(try server.request("GET", "/v1/sync/rows").status == 401)
         #expect(try server.request("GET", "/nowhere\"quoted").status == 404)
         #expect(try server.stop() == 0)
         #expect(!server.errorOutput.contains("log-token"))
@@ -40,7 +40,7 @@ import Testing
         #expect(requests.count == 3)
         let listed = try #require(requests.first { $0["request_id"] as? String == "json-1" })
         #expect(listed["method"] as? String == "GET")
-        #expect(listed["path"] as? String == "/v1/players")
+        #expect(listed["path"] as? String == "/v1/sync/rows")
         #expect(listed["status"] as? Int == 200)
         #expect(listed["duration_ms"] is Double || listed["duration_ms"] is Int)
         #expect(listed["level"] as? String == "info")
@@ -63,7 +63,7 @@ import Testing
     @Test func textLogLinesCarryTheRequestFields() throws {
         let log = try log([], environment: ["PLAYERS_SERVER_LOG_LEVEL": "info"])
         let line = try #require(log.split(separator: "\n").first { $0.contains("request_id=json-1") }, "\(log)")
-        for field in ["method=GET", "path=/v1/players", "status=200", "duration_ms="] {
+        for field in ["method=GET", "path=/v1/sync/rows", "status=200", "duration_ms="] {
             #expect(line.contains(field), "\(field) in \(line)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
-import PlayersProtocol
+import ServerTestSupport
+import SyncSchema
 import TestSupport
 
 /// The built `players-server` running as a subprocess on a free loopback
@@ -83,9 +84,7 @@ final class ServerProcess: @unchecked Sendable {
     /// `name` is `players_server_requests_in_progress`.
     /// The cursor of the server's answers now: its snapshot's.
     func cursor() throws -> String {
-        let page = try PlayersPayload.decode(Data(try request("GET", "/v1/players?limit=1").body.utf8))
-        guard let cursor = page.cursor else { throw TestFailure("players-server on port \(port) answered a snapshot without a cursor") }
-        return cursor
+        try SyncPage.players(try request("GET", "/v1/sync/rows?limit=1").body).cursor
     }
 
     func metric(_ name: String) throws -> Double? {

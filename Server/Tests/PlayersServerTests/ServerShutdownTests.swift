@@ -8,10 +8,10 @@ import Testing
     @Test func sigtermLeavesEveryPlayerInTheDatabaseFileAlone() throws {
         let server = try ServerProcess(["--database", "server.db", "--seed", "10"], environment: ServerDatabase.environment)
         for index in 0..<20 {
-            #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(index)).status == 201)
+            #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(index)).status == 201)
         }
         // Reads too, as clients sync: the pool opens reader connections.
-        for _ in 0..<3 { #expect(try server.request("GET", "/v1/players").status == 200) }
+        for _ in 0..<3 { #expect(try server.request("GET", "/v1/sync/rows").status == 200) }
         #expect(try server.stop(SIGTERM) == 0)
         let walSize = (try? FileManager.default.attributesOfItem(atPath: server.path("server.db-wal"))[.size] as? Int) ?? 0
         #expect(walSize == 0)
@@ -27,7 +27,7 @@ import Testing
     /// WAL stays for that program, and nothing is lost.
     @Test func sigtermWhileAnotherProgramReadsTheDatabaseExitsWith3AndLosesNothing() throws {
         let server = try ServerProcess(["--database", "server.db", "--seed", "5"], environment: ServerDatabase.environment)
-        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status == 201)
+        #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(1)).status == 201)
         let reader = try TransactionHolder.read(server.path("server.db"))
         #expect(try server.stop(SIGTERM) == 3)
         #expect(server.errorOutput.hasSuffix("""
@@ -49,7 +49,7 @@ import Testing
             let response = Mutex<Int?>(nil)
             let group = DispatchGroup()
             onNewThread(in: group) {
-                let status = try? server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(1)).status
+                let status = try? server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(1)).status
                 response.withLock { $0 = status }
             }
             // (The POST, and the request that counts it.)
@@ -90,7 +90,7 @@ import Testing
             let response = Mutex<RawHTTP.Response?>(nil)
             let group = DispatchGroup()
             onNewThread(in: group) {
-                let answer = try? server.request("GET", "/v1/players?since=\(cursor)&wait=60")
+                let answer = try? server.request("GET", "/v1/sync/rows?since=\(cursor)&wait=60")
                 response.withLock { $0 = answer }
             }
             try waitUntilBlocking("the long-poll held by the server") {
@@ -106,7 +106,7 @@ import Testing
                 "\(server.errorOutput)")
         #expect(response?.status == 200)
         #expect(response?.body.contains(#""cursor":"\#(cursor)""#) == true)
-        #expect(response?.body.contains(#""players":[]"#) == true)
+        #expect(response?.body.contains(#""rows":[]"#) == true)
         #expect(exitStatus == 0)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import SyncSchema
 import ServerTestSupport
 import Synchronization
 import TestSupport
@@ -46,7 +46,7 @@ import Testing
             try await waitUntil("\(silence) of silence", every: .seconds(1)) { ContinuousClock.now - quietSince >= silence }
             try Self.waitForLongPoll(on: instanceB)
             let answered = try Self.listsAnswered(by: instanceB)
-            #expect(try instanceA.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(seed + 7)).status == 201)
+            #expect(try instanceA.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(seed + 7)).status == 201)
             try watcher.waitForLines(2)
             #expect(try Self.listsAnswered(by: instanceB) == answered + 1, "the held long-poll brought the change")
             #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(instanceB.port): pushed 0, +1 ~0 -0, conflicts 0, cursor \(seed + 1).")
@@ -79,7 +79,7 @@ import Testing
         #expect(try first.stop(SIGTERM) == 0)
         try watcher.waitForErrorLine(containing: "retrying in")
         let second = try ServerProcess(["--database", "server.db"], environment: ServerDatabase.environment, folder: folder, port: port)
-        #expect(try second.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(7)).status == 201)
+        #expect(try second.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(7)).status == 201)
         // The back-off is at most a few seconds here.
         try watcher.waitForLines(2)
         #expect(watcher.lines[1] == "Synced with http://127.0.0.1:\(port): pushed 0, +1 ~0 -0, conflicts 0, cursor 4.")
@@ -107,7 +107,7 @@ import Testing
         try watcher.waitForLines(1)
         #expect(watcher.lines == [local(lines[index + 1])])
         try Self.waitForLongPoll(on: server)
-        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(26)).status == 201)
+        #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(26)).status == 201)
         try watcher.waitForLines(2)
         try Self.waitForLongPoll(on: server)
         #expect(try watcher.stop(SIGINT) == 0)
@@ -123,14 +123,14 @@ import Testing
         let watcher = try WatchProcess(client, arguments: ["sync", "--watch", "--json", "--url", "http://127.0.0.1:\(server.port)"])
         try watcher.waitForLines(1)
         try Self.waitForLongPoll(on: server)
-        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: playerJSON(4)).status == 201)
+        #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: playerJSON(4)).status == 201)
         try watcher.waitForLines(2)
         #expect(try watcher.stop(SIGINT) == 0)
         let objects = try watcher.lines.dropLast().map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
         #expect(objects.map { $0["inserted"] as? Int } == [3, 1])
-        #expect(objects.map { ($0["cursorAfter"] as? String).flatMap { try? PlayersCursor($0).counter } } == [3, 4])
+        #expect(objects.map { ($0["cursorAfter"] as? String).flatMap { try? SyncCursor($0).counter } } == [3, 4])
         #expect(watcher.lines.last == "Stopped watching http://127.0.0.1:\(server.port).")
     }
 
@@ -162,7 +162,7 @@ import Testing
         // that ends it is the next line, whatever the load.
         try Self.waitForLongPoll(on: server)
         _ = try await players(["add", "--name", "Added Before", "--score", "1"])
-        #expect(try server.request("POST", "/v1/players", headers: jsonHeaders, body: #"{"name":"From The Server","score":2}"#).status == 201)
+        #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: #"{"values":{"name":"From The Server","score":2}}"#).status == 201)
         try watcher.waitForLines(2)
         #expect(try await names() == seeded.union(["Added Before", "From The Server"]), "the watcher's merge, seen by another command")
         _ = try await players(["add", "--name", "Added After", "--score", "3"])

@@ -21,7 +21,7 @@ import Testing
     /// repair, while `body` runs.
     func withSyncedClient(
         _ kind: StoreKind, players count: Int,
-        _ body: @Sendable (any PlayersStore, ClientDatabase, SyncClient<SyncEngineStore>) async throws -> Void
+        _ body: @Sendable (PlayersTestStore, ClientDatabase, SyncClient<SyncEngineStore>) async throws -> Void
     ) async throws {
         try await StoreSandbox.withStore(kind) { store in
             for index in 0..<count { _ = try await store.insert(name: "P\(index)", score: index) }
@@ -35,7 +35,7 @@ import Testing
     }
 
     /// The server's players as a client stores them, in uuid order.
-    func serverPlayers(_ store: any PlayersStore) async throws -> [String] {
+    func serverPlayers(_ store: PlayersTestStore) async throws -> [String] {
         try await store.allPlayers().map { "\($0.uuid.uuidString) \($0.name) \($0.score) \($0.version)" }.sorted()
     }
 

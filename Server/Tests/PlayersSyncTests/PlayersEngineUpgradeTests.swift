@@ -153,7 +153,7 @@ import Testing
             // Dora's first edit kept its version 6.
             #expect(try report.pull.cursorAfter.map { try SyncCursor($0).counter } == 10)
 
-            let store = EnginePlayersStore(engine)
+            let store = PlayersTestStore(engine)
             let server = try await store.allPlayers().map { "\($0.name) \($0.score) v\($0.version)" }.sorted()
             #expect(server == ["Arthur 110 v7", "Barbara | Zoé 250 v5", "Dora 460 v10", "Éva 500 v9"])
             let client = try await appDatabase.reader.read { db in

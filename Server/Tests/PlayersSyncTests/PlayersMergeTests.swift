@@ -34,8 +34,8 @@ import Testing
             _ = try await database.client(url).sync()
             let players = try await serverPlayers(store)
             _ = try await store.insert(name: "Zaphod", score: 42)
-            _ = try await store.update(players[0].uuid, name: nil, score: 999)
-            _ = try await store.update(players[1].uuid, name: "Renamed", score: nil)
+            _ = try await store.update(players[0].uuid, score: 999)
+            _ = try await store.update(players[1].uuid, name: "Renamed")
             _ = try await store.delete(players[2].uuid)
 
             let report = try await database.client(url).sync()
@@ -63,7 +63,7 @@ import Testing
             }
             _ = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync()
             let uuid = try await serverPlayers(store)[0].uuid
-            _ = try await store.update(uuid, name: nil, score: 7)
+            _ = try await store.update(uuid, score: 7)
             for full in [false, true] {
                 let report = try await appDatabase.syncClient(baseURL: url, transport: fastTransport()).sync(full: full)
                 #expect(report.counts == SyncCounts(updated: full ? 0 : 1, unchanged: full ? 3 : 0), "full: \(full)")
@@ -154,7 +154,7 @@ import Testing
             let victim = try await serverPlayers(store)[0].uuid
             _ = try await store.delete(victim)
             // The tombstone expires: the client's cursor is now too old.
-            try await store.purgeTombstones(olderThan: 0, now: Date().addingTimeInterval(1))
+            try await store.engine.purgeTombstones(olderThan: 0, now: Date().addingTimeInterval(1))
 
             let report = try await database.client(url).sync()
             #expect(report.kind == .snapshot)
@@ -174,8 +174,8 @@ import Testing
                 // on both sides of the paging position.
                 guard number == 1 else { return }
                 _ = try await store.insert(uuid: UUID(uuidString: "00000000-0000-4000-8000-000000000000")!, name: "Early", score: 1)
-                _ = try await store.update(players[0].uuid, name: nil, score: 12345)
-                _ = try await store.update(players[22].uuid, name: "Late", score: nil)
+                _ = try await store.update(players[0].uuid, score: 12345)
+                _ = try await store.update(players[22].uuid, name: "Late")
                 _ = try await store.delete(players[1].uuid)
                 _ = try await store.delete(players[21].uuid)
             }
@@ -192,7 +192,7 @@ import Testing
         try await withLiveServer(seed: 12, pageSize: 5) { store, url in
             let database = try ClientDatabase()
             _ = try await database.client(url).sync()
-            _ = try await store.update(try await serverPlayers(store)[0].uuid, name: nil, score: 1)
+            _ = try await store.update(try await serverPlayers(store)[0].uuid, score: 1)
             let before = try database.contentChecksum()
             let transport = HookedTransport(base: fastTransport()) { number, _ in
                 if number == 1 { throw TransportError.connectionLost }

@@ -202,7 +202,7 @@ struct RecordingTransport: HTTPTransport {
             let client = try ClientDatabase()
             _ = try await client.client(url).syncPlayers()
             var player = try #require(try client.players().first)
-            _ = try await store.update(player.uuid, name: nil, score: 777)
+            _ = try await store.update(player.uuid, score: 777)
             player.score = 5
             try client.appDatabase.savePlayer(&player)
 

@@ -21,10 +21,10 @@ func withLiveServer(
     token: String? = nil,
     pageSize: Int = 500,
     tombstoneRetention: TimeInterval = 30 * 86_400,
-    _ body: @Sendable (EnginePlayersStore, URL) async throws -> Void) async throws
+    _ body: @Sendable (PlayersTestStore, URL) async throws -> Void) async throws
 {
     let engine = EmbeddedSyncStore(try ServerSyncDatabase(DatabaseQueue(), schema: PlayersSchema.schema))
-    let store = EnginePlayersStore(engine)
+    let store = PlayersTestStore(engine)
     try await store.seed(seed)
     var configuration = ServerConfiguration()
     configuration.token = token
@@ -152,7 +152,7 @@ func fastTransport(_ configure: (inout TransportConfiguration) -> Void = { _ in 
 }
 
 /// The server's live players as the client stores them.
-func serverPlayers(_ store: EnginePlayersStore) async throws -> [PlayersPayload.PlayerEntry] {
+func serverPlayers(_ store: PlayersTestStore) async throws -> [PlayersPayload.PlayerEntry] {
     try await store.allPlayers().map(\.entry)
 }
 

@@ -246,7 +246,7 @@ import Testing
             #expect(try await sandbox.run(["sync", "--url", url.absoluteString]).status == 0)
             let before = try contentChecksum(sandbox)
             let players = try await serverPlayers(store)
-            _ = try await store.update(players[1].uuid, name: nil, score: 7)
+            _ = try await store.update(players[1].uuid, score: 7)
             _ = try await store.delete(players[0].uuid)
             _ = try await store.insert(name: "Zaphod", score: 42)
 

@@ -125,7 +125,7 @@ import Testing
             try database.appDatabase.savePlayer(&local)
             let players = try await serverPlayers(store)
             _ = try await store.insert(name: "Zaphod", score: 42)
-            _ = try await store.update(players[0].uuid, name: nil, score: 999)
+            _ = try await store.update(players[0].uuid, score: 999)
             _ = try await store.delete(players[1].uuid)
             for full in [false, true] {
                 let content = try database.contentChecksum()

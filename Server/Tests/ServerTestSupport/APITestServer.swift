@@ -3,7 +3,6 @@ import PlayersProtocol
 import NIOCore
 import NIOEmbedded
 import PlayersServerHTTP
-import PlayersServerStore
 import SyncSchema
 import SyncServer
 import SyncServerDatabase
@@ -17,10 +16,11 @@ import TestSupport
 /// was woken by a change, a release or its cursor, never by its wait's end
 /// on a slow machine.
 public struct APITestServer: Sendable {
-    /// The store the API serves, to arrange and check its players.
-    public let store: any PlayersStore
-    /// The sync engine's store of Players' table and `engine`'s, on the
-    /// sandbox's database: `store`'s players are its rows.
+    /// The players of `engine`, to arrange and check them (when it serves
+    /// Players' table).
+    public let store: PlayersTestStore
+    /// The sync engine's store of the declared tables, on the sandbox's
+    /// database, which the API serves.
     public let engine: any SyncRowStore
     public let sandbox: StoreSandbox
     public let client: APIClient
@@ -32,12 +32,12 @@ public struct APITestServer: Sendable {
         token: String? = nil,
         tombstoneRetention: TimeInterval = 30 * 86_400,
         demo: Bool = false,
-        engine schema: SyncSchema? = nil,
+        schema: SyncSchema = PlayersSchema.schema,
         _ body: @Sendable (APITestServer) async throws -> Void
     ) async throws {
         try await StoreSandbox.with(kind) { sandbox in
-            let engine = try await sandbox.makeSyncStore(schema: schema ?? PlayersSchema.schema)
-            let store = EnginePlayersStore(engine)
+            let engine = try await sandbox.makeSyncStore(schema: schema)
+            let store = PlayersTestStore(engine)
             let longPollClock = NIOAsyncTestingEventLoop()
             var configuration = ServerConfiguration()
             configuration.token = token

@@ -56,7 +56,7 @@ public struct StoreSandbox: Sendable {
     }
 
     /// Runs `body` with one store of a new sandbox, closed afterwards.
-    public static func withStore(_ kind: StoreKind, _ body: (EnginePlayersStore) async throws -> Void) async throws {
+    public static func withStore(_ kind: StoreKind, _ body: (PlayersTestStore) async throws -> Void) async throws {
         try await with(kind) { sandbox in
             let store = try await sandbox.makeStore()
             do {
@@ -73,15 +73,14 @@ public struct StoreSandbox: Sendable {
     /// connect for up to `connectTimeout`: on a loaded machine that may take
     /// long (the hang guard), but a test of a database that refuses
     /// connections waits that long for its error.
-    public func makeStore(connectTimeout: Duration = hangGuard) async throws -> EnginePlayersStore {
-        EnginePlayersStore(try await makeSyncStore(schema: PlayersSchema.schema, connectTimeout: connectTimeout))
+    public func makeStore(connectTimeout: Duration = hangGuard) async throws -> PlayersTestStore {
+        PlayersTestStore(try await makeSyncStore(schema: PlayersSchema.schema, connectTimeout: connectTimeout))
     }
 
-    /// The sync engine's store of Players' table and `schema`'s on the
-    /// sandbox's database (another pool), as players-server opens it:
-    /// players of an earlier release's tables are taken in.
+    /// The sync engine's store of `schema`'s tables on the sandbox's
+    /// database (another pool), as players-server opens it: players of an
+    /// earlier release's tables are taken in.
     public func makeSyncStore(schema: SyncSchema, connectTimeout: Duration = hangGuard) async throws -> any SyncRowStore {
-        let schema = try SyncSchema(tables: [PlayersSchema.player] + schema.tables.filter { $0 != PlayersSchema.player })
         switch kind {
         case .embedded:
             return EmbeddedSyncStore(try ServerSyncDatabase(try embeddedPool(), schema: schema, adopting: PlayersServerAdoption.embedded))

@@ -1,3 +1,5 @@
+import Foundation
+import PlayersProtocol
 import SyncSchema
 
 extension SyncSchema {
@@ -44,4 +46,14 @@ extension SyncSchema {
         }
         return SyncTable(name: table.name, primaryKey: table.primaryKey, conflicts: table.conflicts, columns: table.columns + added)
     })
+
+    /// Players' table beside ``testNotes``' tables: a server of two apps.
+    public static let playersAndTestNotes = try! SyncSchema(tables: PlayersSchema.schema.tables + testNotes.tables)
+}
+
+extension SyncPage {
+    /// A page of `GET /v1/sync/rows` from a server of Players' table.
+    public static func players(_ body: String) throws -> SyncPage {
+        try decode(Data(body.utf8), schema: PlayersSchema.schema)
+    }
 }

@@ -113,7 +113,7 @@ final class NotesDevice: Sendable {
 /// A `players-server` of `schema`'s tables on loopback, on `kind` of
 /// store, for `body`, which gets its URL.
 func withSyncServer(_ kind: StoreKind, schema: SyncSchema = .testNotes, _ body: @Sendable (URL) async throws -> Void) async throws {
-    try await APITestServer.with(kind, engine: schema) { server in
+    try await APITestServer.with(kind, schema: schema) { server in
         try await body(URL(string: "http://127.0.0.1:\(server.client.port)")!)
     }
 }

@@ -57,9 +57,9 @@ import Testing
     /// them: the device asks for its own tables.
     @Test(arguments: StoreKind.allCases)
     func aDeviceGetsItsOwnTablesRowsAlone(_ kind: StoreKind) async throws {
-        try await APITestServer.with(kind, engine: .testNotes) { server in
+        try await APITestServer.with(kind, schema: .playersAndTestNotes) { server in
             let url = URL(string: "http://127.0.0.1:\(server.client.port)")!
-            // The server's own players: its store serves them beside the app's tables.
+            // The players of a server of two apps.
             let players = try #require(server.engine.schema.table("player"))
             let player = try players.row(id: UUID(), values: ["name": .text("Arthur"), "score": .integer(100)])
             _ = try await server.engine.applyChanges([SyncChange(mutationID: UUID(), operation: .upsert, row: player, baseVersion: nil)],

@@ -5,6 +5,7 @@ import Players
 import PlayersSync
 import SyncEngine
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// A server, or someone between it and the client, that sends versions

@@ -8,6 +8,7 @@ import PlayersSync
 import SyncEngine
 import Synchronization
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// Syncs from the real server on loopback into encrypted files.

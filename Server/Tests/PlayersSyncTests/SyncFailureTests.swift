@@ -4,6 +4,7 @@ import Foundation
 import Players
 import SyncServer
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// Servers that answer badly: every sync fails with a clear error and

@@ -5,6 +5,7 @@ import Players
 import PlayersSync
 import SyncEngine
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// What one sync may hold, for how long, and what it stores, against

@@ -6,6 +6,7 @@ import PlayersProtocol
 import PlayersSync
 import Synchronization
 import TestSupport
+import ServerTestSupport
 import Testing
 
 /// The staging of a sync, in the database's own `sync_stage_player`:

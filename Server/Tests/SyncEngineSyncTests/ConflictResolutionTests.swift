@@ -42,7 +42,7 @@ import Testing
             let (a, b) = try await conflicted(url, a: "UPDATE notebook SET name = 'Office' WHERE id = :id",
                                               b: "UPDATE notebook SET name = 'Job' WHERE id = :id")
             try resolve(b, "notebook", work, keepLocal: true)
-            #expect(try b.conflicts().isEmpty)
+            #expect(try b.syncConflicts().isEmpty)
             let pushed = try await b.sync(url).pushed
             #expect(pushed.applied == 1 && pushed.conflicts == 0)
             _ = try await a.sync(url)
@@ -57,7 +57,7 @@ import Testing
             let (a, b) = try await conflicted(url, a: "UPDATE note SET title = 'Shopping' WHERE id = :id",
                                               b: "UPDATE note SET title = 'Errands' WHERE id = :id")
             try resolve(b, "note", groceries, keepLocal: false)
-            #expect(try b.conflicts().isEmpty)
+            #expect(try b.syncConflicts().isEmpty)
             #expect(try await b.sync(url).pushed == SyncPushCounts())
             #expect(try b.values("note", groceries) == ["title": "Shopping", "body": nil])
             #expect(try a.content() == b.content())
@@ -70,7 +70,7 @@ import Testing
             let (a, b) = try await conflicted(url, a: "DELETE FROM note WHERE id = :id",
                                               b: "UPDATE note SET body = 'Milk' WHERE id = :id")
             #expect(try b.rowIDs("note").isEmpty)
-            let conflict = try #require(try b.conflicts().first)
+            let conflict = try #require(try b.syncConflicts().first)
             #expect(conflict.serverValues == nil)
             #expect(conflict.localValues == ["notebook": .string(work), "title": .string("Groceries"), "body": .string("Milk")],
                     "the whole row is kept, to bring it back")
@@ -88,14 +88,14 @@ import Testing
         try await withSyncServer(kind) { url in
             let (_, b) = try await conflicted(url, a: "DELETE FROM notebook WHERE id = :id",
                                               b: "UPDATE note SET body = 'Milk' WHERE id = :id")
-            let before = try b.conflicts()
+            let before = try b.syncConflicts()
             #expect(throws: SyncEngineError.referencedRowGone(table: "note", id: UUID(uuidString: groceries)!, parent: "notebook")) {
                 try resolve(b, "note", groceries, keepLocal: true)
             }
-            #expect(try b.conflicts() == before, "nothing changed")
+            #expect(try b.syncConflicts() == before, "nothing changed")
             #expect(try b.rowIDs("note").isEmpty)
             try resolve(b, "note", groceries, keepLocal: false)
-            #expect(try b.conflicts().isEmpty)
+            #expect(try b.syncConflicts().isEmpty)
         }
     }
 }

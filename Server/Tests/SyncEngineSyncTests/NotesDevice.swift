@@ -105,7 +105,7 @@ final class NotesDevice: Sendable {
         try dbQueue.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM \(table)")) }
     }
 
-    func conflicts() throws -> [SyncConflict] {
+    func syncConflicts() throws -> [SyncConflict] {
         try dbQueue.read { db in try SyncConflict.fetchAll(db) }
     }
 }
@@ -116,15 +116,4 @@ func withSyncServer(_ kind: StoreKind, schema: SyncSchema = .testNotes, _ body: 
     try await APITestServer.with(kind, schema: schema) { server in
         try await body(URL(string: "http://127.0.0.1:\(server.client.port)")!)
     }
-}
-
-/// A transport whose limits are the hang guard: a loaded machine never
-/// turns a slow answer into a failure.
-func fastTransport() -> any HTTPTransport {
-    var configuration = TransportConfiguration()
-    let seconds = TimeInterval(hangGuard.components.seconds)
-    configuration.connectTimeout = seconds
-    configuration.timeout = seconds
-    configuration.lowSpeedTime = seconds
-    return CurlTransport(configuration: configuration)
 }

@@ -53,7 +53,7 @@ import Testing
             // Both hold the same rows in the columns the old one knows, and
             // neither has a conflict.
             #expect(try old.content() == new.content(columnsOf: .testNotes))
-            #expect(try old.conflicts().isEmpty && new.conflicts().isEmpty)
+            #expect(try old.syncConflicts().isEmpty && new.syncConflicts().isEmpty)
         }
     }
 }

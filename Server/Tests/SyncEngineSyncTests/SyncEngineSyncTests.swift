@@ -115,7 +115,7 @@ import Testing
             _ = try await a.sync(url)
             #expect(try a.content() == b.content())
             #expect(try a.content().contains { $0.contains("Shopping") && $0.contains("Milk") })
-            #expect(try a.conflicts().isEmpty && b.conflicts().isEmpty)
+            #expect(try a.syncConflicts().isEmpty && b.syncConflicts().isEmpty)
         }
     }
 
@@ -129,7 +129,7 @@ import Testing
             let second = try await b.sync(url)
             #expect(second.pushed.conflicts == 1)
             #expect(try b.content() == a.content(), "the server's name stands on both")
-            let conflict = try #require(try b.conflicts().first)
+            let conflict = try #require(try b.syncConflicts().first)
             #expect(conflict.localValues == ["name": .string("Job")])
             #expect(conflict.serverValues?["name"] == .string("Office"))
         }
@@ -161,7 +161,7 @@ import Testing
             #expect(pushed.applied == 1 && pushed.conflicts == 1)
             _ = try await a.sync(url)
             #expect(try a.content().isEmpty && b.content().isEmpty)
-            let conflict = try #require(try b.conflicts().first)
+            let conflict = try #require(try b.syncConflicts().first)
             #expect(conflict.localValues == nil && conflict.serverValues?["title"] == .string("Shopping"))
             #expect(try a.foreignKeyViolations() == 0 && b.foreignKeyViolations() == 0)
         }
@@ -207,8 +207,8 @@ import Testing
 
             // The edit of the same column is one conflict, kept with both
             // values; the edit of a note whose notebook went is another.
-            #expect(try a.conflicts().isEmpty)
-            let conflicts = try b.conflicts()
+            #expect(try a.syncConflicts().isEmpty)
+            let conflicts = try b.syncConflicts()
             #expect(conflicts.count == 2)
             let samePlan = conflicts.filter { $0.rowID.uuidString == plan }
             #expect(samePlan.count == 1)

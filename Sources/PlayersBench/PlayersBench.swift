@@ -44,15 +44,15 @@ struct PlayersBench: AsyncParsableCommand {
         valueName: "count"))
     var memoryNotes: [Int] = []
 
-    /// The child process of the memory workload: syncs the first
-    /// `--memory-players` players into a database in this folder.
+    /// The child process of a memory workload: syncs the first
+    /// `--memory-players` players, or `--memory-notes` notes, into a
+    /// database in this folder.
     @Option(help: .hidden)
     var syncMemory: String?
 
-    /// The child process of the notes memory workload: syncs
-    /// `--memory-notes` notes into a database in this folder.
+    /// The app of the child process of `--sync-memory`.
     @Option(help: .hidden)
-    var syncNotesMemory: String?
+    var syncMemoryApp: String?
 
     func validate() throws {
         guard (1...100).contains(runs) else { throw ValidationError("--runs must be from 1 to 100.") }
@@ -85,18 +85,18 @@ struct PlayersBench: AsyncParsableCommand {
         var quick: Bool
         var sqlcipherVersion = "3.4.1"
         var results: [Result]
-        /// One result per `--memory-players` count, in the order given.
-        var memory: [MemoryWorkload.Result]
-        /// One result per `--memory-notes` count, in the order given.
-        var notesMemory: [NotesMemoryWorkload.Result]
+        /// One result per `--memory-players` count, then per
+        /// `--memory-notes` count, in the order given.
+        var memory: [SnapshotMemoryWorkload.Result]
     }
 
     func run() async throws {
         if let syncMemory {
-            return try await MemoryWorkload.measureChild(folder: URL(fileURLWithPath: syncMemory), playerCount: memoryPlayers.first ?? 0)
-        }
-        if let syncNotesMemory {
-            return try await NotesMemoryWorkload.measureChild(folder: URL(fileURLWithPath: syncNotesMemory), noteCount: memoryNotes.first ?? 0)
+            guard let app = syncMemoryApp.flatMap(SnapshotMemoryWorkload.App.init(rawValue:)) else {
+                throw ValidationError("--sync-memory needs --sync-memory-app players or notes.")
+            }
+            return try await SnapshotMemoryWorkload.measureChild(
+                app: app, folder: URL(fileURLWithPath: syncMemory), rowCount: (app == .players ? memoryPlayers : memoryNotes).first ?? 0)
         }
         let folder = Self.parentFolder(directory).appendingPathComponent("players-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -120,28 +120,22 @@ struct PlayersBench: AsyncParsableCommand {
             try await sync.run(&harness, mode: mode)
             try await observation.run(&harness, mode: mode)
         }
-        var memory: [MemoryWorkload.Result] = []
-        if harness.includes(MemoryWorkload.name) {
-            for count in memoryPlayers.isEmpty ? [quick ? 2_000 : 1_000_000] : memoryPlayers {
-                memory.append(try MemoryWorkload(folder: folder, playerCount: count).run())
-            }
-        }
-        var notesMemory: [NotesMemoryWorkload.Result] = []
-        if harness.includes(NotesMemoryWorkload.name) {
-            for count in memoryNotes.isEmpty ? [quick ? 2_000 : 1_000_000] : memoryNotes {
-                notesMemory.append(try NotesMemoryWorkload(folder: folder, noteCount: count).run())
+        var memory: [SnapshotMemoryWorkload.Result] = []
+        for app in SnapshotMemoryWorkload.App.allCases where harness.includes(app.workloadName) {
+            let counts = app == .players ? memoryPlayers : memoryNotes
+            for count in counts.isEmpty ? [quick ? 2_000 : 1_000_000] : counts {
+                memory.append(try SnapshotMemoryWorkload(app: app, folder: folder, rowCount: count).run())
             }
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory, notesMemory: notesMemory)
+            let report = Report(runs: runs, quick: quick, results: harness.results, memory: memory)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             if !harness.results.isEmpty { print(harness.table) }
-            if !harness.results.isEmpty && !(memory.isEmpty && notesMemory.isEmpty) { print("") }
+            if !harness.results.isEmpty && !memory.isEmpty { print("") }
             for result in memory { print("memory: " + result.summary) }
-            for result in notesMemory { print("memory: " + result.summary) }
         }
     }
 }

@@ -60,23 +60,25 @@ let package = Package(
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher", "COpenSSL"]),
-        // A generic HTTP sync client over libcurl: transport, retries,
-        // paging, limits. It hands checked pages to a store; it knows
-        // neither players nor databases.
+        // The sync engine's HTTP client over libcurl: transport, retries,
+        // paging, limits, and the engine's store (SyncEngineStore) that
+        // it pushes from and stages pages into. Above the engine's
+        // database layer, which knows no HTTP.
         .target(
             name: "CipherSync",
-            dependencies: ["CCurl"]),
+            dependencies: ["CCurl", "CipherDB", "SyncSchema", "SyncEngine"]),
         // The sync engine's declaration of an app's tables, read by both
         // sides, and what travels: rows, changes, answers, tombstones.
         // Foundation only.
         .target(
             name: "SyncSchema"),
         // The device's side of the sync engine for any app's declared
-        // tables: the outbox that the tables' own triggers write, the
-        // push and the pull (over CipherSync's client).
+        // tables, in its database: the outbox that the tables' own
+        // triggers write, the staging and merge of pulled pages, the
+        // digests, the conflicts. No HTTP: CipherSync pushes and pulls.
         .target(
             name: "SyncEngine",
-            dependencies: ["CipherDB", "SyncSchema", "CipherSync"]),
+            dependencies: ["CipherDB", "SyncSchema"]),
         // The players' wire format: messages, the one validator of names
         // and scores, the digest of a server's players. No database, no
         // HTTP.
@@ -178,7 +180,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(
             name: "CipherSyncTests",
-            dependencies: ["CipherSync", "TestSupport"]),
+            dependencies: ["CipherSync", "SyncEngine", "TestSupport"]),
         .testTarget(
             name: "SyncSchemaTests",
             dependencies: ["SyncSchema", "PlayersProtocol", "TestSupport"]),

@@ -1,3 +1,4 @@
+import SyncEngine
 /// What a sync fetched, once every page is staged: its kind and the
 /// position to store with the merge.
 public struct StagedFetch: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncEngine
 
 /// Fetches a sync protocol's pages from an endpoint and merges them into a
 /// store, all of them or none.

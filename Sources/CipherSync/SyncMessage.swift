@@ -1,4 +1,5 @@
 import Foundation
+import SyncEngine
 
 /// One page of a sync protocol's answer: a snapshot of everything, or a
 /// delta of the changes after a cursor (Docs/SyncProtocol.md).

@@ -1,4 +1,5 @@
 import Foundation
+import SyncEngine
 
 /// What one sync did: the counts of its merge, the cursors, the bytes and
 /// the time. Encoded with every field in every outcome (`null` for a

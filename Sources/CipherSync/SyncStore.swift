@@ -1,4 +1,5 @@
 import Foundation
+import SyncEngine
 
 /// Where synced data goes: reads the stored position, and stages the
 /// pages of each sync (``SyncStaging``) until it merges them in one write

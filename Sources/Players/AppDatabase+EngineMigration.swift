@@ -150,7 +150,7 @@ extension AppDatabase {
         guard let endpoint: String = state["cursorEndpoint"], let cursor: String = state["cursor"], endpoint.hasSuffix(oldSuffix),
               let baseURL = URL(string: String(endpoint.dropLast(oldSuffix.count))) else { return }
         try db.execute(sql: "UPDATE sync_state SET endpoint = ?, cursor = ? WHERE id = 1", arguments: [
-            SyncEngineStore.rowsEndpoint(baseURL: baseURL, schema: PlayersSchema.schema).absoluteString, cursor,
+            PlayersSchema.schema.rowsEndpoint(baseURL: baseURL).absoluteString, cursor,
         ])
     }
 }

@@ -45,7 +45,7 @@ extension AppDatabase {
 
     /// The server's endpoint that a sync pulls the players from.
     public static func playersEndpoint(baseURL: URL) -> URL {
-        SyncEngineStore.rowsEndpoint(baseURL: baseURL, schema: PlayersSchema.schema)
+        PlayersSchema.schema.rowsEndpoint(baseURL: baseURL)
     }
 }
 

@@ -19,7 +19,7 @@ extension Database {
     ///     try db.inTransaction { ... }
     /// }
     /// ```
-    func withPageCache<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
+    package func withPageCache<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
         // Pages when positive, KiB when negative, as the pragma takes it.
         let size = try Int.fetchOne(self, sql: "PRAGMA cache_size") ?? -2_000
         try execute(sql: "PRAGMA cache_size = \(-kibibytes)")

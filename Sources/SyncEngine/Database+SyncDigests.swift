@@ -1,5 +1,4 @@
 import CipherDB
-import CipherSync
 import Foundation
 import SyncSchema
 
@@ -45,7 +44,7 @@ extension Database {
 
     /// Keeps the server's digests of the last staged page, the declared
     /// tables' whose columns they cover: the merge compares them.
-    func stageSyncDigests(_ digests: [SyncTableDigest]?) throws {
+    package func stageSyncDigests(_ digests: [SyncTableDigest]?) throws {
         try execute(sql: "UPDATE \(SyncEngine.stateTable) SET staged_digests = ? WHERE id = 1",
                     arguments: [try digests.map(SyncStoredJSON.text)])
     }
@@ -53,7 +52,7 @@ extension Database {
     /// Stores the staged digests as the server's at the merged cursor, in
     /// the merge's transaction; returns them (nil: the pull's last page
     /// carried none).
-    func keepStagedSyncDigests() throws -> [SyncTableDigest]? {
+    package func keepStagedSyncDigests() throws -> [SyncTableDigest]? {
         try execute(sql: "UPDATE \(SyncEngine.stateTable) SET digests = staged_digests, staged_digests = NULL WHERE id = 1")
         return try String.fetchOne(self, sql: "SELECT digests FROM \(SyncEngine.stateTable) WHERE id = 1")
             .map { try SyncStoredJSON.decode([SyncTableDigest].self, from: $0) }
@@ -67,7 +66,7 @@ extension Database {
     /// declared columns are compared; the divergence sums them
     /// (``SyncDigest/init(combining:)``). `settling` (in a write
     /// transaction) stores the rows counted since the last time.
-    func syncDigestDivergence(schema: SyncSchema, settling: Bool) throws -> SyncDivergence? {
+    package func syncDigestDivergence(schema: SyncSchema, settling: Bool) throws -> SyncDivergence? {
         guard try tableExists(SyncEngine.digestTable), try SyncEngine.keepsHashesInRows(self),
               let json = try Row.fetchOne(self, sql: "SELECT * FROM \(SyncEngine.stateTable) WHERE id = 1")
                 .flatMap({ $0.hasColumn("digests") ? $0["digests"] as String? : nil }) else { return nil }
@@ -92,7 +91,7 @@ extension Database {
     /// something else than the merge; the merge looks for them when the
     /// server sent digests, and only in a table that holds more rows than
     /// its digest counts.
-    func requeueNeverSyncedRows(schema: SyncSchema) throws -> Int {
+    package func requeueNeverSyncedRows(schema: SyncSchema) throws -> Int {
         var requeued = 0
         for table in schema.tablesInApplyOrder {
             guard let digest = try syncedRowsDigest(of: table, settling: true),

@@ -1,5 +1,4 @@
 import CipherDB
-import CipherSync
 import SyncSchema
 
 extension Database {

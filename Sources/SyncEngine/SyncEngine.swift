@@ -44,12 +44,12 @@ import SyncSchema
 ///   were counted, which the triggers mark; each counted row's hash is
 ///   kept beside its version in `sync_row` (Database+SyncDigests.swift).
 public enum SyncEngine {
-    static let outboxTable = "sync_outbox"
+    package static let outboxTable = "sync_outbox"
     static let rowTable = "sync_row"
     static let mergeTable = "sync_merge"
     static let conflictTable = "sync_conflict"
     static let lostTable = "sync_lost"
-    static let stateTable = "sync_state"
+    package static let stateTable = "sync_state"
     static let digestTable = "sync_digest"
     static let digestDirtyTable = "sync_digest_dirty"
 

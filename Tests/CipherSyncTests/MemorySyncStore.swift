@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import SyncEngine
 
 /// A store of ``TestPage`` items in memory, as a real store behaves: its
 /// staging keeps the pages of a sync (``MemorySyncStaging``), and a merge

@@ -1,7 +1,8 @@
 import CipherSync
 import Foundation
-import TestSupport
+import SyncEngine
 import Testing
+import TestSupport
 
 /// The sync client's paging, positions and limits, against a transport in
 /// memory and a store in memory: what it asks for, what it refuses, and

@@ -1,7 +1,8 @@
 import CipherSync
 import Foundation
-import TestSupport
+import SyncEngine
 import Testing
+import TestSupport
 
 /// The server's digest at a cursor: a store whose synced data differs from
 /// it is repaired by a snapshot in the same sync, which the report says;

@@ -1,5 +1,6 @@
 import CipherSync
 import Foundation
+import SyncEngine
 
 /// A page of a tiny sync protocol, for the client's tests: items by name,
 /// each with a value. CipherSync knows no protocol of its own; this one

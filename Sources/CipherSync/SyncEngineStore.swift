@@ -1,6 +1,6 @@
 import CipherDB
-import CipherSync
 import Foundation
+import SyncEngine
 import SyncSchema
 
 /// Where CipherSync's client puts the pages of an app's pull: the app's
@@ -34,16 +34,7 @@ public struct SyncEngineStore: SyncStore {
     /// of other tables takes a snapshot, which brings the rows of a table
     /// it adds.
     public func rowsEndpoint(baseURL: URL) -> URL {
-        Self.rowsEndpoint(baseURL: baseURL, schema: schema)
-    }
-
-    /// The server's `GET /v1/sync/rows` for the tables of `schema`, as
-    /// ``rowsEndpoint(baseURL:)`` names it: where a migration of an app's
-    /// own sync puts the cursor it keeps.
-    public static func rowsEndpoint(baseURL: URL, schema: SyncSchema) -> URL {
-        var components = URLComponents(url: baseURL.appendingPathComponent("v1/sync/rows"), resolvingAgainstBaseURL: true)!
-        components.queryItems = [URLQueryItem(name: "tables", value: schema.tables.map(\.name).sorted().joined(separator: ","))]
-        return components.url!
+        schema.rowsEndpoint(baseURL: baseURL)
     }
 
     public func decodePage(_ data: Data) throws -> SyncPulledPage {

@@ -1,5 +1,5 @@
-import CipherSync
 import Foundation
+import SyncEngine
 
 extension SyncClient where Store == SyncEngineStore {
     /// Pushes the outbox (``SyncEnginePusher``), then pulls the server's

@@ -1,4 +1,4 @@
-import CipherSync
+import SyncEngine
 
 /// What one sync of the engine did (``CipherSync/SyncClient/pushThenPull(full:dryRun:)``):
 /// the push of the outbox, then the pull.

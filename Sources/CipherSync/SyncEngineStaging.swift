@@ -1,6 +1,6 @@
 import CipherDB
-import CipherSync
 import Foundation
+import SyncEngine
 import SyncSchema
 
 /// The pages of one pull of the engine, staged in each table's

@@ -1,6 +1,6 @@
 import CipherDB
-import CipherSync
 import Foundation
+import SyncEngine
 import SyncSchema
 
 /// Pushes the outbox of an app's database to a server's `POST
@@ -87,7 +87,7 @@ public struct SyncEnginePusher: Sendable {
             report.bytesReceived += response.bytesReceived
             guard response.status == 200 else { throw SyncClient<SyncEngineStore>.error(for: response) }
             let results: SyncChangeResults
-            do {
+            do throws(SyncMessageError) {
                 results = try SyncChangeResults.decode(response.body, answering: batch.map(\.change), schema: schema)
             } catch {
                 throw SyncPayloadError(path: error.path, error.message)

@@ -1,5 +1,5 @@
-import CipherSync
 import Foundation
+import SyncEngine
 import SyncSchema
 
 /// A page of the engine's pull (``SyncSchema/SyncPage``) as CipherSync's

@@ -216,15 +216,18 @@ public final class ServerSyncDatabase: Sendable {
     }
 
     /// Deletes the tombstones older than `retention` at `now`, and the
-    /// answers given before then; a delta after a version older than the
-    /// newest tombstone purged is refused from then on (the floor).
+    /// answers given before then, raising the floor of deltas past them, by
+    /// the rules of ``SyncPurge``, in one transaction.
     public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) throws {
-        let limit = now.addingTimeInterval(-retention).timeIntervalSince1970
+        let purge = SyncPurge(olderThan: retention, now: now)
+        let limit = purge.limit.timeIntervalSince1970
         try writer.write { db in
-            if let purged = try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) {
-                try db.execute(sql: "UPDATE sync_server_counter SET floor = MAX(floor, ?)", arguments: [purged])
-                try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            if let floor = purge.raisedFloor(from: try Self.counter(db).floor, newestPurged: newest) {
+                try db.execute(sql: "UPDATE sync_server_counter SET floor = ?", arguments: [floor])
             }
+            // None older: no second scan of the rows for them.
+            if newest != nil { try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) }
             try db.execute(sql: "DELETE FROM sync_server_answer WHERE answered_at < ?", arguments: [limit])
         }
     }
@@ -267,7 +270,7 @@ public final class ServerSyncDatabase: Sendable {
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try Self.counter(db)
-            guard version >= counter.floor, version <= counter.value else { return nil }
+            guard counter.answersDelta(after: version) else { return nil }
             let rows = if let filter {
                 try storedRows(db, sql: """
                     SELECT * FROM sync_server_row WHERE version > ? AND table_name IN (\(filter.tables.map { _ in "?" }.joined(separator: ", ")))

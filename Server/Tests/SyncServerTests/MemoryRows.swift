@@ -4,14 +4,16 @@ import ServerTestSupport
 import SyncServer
 
 /// The stored state of a store, in memory, and what a store does with a
-/// batch: the reads that ``SyncChangeReads`` asks for, the plan, its
-/// writes. The rules under test are the plan's; the real stores carry them
-/// out the same way (their own tests).
+/// batch (the reads that ``SyncChangeReads`` asks for, the plan, its
+/// writes), a purge (``SyncPurge``) and a delta's read (``SyncCounter``).
+/// The rules under test are SyncServer's; the real stores carry them out
+/// the same way (their own tests).
 struct MemoryRows {
     var schema: SyncSchema
     var rows: [SyncRowKey: SyncStoredRow] = [:]
     var answers: [UUID: SyncRecordedAnswer] = [:]
     var counter: Int64 = 0
+    var floor: Int64 = 0
     /// The requests of the last batch, in order.
     var requests: [SyncChangeReads.Request] = []
 
@@ -46,6 +48,25 @@ struct MemoryRows {
     /// Applies one change, and returns its answer.
     mutating func apply(_ change: SyncChange) throws -> SyncPushResult {
         try apply([change])[0]
+    }
+
+    /// Forgets the tombstones and answers older than `retention` at `now`.
+    mutating func purge(olderThan retention: TimeInterval, now: Date) {
+        let purge = SyncPurge(olderThan: retention, now: now)
+        let purged = rows.values.filter { row in
+            if case .deleted(let date) = row.state { return date < purge.limit }
+            return false
+        }
+        if let raised = purge.raisedFloor(from: floor, newestPurged: purged.map(\.version).max()) { floor = raised }
+        for row in purged { rows[row.key] = nil }
+        answers = answers.filter { $0.value.answeredAt >= purge.limit }
+    }
+
+    /// The rows changed after `version`, in version order; nil when a
+    /// delta cannot answer it.
+    func changes(after version: Int64) -> [SyncStoredRow]? {
+        guard SyncCounter(value: counter, floor: floor).answersDelta(after: version) else { return nil }
+        return rows.values.filter { $0.version > version }.sorted { $0.version < $1.version }
     }
 
     func row(_ table: String, _ id: UUID) -> SyncStoredRow? {

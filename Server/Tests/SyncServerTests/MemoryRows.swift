@@ -5,9 +5,10 @@ import SyncServer
 
 /// The stored state of a store, in memory, and what a store does with a
 /// batch (the reads that ``SyncChangeReads`` asks for, the plan, its
-/// writes), a purge (``SyncPurge``) and a delta's read (``SyncCounter``).
-/// The rules under test are SyncServer's; the real stores carry them out
-/// the same way (their own tests).
+/// writes), a purge (``SyncPurge``), a delta's read (``SyncCounter``),
+/// and the digests made anew when it opens (``SyncMissingDigests``). The
+/// rules under test are SyncServer's; the real stores carry them out the
+/// same way (their own tests).
 struct MemoryRows {
     var schema: SyncSchema
     var rows: [SyncRowKey: SyncStoredRow] = [:]
@@ -67,6 +68,25 @@ struct MemoryRows {
     func changes(after version: Int64) -> [SyncStoredRow]? {
         guard SyncCounter(value: counter, floor: floor).answersDelta(after: version) else { return nil }
         return rows.values.filter { $0.version > version }.sorted { $0.version < $1.version }
+    }
+
+    /// The digests made anew, as a store makes them when it opens while
+    /// it keeps `kept`, and the requests of the rule, in order.
+    func makeMissingDigests(kept: [SyncTableDigest],
+                            chunkSize: Int) -> (saved: [SyncTableDigest], requests: [SyncMissingDigests.Request]) {
+        var missing = SyncMissingDigests(schema: schema, kept: kept, chunkSize: chunkSize)
+        var saved: [SyncTableDigest] = [], requests: [SyncMissingDigests.Request] = []
+        while let request = missing.nextRequest() {
+            requests.append(request)
+            switch request {
+            case .liveRows(let table, let after, let limit):
+                let live = rows.values.filter { $0.key.table == table && $0.isLive && $0.key.id.uuidString > after?.uuidString ?? "" }
+                missing.receive(Array(live.sorted { $0.key.id.uuidString < $1.key.id.uuidString }.prefix(limit)))
+            case .save(let digest):
+                saved.append(digest)
+            }
+        }
+        return (saved, requests)
     }
 
     func row(_ table: String, _ id: UUID) -> SyncStoredRow? {

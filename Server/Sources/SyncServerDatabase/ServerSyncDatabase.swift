@@ -32,13 +32,13 @@ public final class ServerSyncDatabase: Sendable {
     /// Held here: the database holds its observers weakly.
     private let commitObserver: CounterCommitObserver
 
-    /// Migrates the database, takes in the rows of `adoption`'s earlier
-    /// store if the file holds one, then serves `schema`'s tables.
+    /// Migrates the database and takes in the rows of `adoption`'s earlier
+    /// store if the file holds one, in one transaction, then serves
+    /// `schema`'s tables.
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, adopting adoption: Adoption? = nil) throws {
         self.writer = writer
         self.schema = schema
-        try Self.migrate(writer)
-        if let adoption { try Self.adopt(adoption, in: writer, schema: schema) }
+        try Self.migrate(writer, adopting: adoption, schema: schema)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
                                                latestVersion: try writer.read { db in try Self.counter(db).value })
@@ -160,11 +160,13 @@ public final class ServerSyncDatabase: Sendable {
         },
     ]
 
-    /// Applies the steps the database lacks, in one immediate transaction
-    /// (another process may open it at once); throws
+    /// Applies the steps the database lacks, then takes in `adoption`'s
+    /// earlier store if the file holds one, in one immediate transaction
+    /// (another process may open it at once): an adoption that fails
+    /// leaves the file as it was. Throws
     /// ``SyncStoreError/newerSchema(version:supported:)`` for a schema that
     /// a later program migrated, which it leaves unchanged.
-    static func migrate(_ writer: any DatabaseWriter) throws {
+    static func migrate(_ writer: any DatabaseWriter, adopting adoption: Adoption?, schema: SyncSchema) throws {
         try writer.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 try db.execute(sql: """
@@ -177,6 +179,7 @@ public final class ServerSyncDatabase: Sendable {
                 }
                 for step in migrations.dropFirst(current) { try step(db) }
                 try db.execute(sql: "UPDATE sync_server_schema_version SET version = ?", arguments: [migrations.count])
+                if let adoption { try adopt(adoption, db, schema: schema) }
                 return .commit
             }
         }

@@ -6,15 +6,18 @@ import SyncServer
 /// The stored state of a store, in memory, and what a store does with a
 /// batch (the reads that ``SyncChangeReads`` asks for, the plan, its
 /// writes), a purge (``SyncPurge``), a delta's read (``SyncCounter``),
-/// and the digests made anew when it opens (``SyncMissingDigests``). The
-/// rules under test are SyncServer's; the real stores carry them out the
-/// same way (their own tests).
+/// the digests made anew when it opens (``SyncMissingDigests``), and an
+/// earlier store taken in (``SyncAdoption``). The rules under test are
+/// SyncServer's; the real stores carry them out the same way (their own
+/// tests).
 struct MemoryRows {
     var schema: SyncSchema
     var rows: [SyncRowKey: SyncStoredRow] = [:]
     var answers: [UUID: SyncRecordedAnswer] = [:]
     var counter: Int64 = 0
     var floor: Int64 = 0
+    /// The identity, epochs and restored mark that an adoption set.
+    var history: (server: UUID, epochs: [SyncEpoch], isRestored: Bool)?
     /// The requests of the last batch, in order.
     var requests: [SyncChangeReads.Request] = []
 
@@ -87,6 +90,40 @@ struct MemoryRows {
             }
         }
         return (saved, requests)
+    }
+
+    /// Takes in an earlier store of `adopted`'s history whose records are
+    /// `chunks` (the one at `Position(part: 0, after: "i")` is `chunks[i]`,
+    /// the first at nil); the steps taken, in order.
+    mutating func adopt(_ adopted: SyncAdoptedHistory, chunks: [SyncAdoptedChunk]) -> [SyncAdoption.Step] {
+        var adoption = SyncAdoption(adopted, own: SyncCounter(value: counter, floor: floor))
+        var steps: [SyncAdoption.Step] = []
+        while let step = adoption.nextStep() {
+            steps.append(step)
+            switch step {
+            case .moveOwnVersions(let offset):
+                rows = rows.mapValues { SyncStoredRow(key: $0.key, version: $0.version + offset, state: $0.state) }
+                answers = answers.mapValues { answer in
+                    var moved = answer
+                    moved.result.version = answer.result.version.map { $0 + offset }
+                    return moved
+                }
+            case .setCounter(let adoptedCounter):
+                (counter, floor) = (adoptedCounter.value, adoptedCounter.floor)
+            case .setHistory(let server, let epochs, let isRestored):
+                history = (server, epochs, isRestored)
+            case .forgetDigests:
+                break
+            case .takeChunk(let position):
+                let chunk = chunks[position.flatMap { $0.after.flatMap(Int.init) } ?? 0]
+                for row in chunk.rows { rows[row.key] = row }
+                for answer in chunk.answers { answers[answer.mutationID] = answer }
+                adoption.took(chunk)
+            case .dropEarlierStore:
+                break
+            }
+        }
+        return steps
     }
 
     func row(_ table: String, _ id: UUID) -> SyncStoredRow? {

@@ -16,9 +16,10 @@ extension PlayersServerAdoption {
     /// The adoption of Players' tables in a PostgreSQL database, in the
     /// migration's transaction of the first instance that starts on it.
     package static let postgres = PostgresSyncStore.Adoption(
-        history: { connection, logger in
+        history: { connection, logger, schema in
             guard try await exists("change_counter", connection, logger) else { return nil }
             return try history(
+                serving: schema,
                 counter: try await connection.query("SELECT value, floor FROM change_counter WHERE id = 1", logger: logger)
                     .first((Int64, Int64).self).map { SyncCounter(value: $0, floor: $1) },
                 // A table made anew by pg_restore: the players' store began

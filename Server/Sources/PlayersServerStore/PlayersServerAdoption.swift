@@ -25,6 +25,19 @@ public enum PlayersServerAdoption {
     /// Records read at a time.
     package static let chunkSize = 10_000
 
+    /// Why Players' earlier tables are not taken in; the database is left
+    /// as it was.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        /// The server's declarations have no player table: the players
+        /// could not be served.
+        case playersUndeclared
+
+        public var description: String {
+            "the database holds the players of a release before the sync engine, and the declarations of --schema have no player table: "
+                + "give Players' declaration too (players schema > players.json; --schema players.json); the database was not changed"
+        }
+    }
+
     /// Players' earlier tables, in the order they are taken in, each a
     /// chunk at a time in key order (``SyncServer/SyncAdoptedChunk/Position/part``).
     package enum Part: Int {
@@ -42,13 +55,16 @@ public enum PlayersServerAdoption {
         }
     }
 
-    /// The history of Players' earlier tables, from what each dialect
-    /// reads of them: the counter (nil when its row is missing), the
-    /// identity and whether the database is a restored copy (nil, and no
-    /// epochs, in a database of a release before the history, which begins
-    /// one, as that release's next one did), the epochs.
-    package static func history(counter: SyncCounter?, identity: (server: UUID, isRestored: Bool)?,
+    /// The history of Players' earlier tables, for a store of `schema`'s
+    /// tables, from what each dialect reads of them: the counter (nil when
+    /// its row is missing), the identity and whether the database is a
+    /// restored copy (nil, and no epochs, in a database of a release
+    /// before the history, which begins one, as that release's next one
+    /// did), the epochs. Throws ``Refusal/playersUndeclared`` when `schema`
+    /// has no player table, before anything is changed.
+    package static func history(serving schema: SyncSchema, counter: SyncCounter?, identity: (server: UUID, isRestored: Bool)?,
                                 epochs: [SyncEpoch]) throws -> SyncAdoptedHistory {
+        guard schema.table(PlayersSchema.player.name) != nil else { throw Refusal.playersUndeclared }
         guard let counter else { throw SyncStoreError.historyMissing }
         return SyncAdoptedHistory(server: identity?.server ?? UUID(),
                                   epochs: epochs.isEmpty ? [SyncEpoch(epoch: SyncCursor.newEpoch(), start: 0)] : epochs,
@@ -70,12 +86,13 @@ public enum PlayersServerAdoption {
 
     /// The adoption of Players' tables in an encrypted file.
     public static let embedded = ServerSyncDatabase.Adoption(
-        history: { db in
+        history: { db, schema in
             guard try db.tableExists("changeCounter") else { return nil }
             let identity = try db.tableExists("serverIdentity")
                 ? try Row.fetchOne(db, sql: "SELECT server, isBackupCopy FROM serverIdentity")
                 : nil
             return try history(
+                serving: schema,
                 counter: try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter")
                     .map { SyncCounter(value: $0[0], floor: $0[1]) },
                 identity: try identity.map { identity -> (server: UUID, isRestored: Bool) in

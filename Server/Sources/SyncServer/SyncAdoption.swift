@@ -19,7 +19,7 @@ import SyncSchema
 ///
 /// ```swift
 /// // In the store's opening transaction:
-/// guard let adopted = try earlier.history() else { return }   // none: nothing to take in
+/// guard let adopted = try earlier.history(schema) else { return }   // none: nothing to take in
 /// var adoption = SyncAdoption(adopted, own: try counter())
 /// while let step = adoption.nextStep() {
 ///     switch step {

@@ -14,16 +14,18 @@ extension ServerSyncDatabase {
     /// let database = try ServerSyncDatabase(pool, schema: schema, adopting: PlayersServerAdoption.embedded)
     /// ```
     public struct Adoption: Sendable {
-        /// The earlier store's history; nil when the file holds none (new,
-        /// or taken in already).
-        public var history: @Sendable (Database) throws -> SyncAdoptedHistory?
+        /// The earlier store's history, taken in by a store of `schema`'s
+        /// tables; nil when the file holds none (new, or taken in
+        /// already). Throws, and nothing is changed, when it cannot be
+        /// taken in.
+        public var history: @Sendable (Database, _ schema: SyncSchema) throws -> SyncAdoptedHistory?
         /// Its chunk at a position (its first when nil).
         public var chunk: @Sendable (Database, SyncAdoptedChunk.Position?) throws -> SyncAdoptedChunk
         /// Drops its tables.
         public var drop: @Sendable (Database) throws -> Void
 
         public init(
-            history: @escaping @Sendable (Database) throws -> SyncAdoptedHistory?,
+            history: @escaping @Sendable (Database, _ schema: SyncSchema) throws -> SyncAdoptedHistory?,
             chunk: @escaping @Sendable (Database, SyncAdoptedChunk.Position?) throws -> SyncAdoptedChunk,
             drop: @escaping @Sendable (Database) throws -> Void
         ) {
@@ -37,7 +39,7 @@ extension ServerSyncDatabase {
     /// file holds one, by the steps of ``SyncServer/SyncAdoption``; its
     /// digests are made anew when the database opens.
     static func adopt(_ earlier: Adoption, _ db: Database, schema: SyncSchema) throws {
-        guard let adopted = try earlier.history(db) else { return }
+        guard let adopted = try earlier.history(db, schema) else { return }
         var adoption = SyncAdoption(adopted, own: try counter(db))
         while let step = adoption.nextStep() {
             switch step {

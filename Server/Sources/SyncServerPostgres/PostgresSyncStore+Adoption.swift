@@ -12,15 +12,17 @@ extension PostgresSyncStore {
     /// file: in the migration's transaction, under its lock, so that one
     /// instance does it.
     package struct Adoption: Sendable {
-        /// The earlier store's history; nil when the database holds none.
-        package var history: @Sendable (PostgresConnection, Logger) async throws -> SyncAdoptedHistory?
+        /// The earlier store's history, taken in by a store of `schema`'s
+        /// tables; nil when the database holds none. Throws, and nothing
+        /// is changed, when it cannot be taken in.
+        package var history: @Sendable (PostgresConnection, Logger, _ schema: SyncSchema) async throws -> SyncAdoptedHistory?
         /// Its chunk at a position (its first when nil).
         package var chunk: @Sendable (PostgresConnection, Logger, SyncAdoptedChunk.Position?) async throws -> SyncAdoptedChunk
         /// Drops its tables.
         package var drop: @Sendable (PostgresConnection, Logger) async throws -> Void
 
         package init(
-            history: @escaping @Sendable (PostgresConnection, Logger) async throws -> SyncAdoptedHistory?,
+            history: @escaping @Sendable (PostgresConnection, Logger, _ schema: SyncSchema) async throws -> SyncAdoptedHistory?,
             chunk: @escaping @Sendable (PostgresConnection, Logger, SyncAdoptedChunk.Position?) async throws -> SyncAdoptedChunk,
             drop: @escaping @Sendable (PostgresConnection, Logger) async throws -> Void
         ) {
@@ -34,7 +36,7 @@ extension PostgresSyncStore {
     /// database holds one, by the steps of ``SyncServer/SyncAdoption``; a
     /// restored one's new epoch is begun by ``history(_:_:)``.
     static func adopt(_ earlier: Adoption, _ connection: PostgresConnection, schema: SyncSchema, logger: Logger) async throws {
-        guard let adopted = try await earlier.history(connection, logger) else { return }
+        guard let adopted = try await earlier.history(connection, logger, schema) else { return }
         var adoption = SyncAdoption(adopted, own: try await counter(connection, logger))
         let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
         while let step = adoption.nextStep() {

@@ -16,61 +16,53 @@ extension PlayersServerAdoption {
     /// The adoption of Players' tables in a PostgreSQL database, in the
     /// migration's transaction of the first instance that starts on it.
     package static let postgres = PostgresSyncStore.Adoption(
-        history: { connection, logger in
+        history: { connection, logger, schema in
             guard try await exists("change_counter", connection, logger) else { return nil }
-            guard let (counter, floor) = try await connection.query(
-                "SELECT value, floor FROM change_counter WHERE id = 1", logger: logger
-            ).first((Int64, Int64).self) else { throw PostgresStoreError.counterMissing }
-            var server = UUID()
-            var isRestored = false
-            if try await exists("server_identity", connection, logger), let identity = try await connection.query(
-                "SELECT server, player_table <> 'player'::regclass::oid FROM server_identity WHERE id = 1", logger: logger
-            ).first((UUID, Bool).self) {
+            return try history(
+                serving: schema,
+                counter: try await connection.query("SELECT value, floor FROM change_counter WHERE id = 1", logger: logger)
+                    .first((Int64, Int64).self).map { SyncCounter(value: $0, floor: $1) },
                 // A table made anew by pg_restore: the players' store began
                 // a new epoch when it opened such a database, and so will
                 // the engine's.
-                (server, isRestored) = identity
-            }
-            var epochs = try await exists("history_epoch", connection, logger)
-                ? try await connection.query("SELECT epoch, start FROM history_epoch ORDER BY position", logger: logger)
-                    .decode((String, Int64).self).map { SyncEpoch(epoch: $0, start: $1) }
-                : []
-            if epochs.isEmpty { epochs = [SyncEpoch(epoch: SyncCursor.newEpoch(), start: 0)] }
-            return SyncAdoptedHistory(server: server, epochs: epochs, counter: counter, floor: floor, isRestored: isRestored)
+                identity: try await exists("server_identity", connection, logger)
+                    ? try await connection.query(
+                        "SELECT server, player_table <> 'player'::regclass::oid FROM server_identity WHERE id = 1", logger: logger
+                    ).first((UUID, Bool).self).map { (server: $0, isRestored: $1) }
+                    : nil,
+                epochs: try await exists("history_epoch", connection, logger)
+                    ? try await connection.query("SELECT epoch, start FROM history_epoch ORDER BY position", logger: logger)
+                        .decode((String, Int64).self).map { SyncEpoch(epoch: $0, start: $1) }
+                    : [])
         },
-        rows: { connection, logger, take in
-            var after: UUID?
-            while true {
+        chunk: { connection, logger, position in
+            let after = position?.after
+            switch Part(position) {
+            case .players:
                 let players = try await connection.query(after.map {
-                    "SELECT uuid, name, score, version FROM player WHERE uuid > \($0) ORDER BY uuid LIMIT \(chunkSize)"
+                    "SELECT uuid, name, score, version FROM player WHERE uuid > \($0)::uuid ORDER BY uuid LIMIT \(chunkSize)"
                 } ?? "SELECT uuid, name, score, version FROM player ORDER BY uuid LIMIT \(chunkSize)", logger: logger)
                     .decode((UUID, String, Int64, Int64).self)
-                try await take(try players.map { try player(uuidText: $0.uuidString, name: $1, score: $2, version: $3) })
-                guard players.count == chunkSize, let last = players.last else { break }
-                after = last.0
-            }
-            after = nil
-            while true {
+                return chunk(.players, keys: players.map { $0.0.uuidString },
+                             rows: try players.map { try player(uuidText: $0.uuidString, name: $1, score: $2, version: $3) })
+            case .tombstones:
                 let tombstones = try await connection.query(after.map {
-                    "SELECT uuid, version, deleted_at FROM tombstone WHERE uuid > \($0) ORDER BY uuid LIMIT \(chunkSize)"
+                    "SELECT uuid, version, deleted_at FROM tombstone WHERE uuid > \($0)::uuid ORDER BY uuid LIMIT \(chunkSize)"
                 } ?? "SELECT uuid, version, deleted_at FROM tombstone ORDER BY uuid LIMIT \(chunkSize)", logger: logger)
                     .decode((UUID, Int64, Date).self)
-                try await take(try tombstones.map { try tombstone(uuidText: $0.uuidString, version: $1, deletedAt: $2) })
-                guard tombstones.count == chunkSize, let last = tombstones.last else { break }
-                after = last.0
-            }
-        },
-        answers: { connection, logger, take in
-            guard try await exists("applied_mutation", connection, logger) else { return }
-            var after: UUID?
-            while true {
-                let rows = try await connection.query(after.map {
-                    "SELECT mutation_id, result, applied_at FROM applied_mutation WHERE mutation_id > \($0) ORDER BY mutation_id LIMIT \(chunkSize)"
+                return chunk(.tombstones, keys: tombstones.map { $0.0.uuidString },
+                             rows: try tombstones.map { try tombstone(uuidText: $0.uuidString, version: $1, deletedAt: $2) })
+            case .answers:
+                guard try await exists("applied_mutation", connection, logger) else { return chunk(.answers, keys: []) }
+                let answers = try await connection.query(after.map {
+                    """
+                    SELECT mutation_id, result, applied_at FROM applied_mutation
+                    WHERE mutation_id > \($0)::uuid ORDER BY mutation_id LIMIT \(chunkSize)
+                    """
                 } ?? "SELECT mutation_id, result, applied_at FROM applied_mutation ORDER BY mutation_id LIMIT \(chunkSize)", logger: logger)
                     .decode((UUID, String, Date).self)
-                try await take(try rows.compactMap { try answer(json: $1, answeredAt: $2) })
-                guard rows.count == chunkSize, let last = rows.last else { break }
-                after = last.0
+                return chunk(.answers, keys: answers.map { $0.0.uuidString },
+                             answers: try answers.compactMap { try answer(json: $1, answeredAt: $2) })
             }
         },
         drop: { connection, logger in

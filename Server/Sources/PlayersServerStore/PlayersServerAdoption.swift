@@ -8,67 +8,122 @@ import SyncServerDatabase
 /// Players' tables before the sync engine (`player`, `tombstone`, the
 /// counter, the answers, the identity and epochs of the history), taken in
 /// by the engine's store when it first opens a server database that holds
-/// them: every player keeps its uuid, values and version, every tombstone
-/// its version and date, the counter and floor, the identity and epochs
-/// (so the clients' cursors stay valid), every kept answer (so a retry
-/// gets it); then the tables are dropped, in the same transaction.
+/// them (`SyncAdoption`): every player keeps its uuid, values and version,
+/// every tombstone its version and date, the counter and floor, the
+/// identity and epochs (so the clients' cursors stay valid), every kept
+/// answer (so a retry gets it); then the tables are dropped, in the same
+/// transaction.
+///
+/// What is read, in what order, and what it becomes is written here once;
+/// each store's dialect (``embedded`` here, `postgres` in
+/// PlayersServerPostgres) only reads the tables with its SQL.
 ///
 /// ```swift
 /// let database = try ServerSyncDatabase(pool, schema: schema, adopting: PlayersServerAdoption.embedded)
 /// ```
 public enum PlayersServerAdoption {
-    /// Rows read at a time.
+    /// Records read at a time.
     package static let chunkSize = 10_000
+
+    /// Why Players' earlier tables are not taken in; the database is left
+    /// as it was.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        /// The server's declarations have no player table: the players
+        /// could not be served.
+        case playersUndeclared
+
+        public var description: String {
+            "the database holds the players of a release before the sync engine, and the declarations of --schema have no player table: "
+                + "give Players' declaration too (players schema > players.json; --schema players.json); the database was not changed"
+        }
+    }
+
+    /// Players' earlier tables, in the order they are taken in, each a
+    /// chunk at a time in key order (``SyncServer/SyncAdoptedChunk/Position/part``).
+    package enum Part: Int {
+        case players, tombstones, answers
+
+        /// The part of the chunk at `position` (the first, from its start,
+        /// when nil).
+        package init(_ position: SyncAdoptedChunk.Position?) {
+            guard let position else {
+                self = .players
+                return
+            }
+            guard let part = Part(rawValue: position.part) else { preconditionFailure("not a part of Players' tables: \(position.part)") }
+            self = part
+        }
+    }
+
+    /// The history of Players' earlier tables, for a store of `schema`'s
+    /// tables, from what each dialect reads of them: the counter (nil when
+    /// its row is missing), the identity and whether the database is a
+    /// restored copy (nil, and no epochs, in a database of a release
+    /// before the history, which begins one, as that release's next one
+    /// did), the epochs. Throws ``Refusal/playersUndeclared`` when `schema`
+    /// has no player table, before anything is changed.
+    package static func history(serving schema: SyncSchema, counter: SyncCounter?, identity: (server: UUID, isRestored: Bool)?,
+                                epochs: [SyncEpoch]) throws -> SyncAdoptedHistory {
+        guard schema.table(PlayersSchema.player.name) != nil else { throw Refusal.playersUndeclared }
+        guard let counter else { throw SyncStoreError.historyMissing }
+        return SyncAdoptedHistory(server: identity?.server ?? UUID(),
+                                  epochs: epochs.isEmpty ? [SyncEpoch(epoch: SyncCursor.newEpoch(), start: 0)] : epochs,
+                                  counter: counter, isRestored: identity?.isRestored ?? false)
+    }
+
+    /// The chunk of `part` whose records have `keys` (as the table keeps
+    /// them, in order): the next one starts after its last key when it is
+    /// full, else at the next part's first; none follows the answers.
+    package static func chunk(_ part: Part, keys: [String], rows: [SyncStoredRow] = [],
+                              answers: [SyncRecordedAnswer] = []) -> SyncAdoptedChunk {
+        let next: SyncAdoptedChunk.Position? = if keys.count == chunkSize, let last = keys.last {
+            SyncAdoptedChunk.Position(part: part.rawValue, after: last)
+        } else {
+            Part(rawValue: part.rawValue + 1).map { SyncAdoptedChunk.Position(part: $0.rawValue, after: nil) }
+        }
+        return SyncAdoptedChunk(rows: rows, answers: answers, next: next)
+    }
 
     /// The adoption of Players' tables in an encrypted file.
     public static let embedded = ServerSyncDatabase.Adoption(
-        history: { db in
+        history: { db, schema in
             guard try db.tableExists("changeCounter") else { return nil }
-            guard let counter = try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter") else {
-                throw ServerDatabaseError.missingIdentity
-            }
-            // A database of a release before the history (no identity
-            // yet) begins one, as that release's next one did.
-            var server = UUID()
-            var isRestored = false
-            if try db.tableExists("serverIdentity"), let identity = try Row.fetchOne(db, sql: "SELECT server, isBackupCopy FROM serverIdentity") {
-                guard let uuid = UUID(uuidString: identity["server"]) else { throw ServerDatabaseError.missingIdentity }
-                (server, isRestored) = (uuid, identity["isBackupCopy"])
-            }
-            var epochs = try db.tableExists("historyEpoch")
-                ? try Row.fetchAll(db, sql: "SELECT epoch, start FROM historyEpoch ORDER BY position").map { SyncEpoch(epoch: $0[0], start: $0[1]) }
-                : []
-            if epochs.isEmpty { epochs = [SyncEpoch(epoch: SyncCursor.newEpoch(), start: 0)] }
-            return SyncAdoptedHistory(server: server, epochs: epochs, counter: counter[0], floor: counter[1], isRestored: isRestored)
+            let identity = try db.tableExists("serverIdentity")
+                ? try Row.fetchOne(db, sql: "SELECT server, isBackupCopy FROM serverIdentity")
+                : nil
+            return try history(
+                serving: schema,
+                counter: try Row.fetchOne(db, sql: "SELECT value, floor FROM changeCounter")
+                    .map { SyncCounter(value: $0[0], floor: $0[1]) },
+                identity: try identity.map { identity -> (server: UUID, isRestored: Bool) in
+                    guard let server = UUID(uuidString: identity["server"]) else { throw ServerDatabaseError.missingIdentity }
+                    return (server, identity["isBackupCopy"])
+                },
+                epochs: try db.tableExists("historyEpoch")
+                    ? try Row.fetchAll(db, sql: "SELECT epoch, start FROM historyEpoch ORDER BY position")
+                        .map { SyncEpoch(epoch: $0[0], start: $0[1]) }
+                    : [])
         },
-        rows: { db, take in
-            var after = ""
-            while true {
+        chunk: { db, position in
+            let after = position?.after ?? ""
+            switch Part(position) {
+            case .players:
                 let players = try Row.fetchAll(db, sql: "SELECT uuid, name, score, version FROM player WHERE uuid > ? ORDER BY uuid LIMIT ?",
                                                arguments: [after, chunkSize])
-                try take(players.map { try player(uuidText: $0[0], name: $0[1], score: $0[2], version: $0[3]) })
-                guard players.count == chunkSize, let last = players.last else { break }
-                after = last[0]
-            }
-            after = ""
-            while true {
+                return chunk(.players, keys: players.map { $0[0] },
+                             rows: try players.map { try player(uuidText: $0[0], name: $0[1], score: $0[2], version: $0[3]) })
+            case .tombstones:
                 let tombstones = try Row.fetchAll(db, sql: "SELECT uuid, version, deletedAt FROM tombstone WHERE uuid > ? ORDER BY uuid LIMIT ?",
                                                   arguments: [after, chunkSize])
-                try take(tombstones.map { try tombstone(uuidText: $0[0], version: $0[1], deletedAt: $0[2]) })
-                guard tombstones.count == chunkSize, let last = tombstones.last else { break }
-                after = last[0]
-            }
-        },
-        answers: { db, take in
-            guard try db.tableExists("appliedMutation") else { return }
-            var after = ""
-            while true {
-                let rows = try Row.fetchAll(db, sql: """
+                return chunk(.tombstones, keys: tombstones.map { $0[0] },
+                             rows: try tombstones.map { try tombstone(uuidText: $0[0], version: $0[1], deletedAt: $0[2]) })
+            case .answers:
+                guard try db.tableExists("appliedMutation") else { return chunk(.answers, keys: []) }
+                let answers = try Row.fetchAll(db, sql: """
                     SELECT mutationID, result, appliedAt FROM appliedMutation WHERE mutationID > ? ORDER BY mutationID LIMIT ?
                     """, arguments: [after, chunkSize])
-                try take(try rows.compactMap { try answer(json: $0[1], answeredAt: $0[2]) })
-                guard rows.count == chunkSize, let last = rows.last else { break }
-                after = last[0]
+                return chunk(.answers, keys: answers.map { $0[0] },
+                             answers: try answers.compactMap { try answer(json: $0[1], answeredAt: $0[2]) })
             }
         },
         drop: { db in

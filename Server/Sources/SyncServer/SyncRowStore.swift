@@ -30,8 +30,8 @@ public protocol SyncRowStore: Sendable {
     /// The rows changed after `version` (of the tables of `filter`, or of
     /// every table when nil), live rows and tombstones, in version order,
     /// at most `limit`; nil when `version` is older than the floor or
-    /// later than the counter (the client must take a snapshot); with the
-    /// counter and the digests.
+    /// later than the counter (``SyncCounter/answersDelta(after:)``: the
+    /// client must take a snapshot); with the counter and the digests.
     func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage?
 
     /// A page of the snapshot: live rows (of the tables of `filter`, or of
@@ -48,7 +48,7 @@ public protocol SyncRowStore: Sendable {
 
     /// Deletes the tombstones older than `retention` at `now`, and the
     /// answers given before then; a delta after a version older than the
-    /// newest tombstone purged is refused from then on.
+    /// newest tombstone purged is refused from then on (``SyncPurge``).
     func purgeTombstones(olderThan retention: TimeInterval, now: Date) async throws
 
     /// Closes the store: later calls throw.

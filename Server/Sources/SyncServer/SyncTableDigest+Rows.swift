@@ -30,3 +30,22 @@ extension SyncTableDigest {
         "[" + columns.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 }
+
+extension SyncTableDigest {
+    /// A digest that a store keeps (`sync_server_digest`: its columns as
+    /// ``storedColumns``, NULL once another declaration's write left it
+    /// not true, and its checksum as a signed integer), as the store gives
+    /// it to the declaration `schema`: nil for a table that `schema` does
+    /// not declare, or whose digest covers other columns than it declares.
+    public init?(kept table: String, columns: String?, rows: Int, checksum: Int64, schema: SyncSchema) {
+        guard let declared = schema.table(table) else { return nil }
+        self.init(table: table, columns: Self.columns(of: declared), rows: rows, checksum: UInt64(bitPattern: checksum))
+        guard columns == storedColumns else { return nil }
+    }
+
+    /// The checksum as a store keeps it: a signed 64-bit integer, which
+    /// both stores' integer columns hold.
+    public var storedChecksum: Int64 {
+        Int64(bitPattern: checksum)
+    }
+}

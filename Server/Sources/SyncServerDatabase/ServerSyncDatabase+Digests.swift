@@ -9,29 +9,21 @@ import SyncServer
 /// same file makes its own anew when it opens, and the writes of either
 /// leave the other's marked as not true (columns NULL) rather than wrong.
 extension ServerSyncDatabase {
-    /// Rows read at a time when a digest is computed anew.
-    static let digestChunkSize = 10_000
-
-    /// In the opening transaction: computes anew, from every live row, the
-    /// digest of each declared table that has none of its columns.
+    /// In the opening transaction: makes anew the digests that the
+    /// declaration's columns lack (``SyncMissingDigests``).
     func makeMissingDigests(_ db: Database) throws {
-        let hasher = SyncRowHasher()
-        for table in schema.tables {
-            var digest = SyncTableDigest(table: table)
-            let columns = try String.fetchOne(db, sql: "SELECT columns FROM sync_server_digest WHERE table_name = ?", arguments: [table.name])
-            guard columns != digest.storedColumns else { continue }
-            var after = ""
-            while true {
-                let rows = try storedRows(db, sql: """
+        var missing = SyncMissingDigests(schema: schema, kept: try digests(db))
+        while let request = missing.nextRequest() {
+            switch request {
+            case .liveRows(let table, let after, let limit):
+                missing.receive(try storedRows(db, sql: """
                     SELECT * FROM sync_server_row WHERE table_name = ? AND deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?
-                    """, arguments: [table.name, after, Self.digestChunkSize])
-                for row in rows { digest.add(row, in: table, hasher: hasher) }
-                guard rows.count == Self.digestChunkSize, let last = rows.last else { break }
-                after = last.key.id.uuidString
+                    """, arguments: [table, after?.uuidString ?? "", limit]))
+            case .save(let digest):
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO sync_server_digest (table_name, columns, row_count, checksum) VALUES (?, ?, ?, ?)
+                    """, arguments: [digest.table, digest.storedColumns, digest.rows, digest.storedChecksum])
             }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO sync_server_digest (table_name, columns, row_count, checksum) VALUES (?, ?, ?, ?)
-                """, arguments: [table.name, digest.storedColumns, digest.rows, Int64(bitPattern: digest.checksum)])
         }
     }
 
@@ -50,7 +42,7 @@ extension ServerSyncDatabase {
                                          checksum: UInt64(bitPattern: stored["checksum"]))
             digest.apply(change)
             try db.execute(sql: "UPDATE sync_server_digest SET row_count = ?, checksum = ? WHERE table_name = ?",
-                           arguments: [digest.rows, Int64(bitPattern: digest.checksum), change.table])
+                           arguments: [digest.rows, digest.storedChecksum, change.table])
         }
     }
 
@@ -59,10 +51,8 @@ extension ServerSyncDatabase {
     func digests(_ db: Database) throws -> [SyncTableDigest] {
         try Row.fetchAll(db, sql: "SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name")
             .compactMap { row in
-                guard let table = schema.table(row["table_name"]) else { return nil }
-                let digest = SyncTableDigest(table: table.name, columns: SyncTableDigest.columns(of: table), rows: row["row_count"],
-                                             checksum: UInt64(bitPattern: row["checksum"]))
-                return row["columns"] as String? == digest.storedColumns ? digest : nil
+                SyncTableDigest(kept: row["table_name"], columns: row["columns"], rows: row["row_count"], checksum: row["checksum"],
+                                schema: schema)
             }
     }
 }

@@ -21,11 +21,11 @@ extension ServerSyncDatabase {
     }
 
     /// The counter, and the oldest version a delta can start after.
-    static func counter(_ db: Database) throws -> (value: Int64, floor: Int64) {
+    static func counter(_ db: Database) throws -> SyncCounter {
         guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM sync_server_counter") else {
             throw SyncStoreError.historyMissing
         }
-        return (row[0], row[1])
+        return SyncCounter(value: row[0], floor: row[1])
     }
 
     /// Whether `table` has a live row.

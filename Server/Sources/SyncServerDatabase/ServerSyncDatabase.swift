@@ -32,13 +32,13 @@ public final class ServerSyncDatabase: Sendable {
     /// Held here: the database holds its observers weakly.
     private let commitObserver: CounterCommitObserver
 
-    /// Migrates the database, takes in the rows of `adoption`'s earlier
-    /// store if the file holds one, then serves `schema`'s tables.
+    /// Migrates the database and takes in the rows of `adoption`'s earlier
+    /// store if the file holds one, in one transaction, then serves
+    /// `schema`'s tables.
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, adopting adoption: Adoption? = nil) throws {
         self.writer = writer
         self.schema = schema
-        try Self.migrate(writer)
-        if let adoption { try Self.adopt(adoption, in: writer, schema: schema) }
+        try Self.migrate(writer, adopting: adoption, schema: schema)
         history = try writer.write { db in try Self.beginEpochIfRestored(db) }
         changes = FileChangeNotifiers.notifier(forPath: writer.path, history: "engine",
                                                latestVersion: try writer.read { db in try Self.counter(db).value })
@@ -160,11 +160,13 @@ public final class ServerSyncDatabase: Sendable {
         },
     ]
 
-    /// Applies the steps the database lacks, in one immediate transaction
-    /// (another process may open it at once); throws
+    /// Applies the steps the database lacks, then takes in `adoption`'s
+    /// earlier store if the file holds one, in one immediate transaction
+    /// (another process may open it at once): an adoption that fails
+    /// leaves the file as it was. Throws
     /// ``SyncStoreError/newerSchema(version:supported:)`` for a schema that
     /// a later program migrated, which it leaves unchanged.
-    static func migrate(_ writer: any DatabaseWriter) throws {
+    static func migrate(_ writer: any DatabaseWriter, adopting adoption: Adoption?, schema: SyncSchema) throws {
         try writer.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 try db.execute(sql: """
@@ -177,6 +179,7 @@ public final class ServerSyncDatabase: Sendable {
                 }
                 for step in migrations.dropFirst(current) { try step(db) }
                 try db.execute(sql: "UPDATE sync_server_schema_version SET version = ?", arguments: [migrations.count])
+                if let adoption { try adopt(adoption, db, schema: schema) }
                 return .commit
             }
         }
@@ -216,15 +219,18 @@ public final class ServerSyncDatabase: Sendable {
     }
 
     /// Deletes the tombstones older than `retention` at `now`, and the
-    /// answers given before then; a delta after a version older than the
-    /// newest tombstone purged is refused from then on (the floor).
+    /// answers given before then, raising the floor of deltas past them, by
+    /// the rules of ``SyncPurge``, in one transaction.
     public func purgeTombstones(olderThan retention: TimeInterval, now: Date = Date()) throws {
-        let limit = now.addingTimeInterval(-retention).timeIntervalSince1970
+        let purge = SyncPurge(olderThan: retention, now: now)
+        let limit = purge.limit.timeIntervalSince1970
         try writer.write { db in
-            if let purged = try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) {
-                try db.execute(sql: "UPDATE sync_server_counter SET floor = MAX(floor, ?)", arguments: [purged])
-                try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(version) FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            if let floor = purge.raisedFloor(from: try Self.counter(db).floor, newestPurged: newest) {
+                try db.execute(sql: "UPDATE sync_server_counter SET floor = ?", arguments: [floor])
             }
+            // None older: no second scan of the rows for them.
+            if newest != nil { try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) }
             try db.execute(sql: "DELETE FROM sync_server_answer WHERE answered_at < ?", arguments: [limit])
         }
     }
@@ -267,7 +273,7 @@ public final class ServerSyncDatabase: Sendable {
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try Self.counter(db)
-            guard version >= counter.floor, version <= counter.value else { return nil }
+            guard counter.answersDelta(after: version) else { return nil }
             let rows = if let filter {
                 try storedRows(db, sql: """
                     SELECT * FROM sync_server_row WHERE version > ? AND table_name IN (\(filter.tables.map { _ in "?" }.joined(separator: ", ")))

@@ -10,46 +10,32 @@ import SyncServer
 /// declaration when it starts, marked as not true (columns NULL) by the
 /// writes of an instance whose columns differ.
 extension PostgresSyncRows {
-    /// Rows read at a time when a digest is computed anew.
-    static let digestChunkSize = 10_000
-
-    /// In a writing transaction (the counter held): computes anew, from
-    /// every live row, the digest of each declared table that has none of
-    /// its columns.
+    /// In a writing transaction (the counter held): makes anew the
+    /// digests that the declaration's columns lack (``SyncMissingDigests``).
     func makeMissingDigests() async throws {
-        let hasher = SyncRowHasher()
-        for table in schema.tables {
-            var digest = SyncTableDigest(table: table)
-            let stored = try await connection.query(
-                "SELECT columns FROM sync_server_digest WHERE table_name = \(table.name)", logger: logger
-            ).first(String?.self)
-            guard stored ?? nil != digest.storedColumns else { continue }
-            var after: UUID?
-            while true {
-                let rows: [SyncStoredRow]
-                if let after {
-                    rows = try await self.stored("""
-                        SELECT \(unescaped: Self.columns) FROM sync_server_row
-                        WHERE table_name = \(table.name) AND deleted_at IS NULL AND id > \(after) ORDER BY id LIMIT \(Self.digestChunkSize)
-                        """)
-                } else {
-                    rows = try await self.stored("""
-                        SELECT \(unescaped: Self.columns) FROM sync_server_row
-                        WHERE table_name = \(table.name) AND deleted_at IS NULL ORDER BY id LIMIT \(Self.digestChunkSize)
-                        """)
-                }
-                for row in rows { digest.add(row, in: table, hasher: hasher) }
-                guard rows.count == Self.digestChunkSize, let last = rows.last else { break }
-                after = last.key.id
+        var missing = SyncMissingDigests(schema: schema, kept: try await digests())
+        while let request = missing.nextRequest() {
+            switch request {
+            case .liveRows(let table, let after, let limit):
+                missing.receive(try await stored(after.map { after in
+                    """
+                    SELECT \(unescaped: Self.columns) FROM sync_server_row
+                    WHERE table_name = \(table) AND deleted_at IS NULL AND id > \(after) ORDER BY id LIMIT \(limit)
+                    """
+                } ?? """
+                    SELECT \(unescaped: Self.columns) FROM sync_server_row
+                    WHERE table_name = \(table) AND deleted_at IS NULL ORDER BY id LIMIT \(limit)
+                    """))
+            case .save(let digest):
+                try await connection.query(
+                    """
+                    INSERT INTO sync_server_digest (table_name, columns, row_count, checksum)
+                    VALUES (\(digest.table), \(digest.storedColumns), \(Int64(digest.rows)), \(digest.storedChecksum))
+                    ON CONFLICT (table_name) DO UPDATE SET columns = EXCLUDED.columns, row_count = EXCLUDED.row_count,
+                        checksum = EXCLUDED.checksum
+                    """,
+                    logger: logger)
             }
-            try await connection.query(
-                """
-                INSERT INTO sync_server_digest (table_name, columns, row_count, checksum)
-                VALUES (\(table.name), \(digest.storedColumns), \(Int64(digest.rows)), \(Int64(bitPattern: digest.checksum)))
-                ON CONFLICT (table_name) DO UPDATE SET columns = EXCLUDED.columns, row_count = EXCLUDED.row_count,
-                    checksum = EXCLUDED.checksum
-                """,
-                logger: logger)
         }
     }
 
@@ -65,7 +51,7 @@ extension PostgresSyncRows {
                 checksum = CASE WHEN d.columns = c.columns THEN d.checksum # c.checksum ELSE d.checksum END,
                 columns = CASE WHEN d.columns = c.columns THEN d.columns END
             FROM unnest(\(changes.map(\.table)), \(changes.map(\.storedColumns)), \(changes.map { Int64($0.rows) }),
-                        \(changes.map { Int64(bitPattern: $0.checksum) })) AS c (table_name, columns, row_count, checksum)
+                        \(changes.map(\.storedChecksum))) AS c (table_name, columns, row_count, checksum)
             WHERE d.table_name = c.table_name
             """,
             logger: logger)
@@ -77,10 +63,7 @@ extension PostgresSyncRows {
         try await connection.query(
             "SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name", logger: logger
         ).decode((String, String?, Int64, Int64).self).compactMap { name, columns, rows, checksum in
-            guard let table = schema.table(name) else { return nil }
-            let digest = SyncTableDigest(table: table.name, columns: SyncTableDigest.columns(of: table), rows: Int(rows),
-                                         checksum: UInt64(bitPattern: checksum))
-            return columns == digest.storedColumns ? digest : nil
+            SyncTableDigest(kept: name, columns: columns, rows: Int(rows), checksum: checksum, schema: schema)
         }
     }
 }

@@ -113,19 +113,46 @@ import Testing
 
     /// The tables of the release before that are still there.
     static func earlierTablesLeft(_ sandbox: StoreSandbox) async throws -> [String] {
-        let earlier = ["player", "tombstone", "changeCounter", "appliedMutation", "serverIdentity", "historyEpoch",
-                       "change_counter", "applied_mutation", "server_identity", "history_epoch"]
+        try await tables(["player", "tombstone", "changeCounter", "appliedMutation", "serverIdentity", "historyEpoch",
+                          "change_counter", "applied_mutation", "server_identity", "history_epoch"], leftIn: sandbox)
+    }
+
+    /// Those of `names` that are tables of the sandbox's database.
+    static func tables(_ names: [String], leftIn sandbox: StoreSandbox) async throws -> [String] {
         switch sandbox.kind {
         case .embedded:
             let pool = try sandbox.embeddedPool()
             defer { try? pool.close() }
-            return try await pool.read { db in try earlier.filter { try db.tableExists($0) } }
+            return try await pool.read { db in try names.filter { try db.tableExists($0) } }
         case .postgres:
             let found = try await ServerHistoryTests.postgresOutput(sandbox, """
                 SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class
-                WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND relname = ANY('{\(earlier.joined(separator: ","))}')
+                WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND relname = ANY('{\(names.joined(separator: ","))}')
                 """)
             return found.isEmpty ? [] : found.split(separator: ",").map(String.init)
+        }
+    }
+
+    /// A server of other tables alone could not serve the players it
+    /// would take in: it refuses the database at start, in one sentence
+    /// that says how to declare Players' table, before changing anything;
+    /// a server that declares it then takes them in.
+    @Test(arguments: StoreKind.allCases)
+    func aServerWithoutPlayersTableRefusesTheReleaseBeforesDatabaseAndChangesNothing(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            try await Self.loadFixture(sandbox)
+            try SyncSchema.testNotes.json().write(to: sandbox.folder.url("notes.json"))
+            let result = try await ServerProcess.run(sandbox.serverArguments + ["--schema", "notes.json", "--port", "0"],
+                                                     environment: try sandbox.serverEnvironment, in: sandbox.folder)
+            #expect(result.status == 1)
+            #expect(result.error == "players-server: \(PlayersServerAdoption.Refusal.playersUndeclared)\n")
+            #expect(try await Self.earlierTablesLeft(sandbox).count == 6, "every table of the release before")
+            #expect(try await Self.tables(["sync_server_schema_version", "sync_server_row"], leftIn: sandbox) == [],
+                    "the engine's tables were not made")
+            let store = try await sandbox.makeStore()
+            let players = try await store.allPlayers()
+            try await store.close()
+            #expect(players.map(\.name) == ["Arthur", "Barbara | Zoé", "Éric"])
         }
     }
 

@@ -38,38 +38,36 @@ let package = Package(
             name: "CPostgres",
             path: "Sources/CPostgres",
             providers: [.apt(["libpq-dev"])]),
-        // The server's storage behind an async protocol (PlayersStore):
-        // the embedded CipherDB store, and the rules both stores apply.
-        .target(
-            name: "PlayersServerStore",
-            dependencies: fromCipherDB("CipherDB", "PlayersStorage", "AppFiles") + [
-                "SyncServer",
-                "SyncServerDatabase",
-            ]),
         // PostgreSQL over libpq: URLs, connections and their pool, queries
-        // with bound values, the errors a store tells apart. What both
-        // PostgreSQL stores (Players' and the engine's) share.
+        // with bound values, the errors a caller tells apart. A driver: it
+        // knows nothing of the server's rules (SyncServerPostgres does).
         .target(
             name: "PostgresClient",
             dependencies: [
                 "CPostgres",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Players as an app of the engine's server: the demo's writes
+        // (--seed, /demo/refresh), the adoption of Players' store of the
+        // release before the engine (both dialects), and the server's
+        // encrypted file, opened and told from other files.
+        .target(
+            name: "PlayersOnServer",
+            dependencies: fromCipherDB("CipherDB", "PlayersStorage", "AppFiles", "SyncSchema") + [
                 "SyncServer",
-                .product(name: "Logging", package: "swift-log"),
-            ]),
-        // The server's players in PostgreSQL, for several server instances
-        // on one database.
-        .target(
-            name: "PlayersServerPostgres",
-            dependencies: fromCipherDB("PlayersStorage", "SyncSchema") + [
-                "PlayersServerStore",
-                "PostgresClient",
+                "SyncServerEmbedded",
                 "SyncServerPostgres",
+                "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The sync engine's HTTP API (Hummingbird): /v1/sync/rows,
+        // /v1/sync/changes, /v1/rows, the 410 of Players' earlier
+        // endpoints, health, readiness and metrics, for any declared tables
+        // on either store.
         .target(
-            name: "PlayersServerHTTP",
+            name: "SyncServerHTTP",
             dependencies: fromCipherDB("SyncSchema") + [
-                "PlayersServerStore",
+                "PlayersOnServer",
                 "SyncServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -85,12 +83,11 @@ let package = Package(
         .executableTarget(
             name: "PlayersServer",
             dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersStorage", "CipherDB", "SyncSchema") + [
-                "PlayersServerHTTP",
+                "SyncServerHTTP",
                 "SyncServer",
-                "SyncServerDatabase",
+                "SyncServerEmbedded",
                 "SyncServerPostgres",
-                "PlayersServerStore",
-                "PlayersServerPostgres",
+                "PlayersOnServer",
                 "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -111,7 +108,7 @@ let package = Package(
         // The engine's embedded store: the declared tables' rows in a
         // CipherDB database, written by SyncServer's rules.
         .target(
-            name: "SyncServerDatabase",
+            name: "SyncServerEmbedded",
             dependencies: fromCipherDB("CipherDB", "SyncSchema") + [
                 "SyncServer",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -132,18 +129,18 @@ let package = Package(
             name: "SyncServerTests",
             dependencies: fromCipherDB("CipherDB", "SyncSchema", "TestSupport") + [
                 "SyncServer",
-                "SyncServerDatabase",
+                "SyncServerEmbedded",
                 "SyncServerPostgres",
                 "ServerTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "PlayersServerStoreTests",
+            name: "PlayersOnServerTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
-                "PlayersServerStore",
+                "PlayersOnServer",
                 "ServerTestSupport",
-                "SyncServerDatabase",
+                "SyncServerEmbedded",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
@@ -154,11 +151,10 @@ let package = Package(
             name: "ServerTestSupport",
             dependencies: fromCipherDB("CipherDB", "CipherSync", "Players", "SyncSchema", "TestSupport") + [
                 "SyncServer",
-                "SyncServerDatabase",
+                "SyncServerEmbedded",
                 "SyncServerPostgres",
-                "PlayersServerPostgres",
-                "PlayersServerStore",
-                "PlayersServerHTTP",
+                "PlayersOnServer",
+                "SyncServerHTTP",
                 "PostgresClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -172,25 +168,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/ServerTestSupport"),
-        // The PostgreSQL store against a real cluster
-        // (scripts/postgres-cluster), and the same cases on the embedded
-        // store.
+        // The libpq driver against a real cluster (scripts/postgres-cluster),
+        // and the engine's stores with Players' rows: the same cases on the
+        // embedded store and on PostgreSQL.
         .testTarget(
-            name: "PlayersServerPostgresTests",
+            name: "ServerStoresTests",
             dependencies: fromCipherDB("Players", "CipherDB", "TestSupport") + [
-                "PlayersServerPostgres",
+                "PlayersOnServer",
                 "PostgresClient",
-                "PlayersServerStore",
                 "SyncServerPostgres",
-                "SyncServerDatabase",
+                "SyncServerEmbedded",
                 "ServerTestSupport",
             ]),
         .testTarget(
-            name: "PlayersServerHTTPTests",
+            name: "SyncServerHTTPTests",
             dependencies: fromCipherDB("Players", "CipherDB", "SyncSchema", "TestSupport") + [
                 "SyncServer",
-                "PlayersServerHTTP",
-                "PlayersServerStore",
+                "SyncServerHTTP",
+                "PlayersOnServer",
                 "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -218,9 +213,9 @@ let package = Package(
             name: "PlayersSyncTests",
             dependencies: fromCipherDB("Players", "PlayersSync", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "TestSupport") + [
                 "SyncServer",
-                "SyncServerDatabase",
-                "PlayersServerStore",
-                "PlayersServerHTTP",
+                "SyncServerEmbedded",
+                "PlayersOnServer",
+                "SyncServerHTTP",
                 "ServerTestSupport",
             ]),
     ],

@@ -2,8 +2,8 @@ import AppFiles
 import ArgumentParser
 import CipherDB
 import Foundation
-import PlayersServerStore
-import SyncServerDatabase
+import PlayersOnServer
+import SyncServerEmbedded
 
 extension PlayersServerCommand {
     /// `players-server backup`: an online copy of the server's database.

@@ -1,5 +1,5 @@
 import PlayersCommandLine
-import PlayersServerStore
+import PlayersOnServer
 
 extension PlayersServerCommand {
     /// `--seed N`, with a progress bar on a terminal (nothing on a pipe or

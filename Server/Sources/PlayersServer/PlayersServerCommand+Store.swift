@@ -4,12 +4,11 @@ import CipherDB
 import Foundation
 import Logging
 import PlayersProtocol
-import PlayersServerPostgres
-import PlayersServerStore
+import PlayersOnServer
 import PostgresClient
 import SyncSchema
 import SyncServer
-import SyncServerDatabase
+import SyncServerEmbedded
 import SyncServerPostgres
 
 extension PlayersServerCommand {

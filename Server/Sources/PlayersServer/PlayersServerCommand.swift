@@ -4,8 +4,8 @@ import CipherDB
 import Foundation
 import Hummingbird
 import Logging
-import PlayersServerHTTP
-import PlayersServerStore
+import SyncServerHTTP
+import PlayersOnServer
 import ServiceLifecycle
 import SyncServer
 
@@ -166,7 +166,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let seed, let demo = PlayersDemo(store) { try await seedShowingProgress(demo, count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
-        let api = PlayersAPI(engine: store, configuration: serverConfiguration)
+        let api = SyncServerAPI(engine: store, configuration: serverConfiguration)
         let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
             router: api.makeRouter(),

@@ -1,5 +1,3 @@
-import SyncServer
-
 /// Why the PostgreSQL store cannot serve, by case: whether the database is
 /// unreachable for now (``isUnavailable``: a later call may succeed) or in
 /// a state this program cannot serve. Each description is one sentence,
@@ -8,7 +6,7 @@ import SyncServer
 /// ```swift
 /// catch let error as PostgresStoreError where error.isUnavailable { … }   // 503, retry later
 /// ```
-public enum PostgresStoreError: StoreFailure, CustomStringConvertible, Equatable {
+public enum PostgresStoreError: Error, CustomStringConvertible, Equatable {
     // The URL.
     case urlNotPostgres
     case urlWithoutHost

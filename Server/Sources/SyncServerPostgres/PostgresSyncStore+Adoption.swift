@@ -8,7 +8,7 @@ extension PostgresSyncStore {
     /// An app's earlier store of its rows in the same PostgreSQL database
     /// (Players' tables before the engine), which the engine's store takes
     /// in when an instance first starts on it (``SyncServer/SyncAdoption``),
-    /// as ``SyncServerDatabase/ServerSyncDatabase/Adoption`` does in a
+    /// as ``SyncServerEmbedded/ServerSyncDatabase/Adoption`` does in a
     /// file: in the migration's transaction, under its lock, so that one
     /// instance does it.
     package struct Adoption: Sendable {

@@ -7,7 +7,7 @@ import Synchronization
 
 /// The rows of an app's declared tables in a PostgreSQL database, shared
 /// by several server instances: the engine's second store, which carries
-/// out the same rules as ``SyncServerDatabase/ServerSyncDatabase``
+/// out the same rules as ``SyncServerEmbedded/ServerSyncDatabase``
 /// (``SyncChangeReads``, ``SyncChangePlan``) and only reads and writes
 /// rows, in set-based statements whatever the size of a batch.
 ///

@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import PlayersProtocol
-import PlayersServerStore
+import PlayersOnServer
 import ServerTestSupport
 import SyncSchema
 import SyncServer

@@ -42,7 +42,7 @@ import Testing
     @Test func playersServerHoldsNoCodeOfTheClientsPlayersModules() async throws {
         let modules = try await modulesOfDefinedSymbols()
         // The check itself: the server's own modules are found.
-        #expect(modules.contains("PlayersServerStore"), "\(modules.sorted())")
+        #expect(modules.contains("PlayersOnServer"), "\(modules.sorted())")
         #expect(modules.contains("AppFiles"), "\(modules.sorted())")
         for client in ["Players", "PlayersFiles", "PlayersSync", "CipherSync"] {
             #expect(!modules.contains(client), "players-server holds code of \(client)")

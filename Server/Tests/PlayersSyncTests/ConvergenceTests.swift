@@ -3,7 +3,7 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerStore
+import PlayersOnServer
 import PlayersSync
 import ServerTestSupport
 import SyncSchema

@@ -3,8 +3,8 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerHTTP
-import PlayersServerStore
+import SyncServerHTTP
+import PlayersOnServer
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
@@ -25,7 +25,7 @@ import Testing
     ) async throws {
         try await StoreSandbox.withStore(kind) { store in
             for index in 0..<count { _ = try await store.insert(name: "P\(index)", score: index) }
-            try await LiveServer.serve(PlayersAPI(engine: store.engine, configuration: ServerConfiguration()).makeRouter()) { port in
+            try await LiveServer.serve(SyncServerAPI(engine: store.engine, configuration: ServerConfiguration()).makeRouter()) { port in
                 let database = try ClientDatabase()
                 let client = database.client(URL(string: "http://127.0.0.1:\(port)")!)
                 #expect(try await client.syncPlayers().pull.repaired == nil)

@@ -3,13 +3,13 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerHTTP
-import PlayersServerStore
+import SyncServerHTTP
+import PlayersOnServer
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
 import SyncSchema
-import SyncServerDatabase
+import SyncServerEmbedded
 import TestSupport
 import Testing
 
@@ -139,7 +139,7 @@ import Testing
         var configuration = ServerConfiguration()
         // The fixture's answers and tombstones are from 2026-11-28: kept.
         configuration.tombstoneRetention = 100 * 365 * 86_400
-        try await LiveServer.serve(PlayersAPI(engine: engine, configuration: configuration).makeRouter()) { port in
+        try await LiveServer.serve(SyncServerAPI(engine: engine, configuration: configuration).makeRouter()) { port in
             let url = URL(string: "http://127.0.0.1:\(port)")!
             // The same server, on another port than when the fixture synced.
             try await Self.connection(folder).write { db in

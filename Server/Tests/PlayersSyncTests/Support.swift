@@ -3,9 +3,9 @@ import CipherSync
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerStore
-import PlayersServerHTTP
-import SyncServerDatabase
+import PlayersOnServer
+import SyncServerHTTP
+import SyncServerEmbedded
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
@@ -30,7 +30,7 @@ func withLiveServer(
     configuration.token = token
     configuration.defaultPageSize = pageSize
     configuration.tombstoneRetention = tombstoneRetention
-    try await LiveServer.serve(PlayersAPI(engine: engine, configuration: configuration).makeRouter()) { port in
+    try await LiveServer.serve(SyncServerAPI(engine: engine, configuration: configuration).makeRouter()) { port in
         try await body(store, URL(string: "http://127.0.0.1:\(port)")!)
     }
 }

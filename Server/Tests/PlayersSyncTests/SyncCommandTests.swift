@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersServerStore
+import PlayersOnServer
 import TestSupport
 import Testing
 

@@ -5,7 +5,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOPosix
-import PlayersServerHTTP
+import SyncServerHTTP
 import TestSupport
 
 /// A client of a players API served live in the test's own process: each
@@ -71,7 +71,7 @@ public struct APIClient: Sendable {
     /// Serves `router` on a free loopback port (``LiveServer``) and runs
     /// `body` with a client of it; then shuts the server down.
     public static func withServer<Value: Sendable>(
-        _ router: Router<PlayersRequestContext>, _ body: @Sendable (APIClient) async throws -> Value
+        _ router: Router<SyncRequestContext>, _ body: @Sendable (APIClient) async throws -> Value
     ) async throws -> Value {
         try await LiveServer.serve(router) { port in
             try await body(APIClient(port: port))

@@ -2,14 +2,14 @@ import Foundation
 import PlayersProtocol
 import NIOCore
 import NIOEmbedded
-import PlayersServerHTTP
+import SyncServerHTTP
 import SyncSchema
 import SyncServer
-import SyncServerDatabase
+import SyncServerEmbedded
 import SyncServerPostgres
 import TestSupport
 
-/// A live `PlayersAPI` on loopback, on a store of a new ``StoreSandbox``:
+/// A live `SyncServerAPI` on loopback, on a store of a new ``StoreSandbox``:
 /// the fixture of the API suites, which run every case on both stores.
 /// Its long-polls wait on a clock that stands still until the test
 /// advances it (``advanceLongPollClock(by:)``): a long-poll that answers
@@ -47,7 +47,7 @@ public struct APITestServer: Sendable {
             // `GET /ready` checks the store within this time: a store that
             // answers must be seen ready on a loaded machine too.
             configuration.readinessTimeout = TimeInterval(hangGuard.components.seconds)
-            let api = PlayersAPI(engine: engine, configuration: configuration, longPollTimers: longPollClock)
+            let api = SyncServerAPI(engine: engine, configuration: configuration, longPollTimers: longPollClock)
             do {
                 try await APIClient.withServer(api.makeRouter()) { client in
                     // Before the server shuts down, as players-server's

@@ -1,6 +1,6 @@
 import Hummingbird
 import Logging
-import PlayersServerHTTP
+import SyncServerHTTP
 import ServiceLifecycle
 import TestSupport
 
@@ -11,7 +11,7 @@ public enum LiveServer {
     /// tests read no request line), and runs `body` with the port; then
     /// shuts the server down, whether `body` succeeded or not.
     public static func serve<Value: Sendable>(
-        _ router: Router<PlayersRequestContext>, _ body: @Sendable (Int) async throws -> Value
+        _ router: Router<SyncRequestContext>, _ body: @Sendable (Int) async throws -> Value
     ) async throws -> Value {
         var logger = Logger(label: "players-server-test")
         logger.logLevel = .warning

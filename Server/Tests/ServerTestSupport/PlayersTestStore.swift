@@ -1,6 +1,6 @@
 import Foundation
 import PlayersProtocol
-import PlayersServerStore
+import PlayersOnServer
 import SyncSchema
 import SyncServer
 import TestSupport

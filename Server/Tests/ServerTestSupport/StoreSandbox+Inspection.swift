@@ -2,7 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersProtocol
-import PlayersServerStore
+import PlayersOnServer
 import PostgresClient
 import SyncServer
 import TestSupport

@@ -3,13 +3,12 @@ import Foundation
 import Logging
 import Players
 import PlayersProtocol
-import PlayersServerPostgres
-import PlayersServerStore
+import PlayersOnServer
 import PlayersStorage
 import PostgresClient
 import SyncSchema
 import SyncServer
-import SyncServerDatabase
+import SyncServerEmbedded
 import SyncServerPostgres
 import TestSupport
 

@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import SyncSchema
 import SyncServer
-import SyncServerDatabase
+import SyncServerEmbedded
 import SyncServerPostgres
 import TestSupport
 

@@ -1,0 +1,16 @@
+import Foundation
+import Hummingbird
+
+/// The context of the API's requests: Hummingbird's basic context, with
+/// the API's encoder (`JSONEncoder.api`: sorted keys, no escaped
+/// slashes) for every response body, so that clients get the bytes of
+/// Docs/SyncProtocol.md.
+public struct SyncRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    public var responseEncoder: JSONEncoder { .api }
+}

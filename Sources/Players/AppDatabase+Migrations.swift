@@ -136,20 +136,16 @@ extension AppDatabase {
         }
     }
 
-    /// The migration `v6-sync-digest`'s digest of the synced players (those
-    /// with a version), kept in the one row of `syncedPlayerDigest` by
-    /// triggers. `v7-sync-engine` drops it for the engine's digests.
+    /// The migration `v6-sync-digest`'s table of the synced players'
+    /// digest, which `v7-sync-engine` drops for the engine's digests. It
+    /// is left empty, without the triggers that kept it: every database
+    /// that reaches v6 now goes on to v7 in the same run of the migrations,
+    /// and one already at v6 has its triggers until v7 drops them.
     private static func addSyncedPlayerDigest(_ db: Database) throws {
-        db.add(function: PlayersDigest.toggleFunction)
         try db.create(table: "syncedPlayerDigest") { t in
             t.primaryKey("id", .integer).check { $0 == 1 }
             t.column("players", .integer).notNull()
             t.column("checksum", .integer).notNull()
         }
-        let digest = try PlayersDigest.recomputed(db, sql: "SELECT uuid, name, score, version FROM player WHERE version IS NOT NULL")
-        try db.execute(sql: "INSERT INTO syncedPlayerDigest (id, players, checksum) VALUES (1, ?, ?)",
-                       arguments: [digest.players, Int64(bitPattern: digest.checksumValue ?? 0)])
-        try db.execute(sql: PlayersDigest.triggersSQL(prefix: "player_syncedDigest", table: "syncedPlayerDigest", playersColumn: "players",
-                                                      checksumColumn: "checksum") { row in "\(row).version IS NOT NULL" })
     }
 }

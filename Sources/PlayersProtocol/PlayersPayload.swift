@@ -59,13 +59,9 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
     /// being the cursor's: on every page of a players server's snapshot;
     /// absent in deltas and local exports.
     public var epochs: [PlayersEpoch]?
-    /// The digest of the server's players at `cursor` (``PlayersDigest``):
-    /// on the page that completes an answer, when the server read it with
-    /// the page; absent otherwise and in local exports.
-    public var digest: PlayersDigest?
 
     private enum CodingKeys: String, CodingKey {
-        case protocolVersion, kind, complete, cursor, next, players, tombstones, epochs, digest
+        case protocolVersion, kind, complete, cursor, next, players, tombstones, epochs
     }
 
     /// Decodes the protocol version first, and the rest only if this
@@ -83,11 +79,10 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         players = try container.decode([PlayerEntry].self, forKey: .players)
         tombstones = try container.decode([Tombstone].self, forKey: .tombstones)
         epochs = try container.decodeIfPresent([PlayersEpoch].self, forKey: .epochs)
-        digest = try container.decodeIfPresent(PlayersDigest.self, forKey: .digest)
     }
 
     public init(kind: Kind, complete: Bool = true, cursor: String? = nil, next: String? = nil,
-                players: [PlayerEntry], tombstones: [Tombstone] = [], epochs: [PlayersEpoch]? = nil, digest: PlayersDigest? = nil) {
+                players: [PlayerEntry], tombstones: [Tombstone] = [], epochs: [PlayersEpoch]? = nil) {
         protocolVersion = Self.currentProtocolVersion
         self.kind = kind
         self.complete = complete
@@ -96,7 +91,6 @@ public struct PlayersPayload: Codable, Equatable, Sendable {
         self.players = players
         self.tombstones = tombstones
         self.epochs = epochs
-        self.digest = digest
     }
 
     /// The JSON of the message: UTF-8, sorted keys.

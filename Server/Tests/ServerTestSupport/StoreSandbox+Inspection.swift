@@ -1,9 +1,10 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
 import PlayersOnServer
+import PlayersProtocol
 import PostgresClient
+import SyncSchema
 import SyncServer
 import TestSupport
 
@@ -50,27 +51,21 @@ extension StoreSandbox {
         return count
     }
 
-    /// The players' digest that the store keeps (its `player` table's,
-    /// ``SyncTableDigest``), and the one this process computes from every
-    /// live player with `PlayersDigest.hash`, both read through a store of
-    /// its own.
-    public func digests() async throws -> (stored: PlayersDigest?, recomputed: PlayersDigest) {
+    /// The digest that the store keeps of its `player` table, and the one
+    /// this process computes from every live player (``SyncRowHasher``),
+    /// both read through a store of its own.
+    public func digests() async throws -> (stored: SyncTableDigest?, recomputed: SyncTableDigest) {
         let store = try await makeSyncStore(schema: PlayersSchema.schema)
-        var recomputed = PlayersDigest.empty
-        var stored: PlayersDigest?
+        let table = PlayersSchema.player
+        let hasher = SyncRowHasher()
+        var recomputed = SyncTableDigest(table: table)
+        var stored: SyncTableDigest?
         do {
             var after: SyncRowKey?
             while true {
-                let page = try await store.snapshot(after: after, limit: 1_000, tables: SyncTableFilter([PlayersSchema.player.name]))
-                if after == nil {
-                    stored = page.digests.first { $0.table == PlayersSchema.player.name }.map { PlayersDigest(players: $0.rows, checksum: $0.checksum) }
-                }
-                for row in page.rows {
-                    guard case .text(let name)? = row.values?["name"], case .integer(let score)? = row.values?["score"] else {
-                        throw TestFailure("the player \(row.key.id) has no name or score")
-                    }
-                    recomputed.toggle(uuid: row.key.id, name: name, score: Int(score), version: row.version)
-                }
+                let page = try await store.snapshot(after: after, limit: 1_000, tables: SyncTableFilter([table.name]))
+                if after == nil { stored = page.digests.first { $0.table == table.name } }
+                for row in page.rows { recomputed.add(row, in: table, hasher: hasher) }
                 guard let last = page.rows.last else { break }
                 after = last.key
             }
@@ -113,7 +108,7 @@ extension StoreSandbox {
         }
         let digests = try await digests()
         if digests.stored != digests.recomputed {
-            problems.append("the digest kept is \(digests.stored.map(\.description) ?? "none"), the players' \(digests.recomputed)")
+            problems.append("the digest kept is \(digests.stored.map { "\($0)" } ?? "none"), the players' \(digests.recomputed)")
         }
         if let highest, highest > counter { problems.append("version \(highest) is above the counter \(counter)") }
         return problems

@@ -7,15 +7,14 @@ let package = Package(
         .library(name: "CipherDB", targets: ["CipherDB"]),
         .library(name: "CipherSync", targets: ["CipherSync"]),
         // Products apart, so that what links one does not link the others'
-        // libraries: players-server links PlayersStorage and AppFiles, never
+        // libraries: players-server links PlayersShared and AppFiles, never
         // Players, PlayersSync or libcurl.
         .library(name: "SyncSchema", targets: ["SyncSchema"]),
         .library(name: "SyncEngine", targets: ["SyncEngine"]),
-        .library(name: "Players", targets: ["PlayersProtocol", "PlayersStorage", "Players"]),
+        .library(name: "Players", targets: ["PlayersShared", "Players"]),
         // What the server shares with Players, without Players' database
-        // layer: the protocol, the kinds of database file, the digest's
-        // SQL, the demo's random players.
-        .library(name: "PlayersStorage", targets: ["PlayersProtocol", "PlayersStorage"]),
+        // layer (PlayersShared).
+        .library(name: "PlayersShared", targets: ["PlayersShared"]),
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
         .library(name: "AppFiles", targets: ["AppFiles"]),
@@ -79,12 +78,13 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: ["CipherDB", "SyncSchema"]),
-        // The players' wire format: messages, the one validator of names
-        // and scores, the digest of a server's players. No database, no
-        // HTTP.
+        // What Players' app, command line and server share, below
+        // Players' database layer: its declaration (PlayersSchema), the one
+        // validator of names and scores, the JSON export's format, the kind
+        // of a database file, the demo's random players and changes.
         .target(
-            name: "PlayersProtocol",
-            dependencies: ["SyncSchema"]),
+            name: "PlayersShared",
+            dependencies: ["CipherDB", "SyncSchema"]),
         // What every app of the toolkit reads and writes the same way:
         // secret files (passphrases, keys, tokens; private to their owner),
         // private files, XDG folders, verified copies of a database file
@@ -92,29 +92,23 @@ let package = Package(
         .target(
             name: "AppFiles",
             dependencies: ["CipherDB"]),
-        // What the players database of a device and the server's embedded
-        // store share, below both: the kind of a database file, the
-        // digest's triggers, the demo's random players and changes.
-        .target(
-            name: "PlayersStorage",
-            dependencies: ["CipherDB", "PlayersProtocol"]),
         // The database layer of the seeds, an app of the sync engine: its
         // triggers record every change of a player, and its tables hold
         // the versions, the outbox and the conflicts.
         .target(
             name: "Players",
-            dependencies: ["CipherDB", "PlayersProtocol", "PlayersStorage", "SyncSchema", "SyncEngine", "AppFiles"]),
+            dependencies: ["CipherDB", "PlayersShared", "SyncSchema", "SyncEngine", "AppFiles"]),
         // The players' sync client: the engine's, with Players' checks and
         // report.
         .target(
             name: "PlayersSync",
-            dependencies: ["Players", "PlayersProtocol", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB"]),
+            dependencies: ["Players", "PlayersShared", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB"]),
         // The players database's own file operations (restore, encrypt,
         // JSON exports and their encrypted format), over AppFiles' verified
         // copies.
         .target(
             name: "PlayersFiles",
-            dependencies: ["Players", "PlayersProtocol", "AppFiles", "CipherDB", "COpenSSL"]),
+            dependencies: ["Players", "PlayersShared", "AppFiles", "CipherDB", "COpenSSL"]),
         // What the two command lines share: progress on standard error,
         // the version report of --version, usage errors as git prints them.
         .target(
@@ -128,8 +122,7 @@ let package = Package(
             dependencies: [
                 "PlayersCommandLine",
                 "Players",
-                "PlayersProtocol",
-                "PlayersStorage",
+                "PlayersShared",
                 "PlayersSync",
                 "PlayersFiles",
                 "CipherDB",
@@ -158,8 +151,7 @@ let package = Package(
                 "CipherSync",
                 "CSQLCipher",
                 "Players",
-                "PlayersProtocol",
-                "PlayersStorage",
+                "PlayersShared",
                 "PlayersSync",
                 "Notes",
                 "SyncEngine",
@@ -183,16 +175,16 @@ let package = Package(
             dependencies: ["CipherSync", "SyncEngine", "TestSupport"]),
         .testTarget(
             name: "SyncSchemaTests",
-            dependencies: ["SyncSchema", "PlayersProtocol", "TestSupport"]),
+            dependencies: ["SyncSchema", "PlayersShared", "TestSupport"]),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "CipherSync", "TestSupport"]),
         .testTarget(
             name: "PlayersTests",
-            dependencies: ["Players", "PlayersProtocol", "PlayersStorage", "PlayersFiles", "SyncSchema", "SyncEngine", "CipherDB", "TestSupport"]),
+            dependencies: ["Players", "PlayersShared", "PlayersFiles", "SyncSchema", "SyncEngine", "CipherDB", "TestSupport"]),
         .testTarget(
             name: "PlayersCLITests",
-            dependencies: ["PlayersCLI", "Players", "PlayersProtocol", "SyncSchema", "CipherDB", "TestSupport"]),
+            dependencies: ["PlayersCLI", "Players", "PlayersShared", "SyncSchema", "CipherDB", "TestSupport"]),
         // Docs/Architecture.md's module map against both packages' manifests.
         .testTarget(
             name: "ArchitectureTests",

@@ -53,7 +53,7 @@ let package = Package(
         // encrypted file, opened and told from other files.
         .target(
             name: "PlayersOnServer",
-            dependencies: fromCipherDB("CipherDB", "PlayersStorage", "AppFiles", "SyncSchema") + [
+            dependencies: fromCipherDB("CipherDB", "PlayersShared", "AppFiles", "SyncSchema") + [
                 "SyncServer",
                 "SyncServerEmbedded",
                 "SyncServerPostgres",
@@ -82,7 +82,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersStorage", "CipherDB", "SyncSchema") + [
+            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersShared", "CipherDB", "SyncSchema") + [
                 "SyncServerHTTP",
                 "SyncServer",
                 "SyncServerEmbedded",

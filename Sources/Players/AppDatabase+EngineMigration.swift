@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncEngine
 import SyncSchema
 

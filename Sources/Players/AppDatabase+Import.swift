@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
+import PlayersShared
 
 // MARK: - Databases made elsewhere
 

@@ -1,7 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
-import PlayersStorage
+import PlayersShared
 import SyncEngine
 
 // MARK: - Migrations

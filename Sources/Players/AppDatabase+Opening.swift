@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersStorage
+import PlayersShared
 
 extension AppDatabase {
     /// The default database path: `$XDG_DATA_HOME/players/players.db`, or

@@ -1,5 +1,5 @@
 import CipherDB
-import PlayersProtocol
+import PlayersShared
 
 extension AppDatabase {
     /// A snapshot of all players, in id order, as one consistent read.

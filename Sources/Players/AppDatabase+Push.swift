@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncEngine
 
 // MARK: - Pushing local changes
@@ -17,7 +17,7 @@ extension AppDatabase {
     /// would refuse (written by another program, or by a release with
     /// other rules), saying which player and how to fix it: its batch
     /// would be refused whole. The push checks the same rules
-    /// (``PlayersProtocol/PlayersSchema``), without naming the player.
+    /// (``PlayersShared/PlayersSchema``), without naming the player.
     public static func checkPendingPlayers(_ db: Database) throws {
         let players = try Row.fetchCursor(db, sql: """
             SELECT player.id, player.uuid, player.name, player.score FROM sync_outbox

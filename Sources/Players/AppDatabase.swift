@@ -1,7 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
-import PlayersStorage
+import PlayersShared
 
 /// The database of the players: the only way the application reads and
 /// writes it. Each service method is one write transaction, so each is

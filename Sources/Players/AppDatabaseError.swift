@@ -1,6 +1,5 @@
 import Foundation
-import PlayersProtocol
-import PlayersStorage
+import PlayersShared
 
 /// The errors of the players database layer: a key that does not open the
 /// file, players that do not exist, a database to import or a change to

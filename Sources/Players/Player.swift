@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersStorage
+import PlayersShared
 
 /// A player of the demo application: a name and a score.
 ///
@@ -61,7 +61,7 @@ extension Player: FetchableRecord, MutablePersistableRecord {
 
 extension Player {
     /// A new player with a random name and a random score
-    /// (``PlayersStorage/RandomPlayer``, the server's rule too).
+    /// (``PlayersShared/RandomPlayer``, the server's rule too).
     public static func newRandom() -> Player {
         var generator = SystemRandomNumberGenerator()
         return newRandom(using: &generator)
@@ -73,7 +73,7 @@ extension Player {
         Player(RandomPlayer.draw(using: &generator))
     }
 
-    /// The player a ``PlayersStorage/RandomPlayer`` draws, not inserted yet.
+    /// The player a ``PlayersShared/RandomPlayer`` draws, not inserted yet.
     public init(_ random: RandomPlayer) {
         self.init(uuid: random.uuid, name: random.name, score: random.score)
     }

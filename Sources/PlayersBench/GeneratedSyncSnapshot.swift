@@ -1,7 +1,7 @@
 import CipherSync
 import Foundation
 import Notes
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
 
 /// A sync server in memory for the memory workloads: it answers a

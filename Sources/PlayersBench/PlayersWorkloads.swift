@@ -2,8 +2,7 @@ import CSQLCipher
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
-import PlayersStorage
+import PlayersShared
 
 /// The demo application's database work: inserting players one record at
 /// a time (`savePlayer`), fetching them by score, updating some with

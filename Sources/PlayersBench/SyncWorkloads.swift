@@ -1,9 +1,9 @@
+import CSQLCipher
 import CipherDB
 import CipherSync
-import CSQLCipher
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import PlayersSync
 import SyncEngine
 import SyncSchema

@@ -2,7 +2,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
 
 /// An error that ends the command: one sentence that says what failed and

@@ -3,7 +3,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersFiles
-import PlayersStorage
+import PlayersShared
 
 /// The options every subcommand accepts: where the database is, and where
 /// its key comes from. There is no option that takes a passphrase itself:

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
 import CipherDB
+import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 
 extension PlayersCommand {
     struct Add: AsyncParsableCommand {

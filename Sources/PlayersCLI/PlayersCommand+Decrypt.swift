@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Players
 import PlayersFiles
-import PlayersProtocol
+import PlayersShared
 
 extension PlayersCommand {
     struct Decrypt: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CipherDB
 import Players
-import PlayersProtocol
+import PlayersShared
 
 extension PlayersCommand {
     struct Edit: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlayersProtocol
+import PlayersShared
 
 extension PlayersCommand {
     /// `players schema`: Players' declaration, for a server that serves

@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 
 extension DatabaseFileOperations {
     /// A snapshot of all players as JSON (``jsonExport(_:destinationKey:progress:)``),

@@ -2,13 +2,13 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import SyncEngine
 
 extension AppDatabase {
     /// A client that syncs this database with the server at `baseURL`
     /// through the sync engine (``SyncEngine/SyncEngineStore``, for
-    /// ``PlayersProtocol/PlayersSchema``): it pushes to
+    /// ``PlayersShared/PlayersSchema``): it pushes to
     /// `/v1/sync/changes` and pulls `/v1/sync/rows?tables=player`, staging
     /// the pages in the database until one transaction merges them.
     /// `mergeProgress` follows each merge; `beforeCommit` runs inside it,

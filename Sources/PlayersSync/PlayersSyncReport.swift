@@ -1,6 +1,6 @@
 import CipherSync
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncEngine
 
 /// What one `players sync` did: the push of the local changes, then the

@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
 import TestSupport
 import Testing

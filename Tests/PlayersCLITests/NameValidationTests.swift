@@ -1,6 +1,6 @@
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersFiles
-import PlayersProtocol
+import PlayersShared
 import Synchronization
 import Testing
 

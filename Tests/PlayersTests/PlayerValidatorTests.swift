@@ -1,6 +1,6 @@
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import Testing
 
 /// The one rule for names and scores, shared by the command line, the

@@ -1,5 +1,5 @@
 import Players
-import PlayersStorage
+import PlayersShared
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
-import Testing
 import TestSupport
+import Testing
 
 /// A column's rules on the values that enter it, and their sentences: the
 /// Players declaration gives exactly the player validator's answers.

@@ -1,5 +1,5 @@
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
-import PlayersProtocol
-import PlayersStorage
+import PlayersShared
 import SyncSchema
 import SyncServer
 

@@ -1,6 +1,6 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
+import PlayersShared
 import SyncSchema
 import SyncServer
 import SyncServerEmbedded

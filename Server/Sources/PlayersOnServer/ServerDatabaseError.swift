@@ -1,5 +1,5 @@
 import AppFiles
-import PlayersStorage
+import PlayersShared
 
 /// Why the server's database file does not open, or cannot be backed up:
 /// a key that does not open it, a file of another program, a folder that

@@ -1,7 +1,7 @@
 import AppFiles
 import CipherDB
 import Foundation
-import PlayersStorage
+import PlayersShared
 import SyncSchema
 import SyncServerEmbedded
 

@@ -3,8 +3,8 @@ import ArgumentParser
 import CipherDB
 import Foundation
 import Logging
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import PostgresClient
 import SyncSchema
 import SyncServer

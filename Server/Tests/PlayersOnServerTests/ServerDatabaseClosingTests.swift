@@ -1,7 +1,7 @@
 import CipherDB
 import Foundation
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import ServerTestSupport
 import SyncServer
 import SyncServerEmbedded

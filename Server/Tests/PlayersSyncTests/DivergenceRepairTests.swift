@@ -2,12 +2,12 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
-import SyncServerHTTP
 import PlayersOnServer
+import PlayersShared
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
+import SyncServerHTTP
 import TestSupport
 import Testing
 

@@ -2,14 +2,14 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
-import SyncServerHTTP
 import PlayersOnServer
+import PlayersShared
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
 import SyncSchema
 import SyncServerEmbedded
+import SyncServerHTTP
 import TestSupport
 import Testing
 

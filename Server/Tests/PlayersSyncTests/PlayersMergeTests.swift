@@ -2,13 +2,13 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import PlayersSync
+import ServerTestSupport
 import SyncEngine
 import Synchronization
 import TestSupport
-import ServerTestSupport
 import Testing
 
 /// Syncs from the real server on loopback into encrypted files.

@@ -2,8 +2,8 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import PlayersSync
 import ServerTestSupport
 import SyncSchema

@@ -2,13 +2,13 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
 import PlayersOnServer
-import SyncServerHTTP
-import SyncServerEmbedded
+import PlayersShared
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
+import SyncServerEmbedded
+import SyncServerHTTP
 import Synchronization
 import TestSupport
 import Testing

@@ -2,11 +2,11 @@ import CipherDB
 import CipherSync
 import Foundation
 import Players
-import PlayersProtocol
+import PlayersShared
 import PlayersSync
+import ServerTestSupport
 import Synchronization
 import TestSupport
-import ServerTestSupport
 import Testing
 
 /// The staging of a sync, in the database's own `sync_stage_player`:

@@ -1,9 +1,9 @@
 import Foundation
 import PlayersOnServer
-import PlayersStorage
+import PlayersShared
 import ServerTestSupport
-import Synchronization
 import SyncSchema
+import Synchronization
 import Testing
 
 /// The demo's writes of players (`--seed`, `POST /demo/refresh`), on both

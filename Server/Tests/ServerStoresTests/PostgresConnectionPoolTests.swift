@@ -1,11 +1,11 @@
 import Foundation
-import SyncServerPostgres
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import PostgresClient
 import ServerTestSupport
-import Testing
+import SyncServerPostgres
 import TestSupport
+import Testing
 
 /// The PostgreSQL store's pool of connections: every wait ends, and says
 /// what it waited for; a connection that PostgreSQL closed is never lent.

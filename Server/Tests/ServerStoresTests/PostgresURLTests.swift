@@ -1,9 +1,9 @@
 import Foundation
-import SyncServerPostgres
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import PostgresClient
 import ServerTestSupport
+import SyncServerPostgres
 import TestSupport
 import Testing
 

@@ -1,11 +1,11 @@
 import Foundation
-import PlayersProtocol
 import NIOCore
 import NIOEmbedded
-import SyncServerHTTP
+import PlayersShared
 import SyncSchema
 import SyncServer
 import SyncServerEmbedded
+import SyncServerHTTP
 import SyncServerPostgres
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
-import PlayersProtocol
 import PlayersOnServer
+import PlayersShared
 import SyncSchema
 import SyncServer
 import TestSupport

@@ -2,7 +2,7 @@ import CipherDB
 import Foundation
 import Players
 import PlayersOnServer
-import PlayersProtocol
+import PlayersShared
 import PostgresClient
 import SyncSchema
 import SyncServer

@@ -2,9 +2,8 @@ import CipherDB
 import Foundation
 import Logging
 import Players
-import PlayersProtocol
 import PlayersOnServer
-import PlayersStorage
+import PlayersShared
 import PostgresClient
 import SyncSchema
 import SyncServer

@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOFoundationCompat
-import PlayersProtocol
+import PlayersShared
+import ServerTestSupport
 import SyncSchema
 import TestSupport
-import ServerTestSupport
 import Testing
 
 /// `POST /v1/sync/changes` over HTTP with Players' changes: the answer,

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOFoundationCompat
-import PlayersProtocol
+import PlayersShared
 import ServerTestSupport
 import SyncSchema
 import SyncServer

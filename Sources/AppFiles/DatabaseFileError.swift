@@ -21,10 +21,6 @@ public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendab
     case keyFileExists(String)
     case inUse(database: String)
     case emptyStandardInput
-    /// The server's database to back up does not exist.
-    case noServerDatabase(String)
-    /// The server's database to back up does not open with its key.
-    case serverDatabaseUnreadable(String)
 
     // Secret files (a passphrase, a key, a token).
     case secretReadableByOthers(kind: String, path: String)
@@ -96,9 +92,6 @@ public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendab
         case .keyFileExists(let path): "a key file already exists at \(path): it was left as it is"
         case .inUse(let database): "another process is using \(database): close it and try again (nothing was changed)"
         case .emptyStandardInput: "standard input is empty: pipe or redirect the file into the command"
-        case .noServerDatabase(let path): "the database \(path) does not exist: give the server's --database"
-        case .serverDatabaseUnreadable(let path):
-            "cannot open \(path): the passphrase or key is wrong, or the file is not an encrypted database"
         case .secretReadableByOthers(let kind, let path):
             "the \(kind) file \(path) can be read by other users: run 'chmod 600 \(path)' and try again"
         case .secretUnreadable(let kind, let path): "cannot read the \(kind) file \(path): check its permissions"

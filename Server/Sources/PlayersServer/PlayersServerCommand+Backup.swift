@@ -37,7 +37,7 @@ extension PlayersServerCommand {
             let keySource = try key.keySource()
             // Opening a missing file would create an empty database.
             guard FileManager.default.fileExists(atPath: database) else {
-                throw DatabaseFileError.noServerDatabase(database)
+                throw ServerFailure("the database \(database) does not exist: give the server's --database")
             }
             var configuration = Configuration()
             // The server may be writing: wait for it rather than fail.
@@ -47,7 +47,7 @@ extension PlayersServerCommand {
             do {
                 source = try DatabasePool(path: database, configuration: configuration)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw DatabaseFileError.serverDatabaseUnreadable(database)
+                throw ServerFailure("cannot open \(database): the passphrase or key is wrong, or the file is not an encrypted database")
             }
             defer { try? source.close() }
             // Marked: a server that opens the copy, once restored, begins a

@@ -7,30 +7,44 @@ extension StrictJSON {
     /// builds as it goes (a page's rows), without a parser's tree before it
     /// and a check after. Its errors are ``Violation``s at the JSON path of
     /// the element being read; JSON it cannot read is `$: not valid JSON`.
+    /// It reads the bytes where they are, never a copy: a reader exists
+    /// only in the body of `reading(_:_:)`, for the length of that call (a
+    /// server reads a stored row's two texts for every row of every page,
+    /// and a copy of each cost about a tenth of the reading).
     ///
     /// ```swift
-    /// var json = StrictJSON.Reader(data)
-    /// var object = try json.beginObject()
-    /// while let key = try json.nextKey(&object) {
-    ///     switch key {
-    ///     case "version": version = try json.integer()
-    ///     default: throw json.violation("unknown key")
+    /// let version = try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+    ///     var version: Int64?
+    ///     var object = try json.beginObject()
+    ///     while let key = try json.nextKey(&object) {
+    ///         switch key {
+    ///         case "version": version = try json.integer()
+    ///         default: throw json.violation("unknown key")
+    ///         }
     ///     }
+    ///     try json.end()
+    ///     return version
     /// }
-    /// try json.end()
     /// ```
     struct Reader {
-        /// A step of the path to the element being read: written out only
-        /// for an error.
+        /// A step of the trail of the element being read: a step of its
+        /// path, written out only for an error, or a key read earlier in an
+        /// object being read.
         enum Step {
+            /// The member being read of an object.
             case key(String)
+            /// The element being read of an array.
             case index(Int)
+            /// A member of an object being read, read before the one
+            /// being read: off the path, kept for its key, which the
+            /// object may not have again.
+            case earlierKey(String)
         }
 
-        /// An object being read: where its keys start in ``keys``, and
+        /// An object being read: where its steps start in the trail, and
         /// whether a member was read.
         struct Object {
-            fileprivate let firstKey: Int
+            fileprivate let firstStep: Int
             fileprivate var hasMembers = false
         }
 
@@ -42,21 +56,51 @@ extension StrictJSON {
         /// A number as JSON writes it, before it is read as one type.
         private struct Number {
             var range: Range<Int>
+            /// The integer that the digits write, when they are all the
+            /// number has and it fits 64 bits.
+            var integer: Int64?
             /// Digits only: no fraction, no exponent.
             var isInteger: Bool
             var isNegativeZero: Bool
         }
 
-        private let bytes: [UInt8]
+        /// The text, valid for the call of `reading(_:_:)` that made the
+        /// reader.
+        private let bytes: UnsafeBufferPointer<UInt8>
+        /// Whether the bytes are known to be valid UTF-8 (a string's), so
+        /// that a string with letters beyond ASCII is not checked again.
+        private let isValidUTF8: Bool
         /// The offset of the next byte to read.
         private(set) var index = 0
-        private(set) var path: [Step] = []
-        /// The keys met so far in the objects being read, the innermost
-        /// object's last.
-        private var keys: [String] = []
+        /// The path of the element being read, and the keys read so far in
+        /// each object being read (its steps, the innermost object's last):
+        /// one array, so that a reader allocates one. An object has few
+        /// keys: a search of its steps costs less than a set.
+        private var trail: [Step] = []
 
-        init(_ data: Data) {
-            bytes = [UInt8](data)
+        /// Reads `data` in `body`, which may not keep the reader: it
+        /// points into `data`'s bytes for the length of the call.
+        static func reading<Value>(_ data: Data, _ body: (inout Reader) throws(Violation) -> Value) throws(Violation) -> Value {
+            try data.withUnsafeBytes { raw in
+                var reader = Reader(raw.bindMemory(to: UInt8.self), isValidUTF8: false)
+                return Result { () throws(Violation) in try body(&reader) }
+            }.get()
+        }
+
+        /// Reads a string's UTF-8 in `body`, as `reading(_:_:)` reads data:
+        /// JSON that the engine keeps in a database (``SyncStoredJSON``).
+        static func reading<Value>(_ text: String, _ body: (inout Reader) throws(Violation) -> Value) throws(Violation) -> Value {
+            var text = text
+            return try text.withUTF8 { bytes in
+                var reader = Reader(bytes, isValidUTF8: true)
+                return Result { () throws(Violation) in try body(&reader) }
+            }.get()
+        }
+
+        private init(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool) {
+            self.bytes = bytes
+            self.isValidUTF8 = isValidUTF8
+            trail.reserveCapacity(8)
             skipWhitespace()
         }
 
@@ -65,10 +109,11 @@ extension StrictJSON {
         /// The path of the element being read: `$.rows[3].version`.
         var pathText: String {
             var text = "$"
-            for step in path {
+            for step in trail {
                 switch step {
                 case .key(let key): text += ".\(key.prefix(40))"
                 case .index(let index): text += "[\(index)]"
+                case .earlierKey: break
                 }
             }
             return text
@@ -124,7 +169,7 @@ extension StrictJSON {
             guard current == UInt8(ascii: "{") else { throw try mismatch("an object") }
             index += 1
             skipWhitespace()
-            return Object(firstKey: keys.count)
+            return Object(firstStep: trail.count)
         }
 
         /// The key of the object's next member, whose value is read next,
@@ -132,16 +177,17 @@ extension StrictJSON {
         /// is refused.
         mutating func nextKey(_ object: inout Object) throws(Violation) -> String? {
             if object.hasMembers {
-                path.removeLast()
                 switch current {
                 case UInt8(ascii: ","): index += 1; skipWhitespace()
                 case UInt8(ascii: "}"):
                     index += 1
                     skipWhitespace()
-                    keys.removeSubrange(object.firstKey...)
+                    trail.removeLast(trail.count - object.firstStep)
                     return nil
                 default: throw notJSON
                 }
+                // The member read is an earlier one now.
+                if case .key(let key) = trail[trail.count - 1] { trail[trail.count - 1] = .earlierKey(key) }
             } else if current == UInt8(ascii: "}") {
                 index += 1
                 skipWhitespace()
@@ -150,10 +196,10 @@ extension StrictJSON {
             guard current == UInt8(ascii: "\"") else { throw notJSON }
             let key = try string()
             object.hasMembers = true
-            path.append(.key(key))
-            // An object has few keys: a search costs less than a set.
-            guard !keys[object.firstKey...].contains(key) else { throw violation("appears twice") }
-            keys.append(key)
+            trail.append(.key(key))
+            for step in object.firstStep..<(trail.count - 1) {
+                if case .earlierKey(let earlier) = trail[step], earlier == key { throw violation("appears twice") }
+            }
             try expect(UInt8(ascii: ":"))
             return key
         }
@@ -170,18 +216,19 @@ extension StrictJSON {
         /// its path; nil after the last one.
         mutating func nextElement(_ array: inout Array) throws(Violation) -> Int? {
             if array.count > 0 {
-                path.removeLast()
                 switch current {
                 case UInt8(ascii: ","): index += 1; skipWhitespace()
-                case UInt8(ascii: "]"): index += 1; skipWhitespace(); return nil
+                case UInt8(ascii: "]"): index += 1; skipWhitespace(); trail.removeLast(); return nil
                 default: throw notJSON
                 }
+                trail[trail.count - 1] = .index(array.count)
             } else if current == UInt8(ascii: "]") {
                 index += 1
                 skipWhitespace()
                 return nil
+            } else {
+                trail.append(.index(0))
             }
-            path.append(.index(array.count))
             array.count += 1
             return array.count - 1
         }
@@ -191,15 +238,15 @@ extension StrictJSON {
         /// ``resume(_:)``: a member read again after one that decides how
         /// it is read.
         mutating func revisit(_ offset: Int, key: String) -> (index: Int, step: Step) {
-            let saved = (index, path[path.count - 1])
+            let saved = (index, trail[trail.count - 1])
             index = offset
-            path[path.count - 1] = .key(key)
+            trail[trail.count - 1] = .key(key)
             return saved
         }
 
         mutating func resume(_ saved: (index: Int, step: Step)) {
             index = saved.index
-            path[path.count - 1] = saved.step
+            trail[trail.count - 1] = saved.step
         }
 
         // MARK: - Scalars
@@ -213,7 +260,8 @@ extension StrictJSON {
             while let byte = current {
                 switch byte {
                 case UInt8(ascii: "\""):
-                    let text = isASCII ? String(decoding: bytes[start..<index], as: UTF8.self) : try validUTF8(bytes[start..<index])
+                    let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    let text = isASCII ? String(decoding: slice, as: UTF8.self) : try validUTF8(slice)
                     index += 1
                     skipWhitespace()
                     return text
@@ -277,13 +325,14 @@ extension StrictJSON {
         }
 
         private mutating func hexadecimalUnit() throws(Violation) -> UInt16 {
-            guard index + 4 <= bytes.count, let unit = UInt16(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16),
+            guard index + 4 <= bytes.count, let unit = UInt16(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + 4)]), as: UTF8.self), radix: 16),
                   bytes[index..<(index + 4)].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }) else { throw notJSON }
             index += 4
             return unit
         }
 
         private func validUTF8(_ text: some Collection<UInt8>) throws(Violation) -> String {
+            if isValidUTF8 { return String(decoding: text, as: UTF8.self) }
             guard let string = String(validating: text, as: UTF8.self) else { throw Violation(path: "$", "not valid UTF-8") }
             return string
         }
@@ -298,7 +347,7 @@ extension StrictJSON {
             guard number.isInteger, !number.isNegativeZero else {
                 throw violation("not an integer written as one (digits only, no fraction, exponent or -0)")
             }
-            guard let integer = integerValue(number.range) else { throw violation("not an integer in range") }
+            guard let integer = number.integer else { throw violation("not an integer in range") }
             return integer
         }
 
@@ -330,8 +379,8 @@ extension StrictJSON {
             case UInt8(ascii: "n"): try literal("null"); return .null
             case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
                 let number = try number()
-                if number.isInteger, !number.isNegativeZero, let integer = integerValue(number.range) { return .integer(integer) }
-                guard let real = Double(String(decoding: bytes[number.range], as: UTF8.self)), real.isFinite else {
+                if !number.isNegativeZero, let integer = number.integer { return .integer(integer) }
+                guard let real = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[number.range]), as: UTF8.self)), real.isFinite else {
                     throw violation("a number beyond the range of a 64-bit real")
                 }
                 return .real(real)
@@ -340,13 +389,26 @@ extension StrictJSON {
             }
         }
 
-        /// A number of JSON's grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+        /// A number of JSON's grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`,
+        /// with the integer its digits write, if they are all it has and
+        /// it fits 64 bits.
         private mutating func number() throws(Violation) -> Number {
             let start = index
-            if current == UInt8(ascii: "-") { index += 1 }
+            let isNegative = current == UInt8(ascii: "-")
+            if isNegative { index += 1 }
             let digits = index
-            guard skipDigits(), bytes[digits] != UInt8(ascii: "0") || index - digits == 1 else { throw notJSON }
-            let isNegativeZero = digits > start && index - digits == 1 && bytes[digits] == UInt8(ascii: "0")
+            // Accumulated negative: -9223372036854775808 fits.
+            var negated: Int64 = 0
+            var fits = true
+            while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                let (shifted, overflow) = negated.multipliedReportingOverflow(by: 10)
+                let (next, overflowAgain) = shifted.subtractingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
+                fits = fits && !overflow && !overflowAgain
+                negated = next
+                index += 1
+            }
+            guard index > digits, bytes[digits] != UInt8(ascii: "0") || index - digits == 1 else { throw notJSON }
+            let isNegativeZero = isNegative && negated == 0
             var isInteger = true
             if current == UInt8(ascii: ".") {
                 index += 1
@@ -361,22 +423,11 @@ extension StrictJSON {
             }
             let range = start..<index
             skipWhitespace()
-            return Number(range: range, isInteger: isInteger, isNegativeZero: isNegativeZero)
-        }
-
-        /// The integer that digits write, if it fits 64 bits.
-        private func integerValue(_ range: Range<Int>) -> Int64? {
-            let isNegative = bytes[range.lowerBound] == UInt8(ascii: "-")
-            var value: Int64 = 0
-            for byte in bytes[(isNegative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound] {
-                let digit = Int64(byte - UInt8(ascii: "0"))
-                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-                // Accumulated negative: -9223372036854775808 fits.
-                let (next, overflowAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-                guard !overflow, !overflowAgain else { return nil }
-                value = next
+            var integer: Int64?
+            if isInteger, fits {
+                integer = isNegative ? negated : (negated == .min ? nil : -negated)
             }
-            return value
+            return Number(range: range, integer: integer, isInteger: isInteger, isNegativeZero: isNegativeZero)
         }
 
         /// Skips digits; whether there was one.

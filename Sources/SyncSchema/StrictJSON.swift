@@ -36,9 +36,10 @@ public enum StrictJSON {
     /// paths of `anyNumberIn` may be any JSON number (`1.5`, `2e-3`): the
     /// values of a row, whose `real` columns have fractions.
     public static func check(_ data: Data, keys: [String: Set<String>] = [:], anyNumberIn: Set<String> = []) throws(StrictJSON.Violation) {
-        var reader = Reader(data)
-        try reader.check(shape: Shapes.root, Shapes(keys: keys, anyNumberIn: anyNumberIn))
-        try reader.end()
+        try Reader.reading(data) { reader throws(Violation) in
+            try reader.check(shape: Shapes.root, Shapes(keys: keys, anyNumberIn: anyNumberIn))
+            try reader.end()
+        }
     }
 
     /// The paths of `keys` and `anyNumberIn` as a tree, so that the scanner

@@ -41,15 +41,18 @@ extension StrictJSON {
             case earlierKey(String)
         }
 
-        /// An object being read: where its steps start in the trail, and
-        /// whether a member was read.
+        /// An object being read: where its steps start in the trail, where
+        /// it begins in the text, and whether a member was read.
         struct Object {
             fileprivate let firstStep: Int
+            fileprivate let start: Int
             fileprivate var hasMembers = false
         }
 
-        /// An array being read: the index of the next element.
+        /// An array being read: where it begins in the text, and the index
+        /// of the next element.
         struct Array {
+            fileprivate let start: Int
             fileprivate var count = 0
         }
 
@@ -77,6 +80,10 @@ extension StrictJSON {
         /// one array, so that a reader allocates one. An object has few
         /// keys: a search of its steps costs less than a set.
         private var trail: [Step] = []
+        /// Where the element being read begins (a member at its key, an
+        /// element of an array at its first byte), or the object or array
+        /// just read: the place of a violation, for a person to find.
+        private var elementStart: Int
 
         /// Reads `data` in `body`, which may not keep the reader: it
         /// points into `data`'s bytes for the length of the call.
@@ -100,8 +107,10 @@ extension StrictJSON {
         private init(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool) {
             self.bytes = bytes
             self.isValidUTF8 = isValidUTF8
+            elementStart = 0
             trail.reserveCapacity(8)
             skipWhitespace()
+            elementStart = index
         }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -119,17 +128,33 @@ extension StrictJSON {
             return text
         }
 
+        /// The line and column of the byte at `offset`, both from 1, the
+        /// column in characters (Unicode scalars): where a person finds it.
+        private func location(of offset: Int) -> Location {
+            var line = 1
+            var lineStart = 0
+            for position in 0..<min(offset, bytes.count) where bytes[position] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = position + 1
+            }
+            // A scalar's first byte is any but a UTF-8 continuation byte.
+            let column = 1 + bytes[lineStart..<min(offset, bytes.count)].count { $0 & 0xC0 != 0x80 }
+            return Location(line: line, column: column)
+        }
+
         /// The error of the element being read.
         func violation(_ message: String) -> Violation {
-            Violation(path: pathText, message)
+            Violation(path: pathText, message, at: location(of: elementStart))
         }
 
         /// The error of a member that the object just read lacks.
         func missing(_ key: String) -> Violation {
-            Violation(path: "\(pathText).\(key)", "missing")
+            Violation(path: "\(pathText).\(key)", "missing", at: location(of: elementStart))
         }
 
-        var notJSON: Violation { Violation(path: "$", "not valid JSON") }
+        /// The error of text that is not JSON, at the byte where reading
+        /// stopped.
+        var notJSON: Violation { Violation(path: "$", "not valid JSON", at: location(of: index)) }
 
         /// Checks that nothing follows the value read.
         func end() throws(Violation) {
@@ -153,8 +178,11 @@ extension StrictJSON {
             case UInt8(ascii: "n"):
                 try literal("null")
                 return violation("expected \(expected), found null")
-            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "-"),
-                 .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
+            case UInt8(ascii: "t"), UInt8(ascii: "f"):
+                // A word that is not `true` or `false` is not JSON.
+                _ = try boolean()
+                return violation("expected \(expected)")
+            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
                 return violation("expected \(expected)")
             default:
                 // No value at all: an empty body, a stray byte.
@@ -167,9 +195,10 @@ extension StrictJSON {
         /// Begins an object; read its members with ``nextKey(_:)``.
         mutating func beginObject() throws(Violation) -> Object {
             guard current == UInt8(ascii: "{") else { throw try mismatch("an object") }
+            let object = Object(firstStep: trail.count, start: index)
             index += 1
             skipWhitespace()
-            return Object(firstStep: trail.count)
+            return object
         }
 
         /// The key of the object's next member, whose value is read next,
@@ -183,6 +212,7 @@ extension StrictJSON {
                     index += 1
                     skipWhitespace()
                     trail.removeLast(trail.count - object.firstStep)
+                    elementStart = object.start
                     return nil
                 default: throw notJSON
                 }
@@ -191,9 +221,11 @@ extension StrictJSON {
             } else if current == UInt8(ascii: "}") {
                 index += 1
                 skipWhitespace()
+                elementStart = object.start
                 return nil
             }
             guard current == UInt8(ascii: "\"") else { throw notJSON }
+            elementStart = index
             let key = try string()
             object.hasMembers = true
             trail.append(.key(key))
@@ -207,9 +239,10 @@ extension StrictJSON {
         /// Begins an array; read its elements with ``nextElement(_:)``.
         mutating func beginArray() throws(Violation) -> Array {
             guard current == UInt8(ascii: "[") else { throw try mismatch("an array") }
+            let array = Array(start: index)
             index += 1
             skipWhitespace()
-            return Array()
+            return array
         }
 
         /// The index of the array's next element, which is read next, at
@@ -218,17 +251,24 @@ extension StrictJSON {
             if array.count > 0 {
                 switch current {
                 case UInt8(ascii: ","): index += 1; skipWhitespace()
-                case UInt8(ascii: "]"): index += 1; skipWhitespace(); trail.removeLast(); return nil
+                case UInt8(ascii: "]"):
+                    index += 1
+                    skipWhitespace()
+                    trail.removeLast()
+                    elementStart = array.start
+                    return nil
                 default: throw notJSON
                 }
                 trail[trail.count - 1] = .index(array.count)
             } else if current == UInt8(ascii: "]") {
                 index += 1
                 skipWhitespace()
+                elementStart = array.start
                 return nil
             } else {
                 trail.append(.index(0))
             }
+            elementStart = index
             array.count += 1
             return array.count - 1
         }
@@ -237,16 +277,18 @@ extension StrictJSON {
         /// object being read, and returns where to come back to with
         /// ``resume(_:)``: a member read again after one that decides how
         /// it is read.
-        mutating func revisit(_ offset: Int, key: String) -> (index: Int, step: Step) {
-            let saved = (index, trail[trail.count - 1])
+        mutating func revisit(_ offset: Int, key: String) -> (index: Int, step: Step, elementStart: Int) {
+            let saved = (index, trail[trail.count - 1], elementStart)
             index = offset
             trail[trail.count - 1] = .key(key)
+            elementStart = offset
             return saved
         }
 
-        mutating func resume(_ saved: (index: Int, step: Step)) {
+        mutating func resume(_ saved: (index: Int, step: Step, elementStart: Int)) {
             index = saved.index
             trail[trail.count - 1] = saved.step
+            elementStart = saved.elementStart
         }
 
         // MARK: - Scalars
@@ -261,7 +303,7 @@ extension StrictJSON {
                 switch byte {
                 case UInt8(ascii: "\""):
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    let text = isASCII ? String(decoding: slice, as: UTF8.self) : try validUTF8(slice)
+                    let text = isASCII ? String(decoding: slice, as: UTF8.self) : try validUTF8(slice, quotedAt: start - 1)
                     index += 1
                     skipWhitespace()
                     return text
@@ -286,7 +328,7 @@ extension StrictJSON {
                 switch byte {
                 case UInt8(ascii: "\""):
                     skipWhitespace()
-                    return try validUTF8(text)
+                    return try validUTF8(text, quotedAt: start - 1)
                 case UInt8(ascii: "\\"):
                     guard let escape = current else { throw notJSON }
                     index += 1
@@ -331,9 +373,13 @@ extension StrictJSON {
             return unit
         }
 
-        private func validUTF8(_ text: some Collection<UInt8>) throws(Violation) -> String {
+        /// The string of a string's bytes, unless they are not UTF-8:
+        /// `$: not valid UTF-8`, at the string's opening quote.
+        private func validUTF8(_ text: some Collection<UInt8>, quotedAt quote: Int) throws(Violation) -> String {
             if isValidUTF8 { return String(decoding: text, as: UTF8.self) }
-            guard let string = String(validating: text, as: UTF8.self) else { throw Violation(path: "$", "not valid UTF-8") }
+            guard let string = String(validating: text, as: UTF8.self) else {
+                throw Violation(path: "$", "not valid UTF-8", at: location(of: quote))
+            }
             return string
         }
 
@@ -444,7 +490,7 @@ extension StrictJSON {
             skipWhitespace()
         }
 
-        // MARK: - Values read whole
+        // MARK: - Values read later
 
         /// Skips a value, checking only that it is JSON: a member that is
         /// read later (``revisit(_:key:)``). Nesting does not recurse.
@@ -471,50 +517,6 @@ extension StrictJSON {
                 }
                 skipWhitespace()
             } while depth > 0 || current.map({ $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "}") && $0 != UInt8(ascii: "]") }) == true
-        }
-
-        /// Checks a value of the shape `shape` (a node of `shapes`), and
-        /// all within it, by ``StrictJSON``'s rules: ``StrictJSON/check(_:keys:anyNumberIn:)``.
-        mutating func check(shape: Int, _ shapes: Shapes, anyNumber: Bool = false) throws(Violation) {
-            switch current {
-            case UInt8(ascii: "{"):
-                let allowed = shape == Shapes.unknown ? nil : shapes.allowedKeys[shape]
-                let membersAnyNumber = shape != Shapes.unknown && shapes.anyNumber[shape]
-                var object = try beginObject()
-                while let key = try nextKey(&object) {
-                    if let allowed, !allowed.contains(key) { throw violation("unknown key") }
-                    try check(shape: shapes.child(shape, key), shapes, anyNumber: membersAnyNumber)
-                }
-            case UInt8(ascii: "["):
-                let elementShape = shapes.child(shape, "[]")
-                var array = try beginArray()
-                while try nextElement(&array) != nil { try check(shape: elementShape, shapes) }
-            case UInt8(ascii: "-"), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
-                if anyNumber {
-                    _ = try number()
-                } else {
-                    _ = try integer()
-                }
-            case UInt8(ascii: "\""):
-                try skipString()
-            default:
-                _ = try scalar()
-            }
-        }
-
-        /// Skips a string: its escapes and UTF-8 are the parser's to check.
-        private mutating func skipString() throws(Violation) {
-            index += 1
-            while let byte = current {
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""): skipWhitespace(); return
-                case UInt8(ascii: "\\"): index += 1
-                case ..<0x20: throw notJSON
-                default: break
-                }
-            }
-            throw notJSON
         }
     }
 }

@@ -117,9 +117,18 @@ let package = Package(
                 "CipherDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // What the apps' command lines (players, notes) share above it: the
+        // one map of the libraries' errors to a sentence and an exit
+        // status. Apart from PlayersCommandLine, which players-server
+        // links too: the map knows CipherSync's errors, and the server
+        // holds no code of CipherSync.
+        .target(
+            name: "AppCommandLine",
+            dependencies: ["AppFiles", "CipherDB", "CipherSync", "SyncSchema"]),
         .executableTarget(
             name: "PlayersCLI",
             dependencies: [
+                "AppCommandLine",
                 "PlayersCommandLine",
                 "Players",
                 "PlayersShared",
@@ -141,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "NotesCLI",
             dependencies: [
-                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "PlayersCommandLine",
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "PlayersCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -182,6 +191,9 @@ let package = Package(
         .testTarget(
             name: "PlayersTests",
             dependencies: ["Players", "PlayersShared", "PlayersFiles", "SyncSchema", "SyncEngine", "CipherDB", "TestSupport"]),
+        .testTarget(
+            name: "AppCommandLineTests",
+            dependencies: ["AppCommandLine", "AppFiles", "CipherDB", "CipherSync"]),
         .testTarget(
             name: "PlayersCLITests",
             dependencies: ["PlayersCLI", "Players", "PlayersShared", "SyncSchema", "CipherDB", "TestSupport"]),

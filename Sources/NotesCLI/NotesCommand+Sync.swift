@@ -1,3 +1,4 @@
+import AppCommandLine
 import AppFiles
 import ArgumentParser
 import CipherSync
@@ -54,7 +55,7 @@ extension NotesCommand {
                     }
                 },
                 onNotice: { line in NotesCommand.printError("notes: \(line)") },
-                describe: { error in NotesExit.line(for: error).line })
+                describe: { error in CLIError.from(error).description })
             let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
             if case .success(let error?) = ended { throw error }
             Self.printLineNow("Stopped watching \(baseURL.absoluteString).")

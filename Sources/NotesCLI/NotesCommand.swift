@@ -1,3 +1,4 @@
+import AppCommandLine
 import ArgumentParser
 import CipherSync
 import Foundation
@@ -16,8 +17,8 @@ struct NotesCommand: AsyncParsableCommand {
             'notes --database notes.db --passphrase-file secret list'.
 
             Exit codes: 0 success, 1 the operation failed, 2 usage error, 3 wrong passphrase or key \
-            (or not a notes database), 5 the sync server could not be reached, failed, or sent an invalid answer, \
-            6 the server holds another database than the one this one synced with: nothing was merged.
+            (or not a notes database), 4 the database file is damaged, 5 the sync server could not be reached, failed, \
+            or sent an invalid answer, 6 the server holds another database than the one this one synced with: nothing was merged.
             """,
         subcommands: [Init.self, NotebookCommands.self, NoteCommands.self, List.self, Sync.self, Conflicts.self, Schema.self])
 
@@ -27,7 +28,8 @@ struct NotesCommand: AsyncParsableCommand {
 
     static func main() async {
         await runCommandLine(program: "notes", globalOptions: globalOptions, printError: printError) { error in
-            NotesExit.line(for: error)
+            let cliError = CLIError.from(error)
+            return (cliError.description, cliError.exitCode)
         }
     }
 

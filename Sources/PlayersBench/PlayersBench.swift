@@ -107,6 +107,7 @@ struct PlayersBench: AsyncParsableCommand {
         let opening = OpenWorkloads(folder: folder)
         let players = PlayersWorkloads(folder: folder, playerCount: quick ? 500 : 100_000, updateCount: quick ? 50 : 10_000)
         let sync = SyncWorkloads(folder: folder, playerCount: quick ? 500 : 100_000)
+        let storedRows = StoredRowWorkloads(rowCount: quick ? 500 : 100_000)
         let observation = ObservationWorkload(folder: folder, playerCount: 1_000, commitCount: quick ? 10 : 100)
         for mode in modes {
             FileHandle.standardError.write(Data("\(mode.rawValue):\n".utf8))
@@ -118,6 +119,7 @@ struct PlayersBench: AsyncParsableCommand {
             guard mode != .passphrase else { continue }
             try await players.run(&harness, mode: mode)
             try await sync.run(&harness, mode: mode)
+            try await storedRows.run(&harness, mode: mode)
             try await observation.run(&harness, mode: mode)
         }
         var memory: [SnapshotMemoryWorkload.Result] = []

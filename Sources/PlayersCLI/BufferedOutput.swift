@@ -1,3 +1,4 @@
+import AppCommandLine
 import Foundation
 
 /// Standard output written in chunks of 64 KiB with `write(2)`, for output

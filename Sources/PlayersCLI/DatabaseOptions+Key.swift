@@ -1,3 +1,4 @@
+import AppCommandLine
 import CipherDB
 import Foundation
 import Players

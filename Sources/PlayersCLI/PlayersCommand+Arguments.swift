@@ -1,3 +1,4 @@
+import AppCommandLine
 import Foundation
 
 extension PlayersCommand {

@@ -1,3 +1,4 @@
+import AppCommandLine
 import ArgumentParser
 import CipherDB
 import Players

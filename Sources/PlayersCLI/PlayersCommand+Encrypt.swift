@@ -1,3 +1,4 @@
+import AppCommandLine
 import ArgumentParser
 import CipherDB
 import Foundation
@@ -60,7 +61,7 @@ extension PlayersCommand {
                                 try checkImport(copy, named: name)
                                 try importDatabase(copy, named: name, into: url, key: key)
                             } catch {
-                                throw CLIError.from(error).naming(copy.path, as: name)
+                                throw CLIError.from(error).replacing(copy.path, with: name)
                             }
                         }
                     } else {

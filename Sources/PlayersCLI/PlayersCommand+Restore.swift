@@ -1,3 +1,4 @@
+import AppCommandLine
 import ArgumentParser
 import CipherDB
 import Foundation
@@ -57,7 +58,7 @@ extension PlayersCommand {
                         do {
                             try restore(from: copy)
                         } catch {
-                            throw CLIError.from(error).naming(copy.path, as: StandardStream.inputName)
+                            throw CLIError.from(error).replacing(copy.path, with: StandardStream.inputName)
                         }
                     }
                 }

@@ -1,3 +1,4 @@
+import AppCommandLine
 import CipherSync
 import Foundation
 import PlayersCommandLine

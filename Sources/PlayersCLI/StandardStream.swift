@@ -1,3 +1,4 @@
+import AppCommandLine
 import Foundation
 
 /// `-` for a file argument: standard input or standard output, as curl

@@ -16,8 +16,8 @@ extension SyncChangeBatch {
         private var mutationIDs: Set<UUID> = []
         private var rows: Set<SyncListedRow> = []
 
-        init(_ data: Data, schema: SyncSchema) {
-            json = StrictJSON.Reader(data)
+        init(_ json: StrictJSON.Reader, schema: SyncSchema) {
+            self.json = json
             self.schema = schema
         }
 

@@ -48,9 +48,11 @@ public struct SyncChangeBatch: Sendable, Equatable {
     /// positive base version, no mutation id and no row twice. Throws for
     /// the first bad element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncChangeBatch {
-        var reading = Reading(data, schema: schema)
         do {
-            return try reading.batch()
+            return try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+                var reading = Reading(json, schema: schema)
+                return try reading.batch()
+            }
         } catch {
             throw SyncMessageError(error)
         }

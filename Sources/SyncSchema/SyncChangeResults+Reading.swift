@@ -11,8 +11,8 @@ extension SyncChangeResults {
         private let schema: SyncSchema
         private var results: [SyncPushResult]?
 
-        init(_ data: Data, answering changes: [SyncChange], schema: SyncSchema) {
-            json = StrictJSON.Reader(data)
+        init(_ json: StrictJSON.Reader, answering changes: [SyncChange], schema: SyncSchema) {
+            self.json = json
             self.changes = changes
             self.schema = schema
         }

@@ -36,9 +36,11 @@ public struct SyncChangeResults: Sendable, Equatable {
     /// JSON path: an answer that does not fit its change is never taken,
     /// and the change stays queued.
     public static func decode(_ data: Data, answering changes: [SyncChange], schema: SyncSchema) throws(SyncMessageError) -> SyncChangeResults {
-        var reading = Reading(data, answering: changes, schema: schema)
         do {
-            return try reading.answer()
+            return try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+                var reading = Reading(json, answering: changes, schema: schema)
+                return try reading.answer()
+            }
         } catch {
             throw SyncMessageError(error)
         }

@@ -25,8 +25,8 @@ extension SyncPage {
         /// the page is refused instead.
         private var listed = Set<SyncListedRow>()
 
-        init(_ data: Data, schema: SyncSchema) {
-            json = StrictJSON.Reader(data)
+        init(_ json: StrictJSON.Reader, schema: SyncSchema) {
+            self.json = json
             self.schema = schema
         }
 

@@ -153,9 +153,11 @@ public struct SyncPage: Sendable, Equatable {
     /// protocol version is checked before anything else is read. Throws
     /// for the first bad element, by its JSON path.
     public static func decode(_ data: Data, schema: SyncSchema) throws(SyncMessageError) -> SyncPage {
-        var reading = Reading(data, schema: schema)
         do {
-            return try reading.page()
+            return try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+                var reading = Reading(json, schema: schema)
+                return try reading.page()
+            }
         } catch {
             throw SyncMessageError(error)
         }

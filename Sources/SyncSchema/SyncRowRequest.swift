@@ -27,20 +27,21 @@ public struct SyncRowRequest: Sendable, Equatable {
     /// the first bad element, by its JSON path.
     public static func decode(_ data: Data, table: SyncTable, carrying columns: SyncTable.RowColumns,
                               id defaultID: UUID) throws(SyncMessageError) -> SyncRowRequest {
-        var json = StrictJSON.Reader(data)
         var id: String?, values: [String: SyncJSONScalar]?, version: Int64?
         do throws(StrictJSON.Violation) {
-            var object = try json.beginObject()
-            while let key = try json.nextKey(&object) {
-                switch key {
-                case "id": id = try json.string()
-                case "values": values = try json.rowValues()
-                case "version": version = try json.version()
-                default: throw json.violation("unknown key")
+            try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+                var object = try json.beginObject()
+                while let key = try json.nextKey(&object) {
+                    switch key {
+                    case "id": id = try json.string()
+                    case "values": values = try json.rowValues()
+                    case "version": version = try json.version()
+                    default: throw json.violation("unknown key")
+                    }
                 }
+                try json.end()
+                guard values != nil else { throw json.missing("values") }
             }
-            try json.end()
-            guard values != nil else { throw json.missing("values") }
         } catch {
             throw SyncMessageError(error)
         }

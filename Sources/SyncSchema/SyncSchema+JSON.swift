@@ -1,28 +1,32 @@
 import Foundation
 
 extension SyncSchema {
-    /// Reads a declaration file. Throws ``SyncSchemaError``: for JSON that
-    /// is not a declaration (an unknown key included: a misspelled rule is
-    /// an error, never a rule silently dropped), by its JSON path, and for
-    /// the first rule that the declaration breaks.
+    /// Reads a declaration file in one pass of ``StrictJSON/Reader``, as
+    /// the protocol's messages are read: its format first, wherever the
+    /// file has it, then every member, each key known (a misspelled rule
+    /// is an error, never a rule silently dropped), none twice, each value
+    /// of its type. Throws ``SyncSchemaError``: for the first element that
+    /// is not a declaration's, by its JSON path, line and column; for a
+    /// format this program does not read; then for the first rule that the
+    /// declaration breaks.
     public init(json: Data) throws(SyncSchemaError) {
-        // A key twice (JSONDecoder would keep one of them silently), a
-        // number that is not an integer.
-        do {
-            try StrictJSON.check(json)
+        var unsupportedFormat: Int64?
+        let tables: [SyncTable]
+        do throws(StrictJSON.Violation) {
+            tables = try StrictJSON.Reader.reading(json) { json throws(StrictJSON.Violation) in
+                var reading = DeclarationReading(json)
+                do throws(StrictJSON.Violation) {
+                    return try reading.declaredTables()
+                } catch {
+                    unsupportedFormat = reading.unsupportedFormat
+                    throw error
+                }
+            }
         } catch {
-            throw .malformed(path: error.path, reason: error.message)
+            if let unsupportedFormat { throw .unsupportedFormat(Int(clamping: unsupportedFormat)) }
+            throw .malformed(path: error.path, at: error.location, reason: error.message)
         }
-        let declaration: Declaration
-        do {
-            declaration = try JSONDecoder().decode(Declaration.self, from: json)
-        } catch let error as DecodingError {
-            throw Self.malformed(error)
-        } catch {
-            throw .malformed(path: "$", reason: "\(error)")
-        }
-        guard declaration.format == Self.format else { throw .unsupportedFormat(declaration.format) }
-        try self.init(tables: declaration.tables.map(\.table))
+        try self.init(tables: tables)
     }
 
     /// The declaration as a file: what ``init(json:)`` reads back equal.
@@ -32,53 +36,149 @@ extension SyncSchema {
         // Encoding these plain values cannot fail.
         return try! encoder.encode(Declaration(format: Self.format, tables: tables.map(DeclaredTable.init)))
     }
+}
 
-    private static func malformed(_ error: DecodingError) -> SyncSchemaError {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce("$") { path, key in key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)" }
+/// A declaration read by ``StrictJSON/Reader``: its tables, each column
+/// with its rules. A member that may be left out may also be `null`, as if
+/// left out.
+private struct DeclarationReading: VersionedObjectReading {
+    typealias Violation = StrictJSON.Violation
+
+    static let versionKey = "format"
+    /// The keys that each object of a declaration may have: an error
+    /// names them beside a key it may not.
+    static let keys = ["format", "tables"]
+    static let tableKeys = ["name", "primaryKey", "conflicts", "columns"]
+    static let columnKeys = [
+        "name", "type", "required", "trimmed", "maximumLength", "maximumBytes", "allowsControlCharacters", "minimum", "maximum", "references",
+    ]
+    static let referenceKeys = ["table", "onDelete"]
+
+    var json: StrictJSON.Reader
+    /// The format that the file gives, when this program does not read it.
+    private(set) var unsupportedFormat: Int64?
+    private var tables: [SyncTable]?
+
+    init(_ json: StrictJSON.Reader) {
+        self.json = json
+    }
+
+    mutating func declaredTables() throws(Violation) -> [SyncTable] {
+        try readMembers()
+        guard let tables else { throw json.missing("tables") }
+        return tables
+    }
+
+    mutating func readVersion() throws(Violation) {
+        let format = try json.integer()
+        guard format == SyncSchema.format else {
+            unsupportedFormat = format
+            throw json.violation("format \(format); this program reads format \(SyncSchema.format)")
         }
-        switch error {
-        case .dataCorrupted(let context):
-            return .malformed(path: path(context.codingPath), reason: context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription)
-        case .keyNotFound(let key, let context):
-            return .malformed(path: path(context.codingPath + [key]), reason: "missing")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return .malformed(path: path(context.codingPath), reason: context.debugDescription)
-        @unknown default:
-            return .malformed(path: "$", reason: "\(error)")
+    }
+
+    mutating func readMember(_ key: String) throws(Violation) {
+        switch key {
+        case "tables":
+            var tables: [SyncTable] = []
+            var array = try json.beginArray()
+            while try json.nextElement(&array) != nil { tables.append(try table()) }
+            self.tables = tables
+        default: throw json.unknownKey(among: Self.keys)
         }
+    }
+
+    private mutating func table() throws(Violation) -> SyncTable {
+        var name: String?, primaryKey: String?, conflicts: SyncConflictPolicy?, columns: [SyncColumn]?
+        var object = try json.beginObject()
+        while let key = try json.nextKey(&object) {
+            switch key {
+            case "name": name = try json.string()
+            case "primaryKey": primaryKey = try json.string()
+            case "conflicts": conflicts = try json.choice("a conflict policy")
+            case "columns":
+                var read: [SyncColumn] = []
+                var array = try json.beginArray()
+                while try json.nextElement(&array) != nil { read.append(try column()) }
+                columns = read
+            default: throw json.unknownKey(among: Self.tableKeys)
+            }
+        }
+        guard let name else { throw json.missing("name") }
+        guard let primaryKey else { throw json.missing("primaryKey") }
+        guard let conflicts else { throw json.missing("conflicts") }
+        guard let columns else { throw json.missing("columns") }
+        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns)
+    }
+
+    private mutating func column() throws(Violation) -> SyncColumn {
+        var name: String?, type: SyncColumnType?, isRequired: Bool?, isTrimmed: Bool?, maximumLength: Int64?, maximumBytes: Int64?
+        var allowsControlCharacters: Bool?, minimum: Int64?, maximum: Int64?, references: SyncReference?
+        var object = try json.beginObject()
+        while let key = try json.nextKey(&object) {
+            switch key {
+            case "name": name = try json.string()
+            case "type": type = try json.choice("a column type")
+            case "required": isRequired = try json.null() ? nil : try json.boolean()
+            case "trimmed": isTrimmed = try json.null() ? nil : try json.boolean()
+            case "maximumLength": maximumLength = try json.null() ? nil : try json.integer()
+            case "maximumBytes": maximumBytes = try json.null() ? nil : try json.integer()
+            case "allowsControlCharacters": allowsControlCharacters = try json.null() ? nil : try json.boolean()
+            case "minimum": minimum = try json.null() ? nil : try json.integer()
+            case "maximum": maximum = try json.null() ? nil : try json.integer()
+            case "references": references = try json.null() ? nil : try reference()
+            default: throw json.unknownKey(among: Self.columnKeys)
+            }
+        }
+        guard let name else { throw json.missing("name") }
+        guard let type else { throw json.missing("type") }
+        return SyncColumn(
+            name: name, type: type, isRequired: isRequired ?? false, isTrimmed: isTrimmed ?? false,
+            maximumLength: maximumLength.map(Int.init), maximumBytes: maximumBytes.map(Int.init),
+            allowsControlCharacters: allowsControlCharacters ?? false, minimum: minimum, maximum: maximum, references: references)
+    }
+
+    private mutating func reference() throws(Violation) -> SyncReference {
+        var table: String?, onDelete: SyncReference.DeleteAction?
+        var object = try json.beginObject()
+        while let key = try json.nextKey(&object) {
+            switch key {
+            case "table": table = try json.string()
+            case "onDelete": onDelete = try json.choice("a delete action")
+            default: throw json.unknownKey(among: Self.referenceKeys)
+            }
+        }
+        guard let table else { throw json.missing("table") }
+        guard let onDelete else { throw json.missing("onDelete") }
+        return SyncReference(table: table, onDelete: onDelete)
     }
 }
 
-/// A JSON key, for containers whose keys are checked against a list.
+private extension StrictJSON.Reader {
+    /// A string that names a case of `Value`, such as a column's type; for
+    /// any other, `"string" is not a column type: give one of uuid, text, …`.
+    mutating func choice<Value: RawRepresentable & CaseIterable>(_ kind: String) throws(StrictJSON.Violation) -> Value
+    where Value.RawValue == String {
+        let text = try string()
+        guard let value = Value(rawValue: text) else {
+            let cases = Value.allCases.map(\.rawValue).joined(separator: ", ")
+            throw violation("\(String(reflecting: String(text.prefix(40)))) is not \(kind): give one of \(cases)")
+        }
+        return value
+    }
+
+    /// The error of a key that an object of a declaration does not have.
+    func unknownKey(among keys: [String]) -> StrictJSON.Violation {
+        violation("unknown key (known: \(keys.sorted().joined(separator: ", ")))")
+    }
+}
+
+/// A JSON key of a declaration, as ``SyncSchema/json()`` writes it.
 private struct DeclarationKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
-}
-
-private extension Decoder {
-    /// The object's container, once every key is known.
-    func object(_ allowed: Set<String>) throws -> KeyedDecodingContainer<DeclarationKey> {
-        let container = try container(keyedBy: DeclarationKey.self)
-        if let unknown = container.allKeys.first(where: { !allowed.contains($0.stringValue) }) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [unknown],
-                debugDescription: "unknown key (known: \(allowed.sorted().joined(separator: ", ")))"))
-        }
-        return container
-    }
-}
-
-private extension KeyedDecodingContainer where Key == DeclarationKey {
-    func value<Value: Decodable>(_ key: String) throws -> Value {
-        try decode(Value.self, forKey: DeclarationKey(stringValue: key))
-    }
-
-    func optional<Value: Decodable>(_ key: String) throws -> Value? {
-        try decodeIfPresent(Value.self, forKey: DeclarationKey(stringValue: key))
-    }
 }
 
 private extension KeyedEncodingContainer where Key == DeclarationKey {
@@ -87,19 +187,14 @@ private extension KeyedEncodingContainer where Key == DeclarationKey {
     }
 }
 
-private struct Declaration: Codable {
+/// A declaration as its file has it.
+private struct Declaration: Encodable {
     var format: Int
     var tables: [DeclaredTable]
 
     init(format: Int, tables: [DeclaredTable]) {
         self.format = format
         self.tables = tables
-    }
-
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.object(["format", "tables"])
-        format = try object.value("format")
-        tables = try object.value("tables")
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -109,18 +204,11 @@ private struct Declaration: Codable {
     }
 }
 
-private struct DeclaredTable: Codable {
+private struct DeclaredTable: Encodable {
     var table: SyncTable
 
     init(_ table: SyncTable) {
         self.table = table
-    }
-
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.object(["name", "primaryKey", "conflicts", "columns"])
-        table = SyncTable(
-            name: try object.value("name"), primaryKey: try object.value("primaryKey"), conflicts: try object.value("conflicts"),
-            columns: (try object.value("columns") as [DeclaredColumn]).map(\.column))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -132,25 +220,11 @@ private struct DeclaredTable: Codable {
     }
 }
 
-private struct DeclaredColumn: Codable {
+private struct DeclaredColumn: Encodable {
     var column: SyncColumn
 
     init(_ column: SyncColumn) {
         self.column = column
-    }
-
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.object([
-            "name", "type", "required", "trimmed", "maximumLength", "maximumBytes", "allowsControlCharacters", "minimum", "maximum",
-            "references",
-        ])
-        column = SyncColumn(
-            name: try object.value("name"), type: try object.value("type"), isRequired: try object.optional("required") ?? false,
-            isTrimmed: try object.optional("trimmed") ?? false, maximumLength: try object.optional("maximumLength"),
-            maximumBytes: try object.optional("maximumBytes"),
-            allowsControlCharacters: try object.optional("allowsControlCharacters") ?? false,
-            minimum: try object.optional("minimum"), maximum: try object.optional("maximum"),
-            references: (try object.optional("references") as DeclaredReference?)?.reference)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -168,16 +242,11 @@ private struct DeclaredColumn: Codable {
     }
 }
 
-private struct DeclaredReference: Codable {
+private struct DeclaredReference: Encodable {
     var reference: SyncReference
 
     init(_ reference: SyncReference) {
         self.reference = reference
-    }
-
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.object(["table", "onDelete"])
-        reference = SyncReference(table: try object.value("table"), onDelete: try object.value("onDelete"))
     }
 
     func encode(to encoder: any Encoder) throws {

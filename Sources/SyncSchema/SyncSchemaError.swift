@@ -1,8 +1,9 @@
 /// A declaration that breaks a rule: one sentence that names the table and
 /// column, and says what to change.
 public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Not JSON, or not the shape of a declaration, at a JSON path.
-    case malformed(path: String, reason: String)
+    /// Not JSON, or not the shape of a declaration, at a JSON path, and at
+    /// the line and column where that element begins in the file.
+    case malformed(path: String, at: StrictJSON.Location?, reason: String)
     /// A declaration of another format than ``SyncSchema/format``.
     case unsupportedFormat(Int)
     case invalidName(String, table: String?)
@@ -23,8 +24,8 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .malformed(let path, let reason):
-            return "the declaration is not valid at \(path): \(reason)."
+        case .malformed(let path, let location, let reason):
+            return "the declaration is not valid at \(path)\(location.map { " (\($0))" } ?? ""): \(reason)."
         case .unsupportedFormat(let format):
             return "the declaration is of format \(format); this program reads format \(SyncSchema.format)."
         case .invalidName(let name, let table):

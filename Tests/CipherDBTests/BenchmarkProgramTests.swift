@@ -12,8 +12,9 @@ import Testing
         let results = report?["results"] as? [[String: Any]] ?? []
         // 10 item and open workloads in 3 modes; the pool keyed by a
         // DatabaseKeySource with a passphrase; 8 application workloads
-        // (players, sync, observation) unencrypted and with a raw key.
-        #expect(results.count == 47)
+        // (players, sync, observation) unencrypted and with a raw key;
+        // 2 of stored rows, which read no database, once.
+        #expect(results.count == 49)
         #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
         // One memory workload, for each app.

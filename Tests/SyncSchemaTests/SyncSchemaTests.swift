@@ -102,32 +102,75 @@ import TestSupport
         #expect(throws: SyncSchemaError.noTables) { try SyncSchema(json: Data(#"{"format": 1, "tables": []}"#.utf8)) }
     }
 
-    @Test func anUnknownKeyIsRefusedByItsPath() {
-        let json = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLenght\": 200")
+    /// An element of the Notes declaration that is not a declaration's,
+    /// made by one edit, and the error that names it: its path, the line
+    /// and column where it begins (a member at its key, an element of an
+    /// array at its first character), and what is wrong.
+    static let malformedElements: [(edit: (String, String), error: SyncSchemaError)] = [
+        (("\"maximumLength\": 200", "\"maximumLenght\": 200"),
+         .malformed(path: "$.tables[0].columns[2].maximumLenght", at: StrictJSON.Location(line: 8, column: 62), reason:
+            "unknown key (known: allowsControlCharacters, maximum, maximumBytes, maximumLength, minimum, name, references, required, trimmed, type)")),
+        (("\"maximumLength\": 200", "\"maximumLength\": 200, \"maximumLength\": 20"),
+         .malformed(path: "$.tables[0].columns[2].maximumLength", at: StrictJSON.Location(line: 8, column: 84), reason: "appears twice")),
+        (("\"maximumLength\": 200", "\"maximumLength\": 2e2"),
+         .malformed(path: "$.tables[0].columns[2].maximumLength", at: StrictJSON.Location(line: 8, column: 62),
+                    reason: "not an integer written as one (digits only, no fraction, exponent or -0)")),
+        (("\"maximumLength\": 200", "\"maximumLength\": \"200\""),
+         .malformed(path: "$.tables[0].columns[2].maximumLength", at: StrictJSON.Location(line: 8, column: 62), reason: "expected an integer")),
+        (("\"primaryKey\": \"id\", \"conflicts\": \"server-wins\",", "\"conflicts\": \"server-wins\","),
+         .malformed(path: "$.tables[1].primaryKey", at: StrictJSON.Location(line: 10, column: 5), reason: "missing")),
+        (("\"type\": \"text\", \"required\": true, \"maximumLength\": 200", "\"type\": \"string\", \"required\": true, \"maximumLength\": 200"),
+         .malformed(path: "$.tables[0].columns[2].type", at: StrictJSON.Location(line: 8, column: 28),
+                    reason: #""string" is not a column type: give one of uuid, text, integer, real, boolean"#)),
+        (("\"conflicts\": \"server-wins\"", "\"conflicts\": \"client-wins\""),
+         .malformed(path: "$.tables[1].conflicts", at: StrictJSON.Location(line: 10, column: 47),
+                    reason: #""client-wins" is not a conflict policy: give one of server-wins, merge-by-column"#)),
+        (("\"onDelete\": \"cascade\"", "\"onDelete\": \"nothing\""),
+         .malformed(path: "$.tables[0].columns[1].references.onDelete", at: StrictJSON.Location(line: 7, column: 102),
+                    reason: #""nothing" is not a delete action: give one of cascade, restrict, set-null"#)),
+        (("\"required\": true, \"trimmed\": true", "\"required\": null, \"trimmed\": \"yes\""),
+         .malformed(path: "$.tables[1].columns[1].trimmed", at: StrictJSON.Location(line: 13, column: 61), reason: "expected a boolean")),
+        (("\"name\": \"notebook\", \"primaryKey\"", "\"name\": null, \"primaryKey\""),
+         .malformed(path: "$.tables[1].name", at: StrictJSON.Location(line: 10, column: 7), reason: "expected a string, found null")),
+        (("\"tables\": [", "\"tables\": {"),
+         .malformed(path: "$.tables", at: StrictJSON.Location(line: 3, column: 3), reason: "expected an array")),
+        (("} ] }\n  ]\n}", "} ] },\n  ]\n}"),
+         .malformed(path: "$", at: StrictJSON.Location(line: 14, column: 3), reason: "not valid JSON")),
+        (("\n  ]\n}", "\n  ]\n} }"),
+         .malformed(path: "$", at: StrictJSON.Location(line: 15, column: 3), reason: "not valid JSON")),
+    ]
+
+    @Test(arguments: malformedElements.indices)
+    func anElementThatIsNotADeclarationsIsRefusedByItsPathLineAndColumn(_ index: Int) throws {
+        let (edit, expected) = Self.malformedElements[index]
+        let json = Self.notesJSON.replacingOccurrences(of: edit.0, with: edit.1)
+        try #require(json != Self.notesJSON)
         let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(json.utf8)) }
-        guard case .malformed(let path, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(path == "$.tables[0].columns[2].maximumLenght")
-        #expect(reason.hasPrefix("unknown key"))
+        #expect(error == expected, "\(error?.description ?? "no error")")
     }
 
-    @Test func aKeyTwiceAndANumberThatIsNotAnIntegerAreRefusedByTheirPath() {
-        let twice = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLength\": 200, \"maximumLength\": 20")
-        #expect(throws: SyncSchemaError.malformed(path: "$.tables[0].columns[2].maximumLength", reason: "appears twice")) {
-            try SyncSchema(json: Data(twice.utf8))
+    @Test func theSentenceOfAnElementNamesItsPlaceAndWhatToGive() {
+        let json = Self.notesJSON.replacingOccurrences(of: "\"type\": \"text\", \"required\": true, \"maximumLength\": 200",
+                                                       with: "\"type\": \"string\", \"required\": true, \"maximumLength\": 200")
+        let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(json.utf8)) }
+        #expect(error?.description == #"the declaration is not valid at $.tables[0].columns[2].type (line 8, column 28): "#
+            + #""string" is not a column type: give one of uuid, text, integer, real, boolean."#)
+    }
+
+    @Test func aFormatThisProgramDoesNotReadIsRefusedBeforeAnyOtherMember() {
+        // The rest may be anything in another format: it is not read.
+        let json = #"{"tables": {"what": "a later format has"}, "format": 2, "extra": true}"#
+        #expect(throws: SyncSchemaError.unsupportedFormat(2)) { try SyncSchema(json: Data(json.utf8)) }
+        #expect(throws: SyncSchemaError.malformed(path: "$.format", at: StrictJSON.Location(line: 1, column: 1), reason: "missing")) {
+            try SyncSchema(json: Data(#"{"tables": []}"#.utf8))
         }
-        let fraction = Self.notesJSON.replacingOccurrences(of: "\"maximumLength\": 200", with: "\"maximumLength\": 2e2")
-        let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(fraction.utf8)) }
-        guard case .malformed(let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(path == "$.tables[0].columns[2].maximumLength")
     }
 
-    @Test func aMissingKeyAndAnUnknownTypeAreRefusedByTheirPath() {
-        let missing = Self.notesJSON.replacingOccurrences(of: "\"primaryKey\": \"id\", \"conflicts\": \"server-wins\",", with: "\"conflicts\": \"server-wins\",")
-        #expect(throws: SyncSchemaError.malformed(path: "$.tables[1].primaryKey", reason: "missing")) { try SyncSchema(json: Data(missing.utf8)) }
-        let type = Self.notesJSON.replacingOccurrences(of: "\"type\": \"text\", \"required\": true, \"maximumLength\": 200", with: "\"type\": \"string\", \"required\": true, \"maximumLength\": 200")
-        let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(type.utf8)) }
-        guard case .malformed(let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(path == "$.tables[0].columns[2].type")
+    @Test func aRuleThatMayBeLeftOutMayBeNull() throws {
+        let json = Self.notesJSON.replacingOccurrences(of: "\"maximumBytes\": 300", with: "\"maximumBytes\": null, \"references\": null")
+        let schema = try SyncSchema(json: Data(json.utf8))
+        #expect(schema.table("notebook")?.column("name")?.maximumBytes == 400)
+        #expect(schema.table("notebook")?.column("name")?.references == nil)
     }
 
     @Test func theDeclarationInDocsSyncEngineIsValid() throws {
@@ -143,6 +186,11 @@ import TestSupport
     }
 
     @Test func textThatIsNotJSONIsRefused() {
-        #expect(throws: SyncSchemaError.malformed(path: "$", reason: "not valid JSON")) { try SyncSchema(json: Data("tables:".utf8)) }
+        #expect(throws: SyncSchemaError.malformed(path: "$", at: StrictJSON.Location(line: 1, column: 1), reason: "not valid JSON")) {
+            try SyncSchema(json: Data("tables:".utf8))
+        }
+        #expect(throws: SyncSchemaError.malformed(path: "$", at: StrictJSON.Location(line: 2, column: 36), reason: "not valid UTF-8")) {
+            try SyncSchema(json: Data(Data("{\n  \"format\": 1, \"tables\": [{\"name\": \"\u{FF}\"}]}".utf8).map { $0 == 0xC3 ? 0xFF : $0 }))
+        }
     }
 }

@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "AppFiles", targets: ["AppFiles"]),
         // For the server's package (Server/), which depends on this one by
         // path: what both command lines share, and the tests' helpers.
-        .library(name: "PlayersCommandLine", targets: ["PlayersCommandLine"]),
+        .library(name: "CommandLineBase", targets: ["CommandLineBase"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
@@ -109,17 +109,19 @@ let package = Package(
         .target(
             name: "PlayersFiles",
             dependencies: ["Players", "PlayersShared", "AppFiles", "CipherDB", "COpenSSL"]),
-        // What the two command lines share: progress on standard error,
-        // the version report of --version, usage errors as git prints them.
+        // What every command line of the project shares (players, notes,
+        // players-server): progress on standard error, the version report
+        // of --version, arguments and usage errors as git reads and prints
+        // them, interruptible operations.
         .target(
-            name: "PlayersCommandLine",
+            name: "CommandLineBase",
             dependencies: [
                 "CipherDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // What the apps' command lines (players, notes) share above it: the
         // one map of the libraries' errors to a sentence and an exit
-        // status. Apart from PlayersCommandLine, which players-server
+        // status. Apart from CommandLineBase, which players-server
         // links too: the map knows CipherSync's errors, and the server
         // holds no code of CipherSync.
         .target(
@@ -129,7 +131,7 @@ let package = Package(
             name: "PlayersCLI",
             dependencies: [
                 "AppCommandLine",
-                "PlayersCommandLine",
+                "CommandLineBase",
                 "Players",
                 "PlayersShared",
                 "PlayersSync",
@@ -150,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "NotesCLI",
             dependencies: [
-                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "PlayersCommandLine",
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "CommandLineBase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

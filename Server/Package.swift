@@ -82,7 +82,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "PlayersServer",
-            dependencies: fromCipherDB("PlayersCommandLine", "AppFiles", "PlayersShared", "CipherDB", "SyncSchema") + [
+            dependencies: fromCipherDB("CommandLineBase", "AppFiles", "PlayersShared", "CipherDB", "SyncSchema") + [
                 "SyncServerHTTP",
                 "SyncServer",
                 "SyncServerEmbedded",

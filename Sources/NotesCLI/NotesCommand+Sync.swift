@@ -2,9 +2,9 @@ import AppCommandLine
 import AppFiles
 import ArgumentParser
 import CipherSync
+import CommandLineBase
 import Foundation
 import Notes
-import PlayersCommandLine
 import SyncEngine
 import SyncSchema
 

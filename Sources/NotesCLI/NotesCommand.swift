@@ -1,8 +1,8 @@
 import AppCommandLine
 import ArgumentParser
 import CipherSync
+import CommandLineBase
 import Foundation
-import PlayersCommandLine
 
 /// `notes`: the command line of Notes, the sync engine's second app
 /// (Docs/NotesTutorial.md): notebooks and notes in an encrypted database,

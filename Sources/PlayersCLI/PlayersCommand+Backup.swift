@@ -1,8 +1,8 @@
 import AppCommandLine
 import ArgumentParser
+import CommandLineBase
 import Foundation
 import Players
-import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {

@@ -1,8 +1,8 @@
 import AppCommandLine
 import ArgumentParser
 import CipherDB
+import CommandLineBase
 import Players
-import PlayersCommandLine
 
 extension PlayersCommand {
     struct Randomize: AsyncParsableCommand {

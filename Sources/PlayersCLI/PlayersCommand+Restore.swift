@@ -1,9 +1,9 @@
 import AppCommandLine
 import ArgumentParser
 import CipherDB
+import CommandLineBase
 import Foundation
 import Players
-import PlayersCommandLine
 import PlayersFiles
 
 extension PlayersCommand {

@@ -2,9 +2,9 @@ import AppCommandLine
 import ArgumentParser
 import CipherDB
 import CipherSync
+import CommandLineBase
 import Foundation
 import Players
-import PlayersCommandLine
 import PlayersSync
 
 extension PlayersCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PlayersCommandLine
+import CommandLineBase
 
 extension PlayersCommand {
     /// `players version`, as `git version`: the line of `players --version`

@@ -1,7 +1,7 @@
 import AppCommandLine
 import CipherSync
+import CommandLineBase
 import Foundation
-import PlayersCommandLine
 import PlayersSync
 import SyncEngine
 

@@ -1,7 +1,7 @@
 import AppCommandLine
 import ArgumentParser
+import CommandLineBase
 import Foundation
-import PlayersCommandLine
 
 /// `players`: the command line of the encrypted Players database.
 @main

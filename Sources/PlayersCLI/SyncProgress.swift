@@ -1,5 +1,5 @@
+import CommandLineBase
 import Foundation
-import PlayersCommandLine
 import Synchronization
 
 /// The progress of one `players sync`, in two lines, one after the other:

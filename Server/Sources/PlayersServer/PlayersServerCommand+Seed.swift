@@ -1,4 +1,4 @@
-import PlayersCommandLine
+import CommandLineBase
 import PlayersOnServer
 
 extension PlayersServerCommand {

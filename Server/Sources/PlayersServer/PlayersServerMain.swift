@@ -1,6 +1,6 @@
 import ArgumentParser
+import CommandLineBase
 import Foundation
-import PlayersCommandLine
 import SyncServer
 
 /// `players-server`: `serve` (the default, so that `players-server --port

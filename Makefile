@@ -10,7 +10,7 @@
 #   make check-long  the same suite with its properties and stress tests at
 #               full size (CIPHERDB_TEST_TIER=long: 100 convergence seeds per store,
 #               10,000 waiters, the random-request storm), every seed printed
-#   make bench  builds players-bench in release mode and prints its ratios
+#   make bench  builds cipherdb-bench in release mode and prints its ratios
 #               (BENCH_FLAGS="--json" for machines, "--runs 9" for more runs)
 #   make demo-postgres  two players-server instances on PostgreSQL and a
 #               watching client (scripts/demo-postgres)
@@ -69,8 +69,8 @@ check-long: build-tests
 	CIPHERDB_TEST_TIER=long ./scripts/run-tests
 
 bench: deps
-	swift build -c release --product players-bench
-	.build/release/players-bench $(BENCH_FLAGS)
+	swift build -c release --product cipherdb-bench
+	.build/release/cipherdb-bench $(BENCH_FLAGS)
 
 load: deps
 	./scripts/load-test

@@ -25,7 +25,7 @@ let package = Package(
         .executable(name: "cipherdb-demo", targets: ["CipherDBDemo"]),
         .executable(name: "players", targets: ["PlayersCLI"]),
         .executable(name: "notes", targets: ["NotesCLI"]),
-        .executable(name: "players-bench", targets: ["PlayersBench"]),
+        .executable(name: "cipherdb-bench", targets: ["CipherDBBench"]),
     ],
     // Only what the library and the command line need: an app that
     // depends on CipherDB resolves this and nothing else. The server and
@@ -142,7 +142,6 @@ let package = Package(
                 "SyncSchema",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // The benchmarks (make bench): CipherDB against raw SQLCipher calls.
         // Notes, the sync engine's second app: notebooks and notes, their
         // declaration, the database (a library, for tests and other apps).
         .target(
@@ -155,8 +154,11 @@ let package = Package(
                 "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "CommandLineBase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The benchmarks (make bench): CipherDB against raw SQLCipher calls,
+        // and Players', Notes' and the sync's workloads as ratios to their
+        // own baselines.
         .executableTarget(
-            name: "PlayersBench",
+            name: "CipherDBBench",
             dependencies: [
                 "CipherDB",
                 "CipherSync",

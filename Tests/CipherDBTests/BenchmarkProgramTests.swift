@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `players-bench` runs every workload and reports a ratio for each: a
+/// `cipherdb-bench` runs every workload and reports a ratio for each: a
 /// check that the benchmarks still work, not a measure of speed.
 @Suite struct BenchmarkProgramTests {
     @Test func everyWorkloadReportsARatioForEveryMode() async throws {
-        let result = try await run(BuiltProducts.path("players-bench"), ["--quick", "--runs", "1", "--json"])
+        let result = try await run(BuiltProducts.path("cipherdb-bench"), ["--quick", "--runs", "1", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let results = report?["results"] as? [[String: Any]] ?? []
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theMemoryWorkloadRunsOncePerPlayerCount() async throws {
-        let result = try await run(BuiltProducts.path("players-bench"), [
+        let result = try await run(BuiltProducts.path("cipherdb-bench"), [
             "--quick", "--runs", "1", "--json", "--workload", "memory", "--memory-players", "1000", "--memory-players", "2000",
         ])
         #expect(result.status == 0, "\(result.error)")
@@ -37,13 +37,13 @@ import Testing
     }
 
     @Test func aMemoryPlayerCountOutOfRangeIsAUsageError() async throws {
-        let result = try await run(BuiltProducts.path("players-bench"), ["--memory-players", "0"])
+        let result = try await run(BuiltProducts.path("cipherdb-bench"), ["--memory-players", "0"])
         #expect(result.status == 64)
         #expect(result.error.contains("--memory-players must be from 1 to 10000000, not 0."))
     }
 
     @Test func anUnknownModeIsAUsageError() async throws {
-        let result = try await run(BuiltProducts.path("players-bench"), ["--mode", "rot13"])
+        let result = try await run(BuiltProducts.path("cipherdb-bench"), ["--mode", "rot13"])
         #expect(result.status == 64)
         #expect(result.error.contains("Unknown mode 'rot13'"))
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The executables that `make build-tests` made: `players`, `players-bench`
+/// The executables that `make build-tests` made: `players`, `cipherdb-bench`
 /// and `cipherdb-demo` by this package, `players-server` by the server's
 /// package in `Server/`, each in the folder that `swift build
 /// --show-bin-path` names for its package, asked once per test process,

@@ -22,7 +22,7 @@ struct ObservationWorkload {
 
         let observation = ValueObservation.tracking { db in try Player.fetchAll(db) }
         let cancellable = observation.start(
-            in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "players-bench.observation")),
+            in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "cipherdb-bench.observation")),
             onError: { error in observedScores.fail(error) },
             onChange: { players in observedScores.receive(players.first { $0.id == 1 }?.score) })
         defer { cancellable.cancel() }

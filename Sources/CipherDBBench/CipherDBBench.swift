@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
 
-/// `players-bench`: CipherDB against raw `sqlite3_*` calls on the same
+/// `cipherdb-bench`: CipherDB against raw `sqlite3_*` calls on the same
 /// SQLCipher, in the same process run (Docs/Benchmarks.md).
 @main
-struct PlayersBench: AsyncParsableCommand {
+struct CipherDBBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "players-bench",
+        commandName: "cipherdb-bench",
         abstract: "Measure CipherDB against raw SQLCipher calls, as ratios.",
         discussion: """
             Each workload runs once to warm up, then --runs times, alternating with its raw-C \
@@ -98,7 +98,7 @@ struct PlayersBench: AsyncParsableCommand {
             return try await SnapshotMemoryWorkload.measureChild(
                 app: app, folder: URL(fileURLWithPath: syncMemory), rowCount: (app == .players ? memoryPlayers : memoryNotes).first ?? 0)
         }
-        let folder = Self.parentFolder(directory).appendingPathComponent("players-bench-\(UUID().uuidString)")
+        let folder = Self.parentFolder(directory).appendingPathComponent("cipherdb-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let modes = mode.isEmpty ? EncryptionMode.allCases : mode.compactMap(Self.mode(named:))

@@ -2,8 +2,7 @@ import SyncServer
 import Synchronization
 
 /// The ``SyncServer/StoreChangeNotifier`` of each history of each database
-/// file open in this process (the players' and the engine's of one file
-/// count apart): every store on one file shares its history's notifier, so
+/// file open in this process (each history of one file apart): every store on one file shares its history's notifier, so
 /// that a commit through any of them (another connection pool, as another
 /// server instance would have) wakes the long-polls of all. SQLite tells
 /// no connection of another's commits; a file is served by one process.

@@ -1,5 +1,4 @@
 import Logging
-import PlayersOnServer
 import SyncServer
 import ServiceLifecycle
 
@@ -9,7 +8,7 @@ import ServiceLifecycle
 /// service group before the application, which is shut down after it.
 /// Logs how many it released (at `notice`), when any was held.
 public struct LongPollRelease: Service {
-    /// The notifiers of the stores served: the players' and the engine's.
+    /// The notifiers of the stores served.
     let notifiers: [StoreChangeNotifier]
     let logger: Logger
 

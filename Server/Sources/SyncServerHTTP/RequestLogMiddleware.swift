@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Logging
-import PlayersOnServer
 import SyncServer
 
 /// The outermost middleware: gives each request its id (an incoming

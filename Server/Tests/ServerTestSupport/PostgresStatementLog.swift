@@ -7,8 +7,8 @@ import TestSupport
 ///
 /// ```swift
 /// let log = PostgresStatementLog()
-/// let store = try await PostgresPlayersStore(url: url, logger: log.logger)
-/// let statements = try await log.transaction { _ = try await store.applyChanges(batch) }
+/// let store = try await PostgresSyncStore(url: url, schema: schema, connectTimeout: hangGuard, logger: log.logger)
+/// let statements = try await log.transaction { _ = try await store.applyChanges(changes, at: Date()) }
 /// ```
 public final class PostgresStatementLog: Sendable {
     private let log = RecordedLog()

@@ -46,11 +46,6 @@ import Testing
                    baseVersion: base)
     }
 
-    func errorMessage(_ response: APIResponse) throws -> String? {
-        let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
-        return object?["error"]?["message"]
-    }
-
     @Test(arguments: StoreKind.allCases)
     func aBatchIsAnsweredWithOneResultPerChangeInOrder(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
@@ -151,7 +146,7 @@ import Testing
             for (body, message) in cases {
                 let response = try await post(client, body)
                 #expect(response.status == .badRequest, "\(message)")
-                #expect(try errorMessage(response)?.hasPrefix(message) == true, "\(message): \(String(buffer: response.body))")
+                #expect(response.errorMessage?.hasPrefix(message) == true, "\(message): \(String(buffer: response.body))")
                 #expect(try await store.state() == before, "\(message)")
             }
             // The valid change was not recorded either: alone, it is applied now.
@@ -196,7 +191,7 @@ import Testing
             ] {
                 let response = try await post(client, body)
                 #expect(response.status == .badRequest, "\(body)")
-                #expect(try errorMessage(response)?.hasPrefix(message) == true, "\(String(buffer: response.body))")
+                #expect(response.errorMessage?.hasPrefix(message) == true, "\(String(buffer: response.body))")
             }
             #expect(try await store.currentVersion() == 0)
         }

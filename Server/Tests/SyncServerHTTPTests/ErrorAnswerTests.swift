@@ -10,16 +10,10 @@ import Testing
 /// reads it: a path that does not exist, a method a path does not take,
 /// a body over its limit, a malformed request.
 @Suite struct ErrorAnswerTests {
-    /// The message of a JSON error body, nil if the body is not one.
-    func errorMessage(_ response: APIResponse) -> String? {
-        let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
-        return object?["error"]?["message"]
-    }
-
     func expectJSONError(_ response: APIResponse, _ status: HTTPResponse.Status, _ what: String) {
         #expect(response.status == status, "\(what)")
         #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(what)")
-        #expect(errorMessage(response) != nil, "\(what): \(String(buffer: response.body))")
+        #expect(response.errorMessage != nil, "\(what): \(String(buffer: response.body))")
     }
 
     @Test func anUnknownPathIs404WithAJSONError() async throws {
@@ -27,7 +21,7 @@ import Testing
             for uri in ["/", "/v2/sync/rows", "/v1/rows/player/\(UUID().uuidString)/name", "/players", "/v1/sync"] {
                 let response = try await server.client.execute(uri: uri, method: .get)
                 expectJSONError(response, .notFound, uri)
-                #expect(errorMessage(response) == "there is nothing at this path: see Docs/Server.md for the endpoints", "\(uri)")
+                #expect(response.errorMessage == "there is nothing at this path: see Docs/Server.md for the endpoints", "\(uri)")
             }
         }
     }
@@ -56,7 +50,7 @@ import Testing
                 if method == .head {
                     #expect(response.body.readableBytes == 0, "\(method) \(uri)")
                 } else {
-                    #expect(errorMessage(response) == "\(method.rawValue) is not allowed here: use \(allowed)", "\(method) \(uri)")
+                    #expect(response.errorMessage == "\(method.rawValue) is not allowed here: use \(allowed)", "\(method) \(uri)")
                 }
             }
         }
@@ -75,7 +69,7 @@ import Testing
             for (method, uri) in cases {
                 let response = try await server.client.execute(uri: uri, method: method, headers: bearer, body: ByteBuffer(string: "{}"))
                 expectJSONError(response, .gone, "\(method) \(uri)")
-                #expect(errorMessage(response)?.contains("install the current players") == true, "\(method) \(uri)")
+                #expect(response.errorMessage?.contains("install the current players") == true, "\(method) \(uri)")
             }
             expectJSONError(try await server.client.execute(uri: "/v1/players", method: .get), .unauthorized, "no token")
             #expect(try await server.store.currentVersion() == 0)

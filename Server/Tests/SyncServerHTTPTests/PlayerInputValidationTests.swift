@@ -28,7 +28,7 @@ import Testing
                 let response = try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"],
                                                         body: ByteBuffer(bytes: body))
                 #expect(response.status == .badRequest, sourceLocation: sourceLocation)
-                #expect(try PlayersRowsTests().errorMessage(response) == message, sourceLocation: sourceLocation)
+                #expect(response.errorMessage == message, sourceLocation: sourceLocation)
             }
             #expect(try await store.state() == before, sourceLocation: sourceLocation)
         }

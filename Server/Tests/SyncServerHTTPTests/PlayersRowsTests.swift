@@ -21,11 +21,6 @@ import Testing
         try page(try await client.execute(uri: uri, method: .get))
     }
 
-    func errorMessage(_ response: APIResponse) throws -> String? {
-        let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
-        return object?["error"]?["message"]
-    }
-
     @Test(arguments: StoreKind.allCases)
     func aSnapshotHoldsEveryLivePlayerAndTheCursorOfTheCounter(_ kind: StoreKind) async throws {
         try await APITestServer.with(kind) { server in
@@ -102,7 +97,7 @@ import Testing
             try await server.engine.purgeTombstones(olderThan: 3600, now: Date())
             let response = try await client.execute(uri: "/v1/sync/rows?since=\(store.cursor(1))", method: .get)
             #expect(response.status == .gone)
-            #expect(try errorMessage(response)?.contains("take a snapshot") == true)
+            #expect(response.errorMessage?.contains("take a snapshot") == true)
         }
     }
 
@@ -124,7 +119,7 @@ import Testing
                 for uri in ["/v1/sync/rows?since=\(cursor)", "/v1/sync/rows?since=\(cursor)&wait=30", "/v1/sync/rows?limit=1&at=\(cursor)"] {
                     let response = try await client.execute(uri: uri, method: .get)
                     #expect(response.status == .gone, "\(uri)")
-                    #expect(try errorMessage(response)?.contains(reason) == true, "\(uri)")
+                    #expect(response.errorMessage?.contains(reason) == true, "\(uri)")
                 }
             }
             #expect(try await client.execute(uri: "/v1/sync/rows?since=\(store.cursor(1))", method: .get).status == .ok)
@@ -153,7 +148,7 @@ import Testing
             for answer in answers {
                 #expect(answer.status == .serviceUnavailable)
                 #expect(answer.headers[.retryAfter] == "5")
-                #expect(try errorMessage(answer) == "the server's database cannot be reached now: try again later")
+                #expect(answer.errorMessage == "the server's database cannot be reached now: try again later")
             }
         }
     }
@@ -190,7 +185,7 @@ import Testing
                 #expect(missing.status == .unauthorized)
                 let wrong = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer nope"])
                 #expect(wrong.status == .unauthorized)
-                #expect(try errorMessage(wrong)?.contains("s3cret") == false)
+                #expect(wrong.errorMessage?.contains("s3cret") == false)
             }
             let right = try await client.execute(uri: "/v1/sync/rows", method: .get, headers: [.authorization: "Bearer s3cret-token"])
             #expect(right.status == .ok)
@@ -208,7 +203,7 @@ import Testing
                         "/v1/sync/rows?tables=nothing", "/v1/rows/player/nope"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .badRequest, "\(uri)")
-                #expect(try errorMessage(response) != nil, "\(uri)")
+                #expect(response.errorMessage != nil, "\(uri)")
             }
             let missing = try await client.execute(uri: "/v1/rows/player/\(UUID().uuidString)", method: .get)
             #expect(missing.status == .notFound)

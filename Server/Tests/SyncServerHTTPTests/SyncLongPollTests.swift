@@ -109,15 +109,11 @@ import Testing
         return try #require(Double(line.split(separator: " ")[1]))
     }
 
-    func errorMessage(_ response: APIResponse) throws -> String? {
-        try PlayersRowsTests().errorMessage(response)
-    }
-
     @Test func aWaitWithoutSinceIsRefused() async throws {
         try await APITestServer.with(.embedded, schema: schema) { server in
             let withoutSince = try await server.client.execute(uri: "/v1/sync/rows?wait=10", method: .get)
             #expect(withoutSince.status == .badRequest)
-            #expect(try errorMessage(withoutSince) == "'wait' needs 'since': only a delta can wait for changes")
+            #expect(withoutSince.errorMessage == "'wait' needs 'since': only a delta can wait for changes")
         }
     }
 
@@ -126,7 +122,7 @@ import Testing
         try await APITestServer.with(.embedded, schema: schema) { server in
             let response = try await server.client.execute(uri: "/v1/sync/rows?since=\(try await cursor(server))&wait=\(wait)", method: .get)
             #expect(response.status == .badRequest)
-            #expect(try errorMessage(response) == "'wait' must be an integer from 0 to 60")
+            #expect(response.errorMessage == "'wait' must be an integer from 0 to 60")
         }
     }
 

@@ -5,7 +5,7 @@ import NIOPosix
 import PlayersOnServer
 import SyncServer
 
-/// The HTTP API of the players server, version 1 (Docs/SyncProtocol.md):
+/// The sync engine's HTTP API (`players-server`), version 1 (Docs/SyncProtocol.md):
 /// one handler per endpoint, each of which checks the request, awaits the
 /// store, and answers through the context's encoder.
 public struct SyncServerAPI: Sendable {

@@ -98,8 +98,15 @@ extension NotesDevice: ConvergenceDevice {
             } catch SyncEngineError.referencedRowGone {
                 return ConvergenceStep("cannot keep \(key), whose notebook is gone", [])
             }
+            // Keeping a notebook's local delete deletes its notes here too,
+            // as a delete of it does.
+            let cascaded = keepLocal && latest.localValues == nil && key.table == "notebook"
+                ? try notes.filter { $0["notebook"] == conflict.rowID.uuidString }.map { note in
+                    (key: ConvergenceKey(table: "note", id: try #require(UUID(uuidString: note["id"]!))), effect: ConvergenceStep.Effect.set(.deleted))
+                }
+                : []
             return ConvergenceStep("keeps the \(keepLocal ? "local" : "server's") value of \(key)",
-                                   [(key, .set(keepLocal ? ConvergenceRun<NotesDevice>.localIntent(Self.local(latest)) : nil))])
+                                   cascaded + [(key, .set(keepLocal ? ConvergenceRun<NotesDevice>.localIntent(Self.local(latest)) : nil))])
         }
     }
 

@@ -45,9 +45,7 @@ import Testing
     }
 
     func save(_ mutation: Int, _ player: Int, _ name: String, _ score: Int64, base: Int64?) throws -> SyncChange {
-        SyncChange(mutationID: Self.id(100 + mutation), operation: .upsert,
-                   row: try PlayersSchema.player.row(id: Self.id(player), values: ["name": .text(name), "score": .integer(score)]),
-                   baseVersion: base)
+        try .playerSave(Self.id(player), name: name, score: score, base: base, mutationID: Self.id(100 + mutation))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -96,8 +94,7 @@ import Testing
                 // The answers kept: a retry gets the same one and changes
                 // nothing; a new change takes the next version.
                 let retried = try await store.engine.applyChanges([
-                    SyncChange(mutationID: Self.id(105), operation: .delete,
-                               row: try PlayersSchema.player.row(id: Self.id(3), values: [:], carrying: .changed), baseVersion: 3),
+                    try .playerDelete(Self.id(3), base: 3, mutationID: Self.id(105)),
                     try save(6, 2, "Bob", 22, base: 2),
                     try save(8, 1, "Arthur", 11, base: 1),
                     try save(9, 6, "Fatima", 60, base: nil),
@@ -165,7 +162,7 @@ import Testing
             try await Self.loadFixture(sandbox)
             let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
             defer { _ = try? server.stop() }
-            let page = try SyncPage.decode(Data(try server.request("GET", "/v1/sync/rows").body.utf8), schema: PlayersSchema.schema)
+            let page = try SyncPage.players(try server.request("GET", "/v1/sync/rows").body)
             #expect(page.rows.map(\.row.values["name"]) == [.text("Arthur"), .text("Barbara | Zoé"), .text("Éric")])
             #expect(page.digests?.first?.rows == 3)
             _ = try server.stop()

@@ -12,13 +12,11 @@ import Testing
 /// retry may reach another instance than the first try.
 @Suite struct StoreChangeBatchTests {
     func save(_ uuid: UUID, _ name: String, _ score: Int64, base: Int64?) throws -> SyncChange {
-        SyncChange(mutationID: UUID(), operation: .upsert,
-                   row: try PlayersSchema.player.row(id: uuid, values: ["name": .text(name), "score": .integer(score)]), baseVersion: base)
+        try .playerSave(uuid, name: name, score: score, base: base)
     }
 
     func delete(_ uuid: UUID, base: Int64?) throws -> SyncChange {
-        SyncChange(mutationID: UUID(), operation: .delete, row: try PlayersSchema.player.row(id: uuid, values: [:], carrying: .changed),
-                   baseVersion: base)
+        try .playerDelete(uuid, base: base)
     }
 
     /// A player's row as a conflict answers it.

@@ -1,4 +1,3 @@
-import Foundation
 import PlayersShared
 import SyncSchema
 
@@ -49,11 +48,4 @@ extension SyncSchema {
 
     /// Players' table beside ``testNotes``' tables: a server of two apps.
     public static let playersAndTestNotes = try! SyncSchema(tables: PlayersSchema.schema.tables + testNotes.tables)
-}
-
-extension SyncPage {
-    /// A page of `GET /v1/sync/rows` from a server of Players' table.
-    public static func players(_ body: String) throws -> SyncPage {
-        try decode(Data(body.utf8), schema: PlayersSchema.schema)
-    }
 }

@@ -37,13 +37,11 @@ import Testing
     }
 
     func save(_ uuid: UUID, name: String, score: Int64, base: Int64?, id: UUID = UUID()) throws -> SyncChange {
-        SyncChange(mutationID: id, operation: .upsert,
-                   row: try PlayersSchema.player.row(id: uuid, values: ["name": .text(name), "score": .integer(score)]), baseVersion: base)
+        try .playerSave(uuid, name: name, score: score, base: base, mutationID: id)
     }
 
     func delete(_ uuid: UUID, base: Int64?) throws -> SyncChange {
-        SyncChange(mutationID: UUID(), operation: .delete, row: try PlayersSchema.player.row(id: uuid, values: [:], carrying: .changed),
-                   baseVersion: base)
+        try .playerDelete(uuid, base: base)
     }
 
     @Test(arguments: StoreKind.allCases)

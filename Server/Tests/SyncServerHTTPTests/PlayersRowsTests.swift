@@ -14,7 +14,7 @@ import Testing
 @Suite struct PlayersRowsTests {
     func page(_ response: APIResponse) throws -> SyncPage {
         #expect(response.status == .ok, "\(String(buffer: response.body))")
-        return try SyncPage.decode(Data(buffer: response.body), schema: PlayersSchema.schema)
+        return try SyncPage.players(String(buffer: response.body))
     }
 
     func page(_ client: APIClient, _ uri: String) async throws -> SyncPage {
@@ -133,8 +133,7 @@ import Testing
             let (store, client) = (server.store, server.client)
             let player = try await store.insert(name: "A", score: 1)
             try await server.sandbox.refuseConnections()
-            let deletion = SyncChange(mutationID: UUID(), operation: .delete,
-                                      row: try PlayersSchema.player.row(id: UUID(), values: [:], carrying: .changed), baseVersion: 1)
+            let deletion = try SyncChange.playerDelete(UUID(), base: 1)
             let json: HTTPFields = [.contentType: "application/json"]
             let answers = [
                 try await client.execute(uri: "/v1/sync/rows", method: .get),

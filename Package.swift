@@ -65,7 +65,13 @@ let package = Package(
         // database layer, which knows no HTTP.
         .target(
             name: "CipherSync",
-            dependencies: ["CCurl", "CipherDB", "SyncSchema", "SyncEngine"]),
+            dependencies: ["CCurl", "CipherDB", "SyncSchema", "SyncEngine", "TerminalText"]),
+        // Text from a server or a database made safe to print on a
+        // terminal and to log (PrintableText): for the command lines, and
+        // for the sync client, which quotes a server's messages in its
+        // errors. Foundation only.
+        .target(
+            name: "TerminalText"),
         // The sync engine's declaration of an app's tables, read by both
         // sides, and what travels: rows, changes, answers, tombstones.
         // Foundation only.
@@ -105,7 +111,7 @@ let package = Package(
             dependencies: ["Players", "PlayersShared", "SyncEngine", "SyncSchema", "CipherSync", "CipherDB"]),
         // The players database's own file operations (restore, encrypt,
         // JSON exports and their encrypted format), over AppFiles' verified
-        // copies.
+        // copies, and their errors (PlayersFileError).
         .target(
             name: "PlayersFiles",
             dependencies: ["Players", "PlayersShared", "AppFiles", "CipherDB", "COpenSSL"]),
@@ -132,6 +138,7 @@ let package = Package(
             dependencies: [
                 "AppCommandLine",
                 "CommandLineBase",
+                "TerminalText",
                 "Players",
                 "PlayersShared",
                 "PlayersSync",
@@ -151,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "NotesCLI",
             dependencies: [
-                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "CommandLineBase",
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "CommandLineBase", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmarks (make bench): CipherDB against raw SQLCipher calls,

@@ -134,7 +134,7 @@ extension CLIError {
         case let error as DatabaseMigratorError:
             self = .failure(error.message)
         case let error as DatabaseFileError:
-            self = error.isWrongKey ? .wrongKey(error.description) : .failure(error.description)
+            self = .failure(error.description)
         case let error as TransportError:
             self = .remote("\(error.description); \(unchanged)")
         case let error as SyncError where error == .tooLarge:

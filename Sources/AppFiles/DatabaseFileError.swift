@@ -1,11 +1,11 @@
 import Foundation
 
-/// An error of a file operation (backups, restores, exports, secret files,
-/// the sync's folder), by case, for callers that tell them apart; each
+/// An error of a file operation that any app shares (backups, copies,
+/// exports of the database file, secret files, the sync's folder), by case, for callers that tell them apart; each
 /// description is one sentence, safe to show (never a key or passphrase).
 ///
 /// ```swift
-/// catch let error as DatabaseFileError where error.isWrongKey { … }   // players: exit code 3
+/// catch DatabaseFileError.inUse(let database) { … }   // another process holds it: try again later
 /// ```
 public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A call on a file that failed: `reason` is the system's (strerror).
@@ -29,41 +29,15 @@ public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendab
     case tokenNotText(String)
     case keyFileMalformed(String)
 
-    // Encrypted exports.
-    case exportNeedsPassphrase
-    case exportNeedsKeyFile
-    case keyDerivationFailed(String)
-    case rawKeyLength
-    /// The key is wrong, or the file is not an export, or was modified.
-    case exportUnreadable
-    case encryptionFailed(String)
-    case decryptionFailed(String)
-    case exportDoesNotReadBack
-    case exportDoesNotDecode
-
-    // Copies and restores.
+    // Verified copies.
     case copyFailedIntegrityCheck(String)
     case copyRowsDiffer
     case copyNotEncrypted
-    case noBackup(String)
-    case backupIsTheDatabase(String)
-    /// The backup does not open with the key given (a wrong key).
-    case backupUnreadable(String)
-    case backupWithoutPlayers
-    case notPlayersSchema(path: String, unknown: [String])
-    case restoreFailedPreviousPutBack(String)
-    case restoreFailedPreviousKept(String, previous: String)
 
     /// A call on a file, named in ``system(_:path:reason:)``'s sentence.
     public enum FileCall: Equatable, Sendable {
         case create, createDatabase, write, writeStream, read, readExport, readSecret(kind: String), openToSync, sync, moveCopy,
              keepPrevious, createSyncFolder, lockSyncFolder
-    }
-
-    /// Whether the key given does not open a file (exit code 3 of `players`).
-    public var isWrongKey: Bool {
-        if case .backupUnreadable = self { return true }
-        return false
     }
 
     public var description: String {
@@ -98,31 +72,9 @@ public enum DatabaseFileError: Error, Equatable, CustomStringConvertible, Sendab
         case .secretEmpty(let kind, let path): "the \(kind) file \(path) is empty: write the \(kind) in it"
         case .tokenNotText(let path): "the token file \(path) is not UTF-8 text: write the token in it as text"
         case .keyFileMalformed(let path): "the key file \(path) must hold 64 hexadecimal digits (a 256-bit key)"
-        case .exportNeedsPassphrase: "the file was encrypted with a passphrase, not a raw key: give the passphrase instead"
-        case .exportNeedsKeyFile: "the file was encrypted with a raw key, not a passphrase: give the key file instead"
-        case .keyDerivationFailed(let reason): "cannot derive the file's key: \(reason)"
-        case .rawKeyLength: "a raw key must be 32 bytes long"
-        case .exportUnreadable:
-            "the key is wrong, or the file is not an encrypted players export, or it was modified: give the key it was exported with"
-        case .encryptionFailed(let reason): "cannot encrypt the file: \(reason)"
-        case .decryptionFailed(let reason): "cannot decrypt the file: \(reason)"
-        case .exportDoesNotReadBack: "the export does not read back as written: it was deleted"
-        case .exportDoesNotDecode: "the export does not decode back to the players it holds: nothing was written"
         case .copyFailedIntegrityCheck(let problem): "the copy failed its integrity check (\(problem)): it was deleted"
         case .copyRowsDiffer: "the copy does not hold the same rows as the original: it was deleted"
         case .copyNotEncrypted: "the copy is not encrypted: it was deleted"
-        case .noBackup(let path): "there is no backup at \(path)"
-        case .backupIsTheDatabase(let path): "\(path) is the database itself, not a backup of it: nothing was restored"
-        case .backupUnreadable(let path):
-            "\(path) does not open with the given key, or is not a players database: nothing was restored; "
-                + "give the key it was made with (--from-key-file or --from-passphrase-file)"
-        case .backupWithoutPlayers: "the backup holds no players table"
-        case .notPlayersSchema(let path, let unknown):
-            "\(path) is not a players database: it holds \(unknown.prefix(3).joined(separator: ", "))\(unknown.count > 3 ? "…" : ""), "
-                + "which the players schema does not have (it was not used)"
-        case .restoreFailedPreviousPutBack(let error): "the restore failed and the previous database was put back: \(error)"
-        case .restoreFailedPreviousKept(let error, let previous):
-            "the restore failed (\(error)), and the previous database could not be put back: it is in \(previous)"
         }
     }
 }

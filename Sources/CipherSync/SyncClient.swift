@@ -1,5 +1,6 @@
 import Foundation
 import SyncEngine
+import TerminalText
 
 /// Fetches a sync protocol's pages from an endpoint and merges them into a
 /// store, all of them or none.

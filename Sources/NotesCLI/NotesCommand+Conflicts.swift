@@ -4,6 +4,7 @@ import Foundation
 import Notes
 import SyncEngine
 import SyncSchema
+import TerminalText
 
 extension NotesCommand {
     struct Conflicts: AsyncParsableCommand {

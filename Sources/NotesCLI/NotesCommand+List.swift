@@ -1,7 +1,7 @@
 import ArgumentParser
-import CipherSync
 import Foundation
 import Notes
+import TerminalText
 
 extension NotesCommand {
     struct List: AsyncParsableCommand {

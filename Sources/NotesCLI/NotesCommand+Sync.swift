@@ -7,6 +7,7 @@ import Foundation
 import Notes
 import SyncEngine
 import SyncSchema
+import TerminalText
 
 extension NotesCommand {
     struct Sync: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import ArgumentParser
 import CipherSync
 import CommandLineBase
 import Foundation
+import TerminalText
 
 /// `notes`: the command line of Notes, the sync engine's second app
 /// (Docs/NotesTutorial.md): notebooks and notes in an encrypted database,

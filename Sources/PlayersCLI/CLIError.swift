@@ -2,13 +2,17 @@ import AppCommandLine
 import CipherSync
 import Foundation
 import Players
+import PlayersFiles
 
 extension CLIError {
-    /// `players`' sentence and status for any error: its database's own
-    /// errors (``AppDatabaseError``), then the apps' one map in the words
+    /// `players`' sentence and status for any error: its own errors
+    /// (``AppDatabaseError``, ``PlayersFileError``), then the apps' one map in the words
     /// of `players` (its options, its commands for a damaged file).
     static func from(_ error: any Error) -> CLIError {
         if let error = error as? AppDatabaseError {
+            return error.isWrongKey ? .wrongKey(error.description) : .failure(error.description)
+        }
+        if let error = error as? PlayersFileError {
             return error.isWrongKey ? .wrongKey(error.description) : .failure(error.description)
         }
         return CLIError(error, wording: playersWording)

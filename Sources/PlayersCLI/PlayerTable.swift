@@ -1,6 +1,6 @@
 import CipherDB
-import CipherSync
 import Players
+import TerminalText
 
 /// Players as a table with aligned columns (ID and score right-aligned,
 /// the name left-aligned), written as they are read: the widths come

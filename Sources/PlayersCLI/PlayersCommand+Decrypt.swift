@@ -42,7 +42,7 @@ extension PlayersCommand {
             do {
                 json = try EncryptedFile.open(data, key: key.source)
                 _ = try PlayersPayload.decode(json)
-            } catch let error as DatabaseFileError {
+            } catch let error as PlayersFileError {
                 throw CLIError.wrongKey("cannot decrypt \(name): \(error.description)")
             } catch let error as PlayersPayloadError {
                 throw CLIError.wrongKey("cannot decrypt \(name): the JSON is not a players message (\(error))")

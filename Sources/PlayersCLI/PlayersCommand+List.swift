@@ -1,9 +1,9 @@
 import AppCommandLine
 import ArgumentParser
 import CipherDB
-import CipherSync
 import Foundation
 import Players
+import TerminalText
 
 extension PlayersCommand {
     struct List: AsyncParsableCommand {

@@ -1,5 +1,5 @@
-import CipherSync
 import Foundation
+import TerminalText
 
 /// Reading from and writing to the terminal. Lines that may hold stored
 /// or received text (names, cursors, a server's message) are printed with

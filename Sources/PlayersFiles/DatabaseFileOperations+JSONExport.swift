@@ -19,7 +19,7 @@ extension DatabaseFileOperations {
         let content = try jsonExport(source, destinationKey: destinationKey) { progress?($0 * 0.95) }
         try writeVerified(to: destination, contents: content) { temporary in
             guard try Data(contentsOf: temporary) == content else {
-                throw DatabaseFileError.exportDoesNotReadBack
+                throw PlayersFileError.exportDoesNotReadBack
             }
         }
         progress?(1)
@@ -42,7 +42,7 @@ extension DatabaseFileOperations {
         progress?(0.65)
         let readBack = try destinationKey.map { try EncryptedFile.open(content, key: $0) } ?? content
         guard (try? PlayersPayload.decode(readBack)) == payload else {
-            throw DatabaseFileError.exportDoesNotDecode
+            throw PlayersFileError.exportDoesNotDecode
         }
         progress?(1)
         return content

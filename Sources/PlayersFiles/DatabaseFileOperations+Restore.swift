@@ -14,12 +14,12 @@ extension DatabaseFileOperations {
     /// its key; if it does not, the current database is renamed back.
     public static func restore(_ backup: URL, backupKey: DatabaseKeySource?, into database: URL, key: DatabaseKeySource) throws {
         guard FileManager.default.fileExists(atPath: backup.path) else {
-            throw DatabaseFileError.noBackup(backup.path)
+            throw PlayersFileError.noBackup(backup.path)
         }
         if databaseFiles(at: database).contains(where: { isSameFile(backup, $0) }) {
-            throw DatabaseFileError.backupIsTheDatabase(backup.path)
+            throw PlayersFileError.backupIsTheDatabase(backup.path)
         }
-        let unreadable = DatabaseFileError.backupUnreadable(backup.path)
+        let unreadable = PlayersFileError.backupUnreadable(backup.path)
         do {
             try checkForeignSchema(of: backup, key: backupKey)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -40,16 +40,16 @@ extension DatabaseFileOperations {
             }
             let restored = try withDatabase(at: database, key: key) { try $0.read(tableCounts) }
             guard restored["player"] != nil else {
-                throw DatabaseFileError.backupWithoutPlayers
+                throw PlayersFileError.backupWithoutPlayers
             }
             unlink(previous.path)
         } catch {
             guard keptPrevious else { throw error }
             // Put the previous database back, in one rename.
             guard rename(previous.path, database.path) == 0 else {
-                throw DatabaseFileError.restoreFailedPreviousKept("\(error)", previous: previous.path)
+                throw PlayersFileError.restoreFailedPreviousKept("\(error)", previous: previous.path)
             }
-            throw DatabaseFileError.restoreFailedPreviousPutBack("\(error)")
+            throw PlayersFileError.restoreFailedPreviousPutBack("\(error)")
         }
     }
 
@@ -81,7 +81,7 @@ extension DatabaseFileOperations {
     static func checkForeignSchema(_ db: Database, of url: URL) throws {
         let unknown = try AppDatabase.unknownSchemaEntries(db)
         guard unknown.isEmpty else {
-            throw DatabaseFileError.notPlayersSchema(path: url.path, unknown: unknown.map(\.description))
+            throw PlayersFileError.notPlayersSchema(path: url.path, unknown: unknown.map(\.description))
         }
     }
 }

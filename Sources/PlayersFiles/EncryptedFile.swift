@@ -33,7 +33,7 @@ public enum EncryptedFile {
     /// header no writer produced, a wrong key, or a modified file. The
     /// header is only authenticated with the key, so it cannot be trusted
     /// to tell these apart.
-    static let unreadable = DatabaseFileError.exportUnreadable
+    static let unreadable = PlayersFileError.exportUnreadable
 
     /// Encrypts `plaintext` with the key.
     public static func seal(_ plaintext: Data, key: DatabaseKeySource) throws -> Data {
@@ -42,7 +42,7 @@ public enum EncryptedFile {
         do {
             return headerBytes + (try AESGCM.seal(plaintext, key: try header.symmetricKey(for: key), authenticating: headerBytes))
         } catch let error as CryptographyError {
-            throw DatabaseFileError.encryptionFailed("\(error)")
+            throw PlayersFileError.encryptionFailed("\(error)")
         }
     }
 
@@ -60,7 +60,7 @@ public enum EncryptedFile {
         } catch CryptographyError.authenticationFailed {
             throw unreadable
         } catch {
-            throw DatabaseFileError.decryptionFailed("\(error)")
+            throw PlayersFileError.decryptionFailed("\(error)")
         }
     }
 }

@@ -100,17 +100,17 @@ struct EncryptedFileHeader: Equatable {
             case (.pbkdf2, .passphrase(let load)):
                 return try PBKDF2.sha256(password: try load(), salt: salt, rounds: Int(rounds), length: AESGCM.keyLength)
             case (.pbkdf2, .rawKey):
-                throw DatabaseFileError.exportNeedsPassphrase
+                throw PlayersFileError.exportNeedsPassphrase
             case (.rawKey, .passphrase), (.hkdf, .passphrase):
-                throw DatabaseFileError.exportNeedsKeyFile
+                throw PlayersFileError.exportNeedsKeyFile
             }
         } catch let error as CryptographyError {
-            throw DatabaseFileError.keyDerivationFailed("\(error)")
+            throw PlayersFileError.keyDerivationFailed("\(error)")
         }
     }
 
     private static func checkedRawKey(_ key: Data) throws -> Data {
-        guard key.count == 32 else { throw DatabaseFileError.rawKeyLength }
+        guard key.count == 32 else { throw PlayersFileError.rawKeyLength }
         return key
     }
 }

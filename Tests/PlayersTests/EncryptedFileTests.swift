@@ -36,15 +36,15 @@ import Testing
 
     @Test func wrongKeysAndModifiedFilesAreRefused() throws {
         let sealed = try EncryptedFile.seal(Self.json, key: Self.passphrase)
-        #expect(throws: DatabaseFileError.exportUnreadable) { try EncryptedFile.open(sealed, key: .passphrase { Data("wrong".utf8) }) }
-        #expect(throws: DatabaseFileError.self) { try EncryptedFile.open(sealed, key: .rawKey { Data(count: 32) }) }
+        #expect(throws: PlayersFileError.exportUnreadable) { try EncryptedFile.open(sealed, key: .passphrase { Data("wrong".utf8) }) }
+        #expect(throws: PlayersFileError.self) { try EncryptedFile.open(sealed, key: .rawKey { Data(count: 32) }) }
         var tampered = sealed
         tampered[tampered.count - 20] ^= 1
-        #expect(throws: DatabaseFileError.exportUnreadable) { try EncryptedFile.open(tampered, key: Self.passphrase) }
+        #expect(throws: PlayersFileError.exportUnreadable) { try EncryptedFile.open(tampered, key: Self.passphrase) }
         var header = sealed
         header[12] ^= 1 // the rounds, still in the accepted range: authenticated
-        #expect(throws: DatabaseFileError.self) { try EncryptedFile.open(header, key: Self.passphrase) }
-        #expect(throws: DatabaseFileError.self) { try EncryptedFile.open(Self.json, key: Self.passphrase) }
+        #expect(throws: PlayersFileError.self) { try EncryptedFile.open(header, key: Self.passphrase) }
+        #expect(throws: PlayersFileError.self) { try EncryptedFile.open(Self.json, key: Self.passphrase) }
     }
 
     /// Rounds out of range, a truncated file, another magic or version, an
@@ -113,7 +113,7 @@ import Testing
 
     @Test func theKindOfKeyIsNamedWhenItDoesNotMatch() throws {
         let withRawKey = try EncryptedFile.seal(Self.json, key: .rawKey { Data(count: 32) })
-        let error = #expect(throws: DatabaseFileError.self) { try EncryptedFile.open(withRawKey, key: Self.passphrase) }
+        let error = #expect(throws: PlayersFileError.self) { try EncryptedFile.open(withRawKey, key: Self.passphrase) }
         #expect(error == .exportNeedsKeyFile)
         #expect(error?.description == "the file was encrypted with a raw key, not a passphrase: give the key file instead")
     }

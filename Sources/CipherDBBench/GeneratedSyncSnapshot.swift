@@ -52,7 +52,7 @@ struct GeneratedSyncSnapshot: HTTPTransport {
                             next: isLast ? nil : "/v1/sync/rows?page=\(number + 1)",
                             rows: rows, tombstones: [], digests: digests.adding(rows, isLast: isLast))
         }
-        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: try page.jsonData(), url: request.url)
+        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: page.jsonData(), url: request.url)
     }
 
     /// A version 4 UUID made of `kind` and `number`, in the order of the

@@ -70,7 +70,7 @@ struct StoredRowWorkloads {
             "name": .text(index.isMultiple(of: 2) ? "Player \(index)" : "Zoé \(index)"), "score": .integer(Int64(index % 1_000)),
         ]
         let row = try PlayersSchema.player.row(id: uuid(index), values: values)
-        return try stored(row, versions: ["name": Int64(index + 1), "score": Int64(index + 2)])
+        return stored(row, versions: ["name": Int64(index + 1), "score": Int64(index + 2)])
     }
 
     /// Note number `index` as a store keeps it: a body of about a hundred
@@ -82,11 +82,11 @@ struct StoredRowWorkloads {
             "title": .text("Note \(index)"),
             "body": .text("The body of note \(index): \"quoted\",\ta tab, a new line\nand a café ☕, as long as a short paragraph."),
         ])
-        return try stored(row, versions: ["notebook": Int64(index + 1), "title": Int64(index + 2), "body": Int64(index + 3)])
+        return stored(row, versions: ["notebook": Int64(index + 1), "title": Int64(index + 2), "body": Int64(index + 3)])
     }
 
-    private static func stored(_ row: SyncRow, versions: [String: Int64]) throws -> StoredRow {
-        StoredRow(values: try SyncStoredJSON.text(row.values.mapValues(SyncJSONScalar.init)), versions: try SyncStoredJSON.text(versions))
+    private static func stored(_ row: SyncRow, versions: [String: Int64]) -> StoredRow {
+        StoredRow(values: SyncStoredJSON.text(row.values), versions: SyncStoredJSON.text(versions))
     }
 
     private static func uuid(_ index: Int) -> UUID {

@@ -32,7 +32,7 @@ struct SyncWorkloads {
         let schema = PlayersSchema.schema
         // With the server's digest, as a server sends them: each merge
         // also compares the merged players with it.
-        let snapshot = try SyncPage(kind: .snapshot, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount), rows: rows,
+        let snapshot = SyncPage(kind: .snapshot, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount), rows: rows,
                                     tombstones: [], digests: GeneratedSyncSnapshot.digests(of: rows, schema: schema)).jsonData()
         var afterDelta = rows
         let changed = try stride(from: 0, to: rows.count, by: 10).map { index in
@@ -43,7 +43,7 @@ struct SyncWorkloads {
             afterDelta[index] = row
             return row
         }
-        let delta = try SyncPage(kind: .delta, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount + changed.count),
+        let delta = SyncPage(kind: .delta, isComplete: true, cursor: GeneratedSyncSnapshot.cursor(at: playerCount + changed.count),
                                  rows: changed, tombstones: [], digests: GeneratedSyncSnapshot.digests(of: afterDelta, schema: schema)).jsonData()
         let path = fixtures.path("sync-run")
         let baselinePath = fixtures.path("sync-baseline")

@@ -72,10 +72,10 @@ public struct SyncEnginePusher: Sendable {
             // Each answered batch leaves the outbox: the same batch twice
             // means another process is recording the answers.
             guard !batch.isEmpty, batch != previous else { break }
-            var body = try SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+            var body = SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
             while body.count > maximumBodyBytes, batch.count > 1 {
                 batch = Array(batch.prefix(batch.count / 2))
-                body = try SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+                body = SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
             }
             previous = batch
             let response = try await transport.send(HTTPRequest(

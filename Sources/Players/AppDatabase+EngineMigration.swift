@@ -85,7 +85,7 @@ extension AppDatabase {
             let sentAt = (entry[7] as Date?)?.timeIntervalSince1970
             var sentValues: String?
             if sentAt != nil {
-                sentValues = try SyncStoredJSON.text(SyncRowJSON(
+                sentValues = SyncStoredJSON.text(SyncRowJSON(
                     id: playerUUID.uuidString,
                     values: isSave ? ["name": .string(entry[3]), "score": .integer(entry[4])] : [:]))
             }
@@ -127,8 +127,8 @@ extension AppDatabase {
             }
             try insert.execute(arguments: [
                 uuid,
-                try local.map { try SyncStoredJSON.text(SyncRowJSON(id: uuid, values: $0)) },
-                try server.map { try SyncStoredJSON.text(SyncRowJSON(id: uuid, values: $0)) },
+                local.map { SyncStoredJSON.text(SyncRowJSON(id: uuid, values: $0)) },
+                server.map { SyncStoredJSON.text(SyncRowJSON(id: uuid, values: $0)) },
                 conflict[5] as Int64?,
                 (conflict[6] as Date).timeIntervalSince1970,
                 (conflict[7] as Date).timeIntervalSince1970,

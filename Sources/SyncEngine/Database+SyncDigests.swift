@@ -46,7 +46,7 @@ extension Database {
     /// tables' whose columns they cover: the merge compares them.
     package func stageSyncDigests(_ digests: [SyncTableDigest]?) throws {
         try execute(sql: "UPDATE \(SyncEngine.stateTable) SET staged_digests = ? WHERE id = 1",
-                    arguments: [try digests.map(SyncStoredJSON.text)])
+                    arguments: [digests.map { SyncStoredJSON.text($0) }])
     }
 
     /// Stores the staged digests as the server's at the merged cursor, in
@@ -55,7 +55,7 @@ extension Database {
     package func keepStagedSyncDigests() throws -> [SyncTableDigest]? {
         try execute(sql: "UPDATE \(SyncEngine.stateTable) SET digests = staged_digests, staged_digests = NULL WHERE id = 1")
         return try String.fetchOne(self, sql: "SELECT digests FROM \(SyncEngine.stateTable) WHERE id = 1")
-            .map { try SyncStoredJSON.decode([SyncTableDigest].self, from: $0) }
+            .map { try SyncStoredJSON.digests(from: $0) }
     }
 
     /// How the synced rows differ from the server's digests at the stored
@@ -70,7 +70,7 @@ extension Database {
         guard try tableExists(SyncEngine.digestTable), try SyncEngine.keepsHashesInRows(self),
               let json = try Row.fetchOne(self, sql: "SELECT * FROM \(SyncEngine.stateTable) WHERE id = 1")
                 .flatMap({ $0.hasColumn("digests") ? $0["digests"] as String? : nil }) else { return nil }
-        let server = try SyncStoredJSON.decode([SyncTableDigest].self, from: json)
+        let server = try SyncStoredJSON.digests(from: json)
         guard try Int.fetchOne(self, sql: """
             SELECT (SELECT count(*) FROM \(SyncEngine.outboxTable)) + (SELECT count(*) FROM \(SyncEngine.lostTable))
             """) == 0 else { return nil }

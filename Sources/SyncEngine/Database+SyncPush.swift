@@ -41,12 +41,12 @@ extension Database {
             guard let table = schema.table(entry.table) else { throw SyncEngineError.undeclaredTable(entry.table) }
             let syncRow: SyncRow
             if let sent: String = row["sent_values"] {
-                let json = try SyncStoredJSON.decode(SyncRowJSON.self, from: sent)
+                let json = try SyncStoredJSON.row(from: sent)
                 syncRow = try table.row(from: json, carrying: .changed)
             } else {
                 syncRow = try frozenRow(of: entry, in: table, storedID: row["row_id"])
                 try execute(sql: "UPDATE \(SyncEngine.outboxTable) SET sent_at = ?, sent_values = ? WHERE id = ?",
-                            arguments: [date.timeIntervalSince1970, try SyncStoredJSON.text(syncRow.json), entry.id])
+                            arguments: [date.timeIntervalSince1970, SyncStoredJSON.text(syncRow.json), entry.id])
             }
             batch.append(SyncPushChange(entry: entry.id, change: SyncChange(
                 mutationID: entry.mutationID, operation: entry.operation, row: syncRow, baseVersion: entry.baseVersion)))

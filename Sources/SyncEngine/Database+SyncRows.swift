@@ -128,11 +128,11 @@ extension Database {
 
     func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
                              version: Int64?, changedAt: Double, detectedAt: Date) throws {
-        func json(_ values: [String: SyncValue]?) throws -> String? {
-            try values.map { try SyncStoredJSON.text(SyncRowJSON(id: id.uuidString, values: $0.mapValues(SyncJSONScalar.init))) }
+        func json(_ values: [String: SyncValue]?) -> String? {
+            values.map { SyncStoredJSON.text(SyncRowJSON(id: id.uuidString, values: $0.mapValues(SyncJSONScalar.init))) }
         }
         let values: [(any DatabaseValueConvertible)?] = [
-            table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
+            table.name, storedID, json(local), json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
         ]
         try execute(sql: """
             INSERT INTO \(SyncEngine.conflictTable)

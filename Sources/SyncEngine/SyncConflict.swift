@@ -43,6 +43,6 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
     }
 
     private static func values(_ json: String) throws -> [String: SyncJSONScalar] {
-        try SyncStoredJSON.decode(SyncRowJSON.self, from: json).values
+        try SyncStoredJSON.row(from: json).values
     }
 }

@@ -29,14 +29,39 @@ public struct SyncChangeBatch: Sendable, Equatable {
         self.server = server
     }
 
-    public func jsonData() throws -> Data {
-        try SyncMessages.data(Wire(
-            protocolVersion: SyncMessages.protocolVersion, server: server,
-            changes: changes.map { change in
-                Wire.Change(mutationID: change.mutationID, table: change.row.table, id: change.row.id.uuidString,
-                            operation: change.operation.rawValue, baseVersion: change.baseVersion,
-                            values: change.operation == .upsert ? change.row.json.values : nil)
-            }))
+    /// The batch as JSON (``SyncJSONText``).
+    public func jsonData() -> Data {
+        var text = SyncJSONText()
+        text.append("{\"changes\":")
+        text.appendArray(changes) { text, change in
+            if let baseVersion = change.baseVersion {
+                text.append("{\"baseVersion\":")
+                text.appendInteger(baseVersion)
+                text.append(",\"id\":")
+            } else {
+                text.append("{\"id\":")
+            }
+            text.appendUUID(change.row.id)
+            text.append(",\"mutationID\":")
+            text.appendUUID(change.mutationID)
+            text.append(",\"operation\":")
+            text.appendString(change.operation.rawValue)
+            text.append(",\"table\":")
+            text.appendString(change.row.table)
+            if change.operation == .upsert {
+                text.append(",\"values\":")
+                text.appendObject(change.row.values) { $0.appendValue($1) }
+            }
+            text.append("}")
+        }
+        text.append(",\"protocolVersion\":")
+        text.appendInteger(Int64(SyncMessages.protocolVersion))
+        if let server {
+            text.append(",\"server\":")
+            text.appendUUID(server)
+        }
+        text.append("}")
+        return Data(text.bytes)
     }
 
     /// Decodes a batch and checks it by `schema`, the receiver's
@@ -56,21 +81,5 @@ public struct SyncChangeBatch: Sendable, Equatable {
         } catch {
             throw SyncMessageError(error)
         }
-    }
-
-    /// The batch as JSON has it.
-    struct Wire: Encodable {
-        struct Change: Encodable {
-            var mutationID: UUID
-            var table: String
-            var id: String
-            var operation: String
-            var baseVersion: Int64?
-            var values: [String: SyncJSONScalar]?
-        }
-
-        var protocolVersion: Int
-        var server: UUID?
-        var changes: [Change]
     }
 }

@@ -20,11 +20,29 @@ public struct SyncChangeResults: Sendable, Equatable {
         self.results = results
     }
 
-    public func jsonData() throws -> Data {
-        try SyncMessages.data(Wire(protocolVersion: SyncMessages.protocolVersion, results: results.map { result in
-            Wire.Result(mutationID: result.mutationID, status: result.status == .applied ? "applied" : "conflict",
-                        version: result.version, row: result.serverRow?.json)
-        }))
+    /// The answer as JSON (``SyncJSONText``).
+    public func jsonData() -> Data {
+        var text = SyncJSONText()
+        text.append("{\"protocolVersion\":")
+        text.appendInteger(Int64(SyncMessages.protocolVersion))
+        text.append(",\"results\":")
+        text.appendArray(results) { text, result in
+            text.append("{\"mutationID\":")
+            text.appendUUID(result.mutationID)
+            if let row = result.serverRow {
+                text.append(",\"row\":")
+                text.appendRow(row.json)
+            }
+            text.append(",\"status\":")
+            text.append(result.status == .applied ? "\"applied\"" : "\"conflict\"")
+            if let version = result.version {
+                text.append(",\"version\":")
+                text.appendInteger(version)
+            }
+            text.append("}")
+        }
+        text.append("}")
+        return Data(text.bytes)
     }
 
     /// Decodes the server's answer to `changes` and checks it by `schema`,
@@ -44,18 +62,5 @@ public struct SyncChangeResults: Sendable, Equatable {
         } catch {
             throw SyncMessageError(error)
         }
-    }
-
-    /// The answer as JSON has it, before a declaration reads its rows.
-    struct Wire: Encodable {
-        struct Result: Encodable {
-            var mutationID: UUID
-            var status: String
-            var version: Int64?
-            var row: SyncRowJSON?
-        }
-
-        var protocolVersion: Int
-        var results: [Result]
     }
 }

@@ -1,17 +1,12 @@
 import Foundation
 
-/// What the engine's messages share: their protocol version, the JSON
-/// they are written as, and how a row in them is read by a declaration.
+/// What the engine's messages share: their protocol version, and how a
+/// row in them is read by a declaration. They are written by
+/// ``SyncJSONText`` and read by ``StrictJSON/Reader``.
 public enum SyncMessages {
     /// The version of the engine's messages that this program reads and
     /// writes.
     public static let protocolVersion = 1
-
-    /// A message as JSON: UTF-8, sorted keys (``SyncStoredJSON``'s
-    /// encoding).
-    static func data<Message: Encodable>(_ message: Message) throws -> Data {
-        Data(try SyncStoredJSON.text(message).utf8)
-    }
 
     /// A row that a message carries, read by its table's declaration; a
     /// refused row is the error of its first bad column, at its path.

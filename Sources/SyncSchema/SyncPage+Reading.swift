@@ -143,29 +143,8 @@ extension SyncPage {
             var digests: [SyncTableDigest] = []
             var array = try json.beginArray()
             while try json.nextElement(&array) != nil {
-                var object = try json.beginObject()
-                var table: String?, columns: [String]?, rows: Int64?, checksum: String?
-                while let key = try json.nextKey(&object) {
-                    switch key {
-                    case "table": table = try json.string()
-                    case "columns":
-                        var names: [String] = []
-                        var list = try json.beginArray()
-                        while try json.nextElement(&list) != nil { names.append(try json.string()) }
-                        columns = names
-                    case "rows": rows = try json.integer()
-                    case "checksum": checksum = try json.string()
-                    default: throw json.violation("unknown key")
-                    }
-                }
-                guard let table else { throw json.missing("table") }
-                guard let columns else { throw json.missing("columns") }
-                guard let rows else { throw json.missing("rows") }
-                guard let checksum else { throw json.missing("checksum") }
-                switch SyncTableDigest.read(table: table, columns: columns, rows: Int(rows), checksum: checksum) {
-                case .success(let digest): if schema.table(table) != nil { digests.append(digest) }
-                case .failure(let refusal): throw Violation(path: "\(json.pathText).\(refusal.field.stringValue)", refusal.reason)
-                }
+                let digest = try json.digest()
+                if schema.table(digest.table) != nil { digests.append(digest) }
             }
             return digests
         }

@@ -55,27 +55,10 @@ public struct SyncPage: Sendable, Equatable {
         self.digests = digests
     }
 
-    /// The page as JSON: sorted keys, slashes not escaped. Written without
-    /// `JSONEncoder` (a server writes a page for every request) unless a
-    /// row holds a real, whose text is `JSONEncoder`'s own: the same bytes
-    /// either way (`SyncPageTextTests`).
-    public func jsonData() throws -> Data {
-        let hasReal = rows.contains { row in row.row.values.values.contains { if case .real = $0 { true } else { false } } }
-        return hasReal ? try encodedByJSONEncoder() : Data(jsonBytes())
-    }
-
-    /// The page as `JSONEncoder` writes it.
-    func encodedByJSONEncoder() throws -> Data {
-        try SyncMessages.data(Wire(
-            protocolVersion: SyncMessages.protocolVersion, kind: kind.rawValue, complete: isComplete, cursor: cursor, next: next,
-            rows: rows.map { Wire.Row(table: $0.row.table, id: $0.row.id.uuidString, version: $0.version, values: $0.row.json.values) },
-            tombstones: tombstones.map { Wire.Tombstone(table: $0.table, id: $0.id.uuidString, version: $0.version) },
-            epochs: epochs, digests: digests))
-    }
-
-    /// The page as ``encodedByJSONEncoder()`` writes it when no row holds
-    /// a real, byte by byte.
-    func jsonBytes() -> [UInt8] {
+    /// The page as JSON (``SyncJSONText``: sorted keys, slashes not
+    /// escaped), written byte by byte: a server writes a page for every
+    /// request.
+    public func jsonData() -> Data {
         var text = SyncJSONText()
         text.append("{\"complete\":")
         text.append(isComplete ? "true" : "false")
@@ -83,17 +66,7 @@ public struct SyncPage: Sendable, Equatable {
         text.appendString(cursor)
         if let digests {
             text.append(",\"digests\":")
-            text.appendArray(digests) { text, digest in
-                text.append("{\"checksum\":")
-                text.appendString(digest.hexadecimalChecksum)
-                text.append(",\"columns\":")
-                text.appendArray(digest.columns) { text, column in text.appendString(column) }
-                text.append(",\"rows\":")
-                text.appendInteger(Int64(digest.rows))
-                text.append(",\"table\":")
-                text.appendString(digest.table)
-                text.append("}")
-            }
+            text.appendArray(digests) { $0.appendDigest($1) }
         }
         if let epochs {
             text.append(",\"epochs\":")
@@ -108,33 +81,11 @@ public struct SyncPage: Sendable, Equatable {
         text.append(",\"protocolVersion\":")
         text.appendInteger(Int64(SyncMessages.protocolVersion))
         text.append(",\"rows\":")
-        text.appendArray(rows) { text, row in
-            text.append("{\"id\":")
-            text.appendString(row.row.id.uuidString)
-            text.append(",\"table\":")
-            text.appendString(row.row.table)
-            text.append(",\"values\":{")
-            for (index, (column, value)) in row.row.values.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { text.append(",") }
-                text.appendString(column)
-                text.append(":")
-                switch value {
-                case .null: text.append("null")
-                case .uuid(let uuid): text.appendString(uuid.uuidString)
-                case .text(let string): text.appendString(string)
-                case .integer(let integer): text.appendInteger(integer)
-                case .boolean(let boolean): text.append(boolean ? "true" : "false")
-                case .real: preconditionFailure("a page with a real is written by JSONEncoder")
-                }
-            }
-            text.append("},\"version\":")
-            text.appendInteger(row.version)
-            text.append("}")
-        }
+        text.appendArray(rows) { $0.appendServerRow($1) }
         text.append(",\"tombstones\":")
         text.appendArray(tombstones) { text, tombstone in
             text.append("{\"id\":")
-            text.appendString(tombstone.id.uuidString)
+            text.appendUUID(tombstone.id)
             text.append(",\"table\":")
             text.appendString(tombstone.table)
             text.append(",\"version\":")
@@ -142,7 +93,7 @@ public struct SyncPage: Sendable, Equatable {
             text.append("}")
         }
         text.append("}")
-        return text.bytes
+        return Data(text.bytes)
     }
 
     /// Decodes a page and checks it by `schema`, the device's declaration,
@@ -161,31 +112,5 @@ public struct SyncPage: Sendable, Equatable {
         } catch {
             throw SyncMessageError(error)
         }
-    }
-
-    /// The page as `JSONEncoder` writes it.
-    struct Wire: Encodable {
-        struct Row: Encodable {
-            var table: String
-            var id: String
-            var version: Int64
-            var values: [String: SyncJSONScalar]
-        }
-
-        struct Tombstone: Encodable {
-            var table: String
-            var id: String
-            var version: Int64
-        }
-
-        var protocolVersion: Int
-        var kind: String
-        var complete: Bool
-        var cursor: String
-        var next: String?
-        var rows: [Row]
-        var tombstones: [Tombstone]
-        var epochs: [SyncEpoch]?
-        var digests: [SyncTableDigest]?
     }
 }

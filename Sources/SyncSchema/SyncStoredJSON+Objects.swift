@@ -19,10 +19,41 @@ extension SyncStoredJSON {
     /// try SyncStoredJSON.scalars(from: #"{"name":"Zoé","score":7}"#)   // ["name": .string("Zoé"), "score": .integer(7)]
     /// ```
     public static func scalars(from text: String) throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {
-        try object(text) { json throws(StrictJSON.Violation) in
-            let scalar = try json.scalar()
-            if case .real(let real) = scalar, real == 0, real.sign == .minus { return .integer(0) }
-            return scalar
+        try StrictJSON.Reader.reading(text) { json throws(StrictJSON.Violation) in
+            let scalars = try json.storedScalars()
+            try json.end()
+            return scalars
+        }
+    }
+
+    /// A row (``text(_:)-(SyncRowJSON)``), its values read as
+    /// ``scalars(from:)`` reads them.
+    public static func row(from text: String) throws(StrictJSON.Violation) -> SyncRowJSON {
+        try StrictJSON.Reader.reading(text) { json throws(StrictJSON.Violation) in
+            var members = try json.beginObject()
+            var id: String?, values: [String: SyncJSONScalar]?
+            while let key = try json.nextKey(&members) {
+                switch key {
+                case "id": id = try json.string()
+                case "values": values = try json.storedScalars()
+                default: throw json.violation("unknown key")
+                }
+            }
+            guard let id else { throw json.missing("id") }
+            guard let values else { throw json.missing("values") }
+            try json.end()
+            return SyncRowJSON(id: id, values: values)
+        }
+    }
+
+    /// The digests a device keeps (``text(_:)-([SyncTableDigest])``).
+    public static func digests(from text: String) throws(StrictJSON.Violation) -> [SyncTableDigest] {
+        try StrictJSON.Reader.reading(text) { json throws(StrictJSON.Violation) in
+            var digests: [SyncTableDigest] = []
+            var array = try json.beginArray()
+            while try json.nextElement(&array) != nil { digests.append(try json.digest()) }
+            try json.end()
+            return digests
         }
     }
 
@@ -37,11 +68,31 @@ extension SyncStoredJSON {
         _ text: String, _ value: (inout StrictJSON.Reader) throws(StrictJSON.Violation) -> Value
     ) throws(StrictJSON.Violation) -> [String: Value] {
         try StrictJSON.Reader.reading(text) { json throws(StrictJSON.Violation) in
-            var members = try json.beginObject()
-            var object = [String: Value](minimumCapacity: 4)
-            while let key = try json.nextKey(&members) { object[key] = try value(&json) }
+            let object = try json.object(value)
             try json.end()
             return object
+        }
+    }
+}
+
+extension StrictJSON.Reader {
+    /// An object whose every member `value` reads.
+    mutating func object<Value>(
+        _ value: (inout StrictJSON.Reader) throws(StrictJSON.Violation) -> Value
+    ) throws(StrictJSON.Violation) -> [String: Value] {
+        var members = try beginObject()
+        var object = [String: Value](minimumCapacity: 4)
+        while let key = try nextKey(&members) { object[key] = try value(&self) }
+        return object
+    }
+
+    /// A stored row's values (``SyncStoredJSON/scalars(from:)``): `-0`
+    /// reads as the integer 0.
+    mutating func storedScalars() throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {
+        try object { json throws(StrictJSON.Violation) in
+            let scalar = try json.scalar()
+            if case .real(let real) = scalar, real == 0, real.sign == .minus { return .integer(0) }
+            return scalar
         }
     }
 }

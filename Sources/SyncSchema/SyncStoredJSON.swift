@@ -1,21 +1,44 @@
 import Foundation
 
 /// The JSON that the engine keeps in a database (the device's frozen,
-/// staged and logged rows; the server's stored rows and answers): one
-/// encoding, so that the same value is always the same text.
+/// staged and logged rows and its digests; the server's stored rows and
+/// answers): written by the engine's one writer (``SyncJSONText``) and
+/// read by its one reader (``StrictJSON/Reader``), so that the same value
+/// is always the same text, and reads back the same.
 ///
 /// ```swift
-/// let text = try SyncStoredJSON.text(row.json)
-/// let json = try SyncStoredJSON.decode(SyncRowJSON.self, from: text)
+/// let text = SyncStoredJSON.text(row.json)
+/// let json = try SyncStoredJSON.row(from: text)
 /// ```
 public enum SyncStoredJSON {
-    public static func text<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// A row's values: `{"name":"Zoé","score":7}`.
+    public static func text(_ values: [String: SyncValue]) -> String {
+        written { $0.appendObject(values) { $0.appendValue($1) } }
     }
 
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
+    /// A row's values as JSON has them.
+    public static func text(_ values: [String: SyncJSONScalar]) -> String {
+        written { $0.appendObject(values) { $0.appendScalar($1) } }
+    }
+
+    /// The versions of a row's columns: `{"name":41,"score":42}`.
+    public static func text(_ integers: [String: Int64]) -> String {
+        written { $0.appendObject(integers) { $0.appendInteger($1) } }
+    }
+
+    /// A row: `{"id":"…","values":{…}}`.
+    public static func text(_ row: SyncRowJSON) -> String {
+        written { $0.appendRow(row) }
+    }
+
+    /// The digests of a page, as a device keeps them until the next.
+    public static func text(_ digests: [SyncTableDigest]) -> String {
+        written { $0.appendArray(digests) { $0.appendDigest($1) } }
+    }
+
+    private static func written(_ write: (inout SyncJSONText) -> Void) -> String {
+        var text = SyncJSONText()
+        write(&text)
+        return text.text
     }
 }

@@ -98,3 +98,33 @@ public struct SyncTableDigest: Sendable, Equatable, Codable {
         SyncHexadecimal.text(checksum)
     }
 }
+
+extension StrictJSON.Reader {
+    /// A table's digest as a page and a device's store write it
+    /// (``SyncJSONText/appendDigest(_:)``): each key once, and no other.
+    mutating func digest() throws(StrictJSON.Violation) -> SyncTableDigest {
+        var object = try beginObject()
+        var table: String?, columns: [String]?, rows: Int64?, checksum: String?
+        while let key = try nextKey(&object) {
+            switch key {
+            case "table": table = try string()
+            case "columns":
+                var names: [String] = []
+                var list = try beginArray()
+                while try nextElement(&list) != nil { names.append(try string()) }
+                columns = names
+            case "rows": rows = try integer()
+            case "checksum": checksum = try string()
+            default: throw violation("unknown key")
+            }
+        }
+        guard let table else { throw missing("table") }
+        guard let columns else { throw missing("columns") }
+        guard let rows else { throw missing("rows") }
+        guard let checksum else { throw missing("checksum") }
+        switch SyncTableDigest.read(table: table, columns: columns, rows: Int(rows), checksum: checksum) {
+        case .success(let digest): return digest
+        case .failure(let refusal): throw StrictJSON.Violation(path: "\(pathText).\(refusal.field.stringValue)", refusal.reason)
+        }
+    }
+}

@@ -112,7 +112,7 @@ import Testing
                 SyncPushResult(mutationID: change.mutationID, status: .applied,
                                version: Int64(100 + (local.firstIndex { $0.uuid == change.row.id } ?? 0)))
             }
-            return .json(String(decoding: (try? SyncChangeResults(results: results).jsonData()) ?? Data(), as: UTF8.self))
+            return .json(String(decoding: SyncChangeResults(results: results).jsonData(), as: UTF8.self))
         }
         defer { server.stop() }
         let url = server.baseURL

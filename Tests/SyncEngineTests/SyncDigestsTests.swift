@@ -49,7 +49,7 @@ import Testing
     func pull(_ rows: [SyncServerRow], digests: [SyncTableDigest]?, counter: Int64 = 2) async throws -> SyncCounts {
         let cursor = SyncCursor(counter: counter, epoch: "0000000000000001", server: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
         let page = SyncPage(kind: .snapshot, isComplete: true, cursor: cursor.description, rows: rows, tombstones: [], digests: digests)
-        let pulled = try store.decodePage(try page.jsonData())
+        let pulled = try store.decodePage(page.jsonData())
         return try await store.merge(SyncFetch(kind: .snapshot, pages: [pulled], cursor: cursor.description, etag: nil, bytesReceived: 0),
                                      from: endpoint, dryRun: false)
     }

@@ -52,7 +52,7 @@ import Testing
     @Test func aBatchOfATableTheReceiverLacksIsRefusedAtItsPath() throws {
         let change = SyncChange(mutationID: UUID(), operation: .upsert,
                                 row: try table("tag", in: laterSchema).row(id: UUID(), values: [:]), baseVersion: nil)
-        let data = try SyncChangeBatch(changes: [change]).jsonData()
+        let data = SyncChangeBatch(changes: [change]).jsonData()
         #expect(throws: SyncMessageError(path: "$.changes[0].table", "tag is not a table this server syncs: update its declaration first")) {
             try SyncChangeBatch.decode(data, schema: schema)
         }
@@ -60,7 +60,7 @@ import Testing
 
     @Test func aColumnTheReceiverLacksIsRefusedInAPush() throws {
         let row = try table("note", in: laterSchema).row(id: noteID, values: ["color": .integer(3)], carrying: .changed)
-        let data = try SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: 2)]).jsonData()
+        let data = SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: 2)]).jsonData()
         #expect(throws: SyncMessageError(path: "$.changes[0].values.color", "not a column of note in this program's declaration")) {
             try SyncChangeBatch.decode(data, schema: schema)
         }
@@ -121,7 +121,7 @@ import Testing
     /// A later declaration's push, read by it: `note.color` is an integer.
     func colorChange(_ color: String) throws -> Data {
         let row = try table("note", in: laterSchema).row(id: noteID, values: ["color": .integer(7)], carrying: .changed)
-        let data = try SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: 2)]).jsonData()
+        let data = SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: 2)]).jsonData()
         return edited(data, #""color":7"#, #""color":\#(color)"#)
     }
 
@@ -141,7 +141,7 @@ import Testing
         let schema = try SyncSchema(json: Data(#"{"format":1,"tables":[{"name":"reading","primaryKey":"id","conflicts":"server-wins","columns":[{"name":"id","type":"uuid","required":true},{"name":"value","type":"real"}]}]}"#.utf8))
         for (written, value) in [("3", 3.0), ("1e2", 100.0), ("-0", -0.0), ("2.5", 2.5)] {
             let row = try #require(schema.table("reading")).row(id: UUID(), values: ["value": .real(1.5)])
-            let data = edited(try SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: nil)]).jsonData(),
+            let data = edited(SyncChangeBatch(changes: [SyncChange(mutationID: UUID(), operation: .upsert, row: row, baseVersion: nil)]).jsonData(),
                               #""value":1.5"#, #""value":\#(written)"#)
             #expect(try SyncChangeBatch.decode(data, schema: schema).changes[0].row.values["value"] == .real(value), "\(written)")
         }
@@ -211,11 +211,11 @@ import Testing
         ], tombstones: [])
         // A row this version refuses (no title): another version's rows
         // may be anything.
-        let data = edited(edited(try page.jsonData(), #""protocolVersion":1"#, #""protocolVersion":2"#), #""title":"Groceries""#, #""name":"x""#)
+        let data = edited(edited(page.jsonData(), #""protocolVersion":1"#, #""protocolVersion":2"#), #""title":"Groceries""#, #""name":"x""#)
         #expect(throws: SyncMessageError(path: "$.protocolVersion", "version 2, and this program reads version 1 only")) {
             try SyncPage.decode(data, schema: schema)
         }
-        let sameVersion = edited(try page.jsonData(), #""title":"Groceries""#, #""name":"x""#)
+        let sameVersion = edited(page.jsonData(), #""title":"Groceries""#, #""name":"x""#)
         #expect(throws: SyncMessageError.self) { try SyncPage.decode(sameVersion, schema: schema) }
     }
 
@@ -235,9 +235,9 @@ import Testing
         let note = SyncTableDigest(table: "note", columns: ["notebook", "title", "body"], rows: 12, checksum: 0x0123_4567_89ab_cdef)
         let tag = SyncTableDigest(table: "tag", columns: [], rows: 1, checksum: 1)
         let page = SyncPage(kind: .delta, isComplete: true, cursor: "c3", rows: [], tombstones: [], digests: [note, tag])
-        #expect(String(decoding: try page.jsonData(), as: UTF8.self).contains(#""checksum":"0123456789abcdef""#))
+        #expect(String(decoding: page.jsonData(), as: UTF8.self).contains(#""checksum":"0123456789abcdef""#))
         #expect(try SyncPage.decode(page.jsonData(), schema: schema).digests == [note])
-        let upper = edited(try page.jsonData(), "0123456789abcdef", "0123456789ABCDEF")
+        let upper = edited(page.jsonData(), "0123456789abcdef", "0123456789ABCDEF")
         #expect(throws: SyncMessageError.self) { try SyncPage.decode(upper, schema: schema) }
     }
 

@@ -20,7 +20,7 @@ import TestSupport
     @Test func anObjectOfStringsIntegersBooleansAndNullsReadsAsJSONDecoderReadsIt() throws {
         let text = #"{"a":"Zoé \"⚽\" \\ \/ \n\t\u00e9\ud83d\ude00","b":-42,"c":true,"d":false,"e":null,"f":0,"g":"" , "h" : 9223372036854775807 }"#
         let read = try SyncStoredJSON.scalars(from: text)
-        #expect(read == (try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: text)))
+        #expect(read == (try FoundationJSON.decode([String: SyncJSONScalar].self, from: text)))
         #expect(read["a"] == .string("Zoé \"⚽\" \\ / \n\té😀"))
         #expect(try SyncStoredJSON.scalars(from: "{}") == [:])
     }
@@ -33,7 +33,7 @@ import TestSupport
         for (number, type) in cases {
             let text = #"{"a":\#(number)}"#
             let read = try SyncStoredJSON.scalars(from: text)["a"]
-            let decoded = try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: text)["a"]
+            let decoded = try FoundationJSON.decode([String: SyncJSONScalar].self, from: text)["a"]
             #expect(Self.stored(read, as: type) == Self.stored(decoded, as: type), "\(number)")
         }
         // A real column's -0.0, written -0, has always read as 0.
@@ -77,16 +77,18 @@ import TestSupport
                     types[name] = type
                     versions[name] = Int64.random(in: 1 ... .max, using: &generator)
                 }
-                let text = try SyncStoredJSON.text(values)
-                let versionsText = try SyncStoredJSON.text(versions)
+                let text = SyncStoredJSON.text(values)
+                let versionsText = SyncStoredJSON.text(versions)
+                #expect(text == (try FoundationJSON.text(values)), "seed \(seed), round \(round): written as JSONEncoder writes it")
+                #expect(versionsText == (try FoundationJSON.text(versions)), "seed \(seed), round \(round): \(versionsText)")
                 let replay = "seed \(seed) (\(Self.seeds.replay(seed))), round \(round): \(text)"
                 let read = try SyncStoredJSON.scalars(from: text)
-                let decoded = try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: text)
+                let decoded = try FoundationJSON.decode([String: SyncJSONScalar].self, from: text)
                 #expect(Set(read.keys) == Set(decoded.keys), "\(replay)")
                 for (name, type) in types {
                     #expect(Self.stored(read[name], as: type) == Self.stored(decoded[name], as: type), "\(replay): \(name)")
                 }
-                #expect(try SyncStoredJSON.integers(from: versionsText) == (try SyncStoredJSON.decode([String: Int64].self, from: versionsText)),
+                #expect(try SyncStoredJSON.integers(from: versionsText) == (try FoundationJSON.decode([String: Int64].self, from: versionsText)),
                         "\(replay): \(versionsText)")
             }
         }

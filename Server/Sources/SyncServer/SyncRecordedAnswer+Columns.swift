@@ -36,7 +36,7 @@ extension SyncRecordedAnswer {
     public func columns() throws -> Columns {
         Columns(table: key.table, rowID: key.id.uuidString, operation: operation.rawValue, changeFingerprint: fingerprint,
                 status: result.status == .applied ? "applied" : "conflict", version: result.version,
-                serverValues: try result.serverRow.map { try SyncStoredJSON.text($0.json.values) },
+                serverValues: result.serverRow.map { SyncStoredJSON.text($0.values) },
                 answeredAt: answeredAt)
     }
 
@@ -49,7 +49,7 @@ extension SyncRecordedAnswer {
         }
         var serverRow: SyncRow?
         if let text = columns.serverValues {
-            let values = try SyncStoredJSON.decode([String: SyncJSONScalar].self, from: text)
+            let values = try SyncStoredJSON.scalars(from: text)
             do {
                 serverRow = try table.row(from: SyncRowJSON(id: id.uuidString, values: values), carrying: .changed)
             } catch {

@@ -21,8 +21,7 @@ extension SyncStoredRow {
     public func columns() throws -> Columns {
         switch state {
         case .live(let values, let columnVersions):
-            Columns(values: try SyncStoredJSON.text(values.mapValues(SyncJSONScalar.init)),
-                    columnVersions: try SyncStoredJSON.text(columnVersions), deletedAt: nil)
+            Columns(values: SyncStoredJSON.text(values), columnVersions: SyncStoredJSON.text(columnVersions), deletedAt: nil)
         case .deleted(let date):
             Columns(values: nil, columnVersions: nil, deletedAt: date)
         }

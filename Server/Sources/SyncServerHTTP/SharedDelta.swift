@@ -30,7 +30,7 @@ struct SharedDelta: Sendable {
         // Later changes can move rows out of an older page: the store's
         // counter is part of the tag.
         answer = SyncJSONAnswer(
-            body: try SyncPage(
+            body: SyncPage(
                 kind: .delta, isComplete: isLast, cursor: cursor.description,
                 next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)\(tablesParameter)",
                 rows: serverRows, tombstones: tombstones, digests: isLast ? read.digests(of: tables) : nil).jsonData(),

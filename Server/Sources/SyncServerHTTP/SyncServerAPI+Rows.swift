@@ -27,7 +27,7 @@ extension SyncServerAPI {
               let row = try SyncRowEdit.served(stored, in: engine.schema) else {
             throw APIError.notFound("no row of \(table.name) has the id \(id.uuidString)")
         }
-        return SyncJSONAnswer(body: try row.jsonData())
+        return SyncJSONAnswer(body: row.jsonData())
     }
 
     /// `POST /v1/rows/{table}`: creates a row from `{"values": …}` (every
@@ -91,7 +91,7 @@ extension SyncServerAPI {
         }
         switch outcome {
         case .saved(let row):
-            return SyncJSONAnswer(body: try row.jsonData(), status: status)
+            return SyncJSONAnswer(body: row.jsonData(), status: status)
         case .deleted:
             return SyncJSONAnswer(body: Data(), status: status)
         case .notFound:

@@ -40,7 +40,7 @@ extension SyncServerAPI {
             let digests = isLast && read.counter == counter ? read.digests(of: tables) : nil
             // What the page holds depends on the rows after `after` at the
             // store's counter: both are in the tag.
-            return SyncJSONAnswer(body: try SyncPage(
+            return SyncJSONAnswer(body: SyncPage(
                 kind: .snapshot, isComplete: isLast, cursor: cursor.description, next: next, rows: serverRows, tombstones: [],
                 epochs: engine.history.epochs, digests: digests).jsonData(),
                 etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\(tablesParameter)\"")
@@ -82,7 +82,7 @@ extension SyncServerAPI {
                            "this server's database is \(engine.history.server.uuidString), not \(server.uuidString), which the client synced with")
         }
         do {
-            return SyncJSONAnswer(body: try SyncChangeResults(results: try await engine.applyChanges(batch.changes, at: Date())).jsonData())
+            return SyncJSONAnswer(body: SyncChangeResults(results: try await engine.applyChanges(batch.changes, at: Date())).jsonData())
         } catch let error as SyncChangeError {
             switch error {
             case .mutationIDReused: throw APIError(.conflict, error.description)

@@ -23,7 +23,7 @@ import Testing
                                 row: try SyncSchema.testNotes.table("notebook")!.row(id: notebook, values: ["name": .text("Work")]),
                                 baseVersion: nil)
         let pushed = try server.request("POST", "/v1/sync/changes", headers: Self.json,
-                                        body: String(decoding: try SyncChangeBatch(changes: [change]).jsonData(), as: UTF8.self))
+                                        body: String(decoding: SyncChangeBatch(changes: [change]).jsonData(), as: UTF8.self))
         #expect(pushed.status == 200, "\(pushed.body)")
         return notebook
     }

@@ -24,7 +24,7 @@ import Testing
     }
 
     func body(_ changes: [SyncChange]) throws -> String {
-        String(decoding: try SyncChangeBatch(changes: changes).jsonData(), as: UTF8.self)
+        String(decoding: SyncChangeBatch(changes: changes).jsonData(), as: UTF8.self)
     }
 
     func results(_ response: APIResponse, answering changes: [SyncChange]) throws -> [SyncPushResult] {
@@ -124,7 +124,7 @@ import Testing
             let before = try await store.state()
             let sameID = UUID()
             let sameUUID = UUID()
-            let validJSON = String(decoding: try SyncChangeBatch(changes: [valid]).jsonData(), as: UTF8.self)
+            let validJSON = String(decoding: SyncChangeBatch(changes: [valid]).jsonData(), as: UTF8.self)
             /// The valid change's batch, with `change`'s JSON after it.
             func batch(adding change: String) -> String {
                 validJSON.replacingOccurrences(of: "}]", with: "},\(change)]")

@@ -139,7 +139,7 @@ import Testing
                 try await client.execute(uri: "/v1/sync/rows", method: .get),
                 try await client.execute(uri: "/v1/sync/rows?since=\(store.cursor(0))", method: .get),
                 try await client.execute(uri: "/v1/sync/changes", method: .post, headers: json,
-                                         body: ByteBuffer(data: try SyncChangeBatch(changes: [deletion]).jsonData())),
+                                         body: ByteBuffer(data: SyncChangeBatch(changes: [deletion]).jsonData())),
                 try await client.execute(uri: "/v1/rows/player/\(player.uuid)", method: .get),
                 try await client.execute(uri: "/v1/rows/player/\(player.uuid)", method: .put, headers: json,
                                          body: ByteBuffer(string: #"{"values": {"score": 2}}"#)),

@@ -19,7 +19,7 @@ import Testing
 
     func push(_ client: APIClient, _ changes: [SyncChange], server: UUID? = nil) async throws -> APIResponse {
         try await client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
-                                 body: ByteBuffer(data: try SyncChangeBatch(changes: changes, server: server).jsonData()))
+                                 body: ByteBuffer(data: SyncChangeBatch(changes: changes, server: server).jsonData()))
     }
 
     func results(_ response: APIResponse, answering changes: [SyncChange]) throws -> [SyncPushResult] {
@@ -242,7 +242,7 @@ import Testing
                                     row: try PlayersSchema.player.row(id: zoe, values: ["name": .text(" Zoé "), "score": .integer(7)]),
                                     baseVersion: nil)
             let pushed = try await server.client.execute(uri: "/v1/sync/changes", method: .post, headers: Self.json,
-                                                         body: ByteBuffer(data: try SyncChangeBatch(changes: [change]).jsonData()))
+                                                         body: ByteBuffer(data: SyncChangeBatch(changes: [change]).jsonData()))
             #expect(pushed.status == .ok)
             #expect(try await server.store.player(zoe).map { "\($0.name) \($0.score)" } == "Zoé 7")
         }

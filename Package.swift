@@ -192,7 +192,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(
             name: "CipherSyncTests",
-            dependencies: ["CipherSync", "SyncEngine", "TestSupport"]),
+            dependencies: ["CipherSync", "SyncEngine", "SyncSchema", "TestSupport"]),
         .testTarget(
             name: "SyncSchemaTests",
             dependencies: ["SyncSchema", "PlayersShared", "TestSupport"]),

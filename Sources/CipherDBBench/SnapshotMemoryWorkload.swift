@@ -111,7 +111,7 @@ struct SnapshotMemoryWorkload {
     /// snapshot, measured as if it were one.
     static func checkNoRepair(_ sync: MeasuredSync) throws {
         if let repaired = sync.report.repaired {
-            throw BenchError("the synced rows differed from the snapshot's digests (\(repaired.local); \(repaired.server))")
+            throw BenchError("the synced rows differed from the snapshot's digests (\(repaired))")
         }
     }
 }

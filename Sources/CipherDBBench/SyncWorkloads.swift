@@ -111,10 +111,10 @@ struct SyncWorkloads {
         let page = try store.decodePage(data)
         let staging = try await store.beginStaging()
         try await staging.stage(page, number: 1, isCatchUp: false)
-        let fetch = StagedFetch(kind: page.isSnapshot ? .snapshot : .delta, cursor: page.page.cursor, etag: nil, digest: page.serverDigest)
+        let fetch = StagedFetch(kind: page.isSnapshot ? .snapshot : .delta, cursor: page.page.cursor, etag: nil, digests: page.serverDigests)
         let counts = try await staging.merge(fetch, from: Self.endpoint, dryRun: false)
         if let divergence = counts.divergence {
-            throw BenchError("the merged players differ from the page's digest (\(divergence.local); \(divergence.server))")
+            throw BenchError("the merged players differ from the page's digest (\(divergence))")
         }
         return counts
     }

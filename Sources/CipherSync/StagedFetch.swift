@@ -1,4 +1,6 @@
 import SyncEngine
+import SyncSchema
+
 /// What a sync fetched, once every page is staged: its kind and the
 /// position to store with the merge.
 public struct StagedFetch: Equatable, Sendable {
@@ -16,18 +18,18 @@ public struct StagedFetch: Equatable, Sendable {
     /// (then every synced value that differs from the server's is kept as
     /// a conflict, none pushed again).
     public var sharedCounter: Int64?
-    /// The server's digest at `cursor`, from the last page, if it sent one:
-    /// the merge compares the store's synced data with it, and stores it
-    /// with the cursor.
-    public var digest: SyncDigest?
+    /// The server's digests at `cursor`, from the last page, if it sent
+    /// them: the merge compares the store's synced data with them, and
+    /// stores them with the cursor.
+    public var digests: [SyncTableDigest]?
 
     public init(kind: SyncKind, cursor: String, etag: String?, historyChange: SyncHistoryChange? = nil, sharedCounter: Int64? = nil,
-                digest: SyncDigest? = nil) {
+                digests: [SyncTableDigest]? = nil) {
         self.kind = kind
         self.cursor = cursor
         self.etag = etag
         self.historyChange = historyChange
         self.sharedCounter = sharedCounter
-        self.digest = digest
+        self.digests = digests
     }
 }

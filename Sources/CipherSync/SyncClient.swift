@@ -1,5 +1,6 @@
 import Foundation
 import SyncEngine
+import SyncSchema
 import TerminalText
 
 /// Fetches a sync protocol's pages from an endpoint and merges them into a
@@ -86,8 +87,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// Syncs once, within ``maximumDuration`` of `start`. When the store's
-    /// synced data differs from the server's digest at the same cursor
-    /// (``SyncDigest``), a snapshot repairs it at once, and the report
+    /// synced data differs from the server's digests at the same cursor
+    /// (``SyncDivergence``), a snapshot repairs it at once, and the report
     /// says what was found (``SyncReport/repaired``); a store that still
     /// differs after it throws ``SyncError/inconsistentServer``.
     package func sync(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> SyncReport {
@@ -95,7 +96,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         guard let divergence else { return report }
         let (repair, remaining) = try await syncOnce(full: true, dryRun: false, startedAt: start)
         if let remaining {
-            throw SyncError.inconsistentServer.with(detail: "this database holds \(remaining.local), the server's digest says \(remaining.server)")
+            throw SyncError.inconsistentServer.with(detail: remaining.description)
         }
         let counts = report.counts
         return SyncReport(
@@ -109,7 +110,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     }
 
     /// One fetch and merge; with how the store's synced data differs from
-    /// the server's digest afterwards, if it does.
+    /// the server's digests afterwards, if it does.
     private func syncOnce(full: Bool, dryRun: Bool, startedAt start: SyncStopwatch) async throws -> (SyncReport, SyncDivergence?) {
         let position = try await store.syncPosition()
         // A cursor longer than the limit, or not of this protocol (both
@@ -213,7 +214,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         case .pages(let run):
             // The tag answers `since=cursorBefore`: it is worth keeping
             // only when the cursor did not move.
-            let fetch = StagedFetch(kind: .delta, cursor: run.cursor, etag: run.cursor == cursorBefore ? run.etag : nil, digest: run.digest)
+            let fetch = StagedFetch(kind: .delta, cursor: run.cursor, etag: run.cursor == cursorBefore ? run.etag : nil, digests: run.digests)
             return .fetched(Staged(fetch: fetch, pages: run.count, bytes: run.bytes))
         }
     }
@@ -229,7 +230,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         let cursor = run.cursor
         guard run.count > 1 else {
             return Staged(fetch: StagedFetch(kind: .snapshot, cursor: cursor, etag: nil, historyChange: run.history?.change,
-                                             sharedCounter: run.history?.sharedCounter, digest: run.digest),
+                                             sharedCounter: run.history?.sharedCounter, digests: run.digests),
                           pages: 1, bytes: run.bytes)
         }
         // Changes made while the pages were read.
@@ -239,7 +240,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         case .pages(let catchUp):
             let fetch = StagedFetch(kind: .snapshot, cursor: catchUp.cursor, etag: catchUp.cursor == cursor ? catchUp.etag : nil,
                                     historyChange: run.history?.change, sharedCounter: run.history?.sharedCounter,
-                                    digest: catchUp.digest)
+                                    digests: catchUp.digests)
             return Staged(fetch: fetch, pages: run.count + catchUp.count, bytes: run.bytes + catchUp.bytes)
         case .gone:
             throw SyncError.cursorForgotten.with(status: 410, detail: nil)
@@ -257,8 +258,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         var etag: String?
         var bytes: Int
         var held: Int
-        /// The last page's digest.
-        var digest: SyncDigest?
+        /// The last page's digests.
+        var digests: [SyncTableDigest]?
         /// How a snapshot's history differs from the known one, if it does.
         var history: (change: SyncHistoryChange, sharedCounter: Int64?)?
     }
@@ -327,7 +328,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             firstCursor = firstCursor ?? cursor
             onPage?(count, bytes)
             if page.isComplete {
-                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held, digest: page.serverDigest,
+                return .pages(PageRun(count: count, cursor: cursor, etag: firstTag, bytes: bytes, held: held, digests: page.serverDigests,
                                       history: history))
             }
             let next = try nextURL(page.next, pageNumber: pageNumber)

@@ -52,7 +52,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let otherServer = SyncError(.otherServer)
     /// The store still differs from the server's digest after the snapshot
     /// that was to repair it: the server's digest does not describe its
-    /// own snapshot. The snapshot was merged; `detail` gives both digests.
+    /// own snapshot. The snapshot was merged; `detail` gives the digests
+    /// of the tables that still differ, the store's and the server's
+    /// (``SyncDivergence``).
     public static let inconsistentServer = SyncError(.inconsistentServer)
 
     /// The same error, with a detail and no HTTP status.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncEngine
+import SyncSchema
 
 /// One page of a sync protocol's answer: a snapshot of everything, or a
 /// delta of the changes after a cursor (Docs/SyncProtocol.md).
@@ -13,10 +14,11 @@ public protocol SyncMessage: Sendable {
     var cursor: String? { get }
     /// The next page, relative to the endpoint, when `isComplete` is false.
     var next: String? { get }
-    /// The server's data at the page's cursor, on a complete page whose
-    /// server read it with the page; nil otherwise. The client hands the
-    /// last page's to the store's merge, which compares it with its own.
-    var serverDigest: SyncDigest? { get }
+    /// The server's digest of each table at the page's cursor, on a
+    /// complete page whose server read them with the page; nil otherwise.
+    /// The client hands the last page's to the store's merge, which
+    /// compares them with its own.
+    var serverDigests: [SyncTableDigest]? { get }
 
     /// The position a cursor of this protocol stands for, or nil when the
     /// protocol's cursors are opaque. Throws for a cursor that is not one
@@ -79,9 +81,9 @@ public struct SyncCounts: Codable, Equatable, Sendable {
     /// be pushed again.
     public var requeued = 0
     /// After the merge, the store's synced data compared with the server's
-    /// digest (``SyncMessage/serverDigest``) and found different; nil when they
-    /// match or were not compared (no digest, local changes waiting, a dry
-    /// run).
+    /// digests (``SyncMessage/serverDigests``) and found different; nil when
+    /// they match or were not compared (no digest, local changes waiting, a
+    /// dry run).
     public var divergence: SyncDivergence?
 
     public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0, requeued: Int = 0,

@@ -17,11 +17,9 @@ public struct SyncPulledPage: SyncMessage {
     public var isComplete: Bool { page.isComplete }
     public var cursor: String? { page.cursor }
     public var next: String? { page.next }
-    /// The digests of the last page, as one (``CipherSync/SyncDigest/init(combining:)``):
-    /// the staging keeps each table's, which the merge compares.
-    public var serverDigest: SyncDigest? {
-        page.digests.flatMap { $0.isEmpty ? nil : SyncDigest(combining: $0) }
-    }
+    /// The digests of the last page: the staging keeps each table's, which
+    /// the merge compares.
+    public var serverDigests: [SyncTableDigest]? { page.digests }
 
     public static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? {
         do {

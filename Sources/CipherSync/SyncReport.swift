@@ -21,9 +21,9 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     /// How the server's history differed from the stored cursor's, when
     /// the sync found it so; nil otherwise.
     public var historyChange: SyncHistoryChange?
-    /// The store's synced data differed from the server's digest at the
-    /// same cursor, and a snapshot repaired it: the digests found then;
-    /// nil otherwise.
+    /// The store's synced data differed from the server's digests at the
+    /// same cursor, and a snapshot repaired it: the digests of the tables
+    /// that differed, the store's and the server's; nil otherwise.
     public var repaired: SyncDivergence?
     public var cursorBefore: String?
     /// The cursor stored after the merge; in a dry run, the one the merge

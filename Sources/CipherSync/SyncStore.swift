@@ -20,7 +20,7 @@ public protocol SyncStore: Sendable {
     /// An empty staging area for the pages of one sync.
     func beginStaging() async throws -> Staging
 
-    /// Compares the synced data with the server's digest stored by the
+    /// Compares the synced data with the server's digests stored by the
     /// last merge, for a sync that the server answered `304`: the
     /// divergence, or nil when they match or cannot be compared (no digest
     /// stored, local changes waiting to be pushed).
@@ -51,8 +51,8 @@ extension SyncStore {
             for (index, page) in (fetch.pages + fetch.catchUp).enumerated() {
                 try await staging.stage(page, number: index + 1, isCatchUp: index >= fetch.pages.count)
             }
-            let digest = (fetch.catchUp.last ?? fetch.pages.last)?.serverDigest
-            return try await staging.merge(StagedFetch(kind: fetch.kind, cursor: fetch.cursor, etag: fetch.etag, digest: digest),
+            let digests = (fetch.catchUp.last ?? fetch.pages.last)?.serverDigests
+            return try await staging.merge(StagedFetch(kind: fetch.kind, cursor: fetch.cursor, etag: fetch.etag, digests: digests),
                                            from: endpoint, dryRun: dryRun)
         }
     }

@@ -72,8 +72,7 @@ extension NotesCommand {
                              + "(pushed again, or in 'notes conflicts').")
             }
             if let repaired = pulled.repaired {
-                printLineNow("The synced rows differed from the server's (here \(repaired.local); on the server \(repaired.server)): "
-                             + "a snapshot repaired them.")
+                printLineNow("The synced rows differed from the server's (\(repaired)): a snapshot repaired them.")
             }
             printLineNow("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict (kept: 'notes conflicts').")
             printLineNow("Pulled: \(pulled).")

@@ -2,6 +2,7 @@ import CipherSync
 import Foundation
 import PlayersShared
 import SyncEngine
+import SyncSchema
 
 /// What one `players sync` did: the push of the local changes, then the
 /// pull.
@@ -50,15 +51,18 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
         [historyNote, repairNote].compactMap { $0 }
     }
 
-    /// The line that says what a digest found, when a snapshot repaired
-    /// the synced players.
+    /// The line that says what the `player` table's digests found, when a
+    /// snapshot repaired the synced players. (Players declares that table
+    /// alone: a divergence holds its digests.)
     var repairNote: String? {
-        guard let repaired = pull.repaired else { return nil }
-        func players(_ digest: SyncDigest) -> String {
-            "\(digest.count) player\(digest.count == 1 ? "" : "s"), checksum \(digest.checksum)"
+        let table = PlayersSchema.player.name
+        guard let repaired = pull.repaired, let local = repaired.local.first(where: { $0.table == table }),
+              let server = repaired.server.first(where: { $0.table == table }) else { return nil }
+        func players(_ digest: SyncTableDigest) -> String {
+            "\(digest.rows) player\(digest.rows == 1 ? "" : "s"), checksum \(digest.hexadecimalChecksum)"
         }
-        return "This database's synced players differed from the server's (here \(players(repaired.local)); "
-            + "on the server \(players(repaired.server))): a snapshot repaired them."
+        return "This database's synced players differed from the server's (here \(players(local)); "
+            + "on the server \(players(server))): a snapshot repaired them."
     }
 
     /// The line that says how the server's history differed from the one

@@ -62,10 +62,11 @@ extension Database {
     /// cursor, or nil when they match or cannot be compared: no digest
     /// stored, tables of an earlier engine that the next pull brings up to
     /// date (``SyncEngine/keepsHashesInRows(_:)``), or local changes
-    /// waiting (the rows then differ from the server's by design). Only the tables of a digest that covers their
-    /// declared columns are compared; the divergence sums them
-    /// (``SyncDigest/init(combining:)``). `settling` (in a write
-    /// transaction) stores the rows counted since the last time.
+    /// waiting (the rows then differ from the server's by design). Only the
+    /// tables of a digest that covers their declared columns are compared;
+    /// the divergence holds the digests of those that differ, in the
+    /// server's order. `settling` (in a write transaction) stores the rows
+    /// counted since the last time.
     package func syncDigestDivergence(schema: SyncSchema, settling: Bool) throws -> SyncDivergence? {
         guard try tableExists(SyncEngine.digestTable), try SyncEngine.keepsHashesInRows(self),
               let json = try Row.fetchOne(self, sql: "SELECT * FROM \(SyncEngine.stateTable) WHERE id = 1")
@@ -80,8 +81,9 @@ extension Database {
                   let local = try syncedRowsDigest(of: table, settling: settling) else { continue }
             compared.append((local, digest))
         }
-        guard compared.contains(where: { $0.local.rows != $0.server.rows || $0.local.checksum != $0.server.checksum }) else { return nil }
-        return SyncDivergence(local: SyncDigest(combining: compared.map(\.local)), server: SyncDigest(combining: compared.map(\.server)))
+        let differing = compared.filter { $0.local.rows != $0.server.rows || $0.local.checksum != $0.server.checksum }
+        guard !differing.isEmpty else { return nil }
+        return SyncDivergence(local: differing.map(\.local), server: differing.map(\.server))
     }
 
     /// Queues an upsert of every row of a declared table that the server
@@ -156,15 +158,5 @@ extension Database {
     /// `title,body,`: the columns a table's digest covers, as stored.
     private static func digestColumnsText(_ table: SyncTable) -> String {
         SyncTableDigest.columns(of: table).map { "\($0)," }.joined()
-    }
-}
-
-extension SyncDigest {
-    /// The digest of several tables as one: their rows summed, their
-    /// checksums XORed, as 16 lowercase hexadecimal digits. Players' table
-    /// alone gives Players' digest.
-    public init(combining digests: [SyncTableDigest]) {
-        self.init(count: digests.reduce(0) { $0 + $1.rows },
-                  checksum: SyncHexadecimal.text(digests.reduce(0) { $0 ^ $1.checksum }))
     }
 }

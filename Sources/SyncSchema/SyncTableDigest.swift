@@ -13,8 +13,9 @@
 /// var digest = SyncTableDigest(table: note)
 /// digest.toggle(hasher.hash(note, id: id, version: 7, values: values))   // a row added
 /// digest.toggle(hasher.hash(note, id: id, version: 7, values: values), rows: -1)   // and taken out
+/// print(digest)   // note: 0 rows, checksum 0000000000000000
 /// ```
-public struct SyncTableDigest: Sendable, Equatable, Codable {
+public struct SyncTableDigest: Sendable, Equatable, Codable, CustomStringConvertible {
     public var table: String
     /// The columns whose values the hashes cover, in order: the table's
     /// ``SyncTable/valueColumns`` in the declaration that made it.
@@ -96,6 +97,12 @@ public struct SyncTableDigest: Sendable, Equatable, Codable {
     /// The checksum as 16 lowercase hexadecimal digits.
     public var hexadecimalChecksum: String {
         SyncHexadecimal.text(checksum)
+    }
+
+    /// `player: 6 rows, checksum 1f0c9b2e77a34d85`: what a report or an
+    /// error says of a digest.
+    public var description: String {
+        "\(table): \(rows) row\(rows == 1 ? "" : "s"), checksum \(hexadecimalChecksum)"
     }
 }
 

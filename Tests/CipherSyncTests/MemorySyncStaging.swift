@@ -19,7 +19,7 @@ actor MemorySyncStaging: SyncStaging {
 
     func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
         let whole = SyncFetch(kind: fetch.kind, pages: pages, catchUp: catchUp, cursor: fetch.cursor, etag: fetch.etag, bytesReceived: 0)
-        return try await store.apply(whole, digest: fetch.digest, from: endpoint, dryRun: dryRun)
+        return try await store.apply(whole, digests: fetch.digests, from: endpoint, dryRun: dryRun)
     }
 
     func discard() async {

@@ -1,6 +1,7 @@
 import CipherSync
 import Foundation
 import SyncEngine
+import SyncSchema
 
 /// A store of ``TestPage`` items in memory, as a real store behaves: its
 /// staging keeps the pages of a sync (``MemorySyncStaging``), and a merge
@@ -26,8 +27,8 @@ actor MemorySyncStore: SyncStore {
         self.mergeError = mergeError
     }
 
-    /// The server's digest stored by the last merge.
-    private(set) var storedDigest: SyncDigest?
+    /// The server's digests stored by the last merge.
+    private(set) var storedDigests: [SyncTableDigest]?
 
     nonisolated func decodePage(_ data: Data) throws -> TestPage {
         try TestPage.decodePage(data)
@@ -37,20 +38,28 @@ actor MemorySyncStore: SyncStore {
         position
     }
 
-    /// The test protocol's digest of items: their count, and each
-    /// `name=value` in name order as the checksum.
-    static func digest(of items: [String: Int]) -> SyncDigest {
-        SyncDigest(count: items.count, checksum: items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+    /// The test protocol's digest of items, as of a table `item` whose
+    /// one column is the value: their count, and the XOR of each item's
+    /// hash (``SyncRowHasher``, the name as the id), so that a changed
+    /// value changes it.
+    static func digest(of items: [String: Int]) -> SyncTableDigest {
+        let hasher = SyncRowHasher()
+        var digest = SyncTableDigest(table: "item", columns: ["value"], rows: 0, checksum: 0)
+        for (name, value) in items {
+            digest.toggle(hasher.hash(idText: name, version: 0, values: [.integer(Int64(value))]))
+        }
+        return digest
     }
 
-    /// How the items differ from `server`, if they do.
-    private func divergence(from server: SyncDigest?) -> SyncDivergence? {
-        guard let server, Self.digest(of: items) != server else { return nil }
-        return SyncDivergence(local: Self.digest(of: items), server: server)
+    /// How the items differ from the server's digest of them, if they do.
+    private func divergence(from server: [SyncTableDigest]?) -> SyncDivergence? {
+        let local = Self.digest(of: items)
+        guard let server = server?.first(where: { $0.table == local.table }), server != local else { return nil }
+        return SyncDivergence(local: [local], server: [server])
     }
 
     func checkDigest() -> SyncDivergence? {
-        divergence(from: storedDigest)
+        divergence(from: storedDigests)
     }
 
     /// Changes an item behind the sync's back, as a bug or a disk would.
@@ -72,7 +81,7 @@ actor MemorySyncStore: SyncStore {
     }
 
     /// Applies every page of the fetch, as one change.
-    func apply(_ fetch: SyncFetch<TestPage>, digest: SyncDigest?, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
+    func apply(_ fetch: SyncFetch<TestPage>, digests: [SyncTableDigest]?, from endpoint: URL, dryRun: Bool) throws -> SyncCounts {
         merges.append((fetch, dryRun))
         if let mergeError { throw mergeError }
         var merged = items
@@ -90,8 +99,8 @@ actor MemorySyncStore: SyncStore {
         guard !dryRun else { return counts }
         items = merged
         position = SyncPosition(endpoint: endpoint.absoluteString, cursor: fetch.cursor, etag: fetch.etag)
-        storedDigest = digest
-        counts.divergence = divergence(from: digest)
+        storedDigests = digests
+        counts.divergence = divergence(from: digests)
         return counts
     }
 }

@@ -1,6 +1,7 @@
 import CipherSync
 import Foundation
 import SyncEngine
+import SyncSchema
 
 /// A page of a tiny sync protocol, for the client's tests: items by name,
 /// each with a value. CipherSync knows no protocol of its own; this one
@@ -13,14 +14,14 @@ struct TestPage: SyncMessage, Codable, Equatable {
     var next: String?
     var items: [String: Int]
     /// The server's items at `cursor` (``MemorySyncStore/digest(of:)``).
-    var digest: SyncDigest?
+    var digests: [SyncTableDigest]?
 
-    static func snapshot(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncDigest? = nil) -> TestPage {
-        TestPage(kind: "snapshot", cursor: cursor, complete: next == nil, next: next, items: items, digest: digest)
+    static func snapshot(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncTableDigest? = nil) -> TestPage {
+        TestPage(kind: "snapshot", cursor: cursor, complete: next == nil, next: next, items: items, digests: digest.map { [$0] })
     }
 
-    static func delta(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncDigest? = nil) -> TestPage {
-        TestPage(kind: "delta", cursor: cursor, complete: next == nil, next: next, items: items, digest: digest)
+    static func delta(cursor: String?, next: String? = nil, _ items: [String: Int] = [:], digest: SyncTableDigest? = nil) -> TestPage {
+        TestPage(kind: "delta", cursor: cursor, complete: next == nil, next: next, items: items, digests: digest.map { [$0] })
     }
 
     static func decodePage(_ data: Data) throws -> TestPage {
@@ -33,7 +34,7 @@ struct TestPage: SyncMessage, Codable, Equatable {
 
     var isSnapshot: Bool { kind == "snapshot" }
     var isComplete: Bool { complete }
-    var serverDigest: SyncDigest? { digest }
+    var serverDigests: [SyncTableDigest]? { digests }
 
     /// The test protocol's cursors are opaque: nothing to check.
     static func position(ofCursor cursor: String) throws(SyncPayloadError) -> SyncCursorPosition? { nil }

@@ -63,14 +63,36 @@ import Testing
         #expect(try await store.checkDigest() == nil)
     }
 
-    @Test func aDigestThatDiffersIsADivergenceWithBothDigests() async throws {
+    @Test func aDigestThatDiffersIsADivergenceWithBothDigestsOfThatTableAlone() async throws {
         let rows = try serverRows()
         var claimed = digests(of: rows)
         claimed[1].toggle(0xdead_beef)
         let counts = try await pull(rows, digests: claimed)
         let divergence = try #require(counts.divergence)
-        #expect(divergence.local == SyncDigest(combining: digests(of: rows)))
-        #expect(divergence.server == SyncDigest(combining: claimed))
+        // The notebooks match: only the notes' digests say what differed.
+        #expect(divergence.local == [digests(of: rows)[1]])
+        #expect(divergence.server == [claimed[1]])
+    }
+
+    @Test func aDivergenceListsTheTablesThatDifferInTheOrderOfTheServersDigests() async throws {
+        let rows = try serverRows()
+        let notesFirst = Array(digests(of: rows).reversed())
+        var claimed = notesFirst
+        claimed[0].toggle(1)
+        claimed[1].toggle(2)
+        let divergence = try #require(try await pull(rows, digests: claimed).divergence)
+        #expect(divergence.local == notesFirst)
+        #expect(divergence.server == claimed)
+    }
+
+    @Test func aDivergenceNamesEachTableThatDifferedOnEachSide() {
+        let divergence = SyncDivergence(
+            local: [SyncTableDigest(table: "notebook", columns: ["name", "colour"], rows: 1, checksum: 0x1f),
+                    SyncTableDigest(table: "note", columns: ["notebook", "title", "body"], rows: 2, checksum: 0xab)],
+            server: [SyncTableDigest(table: "notebook", columns: ["name", "colour"], rows: 1, checksum: 0x2e),
+                     SyncTableDigest(table: "note", columns: ["notebook", "title", "body"], rows: 3, checksum: 0xcd)])
+        #expect(divergence.description == "here notebook: 1 row, checksum 000000000000001f and note: 2 rows, checksum 00000000000000ab; "
+                    + "on the server notebook: 1 row, checksum 000000000000002e and note: 3 rows, checksum 00000000000000cd")
     }
 
     @Test func aSyncedValueChangedBehindTheTriggersDivergesUntilASnapshotRepairsIt() async throws {
@@ -82,8 +104,9 @@ import Testing
         }
         #expect(try notes.entries().isEmpty)
         let divergence = try #require(try await store.checkDigest())
-        #expect(divergence.server == SyncDigest(combining: digests(of: rows)))
-        #expect(divergence.local.count == 2)
+        #expect(divergence.server == [digests(of: rows)[1]])
+        #expect(divergence.local.map(\.table) == ["note"])
+        #expect(divergence.local.first?.rows == 1)
 
         let repair = try await pull(rows, digests: digests(of: rows))
         #expect(repair.updated == 1)

@@ -57,4 +57,13 @@ import Testing
         let earlier = SyncTable(name: "item", primaryKey: "id", conflicts: .mergeByColumn, columns: Array(Self.table.columns.dropLast()))
         #expect(!digest.covers(earlier))
     }
+
+    @Test func aDigestSaysItsTableItsRowsAndItsChecksum() {
+        var digest = SyncTableDigest(table: Self.table)
+        #expect(digest.description == "item: 0 rows, checksum 0000000000000000")
+        digest.toggle(0x1f0c_9b2e_77a3_4d85)
+        #expect(digest.description == "item: 1 row, checksum 1f0c9b2e77a34d85")
+        digest.toggle(0x0000_0000_0000_0001)
+        #expect(digest.description == "item: 2 rows, checksum 1f0c9b2e77a34d84")
+    }
 }

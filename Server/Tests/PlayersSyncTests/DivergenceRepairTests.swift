@@ -7,6 +7,7 @@ import PlayersShared
 import PlayersSync
 import ServerTestSupport
 import SyncEngine
+import SyncSchema
 import SyncServerHTTP
 import TestSupport
 import Testing
@@ -66,13 +67,16 @@ import Testing
             // The delta brought the new player before the check: the
             // client then held 5 − 1 + 1 + 1 players.
             let repaired = try #require(report.pull.repaired)
-            #expect(repaired.local.count == 6)
-            #expect(repaired.server.count == 6)
-            #expect(repaired.local.checksum != repaired.server.checksum)
+            #expect(repaired.local.map(\.table) == ["player"])
+            #expect(repaired.server.map(\.table) == ["player"])
+            let (local, server) = (try #require(repaired.local.first), try #require(repaired.server.first))
+            #expect(local.rows == 6)
+            #expect(server.rows == 6)
+            #expect(local.checksum != server.checksum)
             #expect(report.pull.kind == .snapshot)
             #expect(report.notes == [
-                "This database's synced players differed from the server's (here 6 players, checksum \(repaired.local.checksum); "
-                    + "on the server 6 players, checksum \(repaired.server.checksum)): a snapshot repaired them.",
+                "This database's synced players differed from the server's (here 6 players, checksum \(local.hexadecimalChecksum); "
+                    + "on the server 6 players, checksum \(server.hexadecimalChecksum)): a snapshot repaired them.",
             ])
             #expect(try clientPlayers(database) == (try await serverPlayers(store)))
             #expect(try await client.syncPlayers().pull.repaired == nil)
@@ -87,7 +91,7 @@ import Testing
             #expect(try await client.syncPlayers().pull.upToDate)
             try corrupt(database)
             let report = try await client.syncPlayers()
-            #expect(report.pull.repaired?.server.count == 3)
+            #expect(report.pull.repaired?.server.map(\.rows) == [3])
             #expect(try clientPlayers(database) == (try await serverPlayers(store)))
         }
     }

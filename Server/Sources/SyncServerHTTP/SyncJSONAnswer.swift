@@ -6,12 +6,15 @@ import Hummingbird
 /// a page of rows has a strong ETag: a request whose `If-None-Match` is
 /// that tag gets `304 Not Modified` with no body.
 struct SyncJSONAnswer: ResponseGenerator, Sendable {
-    var body: Data
+    /// The body, copied into a buffer once: an answer that many requests
+    /// share (a delta read once for all of them) is sent by each without
+    /// another copy.
+    var body: ByteBuffer
     var etag: String?
     var status: HTTPResponse.Status
 
     init(body: Data, etag: String? = nil, status: HTTPResponse.Status = .ok) {
-        self.body = body
+        self.body = ByteBuffer(bytes: body)
         self.etag = etag
         self.status = status
     }
@@ -20,9 +23,9 @@ struct SyncJSONAnswer: ResponseGenerator, Sendable {
         if let etag, request.headers[.ifNoneMatch] == etag {
             return Response(status: .notModified, headers: [.eTag: etag])
         }
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)]
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes)]
         if let etag { headers[.eTag] = etag }
         guard status != .noContent else { return Response(status: status) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }

@@ -38,13 +38,20 @@ extension NotesCommand {
         }
 
         func run() async throws {
+            // Before the database is opened: a bad token file leaves it untouched.
+            let token = try tokenFile.map(SecretFiles.readToken)
             let notes = try options.open()
             let baseURL = URL(string: url)!
             var configuration = TransportConfiguration()
-            configuration.bearerToken = try tokenFile.map(SecretFiles.readToken)
+            configuration.bearerToken = token
             configuration.userAgent = "notes/\(CipherSyncVersion.string)"
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { _ in }
-            Self.printSync(try await notes.sync(baseURL: baseURL, transport: transport))
+            do {
+                Self.printSync(try await notes.sync(baseURL: baseURL, transport: transport))
+            } catch {
+                // A server may echo the token in its message: never print it.
+                throw CLIError.from(error).redacting(token)
+            }
             guard watch else { return }
             // While watching, the loop retries, with its own back-off.
             let watched = CurlTransport(configuration: configuration)
@@ -56,9 +63,9 @@ extension NotesCommand {
                     }
                 },
                 onNotice: { line in NotesCommand.printError("notes: \(line)") },
-                describe: { error in CLIError.from(error).description })
+                describe: { error in CLIError.from(error).redacting(token).description })
             let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
-            if case .success(let error?) = ended { throw error }
+            if case .success(let error?) = ended { throw CLIError.from(error).redacting(token) }
             Self.printLineNow("Stopped watching \(baseURL.absoluteString).")
         }
 

@@ -35,7 +35,7 @@ public struct SyncChangePlan: Sendable {
     /// (``SyncTableDigest``), in table order: the rows it adds (negative
     /// when it deletes more than it creates) and the XOR of the hashes of
     /// the rows' states that left and came, which a store applies to the
-    /// digest it keeps of the same columns.
+    /// digests it keeps (``SyncKeptDigest/applying(_:to:)``).
     public let digestChanges: [SyncTableDigest]
 
     /// Plans a batch.

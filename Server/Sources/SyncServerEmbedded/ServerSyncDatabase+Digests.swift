@@ -28,21 +28,19 @@ extension ServerSyncDatabase {
     }
 
     /// Applies a batch's changes of digests (``SyncChangePlan/digestChanges``)
-    /// to the digests of the same columns, and marks another
-    /// declaration's as not true.
+    /// to the digests kept, by ``SyncKeptDigest/applying(_:to:)``.
     func applyDigestChanges(_ db: Database, _ changes: [SyncTableDigest]) throws {
-        for change in changes {
-            guard let stored = try Row.fetchOne(db, sql: "SELECT columns, row_count, checksum FROM sync_server_digest WHERE table_name = ?",
-                                                arguments: [change.table]) else { continue }
-            guard stored["columns"] as String? == change.storedColumns else {
-                try db.execute(sql: "UPDATE sync_server_digest SET columns = NULL WHERE table_name = ?", arguments: [change.table])
-                continue
-            }
-            var digest = SyncTableDigest(table: change.table, columns: change.columns, rows: stored["row_count"],
-                                         checksum: UInt64(bitPattern: stored["checksum"]))
-            digest.apply(change)
-            try db.execute(sql: "UPDATE sync_server_digest SET row_count = ?, checksum = ? WHERE table_name = ?",
-                           arguments: [digest.rows, digest.storedChecksum, change.table])
+        guard !changes.isEmpty else { return }
+        let tables = changes.map(\.table)
+        let kept = try Row.fetchAll(db, sql: """
+            SELECT table_name, columns, row_count, checksum FROM sync_server_digest
+            WHERE table_name IN (\(databaseQuestionMarks(count: tables.count)))
+            """, arguments: StatementArguments(tables)).map { row in
+            SyncKeptDigest(table: row["table_name"], columns: row["columns"], rows: row["row_count"], checksum: row["checksum"])
+        }
+        for digest in SyncKeptDigest.applying(changes, to: kept) {
+            try db.execute(sql: "UPDATE sync_server_digest SET columns = ?, row_count = ?, checksum = ? WHERE table_name = ?",
+                           arguments: [digest.columns, digest.rows, digest.checksum, digest.table])
         }
     }
 

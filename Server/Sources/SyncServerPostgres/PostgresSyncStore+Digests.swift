@@ -40,19 +40,29 @@ extension PostgresSyncRows {
     }
 
     /// Applies a batch's changes of digests (``SyncChangePlan/digestChanges``)
-    /// to the digests of the same columns, and marks another
-    /// declaration's as not true: one statement.
+    /// to the digests kept, by ``SyncKeptDigest/applying(_:to:)``: one
+    /// statement reads them, one writes them.
     func applyDigestChanges(_ changes: [SyncTableDigest]) async throws {
         guard !changes.isEmpty else { return }
+        let kept = try await connection.query(
+            """
+            SELECT table_name, columns, row_count, checksum FROM sync_server_digest WHERE table_name = ANY(\(changes.map(\.table)))
+            """,
+            logger: logger
+        ).decode((String, String?, Int64, Int64).self).map { table, columns, rows, checksum in
+            SyncKeptDigest(table: table, columns: columns, rows: Int(rows), checksum: checksum)
+        }
+        let digests = SyncKeptDigest.applying(changes, to: kept)
+        guard !digests.isEmpty else { return }
+        // The driver's arrays hold no NULL: is_true says whether a digest
+        // keeps its columns.
         try await connection.query(
             """
             UPDATE sync_server_digest d SET
-                row_count = CASE WHEN d.columns = c.columns THEN d.row_count + c.row_count ELSE d.row_count END,
-                checksum = CASE WHEN d.columns = c.columns THEN d.checksum # c.checksum ELSE d.checksum END,
-                columns = CASE WHEN d.columns = c.columns THEN d.columns END
-            FROM unnest(\(changes.map(\.table)), \(changes.map(\.storedColumns)), \(changes.map { Int64($0.rows) }),
-                        \(changes.map(\.storedChecksum))) AS c (table_name, columns, row_count, checksum)
-            WHERE d.table_name = c.table_name
+                columns = CASE WHEN k.is_true THEN k.columns END, row_count = k.row_count, checksum = k.checksum
+            FROM unnest(\(digests.map(\.table)), \(digests.map { $0.columns != nil }), \(digests.map { $0.columns ?? "" }),
+                        \(digests.map { Int64($0.rows) }), \(digests.map(\.checksum))) AS k (table_name, is_true, columns, row_count, checksum)
+            WHERE d.table_name = k.table_name
             """,
             logger: logger)
     }

@@ -197,6 +197,25 @@ import Testing
         #expect(!wrong.error.contains("secret"))
     }
 
+    @Test func aTokenEchoedByTheServerIsHiddenInTheError() async throws {
+        let token = "notes-token-5c2f"
+        let server = try ScriptedHTTPServer { request, _ in
+            .json(#"{"error":{"message":"\#(request.headers["authorization"] ?? "") is not valid"}}"#, status: 403)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let a = try NotesDeviceProcess("a", in: folder)
+        try await a.runChecked(["init"])
+        guard FileManager.default.createFile(atPath: folder.path("token"), contents: Data(token.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw TestFailure("cannot write the token file")
+        }
+        let sync = try await a.run(["sync", "--url", server.baseURL, "--token-file", "token"])
+        #expect(sync.status == 5, "\(sync.error)")
+        #expect(sync.error.contains("HTTP 403: Bearer <hidden> is not valid"), "\(sync.error)")
+        #expect(!sync.error.contains(token) && !sync.output.contains(token))
+    }
+
     @Test func theDatabaseAndItsKeyAreRequired() async throws {
         let folder = try TemporaryFolder()
         let process = ChildProcess()

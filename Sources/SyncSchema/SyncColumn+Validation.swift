@@ -17,7 +17,9 @@ extension SyncColumn {
             return value
         case (.real, .real(let real)):
             guard real.isFinite else { throw error(.notFinite, "is not a finite number") }
-            return value
+            // -0.0 is 0, as SQLite stores it and a store reads it back: one
+            // value, one hash, on every side.
+            return real == 0 ? .real(0) : value
         case (.uuid, .uuid), (.boolean, .boolean):
             return value
         default:

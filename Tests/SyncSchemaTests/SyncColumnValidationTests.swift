@@ -57,6 +57,23 @@ import Testing
         #expect(throws: SyncValueError.self) { try required.validated(.text("")) }
     }
 
+    /// A server reads a stored -0.0 back as 0 (it is written `-0`), and
+    /// SQLite stores it as 0 on a device: a real's hash must not tell them
+    /// apart, or a device's digest never matches its server's.
+    @Test func aRealsNegativeZeroIsZeroAndHashesAsZero() throws {
+        let weight = SyncColumn(name: "weight", type: .real)
+        guard case .real(let zero) = try weight.validated(.real(-0.0)) else { Issue.record("not a real"); return }
+        #expect(zero.sign == .plus)
+        let table = SyncTable(name: "parcel", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true), weight,
+        ])
+        let id = UUID()
+        let hasher = SyncRowHasher()
+        let negative = try table.row(id: id, values: ["weight": .real(-0.0)])
+        let positive = try table.row(id: id, values: ["weight": .real(0)])
+        #expect(hasher.hash(table, id: id, version: 1, values: negative.values) == hasher.hash(table, id: id, version: 1, values: positive.values))
+    }
+
     @Test func textKeepsItsWhiteSpaceUnlessTrimmedAndItsControlCharactersWhenAllowed() throws {
         let body = SyncColumn(name: "body", type: .text, maximumLength: 20, allowsControlCharacters: true)
         #expect(try body.validated(.text(" line one\nline two ")) == .text(" line one\nline two "))

@@ -46,13 +46,13 @@ extension SyncChangeResults {
         /// only, with its version.
         private mutating func readResult(answering change: SyncChange, index: Int) throws(Violation) -> SyncPushResult {
             var object = try json.beginObject()
-            var mutationID: UUID?, statusName: String?, version: Int64?, row: (id: String, values: [String: SyncJSONScalar])?
+            var mutationID: UUID?, statusName: String?, version: Int64?, row: SyncRowJSON?
             while let key = try json.nextKey(&object) {
                 switch key {
                 case "mutationID": mutationID = try json.uuid()
                 case "status": statusName = try json.string()
                 case "version": version = try json.null() ? nil : json.version()
-                case "row": row = try json.null() ? nil : readRow()
+                case "row": row = try json.null() ? nil : json.row { json throws(Violation) in try json.rowValues() }
                 default: throw json.violation("unknown key")
                 }
             }
@@ -82,21 +82,6 @@ extension SyncChangeResults {
             } catch {
                 throw Violation(error)
             }
-        }
-
-        private mutating func readRow() throws(Violation) -> (id: String, values: [String: SyncJSONScalar]) {
-            var object = try json.beginObject()
-            var id: String?, values: [String: SyncJSONScalar]?
-            while let key = try json.nextKey(&object) {
-                switch key {
-                case "id": id = try json.string()
-                case "values": values = try json.rowValues()
-                default: throw json.violation("unknown key")
-                }
-            }
-            guard let id else { throw json.missing("id") }
-            guard let values else { throw json.missing("values") }
-            return (id, values)
         }
     }
 }

@@ -32,10 +32,35 @@ extension StrictJSON.Reader {
 
     /// A row's values, of any column: the declaration reads them.
     mutating func rowValues() throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {
-        var values: [String: SyncJSONScalar] = [:]
-        var object = try beginObject()
-        while let column = try nextKey(&object) { values[column] = try scalar() }
-        return values
+        try object { json throws(StrictJSON.Violation) in try json.scalar() }
+    }
+
+    /// A row, `{"id": "…", "values": {…}}`, its values read by `values`.
+    mutating func row(
+        values: (inout StrictJSON.Reader) throws(StrictJSON.Violation) -> [String: SyncJSONScalar]
+    ) throws(StrictJSON.Violation) -> SyncRowJSON {
+        var members = try beginObject()
+        var id: String?, rowValues: [String: SyncJSONScalar]?
+        while let key = try nextKey(&members) {
+            switch key {
+            case "id": id = try string()
+            case "values": rowValues = try values(&self)
+            default: throw violation("unknown key")
+            }
+        }
+        guard let id else { throw missing("id") }
+        guard let rowValues else { throw missing("values") }
+        return SyncRowJSON(id: id, values: rowValues)
+    }
+
+    /// An object whose every member `value` reads.
+    mutating func object<Value>(
+        _ value: (inout StrictJSON.Reader) throws(StrictJSON.Violation) -> Value
+    ) throws(StrictJSON.Violation) -> [String: Value] {
+        var members = try beginObject()
+        var object = [String: Value](minimumCapacity: 4)
+        while let key = try nextKey(&members) { object[key] = try value(&self) }
+        return object
     }
 }
 

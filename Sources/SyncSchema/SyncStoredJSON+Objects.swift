@@ -30,19 +30,9 @@ extension SyncStoredJSON {
     /// ``scalars(from:)`` reads them.
     public static func row(from text: String) throws(StrictJSON.Violation) -> SyncRowJSON {
         try StrictJSON.Reader.reading(text) { json throws(StrictJSON.Violation) in
-            var members = try json.beginObject()
-            var id: String?, values: [String: SyncJSONScalar]?
-            while let key = try json.nextKey(&members) {
-                switch key {
-                case "id": id = try json.string()
-                case "values": values = try json.storedScalars()
-                default: throw json.violation("unknown key")
-                }
-            }
-            guard let id else { throw json.missing("id") }
-            guard let values else { throw json.missing("values") }
+            let row = try json.row { json throws(StrictJSON.Violation) in try json.storedScalars() }
             try json.end()
-            return SyncRowJSON(id: id, values: values)
+            return row
         }
     }
 
@@ -76,16 +66,6 @@ extension SyncStoredJSON {
 }
 
 extension StrictJSON.Reader {
-    /// An object whose every member `value` reads.
-    mutating func object<Value>(
-        _ value: (inout StrictJSON.Reader) throws(StrictJSON.Violation) -> Value
-    ) throws(StrictJSON.Violation) -> [String: Value] {
-        var members = try beginObject()
-        var object = [String: Value](minimumCapacity: 4)
-        while let key = try nextKey(&members) { object[key] = try value(&self) }
-        return object
-    }
-
     /// A stored row's values (``SyncStoredJSON/scalars(from:)``): `-0`
     /// reads as the integer 0.
     mutating func storedScalars() throws(StrictJSON.Violation) -> [String: SyncJSONScalar] {

@@ -149,3 +149,14 @@ extension Array where Element == ScriptedHTTPServer.Step {
         response(status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Data(text.utf8))
     }
 }
+
+extension ScriptedHTTPServer {
+    /// A server that refuses every request with 403, its message echoing
+    /// the request's `Authorization` header: a careless or hostile server,
+    /// which a command must not let show its token.
+    public static func echoingAuthorization() throws -> ScriptedHTTPServer {
+        try ScriptedHTTPServer { request, _ in
+            .json(#"{"error":{"message":"\#(request.headers["authorization"] ?? "") is not valid"}}"#, status: 403)
+        }
+    }
+}

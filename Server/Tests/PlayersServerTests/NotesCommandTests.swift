@@ -199,9 +199,7 @@ import Testing
 
     @Test func aTokenEchoedByTheServerIsHiddenInTheError() async throws {
         let token = "notes-token-5c2f"
-        let server = try ScriptedHTTPServer { request, _ in
-            .json(#"{"error":{"message":"\#(request.headers["authorization"] ?? "") is not valid"}}"#, status: 403)
-        }
+        let server = try ScriptedHTTPServer.echoingAuthorization()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let a = try NotesDeviceProcess("a", in: folder)

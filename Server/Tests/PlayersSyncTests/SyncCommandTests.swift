@@ -185,9 +185,7 @@ import Testing
 
     @Test func aTokenEchoedByTheServerIsHiddenInTheError() async throws {
         let token = "server-token-77aa"
-        let server = try ScriptedHTTPServer { request, _ in
-            .json(#"{"error":{"message":"\#(request.headers["authorization"] ?? "") is not valid"}}"#, status: 403)
-        }
+        let server = try ScriptedHTTPServer.echoingAuthorization()
         defer { server.stop() }
         let sandbox = try CLISandbox()
         _ = try await sandbox.run(["init"])

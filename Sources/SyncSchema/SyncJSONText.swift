@@ -63,16 +63,10 @@ public struct SyncJSONText {
         appendString(uuid.uuidString)
     }
 
-    /// A row's value as JSON: a UUID as its canonical string.
+    /// A row's value as JSON (``SyncJSONScalar/init(_:)``: a UUID as its
+    /// canonical string).
     public mutating func appendValue(_ value: SyncValue) {
-        switch value {
-        case .null: append("null")
-        case .uuid(let uuid): appendUUID(uuid)
-        case .text(let string): appendString(string)
-        case .integer(let integer): appendInteger(integer)
-        case .real(let real): appendReal(real)
-        case .boolean(let boolean): append(boolean ? "true" : "false")
-        }
+        appendScalar(SyncJSONScalar(value))
     }
 
     public mutating func appendScalar(_ scalar: SyncJSONScalar) {

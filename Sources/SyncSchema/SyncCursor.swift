@@ -30,9 +30,11 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
     /// Reads a cursor, throwing for anything but this form (the bare
     /// counters of older servers included).
     public init(_ text: String) throws(SyncMessageError) {
+        // A server reads one for every delta it answers: without sscanf.
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.allSatisfy(Self.isDigit), let counter = Int64(parts[0]),
-              Self.isEpoch(parts[1]), let server = UUID(uuidString: String(parts[2])), server.uuidString == parts[2] else {
+              Self.isEpoch(parts[1]), !parts[2].utf8.contains(where: Self.isLowercaseLetter),
+              let server = UUID(parsing: String(parts[2])) else {
             throw SyncMessageError(path: "$.cursor", "not a cursor of this protocol")
         }
         self.init(counter: counter, epoch: String(parts[1]), server: server)
@@ -54,6 +56,11 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
     /// Whether `text` is an epoch: 16 lowercase hexadecimal digits.
     public static func isEpoch(_ text: Substring) -> Bool {
         SyncHexadecimal.value(text) != nil
+    }
+
+    /// The server's id is written in uppercase (`UUID.uuidString`).
+    private static func isLowercaseLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

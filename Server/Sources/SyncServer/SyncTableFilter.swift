@@ -16,7 +16,11 @@ public struct SyncTableFilter: Sendable, Hashable {
     public let tables: [String]
 
     public init(_ tables: some Sequence<String>) {
-        self.tables = Set(tables).sorted()
+        // Sorted, then each once: no set to hash (a request names one
+        // table or a few).
+        var unique: [String] = []
+        for table in tables.sorted() where unique.last != table { unique.append(table) }
+        self.tables = unique
     }
 
     public func contains(_ table: String) -> Bool {

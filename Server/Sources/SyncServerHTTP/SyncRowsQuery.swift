@@ -32,7 +32,7 @@ enum SyncRowsQuery: Equatable {
         if wait != nil { throw Self.waitWithoutSince }
         let after = try query.get("after").map { text -> SyncRowKey in
             let parts = text.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else {
+            guard parts.count == 2, let id = UUID(parsing: String(parts[1])) else {
                 throw APIError.badRequest("'after' must be the table and id of a row, TABLE.ID, as a page's 'next' gives them")
             }
             return SyncRowKey(table: String(parts[0]), id: id)

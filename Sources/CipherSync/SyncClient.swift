@@ -63,6 +63,13 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// stall limit and timeout then start after the wait. Default: nil,
     /// answer at once.
     public var waitSeconds: Int?
+    /// While a long-poll waits (``waitSeconds``): returns when a local
+    /// change waits to be pushed (``SyncEngine/SyncLocalChanges/next(pollingEvery:)``).
+    /// The held request then ends at once, nothing of it merged, and the
+    /// sync reports nothing new (`upToDate`); the caller syncs again to
+    /// push the change (``SyncWatcher`` does, at once). Default: nil, the
+    /// long-poll waits for the server alone.
+    public var localChangeToPush: (@Sendable () async throws -> Void)?
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
     /// The clock of ``maximumDuration`` and of the report's duration:
@@ -209,6 +216,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
                                serverHold: waitSeconds ?? 0, after: try Store.Message.position(ofCursor: cursorBefore)) {
         case .notModified(let bytes):
             return .upToDate(bytes: bytes)
+        case .waitEnded:
+            return .upToDate(bytes: 0)
         case .gone:
             return .fetched(try await snapshot(into: staging, known: known))
         case .pages(let run):
@@ -246,6 +255,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             throw SyncError.cursorForgotten.with(status: 410, detail: nil)
         case .notModified:
             throw SyncError.unexpectedStatus.with(status: 304, detail: "without If-None-Match")
+        case .waitEnded:
+            // A catch-up is not held: no local change can end it.
+            throw SyncError.unexpectedStatus.with(detail: "a catch-up that was not sent")
         }
     }
 
@@ -268,6 +280,8 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         case pages(PageRun)
         case notModified(bytes: Int)
         case gone
+        /// A long-poll ended for a local change (``localChangeToPush``).
+        case waitEnded
     }
 
     /// Every page from `url` on, following `next` until a complete page,
@@ -295,7 +309,16 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             if count == 0, let etag { headers["If-None-Match"] = etag }
             // Only the first request of a long-poll is held by the server.
             let hold = count == 0 ? TimeInterval(serverHold) : 0
-            let response = try await transport.send(HTTPRequest(url: url, headers: headers, serverHold: hold))
+            let request = HTTPRequest(url: url, headers: headers, serverHold: hold)
+            let response: HTTPResponse
+            if hold > 0, let localChangeToPush {
+                guard let answered = try await Self.send(request, through: transport, unless: localChangeToPush) else {
+                    return .waitEnded
+                }
+                response = answered
+            } else {
+                response = try await transport.send(request)
+            }
             bytes += response.bytesReceived
             switch response.status {
             case 200: break
@@ -336,6 +359,21 @@ public struct SyncClient<Store: SyncStore>: Sendable {
                 throw SyncPayloadError(page: pageNumber, path: "$.next", "leads back to an earlier page")
             }
             url = next
+        }
+    }
+
+    /// Sends a long-poll's held request, or ends it (nil, the transfer
+    /// abandoned) when `localChange` returns first.
+    private static func send(_ request: HTTPRequest, through transport: any HTTPTransport,
+                             unless localChange: @escaping @Sendable () async throws -> Void) async throws -> HTTPResponse? {
+        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+            group.addTask { try await transport.send(request) }
+            group.addTask {
+                try await localChange()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// The loop of `players sync --watch` and `notes sync --watch`: pushes the
 /// queued local changes, then long-polls the delta
-/// (``SyncClient/waitSeconds``), merges each answer in its own
+/// (``SyncClient/waitSeconds``, which a local change ends at once:
+/// ``SyncClient/localChangeToPush``), merges each answer in its own
 /// transaction, and again, until its task is cancelled
 /// (Ctrl-C, SIGTERM). A failure is reported in one line and retried after
 /// a back-off that doubles from 1 s up to ``maximumBackOff``, except one

@@ -153,11 +153,14 @@ public final class NotesDatabase: Sendable {
     /// queued rows (the server restored from a backup lost them), pushes
     /// those too (``SyncEngine``'s `pushThenPull`). With `waitSeconds`
     /// (`notes sync --watch`), the pull is a long-poll: the server holds an
-    /// empty delta up to that long.
-    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil) async throws -> SyncPushPullReport {
+    /// empty delta up to that long, unless `localChangeToPush` returns
+    /// first (``SyncLocalChanges``: a change to push at once).
+    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil,
+                     localChangeToPush: (@Sendable () async throws -> Void)? = nil) async throws -> SyncPushPullReport {
         let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
         var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         client.waitSeconds = waitSeconds
+        client.localChangeToPush = localChangeToPush
         return try await client.pushThenPull()
     }
 

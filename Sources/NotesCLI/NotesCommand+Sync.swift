@@ -53,10 +53,17 @@ extension NotesCommand {
                 throw CLIError.from(error).redacting(token)
             }
             guard watch else { return }
-            // While watching, the loop retries, with its own back-off.
+            // While watching, the loop retries, with its own back-off. A
+            // local change, of this process or another, ends the long-poll:
+            // it is pushed at once.
             let watched = CurlTransport(configuration: configuration)
+            let localChanges = try SyncLocalChanges(databaseOf: notes.writer)
+            defer { try? localChanges.close() }
             let watcher = SyncWatcher(
-                syncOnce: { try await notes.sync(baseURL: baseURL, transport: watched, waitSeconds: Self.watchWait) },
+                syncOnce: {
+                    try await notes.sync(baseURL: baseURL, transport: watched, waitSeconds: Self.watchWait,
+                                         localChangeToPush: { try await localChanges.next() })
+                },
                 onSync: { synced in
                     if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows {
                         Self.printSync(synced)

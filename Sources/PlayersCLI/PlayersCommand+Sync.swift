@@ -6,6 +6,7 @@ import CommandLineBase
 import Foundation
 import Players
 import PlayersSync
+import SyncEngine
 
 extension PlayersCommand {
     struct Sync: AsyncParsableCommand {
@@ -140,6 +141,11 @@ extension PlayersCommand {
                 printWatched(report, baseURL: baseURL)
                 client.waitSeconds = Self.watchWait
                 client.allowsOtherServer = false
+                // A local change, of this process or another, ends the
+                // long-poll: it is pushed at once.
+                let localChanges = try Self.catching { try SyncLocalChanges(databaseOf: appDatabase.dbWriter) }
+                defer { try? localChanges.close() }
+                client.localChangeToPush = { try await localChanges.next() }
                 try await watchChanges(client, baseURL: baseURL, token: token)
             } else if json {
                 print(try JSONOutput.string(report))

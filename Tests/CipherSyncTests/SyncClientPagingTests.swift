@@ -71,6 +71,43 @@ import TestSupport
         #expect(transport.requests.map(\.serverHold) == [50, 0])
     }
 
+    /// A local change to push ends the held request: the transfer is
+    /// abandoned, nothing merged, the cursor kept.
+    @Test func aLocalChangeEndsTheLongPollAndNothingIsMerged() async throws {
+        let transport = ScriptedTransport([.stall])
+        let store = MemorySyncStore(items: ["a": 1], position: Self.stored(cursor: "5"))
+        var client = client(transport, store)
+        client.waitSeconds = 50
+        client.localChangeToPush = {
+            // Once the held request is under way.
+            while transport.requests.isEmpty { await Task.yield() }
+        }
+        let report = try await client.sync()
+        #expect(report.upToDate && report.cursorAfter == "5" && report.pages == 0)
+        #expect(await store.merges.isEmpty)
+        #expect(await store.position.cursor == "5")
+    }
+
+    /// The server's answer first: the local change waits for the next sync.
+    @Test func theServersAnswerBeforeALocalChangeIsMerged() async throws {
+        let transport = ScriptedTransport([.page(.delta(cursor: "6", ["b": 3]))])
+        let store = MemorySyncStore(items: ["a": 1], position: Self.stored(cursor: "5"))
+        var client = client(transport, store)
+        client.waitSeconds = 50
+        client.localChangeToPush = { try await Task.sleep(for: .seconds(3_600)) }
+        let report = try await client.sync()
+        #expect(report.inserted == 1 && report.cursorAfter == "6")
+    }
+
+    /// Only a long-poll waits for a local change: a sync without a wait
+    /// never asks.
+    @Test func aSyncWithoutAWaitIsNotEndedByALocalChange() async throws {
+        let transport = ScriptedTransport([.page(.delta(cursor: "6", ["b": 3]))])
+        var client = client(transport, MemorySyncStore(items: ["a": 1], position: Self.stored(cursor: "5")))
+        client.localChangeToPush = {}
+        #expect(try await client.sync().cursorAfter == "6")
+    }
+
     @Test func theStoredETagIsSentAndNotModifiedIsUpToDate() async throws {
         let transport = ScriptedTransport([.status(304)])
         let store = MemorySyncStore(position: Self.stored(cursor: "5", etag: #""v5""#))

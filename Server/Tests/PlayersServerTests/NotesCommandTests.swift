@@ -229,6 +229,38 @@ import Testing
     /// `notes sync --watch`: after its first sync, the watching device
     /// holds a long-poll of the engine's delta; a note that another device
     /// pushes comes through it, printed at once; Ctrl-C stops it with 0.
+    /// `notes sync --watch` on `device`, its output in a folder of its
+    /// own (the devices of a test share one).
+    func watching(_ device: NotesDeviceProcess, _ url: String) throws -> WatchProcess {
+        let folder = device.folder.url("\(device.name)-watch")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try WatchProcess(try device.makeProcess(["sync", "--watch", "--url", url]), outputIn: folder)
+    }
+
+    /// `note add` on a watching device's database (another process) ends
+    /// its held long-poll: the note is pushed at once, and reaches the
+    /// other watching device through that one's long-poll, long before
+    /// the first one's wait (50 s) would have ended
+    /// (``SyncWatchTests/underTheLongPollsWait``).
+    @Test func aNoteAddedOnAWatchingDeviceReachesAnotherWatchingDeviceWithoutWaitingForItsLongPoll() async throws {
+        let shared = try await shared(withNote: false)
+        let (a, b, url, server) = (shared.a, shared.b, shared.url, shared.server)
+        let (watchingA, watchingB) = (try watching(a, url), try watching(b, url))
+        for watcher in [watchingA, watchingB] { try watcher.waitForLines(2) }
+        try waitUntilBlocking("both devices' long-polls held") { try server.metric("players_server_long_polls_open") == 2 }
+        let note = try await a.add(["note", "add", "--notebook", shared.work, "--title", "Groceries"])
+        try waitUntilBlocking("the note on the other device", timeout: SyncWatchTests.underTheLongPollsWait) {
+            watchingB.lines.contains { $0.hasPrefix("Pulled: +1 ~0 -0") }
+        }
+        #expect(watchingA.lines.contains("Pushed: 1 applied, 0 in conflict (kept: 'notes conflicts')."), "\(watchingA.lines)")
+        #expect(try await b.list().notes.map(\.id) == [note])
+        for watcher in [watchingA, watchingB] {
+            #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
+            #expect(try watcher.stop(SIGINT) == 0)
+        }
+        #expect(try server.stop() == 0)
+    }
+
     @Test func aWatchingDeviceGetsAnotherDevicesNoteThroughItsHeldLongPoll() async throws {
         let shared = try await shared(withNote: false)
         let (a, b, url, server) = (shared.a, shared.b, shared.url, shared.server)

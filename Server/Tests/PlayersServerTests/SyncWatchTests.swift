@@ -59,6 +59,42 @@ import Testing
         try await expectAChangeThroughOneInstanceReachesAClientWatchingAnother(seed: 5, after: .zero)
     }
 
+    /// Under the long-poll's wait (50 s): a change waits for the end of
+    /// the watching client's long-poll no longer, which this guard would
+    /// see; it is no latency measured (it is a fraction of a second).
+    static let underTheLongPollsWait: Duration = .seconds(30)
+
+    /// Two clients watch one server; `players add` on the first one's
+    /// database (another process) ends the first one's held long-poll,
+    /// which pushes the player at once, and the second one's long-poll
+    /// brings it.
+    @Test(arguments: StoreKind.allCases)
+    func aLocalChangeOfAWatchingClientReachesAnotherWatchingClientWithoutWaitingForItsLongPoll(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
+            let url = "http://127.0.0.1:\(server.port)"
+            let (first, second) = (try CLISandbox(), try CLISandbox())
+            for client in [first, second] { try await client.runChecked(["init"]) }
+            let firstWatcher = try WatchProcess(first, url: url)
+            let secondWatcher = try WatchProcess(second, url: url)
+            for watcher in [firstWatcher, secondWatcher] { try watcher.waitForLines(1) }
+            try waitUntilBlocking("both clients' long-polls held") { try server.metric("players_server_long_polls_open") == 2 }
+            try await first.runChecked(["add", "Zoé", "7"])
+            try waitUntilBlocking("the player on the second client", timeout: Self.underTheLongPollsWait) {
+                secondWatcher.lines.contains { $0.contains("pushed 0, +1 ~0 -0") }
+            }
+            try waitUntilBlocking("the first client's push", timeout: Self.underTheLongPollsWait) {
+                firstWatcher.lines.contains { $0.contains("pushed 1,") }
+            }
+            #expect(try await second.runChecked(["list"]).contains("Zoé"))
+            for watcher in [firstWatcher, secondWatcher] {
+                #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
+                #expect(try watcher.stop(SIGINT) == 0)
+            }
+            #expect(try server.stop() == 0)
+        }
+    }
+
     /// How long the servers stay quiet before the change: past libcurl's
     /// stall limit of 15 s, which once ended every quiet wait in an error
     /// and a back-off; in the long tier past a whole long-poll (50 s) too.

@@ -79,14 +79,14 @@ import Testing
             let secondWatcher = try WatchProcess(second, url: url)
             for watcher in [firstWatcher, secondWatcher] { try watcher.waitForLines(1) }
             try waitUntilBlocking("both clients' long-polls held") { try server.metric("players_server_long_polls_open") == 2 }
-            try await first.runChecked(["add", "Zoé", "7"])
+            try await first.runChecked(["add", "--name", "Zoé", "--score", "7"])
             try waitUntilBlocking("the player on the second client", timeout: Self.underTheLongPollsWait) {
                 secondWatcher.lines.contains { $0.contains("pushed 0, +1 ~0 -0") }
             }
             try waitUntilBlocking("the first client's push", timeout: Self.underTheLongPollsWait) {
                 firstWatcher.lines.contains { $0.contains("pushed 1,") }
             }
-            #expect(try await second.runChecked(["list"]).contains("Zoé"))
+            #expect(try await second.run(["list"]).output.contains("Zoé"))
             for watcher in [firstWatcher, secondWatcher] {
                 #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")
                 #expect(try watcher.stop(SIGINT) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import SyncEngine
+import SyncSchema
 
 /// What one sync did: the counts of its merge, the cursors, the bytes and
 /// the time. Encoded with every field in every outcome (`null` for a
@@ -79,9 +80,11 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued)
     }
 
-    /// One line: `+12 ~3 -1, cursor 4815`.
+    /// One line: `+12 ~3 -1, cursor 4815` (the cursor's counter:
+    /// ``SyncSchema/SyncCursor/shown(_:)``).
     public var description: String {
-        if upToDate { return "up to date, cursor \(cursorAfter ?? "none")" }
-        return "+\(inserted) ~\(updated) -\(deleted), cursor \(cursorAfter ?? "none")\(dryRun ? " (dry run: nothing written)" : "")"
+        let cursor = SyncCursor.shown(cursorAfter)
+        if upToDate { return "up to date, cursor \(cursor)" }
+        return "+\(inserted) ~\(updated) -\(deleted), cursor \(cursor)\(dryRun ? " (dry run: nothing written)" : "")"
     }
 }

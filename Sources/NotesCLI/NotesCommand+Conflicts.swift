@@ -34,11 +34,41 @@ extension NotesCommand.Conflicts {
                 print(try NotesJSON.text(conflicts.map(Entry.init)))
                 return
             }
-            for conflict in conflicts {
-                let local = conflict.localValues.map { "\($0)" } ?? "deleted here"
-                let server = conflict.serverValues.map { "\($0)" } ?? "deleted on the server"
-                print(PrintableText.escaping("\(conflict.table) \(conflict.rowID.uuidString): yours \(local), the server's \(server)"))
+            guard !conflicts.isEmpty else {
+                print("No conflicts.")
+                return
             }
+            for conflict in conflicts { print(PrintableText.escaping(Self.line(conflict))) }
+        }
+
+        /// `note 5C2F…: yours title "Shopping B" (changed 2026-12-06T10:00:00Z);
+        /// the server's title "Shopping A" (version 7)`, on one line: the
+        /// columns that differed, each side's; every column of a row that
+        /// one side deleted.
+        static func line(_ conflict: SyncConflict) -> String {
+            // The server's row is whole: its columns that differed, unless
+            // the local row is deleted.
+            let columns = conflict.localValues.map { Set($0.keys) }
+            let server = conflict.serverValues.map { values in columns.map { shown in values.filter { shown.contains($0.key) } } ?? values }
+            let version = conflict.serverVersion.map { " (version \($0))" } ?? ""
+            return "\(conflict.table) \(conflict.rowID.uuidString): yours \(text(conflict.localValues, deleted: "deleted here")) "
+                + "(changed \(conflict.changedAt.formatted(.iso8601))); the server's \(text(server, deleted: "deleted on the server"))\(version)"
+        }
+
+        /// `title "Shopping", done true`: the columns in order, each value as
+        /// JSON writes it, a long text cut at 60 characters.
+        static func text(_ values: [String: SyncJSONScalar]?, deleted: String) -> String {
+            guard let values else { return deleted }
+            guard !values.isEmpty else { return "no column" }
+            return values.sorted { $0.key < $1.key }.map { column, value in
+                var json = SyncJSONText()
+                if case .string(let string) = value, string.count > 60 {
+                    json.appendString(String(string.prefix(60)) + "…")
+                } else {
+                    json.appendScalar(value)
+                }
+                return "\(column) \(json.text)"
+            }.joined(separator: ", ")
         }
 
         /// One conflict of `conflicts --json`.

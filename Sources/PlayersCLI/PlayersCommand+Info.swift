@@ -5,6 +5,7 @@ import Foundation
 import Players
 import PlayersSync
 import SyncEngine
+import SyncSchema
 
 extension PlayersCommand {
     struct Info: AsyncParsableCommand {
@@ -79,7 +80,7 @@ extension PlayersCommand {
                     "Schema:          \(report.migrations.joined(separator: ", "))",
                     "Players:         \(report.playerCount)",
                     "Remote:          \(report.remoteURL ?? "none ('players remote set URL')")",
-                    "Last sync:       \(report.syncCursor.map { "cursor \(PlayersSyncReport.shownCursor($0)) from \(report.syncEndpoint ?? "?")" } ?? "never")",
+                    "Last sync:       \(report.syncCursor.map { "cursor \(SyncCursor.shown($0)) from \(report.syncEndpoint ?? "?")" } ?? "never")",
                     "To push:         \(report.pendingChanges) change\(report.pendingChanges == 1 ? "" : "s")",
                     "Conflicts:       \(report.conflicts)\(report.conflicts > 0 ? " ('players conflicts')" : "")",
                 ].forEach(Terminal.printLine)

@@ -33,16 +33,10 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
     public var description: String {
         let pushed = pull.dryRun ? "would push \(push.pending)" : "pushed \(push.counts.applied)"
         let pulled = pull.upToDate ? "up to date" : "+\(pull.inserted) ~\(pull.updated) -\(pull.deleted)"
-        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(Self.shownCursor(pull.cursorAfter))"
+        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(SyncCursor.shown(pull.cursorAfter))"
             + (pull.dryRun ? " (dry run: nothing written)" : "")
     }
 
-    /// A cursor as a line shows it: its counter (the JSON report has the
-    /// whole cursor, with the server's identity and epoch).
-    public static func shownCursor(_ cursor: String?) -> String {
-        guard let cursor else { return "none" }
-        return (try? PlayersCursor(cursor)).map { String($0.counter) } ?? cursor
-    }
 
     /// The lines that say what the sync found besides its counts: that the
     /// server's history differed from the one this database synced with,

@@ -42,6 +42,18 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(counter).\(epoch).\(server.uuidString)" }
 
+    /// A cursor as a line of a command line shows it: its counter (`4815`),
+    /// where a JSON report has the whole cursor, with the server's
+    /// identity and epoch; a text that is no cursor as it is; `none`.
+    ///
+    /// ```swift
+    /// SyncCursor.shown("4815.7f3a9c2e1b5d4f60.5C2F0D9E-8A1B-4C3D-9E4F-0A1B2C3D4E5F")   // "4815"
+    /// ```
+    public static func shown(_ cursor: String?) -> String {
+        guard let cursor else { return "none" }
+        return (try? SyncCursor(cursor)).map { String($0.counter) } ?? cursor
+    }
+
     /// Whether `text` is a cursor of the older form: a bare counter,
     /// without the server's identity and epoch.
     public static func isOlderForm(_ text: String) -> Bool {

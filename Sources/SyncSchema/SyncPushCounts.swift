@@ -1,6 +1,6 @@
 /// What recording the server's answers to a push did, on a device of any
 /// app (Players' and the engine's).
-public struct SyncPushCounts: Sendable, Equatable {
+public struct SyncPushCounts: Sendable, Equatable, CustomStringConvertible {
     /// Changes the server applied.
     public var applied = 0
     /// Changes that lost to the server's state and were logged as
@@ -14,6 +14,11 @@ public struct SyncPushCounts: Sendable, Equatable {
         self.applied = applied
         self.conflicts = conflicts
         self.converged = converged
+    }
+
+    /// `3 applied, 1 in conflict, 0 converged`.
+    public var description: String {
+        "\(applied) applied, \(conflicts) in conflict, \(converged) converged"
     }
 
     public static func += (lhs: inout SyncPushCounts, rhs: SyncPushCounts) {

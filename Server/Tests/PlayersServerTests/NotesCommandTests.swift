@@ -61,6 +61,23 @@ import Testing
         #expect(listing == (try await b.list()))
         #expect(listing.notes == [.init(id: note, notebook: shared.work, title: "Shopping", body: "Eggs")])
         #expect(try await a.runChecked(["conflicts", "--json"]) == "[]\n")
+        #expect(try await a.runChecked(["conflicts"]) == "No conflicts.\n")
+        #expect(try shared.server.stop() == 0)
+    }
+
+    /// The same title changed on both devices: the second one's change
+    /// loses, and `conflicts` prints both values as text.
+    @Test func aLostChangeIsListedAsTextWithBothValues() async throws {
+        let shared = try await shared(withNote: true)
+        let (a, b, url) = (shared.a, shared.b, shared.url)
+        let note = try #require(shared.note)
+        try await a.runChecked(["note", "edit", note, "--title", "Shopping A"])
+        try await a.runChecked(["sync", "--url", url])
+        try await b.runChecked(["note", "edit", note, "--title", "Shopping B"])
+        try await b.runChecked(["sync", "--url", url])
+        let listed = try await b.runChecked(["conflicts"])
+        #expect(listed.hasPrefix("note \(note): yours title \"Shopping B\" (changed 20"), "\(listed)")
+        #expect(listed.hasSuffix("); the server's title \"Shopping A\" (version 3)\n"), "\(listed)")
         #expect(try shared.server.stop() == 0)
     }
 
@@ -252,7 +269,9 @@ import Testing
         try waitUntilBlocking("the note on the other device", timeout: SyncWatchTests.underTheLongPollsWait) {
             watchingB.lines.contains { $0.hasPrefix("Pulled: +1 ~0 -0") }
         }
-        #expect(watchingA.lines.contains("Pushed: 1 applied, 0 in conflict (kept: 'notes conflicts')."), "\(watchingA.lines)")
+        try waitUntilBlocking("the push on the first device", timeout: SyncWatchTests.underTheLongPollsWait) {
+            watchingA.lines.contains("Pushed: 1 applied, 0 in conflict (kept: 'notes conflicts').")
+        }
         #expect(try await b.list().notes.map(\.id) == [note])
         for watcher in [watchingA, watchingB] {
             #expect(!watcher.errorText.contains("retrying"), "\(watcher.errorText)")

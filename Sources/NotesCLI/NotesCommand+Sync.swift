@@ -46,9 +46,16 @@ extension NotesCommand {
             configuration.bearerToken = token
             configuration.userAgent = "notes/\(CipherSyncVersion.string)"
             let transport = RetryingTransport(CurlTransport(configuration: configuration)) { _ in }
-            do {
-                Self.printSync(try await notes.sync(baseURL: baseURL, transport: transport))
-            } catch {
+            // Ctrl-C or SIGTERM abandons the sync as a failure does: its
+            // staging emptied, a merge under way finished or rolled back
+            // whole.
+            switch await InterruptibleOperation.run({ try await notes.sync(baseURL: baseURL, transport: transport) }) {
+            case (.success(let synced), _):
+                Self.printSync(synced)
+            case (.failure, let signal?):
+                throw CLIError.interrupted(by: signal, "interrupted: the sync was abandoned and nothing was merged; "
+                    + "the next 'notes sync' takes it up")
+            case (.failure(let error), nil):
                 // A server may echo the token in its message: never print it.
                 throw CLIError.from(error).redacting(token)
             }

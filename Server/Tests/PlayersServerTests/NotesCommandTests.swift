@@ -231,6 +231,32 @@ import Testing
         #expect(!sync.error.contains(token) && !sync.output.contains(token))
     }
 
+    /// Ctrl-C or SIGTERM while a sync waits for its second page: exit
+    /// 128 + the signal, one line, the staged page dropped, nothing
+    /// merged.
+    @Test(.hangGuard, arguments: [SIGINT, SIGTERM])
+    func anInterruptedSyncEmptiesItsStagingAndExitsWithTheSignal(_ signal: Int32) async throws {
+        let firstPage = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"\#(ScriptedCursor.at(30))","#
+            + #""next":"/v1/sync/rows?page=2","rows":[{"table":"notebook","id":"0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34","#
+            + #""version":3,"values":{"name":"Work"}}],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { _, number in number == 0 ? .json(firstPage) : [.holdUntilStopped] }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let device = try NotesDeviceProcess("a", in: folder)
+        try await device.runChecked(["init"])
+        let process = try device.makeProcess(["sync", "--url", server.baseURL])
+        let sync = Task { try await run(process) }
+        try await waitUntil("the sync is staging and waiting for the server") {
+            server.requests.count >= 2 && (try? device.stagedRows()) == 1
+        }
+        kill(process.processIdentifier, signal)
+        let result = try await sync.value
+        #expect(result.status == 128 + signal, "\(result.error)")
+        #expect(result.error == "notes: interrupted: the sync was abandoned and nothing was merged; the next 'notes sync' takes it up\n")
+        #expect(try device.stagedRows() == 0)
+        #expect(try await device.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
+    }
+
     @Test func theDatabaseAndItsKeyAreRequired() async throws {
         let folder = try TemporaryFolder()
         let process = ChildProcess()

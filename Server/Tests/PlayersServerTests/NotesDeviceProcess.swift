@@ -1,3 +1,4 @@
+import CipherDB
 import Foundation
 import TestSupport
 import Testing
@@ -40,6 +41,21 @@ struct NotesDeviceProcess: Sendable {
         let result = try await run(arguments)
         guard result.status == 0 else { throw TestFailure("notes \(arguments.joined(separator: " ")) exited with \(result.status): \(result.error)") }
         return result.output
+    }
+
+    /// The rows a pull staged and has not merged yet, read through a
+    /// connection of the test's own.
+    func stagedRows() throws -> Int {
+        var configuration = Configuration()
+        configuration.readonly = true
+        DatabaseKeySource.passphrase { Data("notes secret".utf8) }.configure(&configuration)
+        let queue = try DatabaseQueue(path: folder.path("\(name).db"), configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try ["sync_stage_notebook", "sync_stage_note"].reduce(0) { count, table in
+                try count + (db.tableExists(table) ? Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 : 0)
+            }
+        }
     }
 
     /// The id that an `add` prints on its last line.

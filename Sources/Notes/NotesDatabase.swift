@@ -77,6 +77,16 @@ public final class NotesDatabase: Sendable {
         return id
     }
 
+    /// Renames a notebook.
+    public func renameNotebook(_ id: UUID, name: String) throws {
+        let values = try checked("notebook", id: id, ["name": .text(name)], carrying: .changed)
+        try writer.write { db in
+            guard var notebook = try Notebook.fetchOne(db, key: id.uuidString) else { throw NotesError.noNotebook(id) }
+            notebook.name = values.text("name")!
+            try notebook.update(db)
+        }
+    }
+
     /// Adds a note to a notebook; its id.
     public func addNote(notebook: UUID, title: String, body: String?) throws -> UUID {
         let id = UUID()

@@ -5,7 +5,7 @@ import Notes
 extension NotesCommand {
     struct NotebookCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "notebook", abstract: "Add or delete notebooks.", subcommands: [Add.self, Delete.self])
+            commandName: "notebook", abstract: "Add, rename or delete notebooks.", subcommands: [Add.self, Rename.self, Delete.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a notebook; prints its id on the last line.")
@@ -17,6 +17,22 @@ extension NotesCommand {
                 let id = try options.open().addNotebook(name: name)
                 print("Added the notebook \(name).")
                 print(id.uuidString)
+            }
+        }
+
+        struct Rename: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a notebook.")
+
+            @OptionGroup var options: NotesOptions
+            @Argument(help: "The notebook's id.") var id: UUID
+            @Argument(help: "Its new name (1 to 100 characters).") var name: String
+
+            func run() async throws {
+                let notes = try options.open()
+                try notes.renameNotebook(id, name: name)
+                // The name as stored: trimmed.
+                let renamed = try notes.list().notebooks.first { $0.id == id }?.name ?? name
+                print("Renamed the notebook \(id.uuidString) to \(renamed).")
             }
         }
 

@@ -104,6 +104,23 @@ import Testing
         #expect(try shared.server.stop() == 0)
     }
 
+    @Test func aRenamedNotebookIsRenamedOnTheOtherDevice() async throws {
+        let shared = try await shared(withNote: false)
+        let (a, b, url) = (shared.a, shared.b, shared.url)
+        #expect(try await a.runChecked(["notebook", "rename", shared.work, "  Office "]) == "Renamed the notebook \(shared.work) to Office.\n")
+        try await a.runChecked(["sync", "--url", url])
+        try await b.runChecked(["sync", "--url", url])
+        #expect(try await b.list().notebooks == [.init(id: shared.work, name: "Office")])
+        let unknown = UUID().uuidString
+        let missing = try await a.run(["notebook", "rename", unknown, "Home"])
+        #expect(missing.status == 1)
+        #expect(missing.error == "notes: there is no notebook \(unknown): 'notes list' shows them\n")
+        let empty = try await a.run(["notebook", "rename", shared.work, " "])
+        #expect(empty.status == 1, "\(empty.error)")
+        #expect(try await a.list().notebooks == [.init(id: shared.work, name: "Office")])
+        #expect(try shared.server.stop() == 0)
+    }
+
     @Test func aDeletedNotebookTakesItsNotesOnEveryDevice() async throws {
         let shared = try await shared(withNote: true)
         let (a, b, url) = (shared.a, shared.b, shared.url)

@@ -164,13 +164,18 @@ public final class NotesDatabase: Sendable {
     /// those too (``SyncEngine``'s `pushThenPull`). With `waitSeconds`
     /// (`notes sync --watch`), the pull is a long-poll: the server holds an
     /// empty delta up to that long, unless `localChangeToPush` returns
-    /// first (``SyncLocalChanges``: a change to push at once).
+    /// first (``SyncLocalChanges``: a change to push at once). With
+    /// `allowsOtherServer`, a server that holds another database than the
+    /// one this database synced with takes the local changes, and its
+    /// snapshot replaces the synced rows (``SyncClient/allowsOtherServer``).
     public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil,
-                     localChangeToPush: (@Sendable () async throws -> Void)? = nil) async throws -> SyncPushPullReport {
+                     localChangeToPush: (@Sendable () async throws -> Void)? = nil,
+                     allowsOtherServer: Bool = false) async throws -> SyncPushPullReport {
         let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
         var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         client.waitSeconds = waitSeconds
         client.localChangeToPush = localChangeToPush
+        client.allowsOtherServer = allowsOtherServer
         return try await client.pushThenPull()
     }
 

@@ -15,7 +15,8 @@ extension CLIError {
 
     /// What `notes`' sentences say that is its own: it has no option for
     /// a sync's size or time, and no command to verify or restore a file.
-    static let notesWording = Wording(database: "a notes database") { _ in
-        "the server holds another database than the one this database synced with: nothing was merged; sync a new notes database with it"
+    static let notesWording = Wording(database: "a notes database") { error in
+        "\(error.description); if this database should now sync with that server, run 'notes sync --allow-other-server' once: "
+            + "its local changes are pushed there, and its synced rows replaced by that server's"
     }
 }

@@ -27,6 +27,9 @@ extension NotesCommand {
         @Option(help: ArgumentHelp("The server, such as http://127.0.0.1:8080.", valueName: "url")) var url: String
         @Option(help: ArgumentHelp("The server's bearer token (mode 0600).", valueName: "file"), completion: .file())
         var tokenFile: String?
+        @Flag(help: ArgumentHelp(
+            "Sync with a server that holds another database than the one this database synced with: push the local changes there, then replace the synced rows by its snapshot."))
+        var allowOtherServer = false
         @Flag(help: "After the sync, keep watching the server: push and merge each change as it comes, until Ctrl-C.")
         var watch = false
 
@@ -49,7 +52,10 @@ extension NotesCommand {
             // Ctrl-C or SIGTERM abandons the sync as a failure does: its
             // staging emptied, a merge under way finished or rolled back
             // whole.
-            switch await InterruptibleOperation.run({ try await notes.sync(baseURL: baseURL, transport: transport) }) {
+            let allowOtherServer = allowOtherServer
+            switch await InterruptibleOperation.run({
+                try await notes.sync(baseURL: baseURL, transport: transport, allowsOtherServer: allowOtherServer)
+            }) {
             case (.success(let synced), _):
                 Self.printSync(synced)
             case (.failure, let signal?):

@@ -188,7 +188,9 @@ import Testing
         let before = try await shared.a.list()
         let sync = try await shared.a.run(["sync", "--url", otherURL])
         #expect(sync.status == 6, "\(sync.error)")
-        #expect(sync.error.contains("another database than the one this database synced with: nothing was merged"), "\(sync.error)")
+        #expect(sync.error.contains("another database than the one this one synced with ("), "\(sync.error)")
+        #expect(sync.error.contains("): nothing was pushed or merged; if this database should now sync with that server, "
+            + "run 'notes sync --allow-other-server' once"), "\(sync.error)")
         #expect(try await shared.a.list() == before)
         let newcomer = try NotesDeviceProcess("newcomer", in: other)
         try await newcomer.runChecked(["init"])
@@ -198,6 +200,25 @@ import Testing
         try await shared.a.runChecked(["sync", "--url", shared.url])
         try await shared.b.runChecked(["sync", "--url", shared.url])
         #expect(try await shared.b.list() == before)
+        #expect(try otherServer.stop() == 0)
+        #expect(try shared.server.stop() == 0)
+    }
+
+    /// `--allow-other-server`: the change waiting is pushed to the other
+    /// server, whose snapshot then replaces the rows synced with the first.
+    @Test func allowingAnotherServerPushesTheLocalChangesThereAndTakesItsRows() async throws {
+        let shared = try await shared(withNote: true)
+        let other = try TemporaryFolder()
+        let (otherServer, otherURL) = try await startServer(in: other)
+        let home = try await shared.a.add(["notebook", "add", "Home"])
+        try await shared.a.runChecked(["sync", "--url", otherURL, "--allow-other-server"])
+        #expect(try await shared.a.list() == NotesDeviceProcess.Listing(notebooks: [.init(id: home, name: "Home")], notes: []))
+        let newcomer = try NotesDeviceProcess("newcomer", in: other)
+        try await newcomer.runChecked(["init"])
+        try await newcomer.runChecked(["sync", "--url", otherURL])
+        #expect(try await newcomer.list() == (try await shared.a.list()))
+        // From now on it syncs with the other server, without the flag.
+        try await shared.a.runChecked(["sync", "--url", otherURL])
         #expect(try otherServer.stop() == 0)
         #expect(try shared.server.stop() == 0)
     }

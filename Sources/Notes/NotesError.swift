@@ -21,8 +21,7 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
         case .noNotebook(let id): "there is no notebook \(id.uuidString): 'notes list' shows them"
         case .noNote(let id): "there is no note \(id.uuidString): 'notes list' shows them"
         case .noConflict(let id): "there is no conflict of \(id.uuidString): nothing was changed; 'notes conflicts' lists them"
-        case .invalid(let error):
-            if case .invalidValue(_, let problem) = error { problem.description } else { "\(error)" }
+        case .invalid(let error): error.problemDescription
         }
     }
 }

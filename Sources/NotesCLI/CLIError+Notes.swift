@@ -1,6 +1,7 @@
 import AppCommandLine
 import Foundation
 import Notes
+import SyncEngine
 
 extension CLIError {
     /// `notes`' sentence and status for any error: Notes' own errors
@@ -9,6 +10,11 @@ extension CLIError {
         switch error {
         case NotesError.wrongKey: return .wrongKey("\(error)")
         case let error as NotesError: return .failure(error.description)
+        case SyncEngineError.rowBreaksDeclaration(let table, let id, _):
+            let fix = table == "notebook"
+                ? "'notes notebook rename \(id.uuidString) NAME' or 'notes notebook delete \(id.uuidString)'"
+                : "'notes note edit \(id.uuidString) --title …' or 'notes note delete \(id.uuidString)'"
+            return .failure("\(error): \(fix)")
         default: return CLIError(error, wording: notesWording)
         }
     }

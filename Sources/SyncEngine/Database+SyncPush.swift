@@ -67,6 +67,10 @@ extension Database {
         guard let values = try currentValues(of: table, storedID, columns: columns) else {
             throw SyncEngineError.rowGone(table: table.name, id: entry.rowID)
         }
-        return try table.row(id: entry.rowID, values: values, carrying: table.conflicts == .mergeByColumn ? .changed : .whole)
+        do {
+            return try table.row(id: entry.rowID, values: values, carrying: table.conflicts == .mergeByColumn ? .changed : .whole)
+        } catch {
+            throw SyncEngineError.rowBreaksDeclaration(table: table.name, id: entry.rowID, error)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 /// Why the sync engine cannot be installed in a database, or cannot do
 /// what was asked: by case, for callers that tell them apart, with one
@@ -21,6 +22,10 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     /// A conflict's local row, kept, that refers to a `parent` row which
     /// is no longer there: it cannot come back.
     case referencedRowGone(table: String, id: UUID, parent: String)
+    /// A row to push that its declaration refuses (written around the
+    /// app's checks: by SQL, by an older version): no push can take it
+    /// until it is changed or deleted.
+    case rowBreaksDeclaration(table: String, id: UUID, SyncRowError)
 
     public var description: String {
         switch self {
@@ -36,6 +41,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "the merge would leave the \(table) row \(id ?? "(unknown)") referencing a \(parent) row that does not exist: nothing was merged"
         case .notInTransaction(let what):
             "\(what) needs a transaction: run it inside DatabaseWriter.write or Database.inTransaction"
+        case .rowBreaksDeclaration(let table, let id, let error):
+            "the \(table) row \(id.uuidString) breaks the declaration (\(error.problemDescription)): nothing was pushed; "
+                + "change the row or delete it, then sync again"
         case .referencedRowGone(let table, let id, let parent):
             "the \(table) row \(id.uuidString) refers to a \(parent) row that is deleted, so it cannot come back: keep the server's state instead, or bring that \(parent) row back first"
         }

@@ -15,6 +15,12 @@ public enum SyncRowError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A value that its column's rules refuse.
     case invalidValue(table: String, SyncValueError)
 
+    /// What is wrong, without the table: `the title is too long: …`.
+    public var problemDescription: String {
+        if case .invalidValue(_, let problem) = self { return problem.description }
+        return description
+    }
+
     public var description: String {
         switch self {
         case .invalidID(let table, let id):

@@ -92,17 +92,19 @@ import Testing
     }
 
     /// A row that the declaration refuses (written by SQL, past the app's
-    /// checks) stops the batch with the column's sentence, and nothing is
-    /// marked sent: the outbox is as it was.
+    /// checks) stops the batch, named by its table and id with the
+    /// column's sentence, and nothing is marked sent: the outbox is as it
+    /// was.
     @Test func aRowTheDeclarationRefusesStopsTheBatchAndNothingIsMarkedSent() throws {
         try notes.insertNote(UUID(), notebook: UUID(), title: "Fine")
-        try notes.insertNote(UUID(), notebook: UUID(), title: String(repeating: "t", count: 201))
-        let error = #expect(throws: SyncRowError.self) { try nextBatch() }
-        guard case .invalidValue(let table, let valueError) = error else {
+        let long = UUID()
+        try notes.insertNote(long, notebook: UUID(), title: String(repeating: "t", count: 201))
+        let error = #expect(throws: SyncEngineError.self) { try nextBatch() }
+        guard case .rowBreaksDeclaration(let table, let id, .invalidValue(_, let valueError)) = error else {
             Issue.record("not an invalid value: \(String(describing: error))")
             return
         }
-        #expect(table == "note" && valueError.column == "title" && valueError.problem == .tooLong)
+        #expect(table == "note" && id == long && valueError.column == "title" && valueError.problem == .tooLong)
         #expect(try notes.entries().allSatisfy { $0.sentAt == nil })
     }
 

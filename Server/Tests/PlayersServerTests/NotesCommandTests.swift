@@ -223,6 +223,27 @@ import Testing
         #expect(try shared.server.stop() == 0)
     }
 
+    /// A title too long, written around `notes` (by SQL): the push names
+    /// the row and the commands that mend it, and pushes nothing.
+    @Test func aRowThatBreaksTheDeclarationIsNamedWithTheCommandsThatMendIt() async throws {
+        let shared = try await shared(withNote: true)
+        let (a, url) = (shared.a, shared.url)
+        let note = try #require(shared.note)
+        try a.withDatabase { queue in
+            try queue.write { db in try db.execute(sql: "UPDATE note SET title = ? WHERE id = ?", arguments: [String(repeating: "x", count: 201), note]) }
+        }
+        let sync = try await a.run(["sync", "--url", url])
+        #expect(sync.status == 1, "\(sync.error)")
+        #expect(sync.error.hasPrefix("notes: the note row \(note) breaks the declaration (the title "), "\(sync.error)")
+        #expect(sync.error.hasSuffix("nothing was pushed; change the row or delete it, then sync again: "
+            + "'notes note edit \(note) --title …' or 'notes note delete \(note)'\n"), "\(sync.error)")
+        try await a.runChecked(["note", "edit", note, "--title", "Groceries again"])
+        try await a.runChecked(["sync", "--url", url])
+        try await shared.b.runChecked(["sync", "--url", url])
+        #expect(try await shared.b.list().notes.map(\.title) == ["Groceries again"])
+        #expect(try shared.server.stop() == 0)
+    }
+
     @Test func whatTheDeclarationRefusesIsRefusedBeforeAnythingIsWritten() async throws {
         let folder = try TemporaryFolder()
         let a = try NotesDeviceProcess("a", in: folder)

@@ -46,16 +46,23 @@ struct NotesDeviceProcess: Sendable {
     /// The rows a pull staged and has not merged yet, read through a
     /// connection of the test's own.
     func stagedRows() throws -> Int {
+        try withDatabase { queue in
+            try queue.read { db in
+                try ["sync_stage_notebook", "sync_stage_note"].reduce(0) { count, table in
+                    try count + (db.tableExists(table) ? Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 : 0)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on a connection of the test's own to the device's
+    /// database: what another program, or an older version, would do.
+    func withDatabase<T>(_ body: (DatabaseQueue) throws -> T) throws -> T {
         var configuration = Configuration()
-        configuration.readonly = true
         DatabaseKeySource.passphrase { Data("notes secret".utf8) }.configure(&configuration)
         let queue = try DatabaseQueue(path: folder.path("\(name).db"), configuration: configuration)
         defer { try? queue.close() }
-        return try queue.read { db in
-            try ["sync_stage_notebook", "sync_stage_note"].reduce(0) { count, table in
-                try count + (db.tableExists(table) ? Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 : 0)
-            }
-        }
+        return try body(queue)
     }
 
     /// The id that an `add` prints on its last line.

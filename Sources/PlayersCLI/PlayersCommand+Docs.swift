@@ -17,8 +17,15 @@ extension PlayersCommand {
                 Example: players docs sync | less
                 """)
 
-        @Argument(help: ArgumentHelp("The page to print (sync, cli, …); without it, the list of pages.", valueName: "page"))
+        @Argument(help: ArgumentHelp("The page to print (sync, cli, …); without it, the list of pages.", valueName: "page"),
+                  completion: .list(Self.pageNames))
         var page: String?
+
+        /// The names of the pages, for the shells' completion scripts: none
+        /// when the documentation is missing.
+        static var pageNames: [String] {
+            folder.flatMap { try? pages(in: $0).keys.sorted() } ?? []
+        }
 
         func run() throws {
             guard let folder = Self.folder else {

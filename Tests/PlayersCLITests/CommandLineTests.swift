@@ -330,6 +330,10 @@ import Testing
         #expect(try await bashCompletions(["players", "--vers"]) == ["--version"])
     }
 
+    @Test func bashCompletesThePagesOfDocs() async throws {
+        #expect(try await bashCompletions(["players", "docs", "sync"]) == ["sync", "syncengine", "syncprotocol"])
+    }
+
     @Test(arguments: ["n\n", "whatever\n", ""])
     func aDeclinedConfirmationDeletesNothingAndExitsOne(_ answer: String) async throws {
         let sandbox = try await sandboxWithAPlayer()

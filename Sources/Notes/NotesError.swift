@@ -12,6 +12,8 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
     case noConflict(UUID)
     /// A value the declaration's rules refuse (``NotesSchema``).
     case invalid(SyncRowError)
+    /// A line of an import that is refused, by number from 1, and why.
+    case badLine(Int, String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
         case .noNote(let id): "there is no note \(id.uuidString): 'notes list' shows them"
         case .noConflict(let id): "there is no conflict of \(id.uuidString): nothing was changed; 'notes conflicts' lists them"
         case .invalid(let error): error.problemDescription
+        case .badLine(let number, let reason): "line \(number): \(reason): nothing was imported"
         }
     }
 }

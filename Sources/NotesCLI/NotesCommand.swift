@@ -21,7 +21,7 @@ struct NotesCommand: AsyncParsableCommand {
             (or not a notes database), 4 the database file is damaged, 5 the sync server could not be reached, failed, \
             or sent an invalid answer, 6 the server holds another database than the one this one synced with: nothing was merged.
             """,
-        subcommands: [Init.self, NotebookCommands.self, NoteCommands.self, List.self, Sync.self, Conflicts.self, Schema.self])
+        subcommands: [Init.self, NotebookCommands.self, NoteCommands.self, List.self, Sync.self, Conflicts.self, Export.self, Import.self, Schema.self])
 
     /// The options every subcommand takes, which may also come before its
     /// name, with whether each takes a value.

@@ -316,6 +316,54 @@ import Testing
         #expect(try await device.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
     }
 
+    /// `export` then `import` into a new database: the same notebooks and
+    /// notes, ids kept; through a private file, and through the standard
+    /// streams.
+    @Test func anExportImportsIntoAnotherDatabaseAsItWas() async throws {
+        let folder = try TemporaryFolder()
+        let (a, b, c) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder), try NotesDeviceProcess("c", in: folder))
+        for device in [a, b, c] { try await device.runChecked(["init"]) }
+        let work = try await a.add(["notebook", "add", "Work"])
+        _ = try await a.add(["note", "add", "--notebook", work, "--title", "Groceries", "--body", "Milk\n\"and\" eggs"])
+        _ = try await a.add(["note", "add", "--notebook", work, "--title", "Zoé"])
+        #expect(try await a.runChecked(["export", "notes.jsonl"]) == "Exported 3 rows to notes.jsonl.\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path("notes.jsonl"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try await b.runChecked(["import", "notes.jsonl"]) == "Imported 1 notebook and 2 notes.\n")
+        #expect(try await b.list() == (try await a.list()))
+        let exported = try await a.runChecked(["export", "-"])
+        #expect(exported == (try String(contentsOf: folder.url("notes.jsonl"), encoding: .utf8)))
+        let imported = try await c.run(["import", "-"], input: exported)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(try await c.list() == (try await a.list()))
+        let again = try await a.run(["export", "notes.jsonl"])
+        #expect(again.status == 1 && again.error.contains("notes.jsonl already exists"), "\(again.error)")
+        try await a.runChecked(["export", "notes.jsonl", "--force"])
+    }
+
+    /// A bad line anywhere: its number and why, and nothing of the lines
+    /// before it is added.
+    @Test(arguments: [
+        (#"{"id":"5C2F0D9E-8A1B-4C3D-9E4F-0A1B2C3D4E5F","table":"notebook","values":{"name":""}}"#, "line 2: $.values.name: "),
+        (#"{"id":"5C2F0D9E-8A1B-4C3D-9E4F-0A1B2C3D4E5F","table":"tag","values":{}}"#, #"line 2: $.table: "tag" is not a table of this declaration"#),
+        ("not json", "line 2: $: "),
+        (#"{"id":"5C2F0D9E-8A1B-4C3D-9E4F-0A1B2C3D4E5F","table":"note","values":{"notebook":"0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34","title":"Orphan","body":null}}"#,
+         "line 2: the note's notebook is neither in the database nor on an earlier line"),
+        (#"{"id":"0E42CFD4-B6CA-4CC9-A1CE-408B94824A58","table":"notebook","values":{"name":"Again"}}"#,
+         "line 2: the notebook 0E42CFD4-B6CA-4CC9-A1CE-408B94824A58 exists already"),
+    ])
+    func aRefusedLineIsNamedAndNothingIsImported(_ line: String, _ error: String) async throws {
+        let folder = try TemporaryFolder()
+        let device = try NotesDeviceProcess("a", in: folder)
+        try await device.runChecked(["init"])
+        let first = #"{"id":"0E42CFD4-B6CA-4CC9-A1CE-408B94824A58","table":"notebook","values":{"name":"Home"}}"#
+        let result = try await device.run(["import", "-"], input: first + "\n" + line + "\n")
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("notes: " + error), "\(result.error)")
+        #expect(result.error.hasSuffix(": nothing was imported\n"), "\(result.error)")
+        #expect(try await device.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
+    }
+
     @Test func theDatabaseAndItsKeyAreRequired() async throws {
         let folder = try TemporaryFolder()
         let process = ChildProcess()

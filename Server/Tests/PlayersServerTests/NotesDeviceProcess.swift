@@ -30,9 +30,10 @@ struct NotesDeviceProcess: Sendable {
         return process
     }
 
-    /// Runs `notes --database NAME.db --passphrase-file pass ARGUMENTS`.
-    func run(_ arguments: [String]) async throws -> ProcessResult {
-        try await TestSupport.run(try makeProcess(arguments))
+    /// Runs `notes --database NAME.db --passphrase-file pass ARGUMENTS`,
+    /// `input` on its standard input.
+    func run(_ arguments: [String], input: String? = nil) async throws -> ProcessResult {
+        try await TestSupport.run(try makeProcess(arguments), input: input)
     }
 
     /// Runs `notes`, throwing unless it succeeds; its standard output.

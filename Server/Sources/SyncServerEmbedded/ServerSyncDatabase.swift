@@ -45,6 +45,9 @@ public final class ServerSyncDatabase: Sendable {
         commitObserver = CounterCommitObserver(counterTable: "sync_server_counter", notifier: changes) { db in try Self.counter(db).value }
         try writer.write { db in
             try SyncStoreError.checkDeclared(try Self.storedTables(db), by: schema)
+            let served = try String.fetchOne(db, sql: "SELECT declaration FROM sync_server_declaration WHERE id = 1")
+            try db.execute(sql: "INSERT OR REPLACE INTO sync_server_declaration (id, declaration) VALUES (1, ?)",
+                           arguments: [try SyncStoreError.declarationToKeep(served: served, serving: schema)])
             try makeMissingDigests(db)
         }
         writer.add(transactionObserver: commitObserver)
@@ -157,6 +160,11 @@ public final class ServerSyncDatabase: Sendable {
         // those kept before bind their row and operation.
         { db in
             try db.execute(sql: "ALTER TABLE sync_server_answer ADD COLUMN change_fingerprint TEXT")
+        },
+        // 5: the declaration served last, which the next one must not lock
+        // out (SyncStoreError.declarationToKeep).
+        { db in
+            try db.execute(sql: "CREATE TABLE sync_server_declaration (id INTEGER PRIMARY KEY CHECK (id = 1), declaration TEXT NOT NULL)")
         },
     ]
 

@@ -80,6 +80,13 @@ public final class PostgresSyncStore: SyncRowStore {
             try await write { connection, logger, _ in
                 let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
                 try SyncStoreError.checkDeclared(try await rows.storedTables(), by: schema)
+                let served = try await connection.query("SELECT declaration FROM sync_server_declaration WHERE id = 1", logger: logger)
+                    .first(String.self)
+                let kept = try SyncStoreError.declarationToKeep(served: served, serving: schema)
+                try await connection.query("""
+                    INSERT INTO sync_server_declaration (id, declaration) VALUES (1, \(kept))
+                    ON CONFLICT (id) DO UPDATE SET declaration = EXCLUDED.declaration
+                    """, logger: logger)
                 try await rows.makeMissingDigests()
             }
         } catch {
@@ -184,6 +191,11 @@ public final class PostgresSyncStore: SyncRowStore {
             // Each answer bound to its whole change (SyncChange.fingerprint);
             // those kept before bind their row and operation.
             "ALTER TABLE sync_server_answer ADD COLUMN change_fingerprint text",
+        ],
+        [
+            // The declaration served last, which the next one must not
+            // lock out (SyncStoreError.declarationToKeep).
+            "CREATE TABLE sync_server_declaration (id integer PRIMARY KEY CHECK (id = 1), declaration text NOT NULL)",
         ],
     ])
 

@@ -81,6 +81,32 @@ import Testing
         #expect(try ServerDatabase.playerCount(folder.path("server.db")) == 2)
     }
 
+    /// A declaration that adds a required column would lock out every
+    /// device of the one served before: refused at start, naming it; one
+    /// that adds a nullable column is served.
+    @Test func aDeclarationThatWouldLockOutTheDevicesOfTheOneServedBeforeIsRefusedAtStart() async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration(in: folder)
+        let server = try ServerProcess(["--database", "server.db", "--schema", "notes.json"], environment: ServerDatabase.environment,
+                                       folder: folder)
+        _ = try pushNotebook(server)
+        #expect(try server.stop() == 0)
+        let requiredDue = try SyncSchema(tables: SyncSchema.testNotes.tables.map { table in
+            table.name != "note" ? table : SyncTable(name: "note", primaryKey: table.primaryKey, conflicts: table.conflicts,
+                                                       columns: table.columns + [SyncColumn(name: "due", type: .integer, isRequired: true)])
+        })
+        try writeDeclaration("due.json", requiredDue.json(), in: folder)
+        let refused = try await ServerProcess.run(["--database", "server.db", "--schema", "due.json", "--port", "0"],
+                                                  environment: ServerDatabase.environment, in: folder)
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("would lock out the devices of the one this database served before: it adds the required column "
+            + "note.due, which the devices that do not know it never send: declare it without \"required\""), "\(refused.error)")
+        try writeDeclaration("next.json", SyncSchema.testNotesNextVersion.json(), in: folder)
+        let next = try ServerProcess(["--database", "server.db", "--schema", "next.json"], environment: ServerDatabase.environment,
+                                     folder: folder)
+        #expect(try next.stop() == 0)
+    }
+
     @Test(arguments: [["--seed", "2"], ["--demo"]])
     func theDemosWritesNeedPlayersTable(_ demo: [String]) async throws {
         let folder = try TemporaryFolder()

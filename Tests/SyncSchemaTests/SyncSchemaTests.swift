@@ -42,6 +42,23 @@ import TestSupport
         #expect(schema.tablesInApplyOrder.map(\.name) == ["notebook", "note"])
     }
 
+    /// SyncEngine.md's declaration in Swift, as the page writes it.
+    @Test func aDeclarationWrittenInSwiftReadsBackEqualFromItsJSON() throws {
+        let schema = try SyncSchema(tables: [
+            SyncTable(name: "project", primaryKey: "id", conflicts: .serverWins, columns: [
+                SyncColumn(name: "id", type: .uuid, isRequired: true),
+                SyncColumn(name: "name", type: .text, isRequired: true, isTrimmed: true, maximumLength: 100),
+            ]),
+            SyncTable(name: "task", primaryKey: "id", conflicts: .mergeByColumn, columns: [
+                SyncColumn(name: "id", type: .uuid, isRequired: true),
+                SyncColumn(name: "project", type: .uuid, isRequired: true, references: SyncReference(table: "project", onDelete: .cascade)),
+                SyncColumn(name: "done", type: .boolean),
+            ]),
+        ])
+        #expect(try SyncSchema(json: schema.json()) == schema)
+        #expect(schema.tablesInApplyOrder.map(\.name) == ["project", "task"])
+    }
+
     @Test func aDeclarationReadsBackEqualFromTheFileItWrites() throws {
         let schema = try SyncSchema(json: Data(Self.notesJSON.utf8))
         #expect(try SyncSchema(json: schema.json()) == schema)

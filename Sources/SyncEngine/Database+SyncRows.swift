@@ -128,11 +128,22 @@ extension Database {
 
     func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
                              version: Int64?, changedAt: Double, detectedAt: Date) throws {
-        func json(_ values: [String: SyncValue]?) -> String? {
-            values.map { SyncStoredJSON.text(SyncRowJSON(id: id.uuidString, values: $0.mapValues(SyncJSONScalar.init))) }
+        func json(_ values: [String: SyncValue]?) throws -> String? {
+            guard let values else { return nil }
+            // JSON has no text for an infinite real, which only a write
+            // around the declaration stores: refused as its column refuses it.
+            for case (let name, .real(let real)) in values where !real.isFinite {
+                guard let column = table.column(name) else { continue }
+                do {
+                    _ = try column.validated(.real(real))
+                } catch {
+                    throw SyncEngineError.rowBreaksDeclaration(table: table.name, id: id, .invalidValue(table: table.name, error))
+                }
+            }
+            return SyncStoredJSON.text(SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init)))
         }
         let values: [(any DatabaseValueConvertible)?] = [
-            table.name, storedID, json(local), json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
+            table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
         ]
         try execute(sql: """
             INSERT INTO \(SyncEngine.conflictTable)

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import SyncEngine
 import SyncSchema
+import TestSupport
 import Testing
 
 /// The server's answers to a batch, recorded: applied changes leave the
@@ -90,6 +91,37 @@ import Testing
         #expect(conflict.localValues == ["name": .string("Mine"), "colour": .null])
         #expect(conflict.serverValues == ["name": .string("Theirs"), "colour": .string("blue")])
         #expect(conflict.serverVersion == 4 && conflict.detectedAt == now)
+    }
+
+    /// A local value that JSON cannot hold (an infinite real, written by
+    /// SQL around the declaration) is refused as its column refuses it,
+    /// naming the row, and nothing is recorded; the process goes on.
+    @Test func aConflictWhoseLocalValueIsAnInfiniteRealIsRefusedNamingTheRow() throws {
+        let folder = try TemporaryFolder()
+        let queue = try DatabaseQueue(path: folder.path("gauges.sqlite"))
+        let schema = try SyncSchema(tables: [SyncTable(name: "gauge", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true), SyncColumn(name: "level", type: .real),
+        ])])
+        let id = UUID()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE gauge (id TEXT PRIMARY KEY NOT NULL, level REAL)")
+            try db.installSyncEngine(for: schema)
+            try db.execute(sql: "INSERT INTO gauge (id, level) VALUES (?, 1.5)", arguments: [id.uuidString])
+        }
+        let batch = try queue.write { db in try db.nextSyncPushBatch(for: schema, at: now) }
+        try queue.write { db in try db.execute(sql: "UPDATE gauge SET level = 1e999") }
+        let server = try schema.table("gauge")!.row(id: id, values: ["level": .real(2)])
+        let results = [SyncPushResult(mutationID: batch[0].mutationID, status: .conflict, version: 4, serverRow: server)]
+        let error = #expect(throws: SyncEngineError.self) {
+            try queue.write { db in try db.recordSyncPushResults(results, for: batch, schema: schema, at: now) }
+        }
+        guard case .rowBreaksDeclaration("gauge", id, .invalidValue(_, let valueError))? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(valueError.problem == .notFinite)
+        #expect(try queue.read { db in try SyncConflict.fetchCount(db) } == 0)
+        try queue.close()
     }
 
     /// A table merged by column: the server applied what no one else

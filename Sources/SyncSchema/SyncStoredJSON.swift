@@ -16,11 +16,6 @@ public enum SyncStoredJSON {
         written { $0.appendObject(values) { $0.appendValue($1) } }
     }
 
-    /// A row's values as JSON has them.
-    public static func text(_ values: [String: SyncJSONScalar]) -> String {
-        written { $0.appendObject(values) { $0.appendScalar($1) } }
-    }
-
     /// The versions of a row's columns: `{"name":41,"score":42}`.
     public static func text(_ integers: [String: Int64]) -> String {
         written { $0.appendObject(integers) { $0.appendInteger($1) } }

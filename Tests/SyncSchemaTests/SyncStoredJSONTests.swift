@@ -77,7 +77,10 @@ import TestSupport
                     types[name] = type
                     versions[name] = Int64.random(in: 1 ... .max, using: &generator)
                 }
-                let text = SyncStoredJSON.text(values)
+                // As a store writes a row's values: typed by their columns.
+                let text = SyncStoredJSON.text(values.reduce(into: [String: SyncValue]()) { typed, member in
+                    typed[member.key] = member.value.value(for: types[member.key]!)
+                })
                 let versionsText = SyncStoredJSON.text(versions)
                 #expect(text == (try FoundationJSON.text(values)), "seed \(seed), round \(round): written as JSONEncoder writes it")
                 #expect(versionsText == (try FoundationJSON.text(versions)), "seed \(seed), round \(round): \(versionsText)")

@@ -13,9 +13,12 @@ extension Database {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("installing the sync engine") }
         for table in schema.tables {
             guard try tableExists(table.name) else { throw SyncEngineError.missingTable(table.name) }
-            let columns = Set(try self.columns(in: table.name).map { $0.name.lowercased() })
-            for column in table.columns where !columns.contains(column.name) {
-                throw SyncEngineError.missingColumn(table: table.name, column: column.name)
+            let columns = Dictionary(try self.columns(in: table.name).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            for column in table.columns {
+                guard let stored = columns[column.name] else { throw SyncEngineError.missingColumn(table: table.name, column: column.name) }
+                if !SyncColumnAffinity(declaredType: stored.type).holds(column.type) {
+                    throw SyncEngineError.columnTypeMismatch(table: table.name, column: column.name, declared: column.type, sqlType: stored.type)
+                }
             }
         }
         try SyncEngine.createTables(self)

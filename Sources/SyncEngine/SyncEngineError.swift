@@ -9,6 +9,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     case missingTable(String)
     /// A declared column that the database's table does not have.
     case missingColumn(table: String, column: String)
+    /// A declared column whose SQL type would change the values it stores
+    /// (``SyncColumnAffinity``): text kept as a number, a number as text.
+    case columnTypeMismatch(table: String, column: String, declared: SyncColumnType, sqlType: String)
     /// An outbox entry of a table that the declaration does not sync.
     case undeclaredTable(String)
     /// An outbox entry never sent whose row is no longer there.
@@ -33,6 +36,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "the database has no table \(table), which the declaration syncs: create it in a migration before the sync engine's"
         case .missingColumn(let table, let column):
             "the table \(table) has no column \(column), which the declaration syncs: add it in a migration before the sync engine's"
+        case .columnTypeMismatch(let table, let column, let declared, let sqlType):
+            "the column \(table).\(column) is declared \(declared.rawValue), but the table stores it as \(sqlType.isEmpty ? "untyped" : sqlType), "
+                + "which would change its values: make it \(SyncColumnAffinity.sqlType(for: declared)) in a migration before the sync engine's"
         case .undeclaredTable(let table):
             "the sync outbox holds a change of the table \(table), which the declaration does not sync: install the declaration that has it"
         case .rowGone(let table, let id):

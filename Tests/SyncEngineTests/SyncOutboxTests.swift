@@ -25,6 +25,40 @@ import Testing
         try other.close()
     }
 
+    /// A column whose SQL type would change its values (a title kept as
+    /// a number, a UUID as an integer) is refused, naming the type to give
+    /// it; the types of the table in SyncEngine.md install.
+    @Test func installingNeedsColumnsThatKeepTheirValues() throws {
+        let other = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
+        try other.write { db in
+            try db.execute(sql: """
+                CREATE TABLE notebook (id TEXT PRIMARY KEY, name VARCHAR(100), colour TEXT);
+                CREATE TABLE note (id TEXT PRIMARY KEY, notebook TEXT, title NUMERIC, body TEXT)
+                """)
+            let error = #expect(throws: SyncEngineError.columnTypeMismatch(table: "note", column: "title", declared: .text, sqlType: "NUMERIC")) {
+                try db.installSyncEngine(for: notes.schema)
+            }
+            #expect(error?.description == "the column note.title is declared text, but the table stores it as NUMERIC, which would change its values: "
+                + "make it TEXT in a migration before the sync engine's")
+        }
+        try other.close()
+        let types = try DatabaseQueue(path: notes.folder.path("types.sqlite"))
+        let schema = try SyncSchema(tables: [SyncTable(name: "sample", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true), SyncColumn(name: "label", type: .text, maximumLength: 20),
+            SyncColumn(name: "count", type: .integer), SyncColumn(name: "ratio", type: .real), SyncColumn(name: "done", type: .boolean),
+        ])])
+        try types.write { db in
+            try db.execute(sql: "CREATE TABLE sample (id TEXT PRIMARY KEY NOT NULL, label TEXT, count INTEGER, ratio REAL, done BOOLEAN)")
+            try db.installSyncEngine(for: schema)
+            try db.execute(sql: "DROP TABLE sample")
+            try db.execute(sql: "CREATE TABLE sample (id INTEGER PRIMARY KEY, label TEXT, count INTEGER, ratio REAL, done BOOLEAN)")
+            #expect(throws: SyncEngineError.columnTypeMismatch(table: "sample", column: "id", declared: .uuid, sqlType: "INTEGER")) {
+                try db.installSyncEngine(for: schema)
+            }
+        }
+        try types.close()
+    }
+
     /// A table of its primary key alone (a set of ids) installs, and its
     /// inserts and deletes are recorded.
     @Test func aTableOfItsPrimaryKeyAloneIsSynced() throws {

@@ -474,8 +474,9 @@ public struct SyncClient<Store: SyncStore>: Sendable {
         case 401: return SyncError.unauthorized.with(status: status, detail: message)
         case 403: return SyncError.forbidden.with(status: status, detail: message)
         case 429, 503:
-            let retryAfter = response.retryAfter().map { "retry after \(Int($0.rounded(.up))) s" }
-            return SyncError.serverBusy.with(status: status, detail: retryAfter ?? message)
+            let retryAfter = response.retryAfter()
+            return SyncError.serverBusy.with(status: status, detail: retryAfter.map { "retry after \(Int($0.rounded(.up))) s" } ?? message,
+                                             retryAfter: retryAfter)
         case 500...599: return SyncError.serverError.with(status: status, detail: message)
         case 412: return SyncError.otherServer.with(status: status, detail: message)
         case 400...499: return SyncError.requestRefused.with(status: status, detail: message)

@@ -15,11 +15,14 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public let status: Int?
     /// The server's `error.message`, or `Retry-After` for a busy server.
     public let detail: String?
+    /// How long a busy server asked to wait (`Retry-After`), in seconds.
+    public let retryAfter: TimeInterval?
 
-    private init(_ code: Code, status: Int? = nil, detail: String? = nil) {
+    private init(_ code: Code, status: Int? = nil, detail: String? = nil, retryAfter: TimeInterval? = nil) {
         self.code = code
         self.status = status
         self.detail = detail
+        self.retryAfter = retryAfter
     }
 
     /// 401: no token, or a wrong one.
@@ -62,9 +65,10 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         SyncError(code, status: nil, detail: detail)
     }
 
-    /// The same error, for an answer.
-    public func with(status: Int, detail: String?) -> SyncError {
-        SyncError(code, status: status, detail: detail)
+    /// The same error, for an answer; a busy server's with how long it
+    /// asked to wait.
+    public func with(status: Int, detail: String?, retryAfter: TimeInterval? = nil) -> SyncError {
+        SyncError(code, status: status, detail: detail, retryAfter: retryAfter)
     }
 
     public static func == (lhs: SyncError, rhs: SyncError) -> Bool { lhs.code == rhs.code }

@@ -6,7 +6,8 @@ import Foundation
 /// ``SyncClient/localChangeToPush``), merges each answer in its own
 /// transaction, and again, until its task is cancelled
 /// (Ctrl-C, SIGTERM). A failure is reported in one line and retried after
-/// a back-off that doubles from 1 s up to ``maximumBackOff``, except one
+/// a back-off that doubles from 1 s up to ``maximumBackOff`` (or as long
+/// as a busy server's `Retry-After` asks), except one
 /// that no retry mends (``SyncError/otherServer``), which ends it; a sleep of
 /// the computer (the wall clock jumps past the monotonic one) abandons
 /// the request under way, whose connection is likely dead, and resumes at
@@ -28,6 +29,12 @@ public struct SyncWatcher<Report: Sendable>: Sendable {
     /// How one failure is told, secrets removed.
     let describe: @Sendable (any Error) -> String
     public var maximumBackOff: Duration = .seconds(30)
+    /// The longest wait a busy server's `Retry-After` gets; a longer one
+    /// is cut to it.
+    public var maximumRetryAfter: Duration = .seconds(600)
+    /// How the back-off waits: `Task.sleep`, or in a test one that records
+    /// the waits and returns at once.
+    public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// A wall-clock jump longer than this over the monotonic clock is a
     /// sleep of the computer.
     public var sleepThreshold: TimeInterval = 10
@@ -59,11 +66,11 @@ public struct SyncWatcher<Report: Sendable>: Sendable {
                 if Task.isCancelled { return nil }
                 if error as? SyncError == .otherServer { return error }
                 failures += 1
-                let backOff = min(.seconds(1) * (1 << min(failures - 1, 16)), maximumBackOff)
+                let backOff = backOff(after: failures, error)
                 onNotice("\(describe(error)); retrying in \(backOff.components.seconds) s.")
                 do {
-                    _ = try await untilSleepNoticed {
-                        try await Task.sleep(for: backOff)
+                    _ = try await untilSleepNoticed { [sleep] in
+                        try await sleep(backOff)
                         return Report?.none
                     }
                 } catch is SleepNoticed {
@@ -75,6 +82,15 @@ public struct SyncWatcher<Report: Sendable>: Sendable {
             }
         }
         return nil
+    }
+
+    /// The wait before the next try after `failures` in a row: 1 s,
+    /// doubled each time up to ``maximumBackOff``; at least what a busy
+    /// server asked (``SyncError/retryAfter``), up to ``maximumRetryAfter``.
+    func backOff(after failures: Int, _ error: any Error) -> Duration {
+        let doubled = min(.seconds(1) * (1 << min(failures - 1, 16)), maximumBackOff)
+        guard let retryAfter = (error as? SyncError)?.retryAfter else { return doubled }
+        return max(doubled, min(.seconds(retryAfter.rounded(.up)), maximumRetryAfter))
     }
 
     /// Runs `operation`, or throws ``SleepNoticed`` (cancelling it) when the

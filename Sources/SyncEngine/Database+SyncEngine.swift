@@ -19,6 +19,10 @@ extension Database {
                 if !SyncColumnAffinity(declaredType: stored.type).holds(column.type) {
                     throw SyncEngineError.columnTypeMismatch(table: table.name, column: column.name, declared: column.type, sqlType: stored.type)
                 }
+                // A server's row may hold null where the declaration allows it.
+                if stored.isNotNull && !column.isRequired && stored.primaryKeyIndex == 0 {
+                    throw SyncEngineError.columnRequiresValue(table: table.name, column: column.name)
+                }
             }
         }
         try SyncEngine.createTables(self)

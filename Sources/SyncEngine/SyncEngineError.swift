@@ -12,6 +12,10 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     /// A declared column whose SQL type would change the values it stores
     /// (``SyncColumnAffinity``): text kept as a number, a number as text.
     case columnTypeMismatch(table: String, column: String, declared: SyncColumnType, sqlType: String)
+    /// A column that the declaration leaves optional and the table
+    /// declares `NOT NULL`: a server's row without a value could not be
+    /// merged.
+    case columnRequiresValue(table: String, column: String)
     /// An outbox entry of a table that the declaration does not sync.
     case undeclaredTable(String)
     /// An outbox entry never sent whose row is no longer there.
@@ -39,6 +43,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
         case .columnTypeMismatch(let table, let column, let declared, let sqlType):
             "the column \(table).\(column) is declared \(declared.rawValue), but the table stores it as \(sqlType.isEmpty ? "untyped" : sqlType), "
                 + "which would change its values: make it \(SyncColumnAffinity.sqlType(for: declared)) in a migration before the sync engine's"
+        case .columnRequiresValue(let table, let column):
+            "the column \(table).\(column) is optional in the declaration, but the table declares it NOT NULL, so a row of the server "
+                + "without it could not be merged: declare it required, or drop NOT NULL in a migration before the sync engine's"
         case .undeclaredTable(let table):
             "the sync outbox holds a change of the table \(table), which the declaration does not sync: install the declaration that has it"
         case .rowGone(let table, let id):

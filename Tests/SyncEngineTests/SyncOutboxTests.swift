@@ -59,6 +59,23 @@ import Testing
         try types.close()
     }
 
+    /// A server's row may hold null in a column the declaration leaves
+    /// optional: a table that declares it NOT NULL could not merge it.
+    @Test func installingNeedsAnOptionalColumnToAcceptNull() throws {
+        let other = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
+        try other.write { db in
+            try db.execute(sql: """
+                CREATE TABLE notebook (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, colour TEXT NOT NULL DEFAULT 'blue');
+                CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL, notebook TEXT NOT NULL, title TEXT NOT NULL, body TEXT)
+                """)
+            let error = #expect(throws: SyncEngineError.columnRequiresValue(table: "notebook", column: "colour")) {
+                try db.installSyncEngine(for: notes.schema)
+            }
+            #expect(error?.description.hasSuffix("declare it required, or drop NOT NULL in a migration before the sync engine's") == true)
+        }
+        try other.close()
+    }
+
     /// A table of its primary key alone (a set of ids) installs, and its
     /// inserts and deletes are recorded.
     @Test func aTableOfItsPrimaryKeyAloneIsSynced() throws {

@@ -127,7 +127,7 @@ let package = Package(
             ]),
         // What the apps' command lines (players, notes) share above it: the
         // one map of the libraries' errors to a sentence and an exit
-        // status. Apart from CommandLineBase, which players-server
+        // status, and `-` for a file argument (StandardStream). Apart from CommandLineBase, which players-server
         // links too: the map knows CipherSync's errors, and the server
         // holds no code of CipherSync.
         .target(

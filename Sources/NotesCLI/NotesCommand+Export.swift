@@ -23,7 +23,7 @@ extension NotesCommand {
             let notes = try options.open()
             let lines = try notes.exportLines()
             let text = Data(lines.map { $0 + "\n" }.joined().utf8)
-            if file == "-" {
+            if file == StandardStream.argument {
                 FileHandle.standardOutput.write(text)
                 return
             }
@@ -32,38 +32,6 @@ extension NotesCommand {
                 destination, replacing: force, protecting: [URL(fileURLWithPath: try options.location().path)])
             try DatabaseFileOperations.writeVerified(to: destination, contents: text) { _ in }
             print("Exported \(lines.count) rows to \(file).")
-        }
-    }
-
-    struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Add the notebooks and notes of JSON Lines, from a file or from standard input.",
-            discussion: """
-                The lines that 'notes export' writes, each checked as a sync checks a row: all of them are added \
-                in one transaction, or none, and a refused line is named by its number. '-' reads standard input.
-                """)
-
-        @OptionGroup var options: NotesOptions
-        @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file"), completion: .file())
-        var file: String
-
-        func run() async throws {
-            let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-                guard !data.isEmpty else { throw CLIError.failure("standard input is empty: pipe or redirect the lines into 'notes import -'") }
-            } else {
-                guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw CLIError.failure("cannot read \(file): check that it exists and is readable")
-                }
-                data = contents
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw CLIError.failure("\(file == "-" ? "standard input" : file) is not UTF-8 text: nothing was imported")
-            }
-            let added = try options.open().importLines(text.split(separator: "\n", omittingEmptySubsequences: false))
-            func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-            print("Imported \(count(added.notebooks, "notebook")) and \(count(added.notes, "note")).")
         }
     }
 }

@@ -24,19 +24,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let name = file == StandardStream.argument ? StandardStream.inputName : file
-            let data: Data
-            if file == StandardStream.argument {
-                try StandardStream.checkInputIsNotATerminal(command: "decrypt")
-                data = FileHandle.standardInput.readDataToEndOfFile()
-                guard !data.isEmpty else {
-                    throw CLIError.failure("standard input is empty: pipe or redirect the export into 'players decrypt -'")
-                }
-            } else {
-                guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw CLIError.failure("cannot read \(file): check that it exists and is readable")
-                }
-                data = contents
-            }
+            let data = try StandardStream.contents(of: file, command: "players decrypt", what: "the export")
             let key = try options.resolveKey()
             let json: Data
             do {

@@ -32,7 +32,7 @@ extension PlayersCommand {
             let url = options.databaseURL
             let fromStandardInput = source == StandardStream.argument
             if fromStandardInput {
-                try StandardStream.checkInputIsNotATerminal(command: "encrypt")
+                try StandardStream.checkInputIsNotATerminal(command: "players encrypt")
             } else if !FileManager.default.fileExists(atPath: source) {
                 throw CLIError.failure("there is no database at \(source)")
             }

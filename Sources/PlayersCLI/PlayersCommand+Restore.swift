@@ -42,7 +42,7 @@ extension PlayersCommand {
 
         func run() async throws {
             let fromStandardInput = source == StandardStream.argument
-            if fromStandardInput { try StandardStream.checkInputIsNotATerminal(command: "restore") }
+            if fromStandardInput { try StandardStream.checkInputIsNotATerminal(command: "players restore") }
             let url = options.databaseURL
             // The key must open it; the connections close at once, so that
             // the database is free for the swap.

@@ -341,6 +341,20 @@ import Testing
         try await a.runChecked(["export", "notes.jsonl", "--force"])
     }
 
+    /// `import -` from a terminal would wait for lines nobody types; an
+    /// empty pipe holds none: both refused, nothing imported.
+    @Test func anImportFromATerminalOrAnEmptyPipeIsRefused() async throws {
+        let folder = try TemporaryFolder()
+        let device = try NotesDeviceProcess("a", in: folder)
+        try await device.runChecked(["init"])
+        let terminal = try await runOnTerminal(try device.makeProcess(["import", "-"]))
+        #expect(terminal.status == 2)
+        #expect(terminal.output == "notes: standard input is a terminal: pipe or redirect the file into 'notes import -', or give its path\n")
+        let empty = try await device.run(["import", "-"], input: "")
+        #expect(empty.status == 1)
+        #expect(empty.error == "notes: standard input is empty: pipe or redirect the lines into 'notes import -'\n")
+    }
+
     /// A bad line anywhere: its number and why, and nothing of the lines
     /// before it is added.
     @Test(arguments: [

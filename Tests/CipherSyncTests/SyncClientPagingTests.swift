@@ -94,7 +94,7 @@ import TestSupport
         let store = MemorySyncStore(items: ["a": 1], position: Self.stored(cursor: "5"))
         var client = client(transport, store)
         client.waitSeconds = 50
-        client.localChangeToPush = { try await Task.sleep(for: .seconds(3_600)) }
+        client.localChangeToPush = { try await untilCancelled() }
         let report = try await client.sync()
         #expect(report.inserted == 1 && report.cursorAfter == "6")
     }

@@ -20,7 +20,7 @@ import TestSupport
                 case 3: throw SyncError.serverBusy.with(status: 503, detail: nil, retryAfter: 3_600)
                 case 4: throw SyncError.serverBusy.with(status: 503, detail: nil, retryAfter: 0.2)
                 default:
-                    try await Task.sleep(for: .seconds(3_600))
+                    try await untilCancelled()
                     return 0
                 }
             },

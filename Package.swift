@@ -127,12 +127,13 @@ let package = Package(
             ]),
         // What the apps' command lines (players, notes) share above it: the
         // one map of the libraries' errors to a sentence and an exit
-        // status, and `-` for a file argument (StandardStream). Apart from CommandLineBase, which players-server
+        // status, `-` for a file argument (StandardStream), and `sync --watch`
+        // on a replicator (SyncWatch). Apart from CommandLineBase, which players-server
         // links too: the map knows CipherSync's errors, and the server
         // holds no code of CipherSync.
         .target(
             name: "AppCommandLine",
-            dependencies: ["AppFiles", "CipherDB", "CipherSync", "SyncSchema"]),
+            dependencies: ["AppFiles", "CipherDB", "CipherSync", "CommandLineBase", "SyncSchema"]),
         .executableTarget(
             name: "PlayersCLI",
             dependencies: [

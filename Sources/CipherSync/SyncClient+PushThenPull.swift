@@ -24,6 +24,7 @@ extension SyncClient where Store == SyncEngineStore {
         let start = SyncStopwatch(clock)
         var pusher = SyncEnginePusher(store.writer, schema: store.schema, endpoint: changesEndpoint, transport: transport)
         pusher.allowsOtherServer = allowsOtherServer
+        pusher.onProgress = onPushProgress
         var push = try await withinDeadline(from: start) { [pusher] in try await pusher.push(dryRun: dryRun) }
         let pull = try await sync(full: full, dryRun: dryRun, startedAt: start)
         if pull.requeued > 0, !dryRun {

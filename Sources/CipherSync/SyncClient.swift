@@ -39,7 +39,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     public let transport: any HTTPTransport
     /// The collection's URL, such as `http://127.0.0.1:8080/v1/sync/rows?tables=player`.
     public let endpoint: URL
-    public let store: Store
+    public var store: Store
     /// The most pages one sync follows, a snapshot's catch-up delta
     /// included: a server whose `next` links never end is refused.
     public var maximumPages = 10_000
@@ -64,14 +64,17 @@ public struct SyncClient<Store: SyncStore>: Sendable {
     /// answer at once.
     public var waitSeconds: Int?
     /// While a long-poll waits (``waitSeconds``): returns when a local
-    /// change waits to be pushed (``SyncEngine/SyncLocalChanges/next(pollingEvery:)``).
+    /// change waits to be pushed (``SyncEngine/SyncLocalChanges/next()``).
     /// The held request then ends at once, nothing of it merged, and the
     /// sync reports nothing new (`upToDate`); the caller syncs again to
-    /// push the change (``SyncWatcher`` does, at once). Default: nil, the
+    /// push the change (``SyncReplicator`` does, at once). Default: nil, the
     /// long-poll waits for the server alone.
     public var localChangeToPush: (@Sendable () async throws -> Void)?
     /// Called after each page, with the pages and bytes received so far.
     public var onPage: (@Sendable (_ pages: Int, _ bytes: Int) -> Void)?
+    /// For ``pushThenPull(full:dryRun:)``: follows each push
+    /// (``SyncEnginePusher/onProgress``).
+    public var onPushProgress: (@Sendable (_ answered: Int, _ pending: Int) -> Void)?
     /// The clock of ``maximumDuration`` and of the report's duration:
     /// `ContinuousClock`, or in a test one that the test advances.
     public var clock: any Clock<Duration> = ContinuousClock()

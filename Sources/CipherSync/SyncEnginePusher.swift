@@ -35,6 +35,10 @@ public struct SyncEnginePusher: Sendable {
     /// one the stored cursor names. By default each batch names that one,
     /// and another server refuses it (412, ``CipherSync/SyncError/otherServer``).
     public var allowsOtherServer = false
+    /// Told the changes whose answers are recorded so far and the changes
+    /// waiting when the push began: once before the first batch, then
+    /// after each. Default: nil.
+    public var onProgress: (@Sendable (_ answered: Int, _ pending: Int) -> Void)?
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL, transport: any HTTPTransport) {
         self.init(writer, schema: schema, endpoint: Self.changesEndpoint(baseURL: baseURL), transport: transport)
@@ -66,6 +70,8 @@ public struct SyncEnginePusher: Sendable {
         }
         var report = SyncPushReport(pending: pending)
         guard !dryRun, pending > 0 else { return report }
+        onProgress?(0, pending)
+        var answeredCount = 0
         var previous: [SyncPushChange] = []
         while true {
             var batch = try await writer.write { db in try db.nextSyncPushBatch(for: schema, maximumChanges: maximumChanges) }
@@ -95,6 +101,8 @@ public struct SyncEnginePusher: Sendable {
             let answered = batch
             report.counts += try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
             report.batches += 1
+            answeredCount += answered.count
+            onProgress?(answeredCount, pending)
         }
         return report
     }

@@ -11,6 +11,7 @@ public struct SyncEngineStaging: SyncStaging {
     let schema: SyncSchema
     let mergeProgress: SyncMergeProgress?
     let beforeCommit: (@Sendable (Database) throws -> Void)?
+    let onRowsRemoved: (@Sendable ([SyncRowReference]) -> Void)?
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
         let schema = schema
@@ -36,14 +37,16 @@ public struct SyncEngineStaging: SyncStaging {
         // A server restored from a backup lost what this device synced
         // after the point both histories share: the merge keeps it.
         let wentBackTo: Int64?? = fetch.historyChange == .wentBack ? .some(fetch.sharedCounter) : .none
-        let (schema, mergeProgress, beforeCommit) = (schema, mergeProgress, beforeCommit)
-        return try await writer.writeWithoutTransaction { db in
+        let (schema, mergeProgress, beforeCommit, listsRemoved) = (schema, mergeProgress, beforeCommit, onRowsRemoved != nil)
+        let (counts, removed) = try await writer.writeWithoutTransaction { db in
             var counts = SyncMergeCounts()
+            var removed: [SyncRowReference] = []
             var divergence: SyncDivergence?
             try db.withPageCache(kibibytes: SyncEngine.mergePageCacheKiB) {
                 try db.inTransaction(.immediate) {
                     counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: fetch.kind == .snapshot, wentBackTo: wentBackTo,
-                                                           progress: mergeProgress)
+                                                           progress: mergeProgress,
+                                                           removed: listsRemoved ? { row in removed.append(row) } : nil)
                     guard !dryRun else { return .rollback }
                     try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
                                    arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
@@ -55,9 +58,12 @@ public struct SyncEngineStaging: SyncStaging {
                     return .commit
                 }
             }
-            return SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, unchanged: counts.unchanged,
-                              requeued: counts.requeued, divergence: divergence)
+            let synced = SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted,
+                                    unchanged: counts.unchanged, requeued: counts.requeued, divergence: divergence)
+            return (synced, dryRun ? [] : removed)
         }
+        if !removed.isEmpty { onRowsRemoved?(removed) }
+        return counts
     }
 
     /// Empties the staging; it never fails. A sync cancelled (Ctrl-C)

@@ -22,6 +22,11 @@ public struct SyncEngineStore: SyncStore {
     /// Runs inside each merge's transaction, after its changes and before
     /// its commit: a hook for crash tests.
     public var beforeCommit: (@Sendable (Database) throws -> Void)?
+    /// Told, after each merge's commit, the rows it deleted because the
+    /// server deleted them (its tombstones, or a snapshot that no longer
+    /// lists them), children before parents. Default: nil, the merge
+    /// lists none.
+    public var onRowsRemoved: (@Sendable ([SyncRowReference]) -> Void)?
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) {
         self.writer = writer
@@ -63,6 +68,7 @@ public struct SyncEngineStore: SyncStore {
     public func beginStaging() async throws -> SyncEngineStaging {
         let schema = schema
         try await writer.write { db in try db.prepareSyncStaging(schema: schema) }
-        return SyncEngineStaging(writer: writer, schema: schema, mergeProgress: mergeProgress, beforeCommit: beforeCommit)
+        return SyncEngineStaging(writer: writer, schema: schema, mergeProgress: mergeProgress, beforeCommit: beforeCommit,
+                                 onRowsRemoved: onRowsRemoved)
     }
 }

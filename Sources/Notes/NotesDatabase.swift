@@ -161,22 +161,21 @@ public final class NotesDatabase: Sendable {
 
     /// Pushes the local changes, then pulls the server's; when the pull
     /// queued rows (the server restored from a backup lost them), pushes
-    /// those too (``SyncEngine``'s `pushThenPull`). With `waitSeconds`
-    /// (`notes sync --watch`), the pull is a long-poll: the server holds an
-    /// empty delta up to that long, unless `localChangeToPush` returns
-    /// first (``SyncLocalChanges``: a change to push at once). With
+    /// those too (``SyncEngine``'s `pushThenPull`). With
     /// `allowsOtherServer`, a server that holds another database than the
     /// one this database synced with takes the local changes, and its
     /// snapshot replaces the synced rows (``SyncClient/allowsOtherServer``).
-    public func sync(baseURL: URL, transport: any HTTPTransport, waitSeconds: Int? = nil,
-                     localChangeToPush: (@Sendable () async throws -> Void)? = nil,
-                     allowsOtherServer: Bool = false) async throws -> SyncPushPullReport {
+    public func sync(baseURL: URL, transport: any HTTPTransport, allowsOtherServer: Bool = false) async throws -> SyncPushPullReport {
+        try await syncClient(baseURL: baseURL, transport: transport, allowsOtherServer: allowsOtherServer).pushThenPull()
+    }
+
+    /// The client of ``sync(baseURL:transport:allowsOtherServer:)``, which
+    /// a ``CipherSync/SyncReplicator`` runs for `notes sync --watch`.
+    public func syncClient(baseURL: URL, transport: any HTTPTransport, allowsOtherServer: Bool = false) -> SyncClient<SyncEngineStore> {
         let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
         var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
-        client.waitSeconds = waitSeconds
-        client.localChangeToPush = localChangeToPush
         client.allowsOtherServer = allowsOtherServer
-        return try await client.pushThenPull()
+        return client
     }
 
     /// `values` checked by the declaration's column rules, as the server

@@ -5,7 +5,6 @@ import CipherSync
 import CommandLineBase
 import Foundation
 import Notes
-import SyncEngine
 import SyncSchema
 import TerminalText
 
@@ -17,11 +16,6 @@ extension NotesCommand {
                 The server is a players-server started with --schema FILE, FILE being what 'notes schema' prints. \
                 With --watch, keeps watching afterwards: pushes and merges each change as it comes, until Ctrl-C or SIGTERM.
                 """)
-
-        /// How long each long-poll of `--watch` asks the server to wait, in
-        /// seconds: under the server's limit of 60, and under the idle
-        /// timeouts of common proxies (as `players sync --watch`).
-        static let watchWait = 50
 
         @OptionGroup var options: NotesOptions
         @Option(help: ArgumentHelp("The server, such as http://127.0.0.1:8080.", valueName: "url")) var url: String
@@ -66,26 +60,18 @@ extension NotesCommand {
                 throw CLIError.from(error).redacting(token)
             }
             guard watch else { return }
-            // While watching, the loop retries, with its own back-off. A
-            // local change, of this process or another, ends the long-poll:
-            // it is pushed at once.
-            let watched = CurlTransport(configuration: configuration)
-            let localChanges = try SyncLocalChanges(databaseOf: notes.writer)
-            defer { try? localChanges.close() }
-            let watcher = SyncWatcher(
-                syncOnce: {
-                    try await notes.sync(baseURL: baseURL, transport: watched, waitSeconds: Self.watchWait,
-                                         localChangeToPush: { try await localChanges.next() })
-                },
+            // While watching, the replicator retries, with its own back-off;
+            // a local change, of this process or another, is pushed at once.
+            let client = notes.syncClient(baseURL: baseURL, transport: CurlTransport(configuration: configuration))
+            let replicator = SyncReplicator(client: client)
+            try await SyncWatch.run(
+                replicator, token: token, describe: CLIError.from,
                 onSync: { synced in
                     if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows {
                         Self.printSync(synced)
                     }
                 },
-                onNotice: { line in NotesCommand.printError("notes: \(line)") },
-                describe: { error in CLIError.from(error).redacting(token).description })
-            let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
-            if case .success(let error?) = ended { throw CLIError.from(error).redacting(token) }
+                notice: { line in NotesCommand.printError("notes: \(line)") })
             Self.printLineNow("Stopped watching \(baseURL.absoluteString).")
         }
 

@@ -36,3 +36,11 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabaseError: SyncChangeRefusal {
+    /// The player whose change is refused (``notPushable(playerID:uuid:_:)``).
+    public var refusedRow: SyncRowReference? {
+        guard case .notPushable(_, let uuid, _) = self else { return nil }
+        return SyncRowReference(table: Player.databaseTableName, id: uuid)
+    }
+}

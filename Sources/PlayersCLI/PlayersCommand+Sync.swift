@@ -139,13 +139,7 @@ extension PlayersCommand {
             }
             if watch {
                 printWatched(report, baseURL: baseURL)
-                client.waitSeconds = Self.watchWait
                 client.allowsOtherServer = false
-                // A local change, of this process or another, ends the
-                // long-poll: it is pushed at once.
-                let localChanges = try Self.catching { try SyncLocalChanges(databaseOf: appDatabase.dbWriter) }
-                defer { try? localChanges.close() }
-                client.localChangeToPush = { try await localChanges.next() }
                 try await watchChanges(client, baseURL: baseURL, token: token)
             } else if json {
                 print(try JSONOutput.string(report))

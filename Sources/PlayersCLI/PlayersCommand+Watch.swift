@@ -2,28 +2,25 @@ import AppCommandLine
 import CipherSync
 import CommandLineBase
 import Foundation
+import Players
 import PlayersSync
-import SyncEngine
 
 extension PlayersCommand.Sync {
-    /// How long each long-poll of `--watch` asks the server to wait, in
-    /// seconds: under the server's limit of 60, and under the idle
-    /// timeouts of common proxies.
-    static let watchWait = 50
-
-    /// `--watch`: runs a ``SyncWatcher`` until SIGINT or SIGTERM, which
-    /// cancel the transfer under way (a merge under way finishes or rolls
-    /// back whole), then prints "Stopped watching URL."; or until a failure
-    /// that no retry mends, which it throws.
+    /// `--watch`: runs a ``CipherSync/SyncReplicator`` on `client`
+    /// (``AppCommandLine/SyncWatch``) until SIGINT or SIGTERM, then prints
+    /// "Stopped watching URL."; or until a failure that no retry mends,
+    /// which it throws. Players' rules are checked before each push.
     func watchChanges(_ client: SyncClient<SyncEngineStore>, baseURL: URL, token: String?) async throws {
         let quiet = quiet
-        let watcher = SyncWatcher(
-            syncOnce: { try await client.syncPlayers() },
-            onSync: { [self] report in if !report.isEmpty { printWatched(report, baseURL: baseURL) } },
-            onNotice: { line in if !quiet { Terminal.printError("players: \(line)") } },
-            describe: { error in CLIError.from(error).redacting(token).description })
-        let (ended, _) = await InterruptibleOperation.run { await watcher.run() }
-        if case .success(let error?) = ended { throw CLIError.from(error).redacting(token) }
+        let replicator = SyncReplicator(client: client, configuration: SyncReplicator.Configuration(
+            checkBeforePush: AppDatabase.checkPendingPlayers))
+        try await SyncWatch.run(
+            replicator, token: token, describe: CLIError.from,
+            onSync: { [self] synced in
+                let report = PlayersSyncReport(synced)
+                if !report.isEmpty { printWatched(report, baseURL: baseURL) }
+            },
+            notice: { line in if !quiet { Terminal.printError("players: \(line)") } })
         Terminal.printLineNow("Stopped watching \(baseURL.absoluteString).")
     }
 

@@ -79,12 +79,18 @@ extension Database {
     ///   it lost are kept first: queued to be pushed again, or logged as
     ///   conflicts (``SyncMergeCounts/requeued``).
     ///
+    /// `removed`, if any, is told each row a tombstone or a snapshot
+    /// deletes, before it is deleted (what cascades from it comes in its
+    /// own table's turn: children are deleted first). The caller's
+    /// transaction may still roll back.
+    ///
     /// Each step is one statement per table over its staging table
     /// (``SyncStageTable``), whatever the number of rows. The staging is
     /// emptied. `progress`, if any, follows the rows' step: at the start,
     /// after each chunk of staged rows (``mergeChunk``), and at the end.
     public func mergeStagedSyncChanges(schema: SyncSchema, isSnapshot: Bool, wentBackTo sharedCounter: Int64?? = nil,
-                                       at date: Date = Date(), progress: SyncMergeProgress? = nil) throws -> SyncMergeCounts {
+                                       at date: Date = Date(), progress: SyncMergeProgress? = nil,
+                                       removed: ((SyncRowReference) -> Void)? = nil) throws -> SyncMergeCounts {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("a merge of the server's changes") }
         var merged = 0
         var staged = 0
@@ -111,8 +117,8 @@ extension Database {
                 })
             }
             for table in schema.tablesInApplyOrder.reversed() {
-                try deleteStagedTombstones(of: SyncStageTable(table), &counts)
-                if isSnapshot { try deleteUnlistedRows(of: SyncStageTable(table), &counts) }
+                try deleteStagedTombstones(of: SyncStageTable(table), &counts, removed: removed)
+                if isSnapshot { try deleteUnlistedRows(of: SyncStageTable(table), &counts, removed: removed) }
             }
         }
         counts.conflicts += try logLostChanges(schema, at: date)
@@ -258,22 +264,43 @@ extension Database {
         counts.unchanged += mergedCount - written
     }
 
-    private func deleteStagedTombstones(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+    private func deleteStagedTombstones(of stage: SyncStageTable, _ counts: inout SyncMergeCounts,
+                                        removed: ((SyncRowReference) -> Void)?) throws {
+        let deletable = """
+            SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage
+            WHERE stage.sync_seq BETWEEN ? AND ? AND stage.sync_tombstone = 1 AND \(Self.hasNoLocalChange(stage.table))
+            """
         let delete = try cachedStatement(sql: """
-            DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (
-                SELECT stage.sync_row_id FROM \(stage.quotedName) AS stage
-                WHERE stage.sync_seq BETWEEN ? AND ? AND stage.sync_tombstone = 1 AND \(Self.hasNoLocalChange(stage.table)))
+            DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (\(deletable))
             """)
+        let present = try removed.map { _ in
+            try cachedStatement(sql: """
+                SELECT "\(stage.table.primaryKey)" FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (\(deletable))
+                """)
+        }
         for range in try stagedChunks(stage) {
-            try delete.execute(arguments: [range.lowerBound, range.upperBound])
+            let bounds: StatementArguments = [range.lowerBound, range.upperBound]
+            if let removed, let present {
+                try tell(removed, stage.table, String.fetchCursor(present, arguments: bounds))
+            }
+            try delete.execute(arguments: bounds)
             counts.deleted += changesCount
+        }
+    }
+
+    /// Tells `removed` each row of `ids` (a table's primary keys, UUIDs).
+    private func tell(_ removed: (SyncRowReference) -> Void, _ table: SyncTable, _ ids: some Cursor<String>) throws {
+        while let id = try ids.next() {
+            guard let uuid = UUID(uuidString: id) else { throw SyncRowError.invalidID(table: table.name, id) }
+            removed(SyncRowReference(table: table.name, id: uuid))
         }
     }
 
     /// After a snapshot: the rows the server sent before (a version) that
     /// it no longer lists, and no local change waits for; a chunk of ids
     /// at a time, in their order.
-    private func deleteUnlistedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts) throws {
+    private func deleteUnlistedRows(of stage: SyncStageTable, _ counts: inout SyncMergeCounts,
+                                    removed: ((SyncRowReference) -> Void)?) throws {
         let unlisted = try cachedStatement(sql: """
             SELECT synced.row_id FROM \(SyncEngine.rowTable) AS synced
             WHERE synced.table_name = ? AND synced.row_id > ?
@@ -289,9 +316,14 @@ extension Database {
             // At most 999 values a statement in SQLite 3.15.
             for part in stride(from: 0, to: ids.count, by: 500) {
                 let values = Array(ids[part..<min(part + 500, ids.count)])
-                try execute(sql: """
-                    DELETE FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (\(values.map { _ in "?" }.joined(separator: ", ")))
-                    """, arguments: StatementArguments(values))
+                let chosen = """
+                    FROM "\(stage.table.name)" WHERE "\(stage.table.primaryKey)" IN (\(values.map { _ in "?" }.joined(separator: ", ")))
+                    """
+                if let removed {
+                    try tell(removed, stage.table, String.fetchCursor(self, sql: "SELECT \"\(stage.table.primaryKey)\" \(chosen)",
+                                                                      arguments: StatementArguments(values)))
+                }
+                try execute(sql: "DELETE \(chosen)", arguments: StatementArguments(values))
                 counts.deleted += changesCount
             }
             after = last

@@ -195,7 +195,7 @@ let package = Package(
         // command line, connections and Host headers as a client sends them.
         .testTarget(
             name: "PlayersServerTests",
-            dependencies: fromCipherDB("Players", "CipherDB", "SyncSchema", "TestSupport") + [
+            dependencies: fromCipherDB("Players", "PlayersSync", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "TestSupport") + [
                 "SyncServer",
                 "PlayersServer",
                 "ServerTestSupport",

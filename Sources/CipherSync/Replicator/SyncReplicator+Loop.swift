@@ -78,7 +78,9 @@ extension SyncReplicator {
             wakeUp.clear()
             let (served, holds) = state.withLock { state in
                 let upToDate = state.status.activity.kind == .upToDate
-                state.resting = upToDate ? .upToDate : .connecting
+                // Once a push is answered: the long-poll that follows waits
+                // for news, up to date; a pull at once is under way.
+                state.resting = upToDate ? .upToDate : .pulling(SyncPullProgress())
                 if !upToDate { Self.publish(&state, SyncStatus(activity: .connecting, lastSyncedAt: state.status.lastSyncedAt)) }
                 // A long-poll only once up to date (the first sync, and the
                 // one after a failure, answer at once), and not for a

@@ -49,9 +49,9 @@ public final class SyncReplicator: Sendable {
 
     struct State {
         var status = SyncStatus()
-        /// What the status returns to once a push is answered: up to
-        /// date (the long-poll that follows waits for news) or connecting.
-        var resting = SyncActivity.connecting
+        /// What the status becomes once a push is answered: up to date
+        /// (the long-poll that follows waits for news), or pulling.
+        var resting = SyncActivity.upToDate
         var statusSubscribers: [UInt64: AsyncStream<SyncStatus>.Continuation] = [:]
         var eventSubscribers: [UInt64: AsyncStream<SyncEvent>.Continuation] = [:]
         var lastID: UInt64 = 0

@@ -60,6 +60,12 @@ final class NotesDevice: Sendable {
         return (report.push.counts, report.pull)
     }
 
+    /// A replicator of this device (``CipherSync/SyncReplicator``).
+    func replicator(_ baseURL: URL) -> SyncReplicator {
+        let store = SyncEngineStore(dbQueue, schema: schema)
+        return SyncReplicator(client: SyncClient(transport: fastTransport(), endpoint: store.rowsEndpoint(baseURL: baseURL), store: store))
+    }
+
     /// Every row of the declared tables, table by table, as text: the
     /// columns of this device's declaration, or of `declaration`'s.
     func content(columnsOf declaration: SyncSchema? = nil) throws -> [String] {

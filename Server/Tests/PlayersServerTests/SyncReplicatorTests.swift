@@ -71,15 +71,21 @@ import Testing
         var kinds: [SyncActivity.Kind] { get async { await task.value } }
     }
 
+    /// A `players-server` process on `kind` of store, for `body`, with its URL.
+    func withServer(_ kind: StoreKind, _ body: (ServerProcess, URL) async throws -> Void) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
+            try await body(server, URL(string: "http://127.0.0.1:\(server.port)")!)
+        }
+    }
+
     /// Connecting, pushing the device's player, pulling the other's, up
     /// to date; failed on a player the rules refuse, which another program
     /// wrote on the file (told as a refused change), up to date again once
     /// it is deleted; offline when the server stops; idle when stopped.
     @Test(.hangGuard, arguments: StoreKind.allCases)
     func theStatusGoesThroughEveryState(_ kind: StoreKind) async throws {
-        try await StoreSandbox.with(kind) { sandbox in
-            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
-            let url = URL(string: "http://127.0.0.1:\(server.port)")!
+        try await withServer(kind) { server, url in
             let (other, device) = (try Device(), try Device())
             try other.add("Arthur")
             _ = try await other.appDatabase.syncClient(baseURL: url, transport: fastTransport()).syncPlayers()
@@ -125,9 +131,7 @@ import Testing
     /// time it took is printed; the guard is the long-poll's wait.
     @Test(.hangGuard, arguments: StoreKind.allCases)
     func aLocalCommitReachesAnotherReplicatorsDeviceWithoutWaitingForTheLongPoll(_ kind: StoreKind) async throws {
-        try await StoreSandbox.with(kind) { sandbox in
-            let server = try ServerProcess(sandbox.serverArguments, environment: try sandbox.serverEnvironment)
-            let url = URL(string: "http://127.0.0.1:\(server.port)")!
+        try await withServer(kind) { server, url in
             let (first, second) = (try Device(), try Device())
             let (firstReplicator, secondReplicator) = (first.replicator(url), second.replicator(url))
             for replicator in [firstReplicator, secondReplicator] { replicator.start() }

@@ -74,6 +74,8 @@ extension SyncReplicator {
         var client = observed(client, localChanges: localChanges)
         var lastConflict = keptConflicts
         var failures = 0
+        // Told once while its retries fail alike, not at each retry.
+        var refusedRow: SyncRowReference?
         while !Task.isCancelled {
             wakeUp.clear()
             let (served, holds) = state.withLock { state in
@@ -94,6 +96,7 @@ extension SyncReplicator {
                     return try await client.pushThenPull()
                 }
                 failures = 0
+                refusedRow = nil
                 lastConflict = await tellConflicts(after: lastConflict)
                 let goesOn = state.withLock { state in
                     Self.publish(&state, SyncStatus(activity: .upToDate, lastSyncedAt: configuration.now()))
@@ -110,11 +113,14 @@ extension SyncReplicator {
                 lastConflict = await tellConflicts(after: lastConflict)
                 let failure = SyncFailure(error)
                 failures += 1
-                let retryingIn = state.withLock { state -> Duration? in
+                var newlyRefused: (SyncRowReference, any Error)?
+                if case .changeRefused(let row, let reason) = failure, row != refusedRow { newlyRefused = (row, reason) }
+                if case .changeRefused(let row, _) = failure { refusedRow = row } else { refusedRow = nil }
+                let retryingIn = state.withLock { [newlyRefused] state -> Duration? in
                     let continues = (state.continuous || state.requests > served) && !failure.endsReplication
                     let wait = continues ? backOff(after: failures, error) : nil
                     let activity: SyncActivity = if let error = error as? TransportError, error.isTransient { .offline(error) } else { .failed(failure) }
-                    if case .changeRefused(let row, let reason) = failure {
+                    if let (row, reason) = newlyRefused {
                         for subscriber in state.eventSubscribers.values { subscriber.yield(.changeRefused(row, reason)) }
                     }
                     Self.publish(&state, SyncStatus(activity: activity, lastSyncedAt: state.status.lastSyncedAt, retryingIn: wait))

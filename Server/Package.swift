@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Tokens' parsing, keys and signatures (`--auth jwt`): never written here.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         // libpq, PostgreSQL's C client (Debian's libpq-dev), which the
@@ -80,6 +82,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // Who a request is from: JSON Web Tokens verified by jwt-kit
+        // (`--auth jwt`), their keys (HS256 secret, ES256 or EdDSA public
+        // key, JWKS) and the reasons a token is refused.
+        .target(
+            name: "SyncServerAuth",
+            dependencies: fromCipherDB("AppFiles") + [
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
         .executableTarget(
             name: "PlayersServer",
             dependencies: fromCipherDB("CommandLineBase", "AppFiles", "PlayersShared", "CipherDB", "SyncSchema") + [
@@ -122,6 +132,13 @@ let package = Package(
                 "SyncServer",
                 "PostgresClient",
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Every token the server must refuse, and the key files it reads.
+        .testTarget(
+            name: "SyncServerAuthTests",
+            dependencies: fromCipherDB("TestSupport") + [
+                "SyncServerAuth",
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]),
         // The rules in memory, then the same cases on both stores (the
         // PostgreSQL cluster of scripts/postgres-cluster).

@@ -21,7 +21,7 @@ public enum SecretFiles {
     /// A secret file's bytes, without one final newline (`\n` or `\r\n`,
     /// as `echo` and editors write it); refused when nothing is left. Every
     /// other byte is kept as it is, whether or not it is UTF-8.
-    private static func readSecret(_ path: String, kind: String) throws -> Data {
+    public static func readSecret(_ path: String, kind: String) throws -> Data {
         var secret = try readPrivateFile(path, kind: kind)
         if secret.last == UInt8(ascii: "\n") {
             secret.removeLast()

@@ -34,7 +34,8 @@ extension SyncSchema {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain values cannot fail.
-        return try! encoder.encode(Declaration(format: Self.format, tables: tables.map(DeclaredTable.init)))
+        let format = tables.contains { $0.access != nil } ? 2 : 1
+        return try! encoder.encode(Declaration(format: format, tables: tables.map(DeclaredTable.init)))
     }
 }
 
@@ -49,6 +50,9 @@ private struct DeclarationReading: VersionedObjectReading {
     /// names them beside a key it may not.
     static let keys = ["format", "tables"]
     static let tableKeys = ["name", "primaryKey", "conflicts", "columns"]
+    /// Format 2's keys of a table besides those.
+    static let tableKeysSinceFormat2 = ["access"]
+    static let accessKeys = ["rule", "writers"]
     static let columnKeys = [
         "name", "type", "required", "trimmed", "maximumLength", "maximumBytes", "allowsControlCharacters", "minimum", "maximum", "references",
     ]
@@ -57,6 +61,8 @@ private struct DeclarationReading: VersionedObjectReading {
     var json: StrictJSON.Reader
     /// The format that the file gives, when this program does not read it.
     private(set) var unsupportedFormat: Int64?
+    /// The file's format, once read (it is read first).
+    private var format: Int64 = 1
     private var tables: [SyncTable]?
 
     init(_ json: StrictJSON.Reader) {
@@ -71,10 +77,11 @@ private struct DeclarationReading: VersionedObjectReading {
 
     mutating func readVersion() throws(Violation) {
         let format = try json.integer()
-        guard format == SyncSchema.format else {
+        guard SyncSchema.formats.contains(Int(clamping: format)) else {
             unsupportedFormat = format
-            throw json.violation("format \(format); this program reads format \(SyncSchema.format)")
+            throw json.violation("format \(format); this program reads formats \(SyncSchema.formats.lowerBound) to \(SyncSchema.formats.upperBound)")
         }
+        self.format = format
     }
 
     mutating func readMember(_ key: String) throws(Violation) {
@@ -89,7 +96,7 @@ private struct DeclarationReading: VersionedObjectReading {
     }
 
     private mutating func table() throws(Violation) -> SyncTable {
-        var name: String?, primaryKey: String?, conflicts: SyncConflictPolicy?, columns: [SyncColumn]?
+        var name: String?, primaryKey: String?, conflicts: SyncConflictPolicy?, columns: [SyncColumn]?, access: SyncTableAccess?
         var object = try json.beginObject()
         while let key = try json.nextKey(&object) {
             switch key {
@@ -101,14 +108,38 @@ private struct DeclarationReading: VersionedObjectReading {
                 var array = try json.beginArray()
                 while try json.nextElement(&array) != nil { read.append(try column()) }
                 columns = read
-            default: throw json.unknownKey(among: Self.tableKeys)
+            case "access" where format >= 2: access = try json.null() ? nil : try self.access()
+            default: throw json.unknownKey(among: format >= 2 ? Self.tableKeys + Self.tableKeysSinceFormat2 : Self.tableKeys)
             }
         }
         guard let name else { throw json.missing("name") }
         guard let primaryKey else { throw json.missing("primaryKey") }
         guard let conflicts else { throw json.missing("conflicts") }
         guard let columns else { throw json.missing("columns") }
-        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns)
+        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns, access: access)
+    }
+
+    /// A table's `access`: its rule, and the rule's members.
+    private mutating func access() throws(Violation) -> SyncTableAccess {
+        var rule: SyncTableAccess.Rule?, writers: [String]?
+        var object = try json.beginObject()
+        while let key = try json.nextKey(&object) {
+            switch key {
+            case "rule": rule = try json.choice("an access rule")
+            case "writers":
+                var read: [String] = []
+                var array = try json.beginArray()
+                while try json.nextElement(&array) != nil { read.append(try json.string()) }
+                writers = read
+            default: throw json.unknownKey(among: Self.accessKeys)
+            }
+        }
+        guard let rule else { throw json.missing("rule") }
+        switch rule {
+        case .shared:
+            guard let writers else { throw json.missing("writers") }
+            return .shared(writers: writers)
+        }
     }
 
     private mutating func column() throws(Violation) -> SyncColumn {
@@ -217,6 +248,24 @@ private struct DeclaredTable: Encodable {
         try object.put(table.primaryKey, "primaryKey")
         try object.put(table.conflicts, "conflicts")
         try object.put(table.columns.map(DeclaredColumn.init), "columns")
+        try object.put(table.access.map(DeclaredAccess.init), "access")
+    }
+}
+
+private struct DeclaredAccess: Encodable {
+    var access: SyncTableAccess
+
+    init(_ access: SyncTableAccess) {
+        self.access = access
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: DeclarationKey.self)
+        switch access {
+        case .shared(let writers):
+            try object.put(SyncTableAccess.Rule.shared.rawValue, "rule")
+            try object.put(writers, "writers")
+        }
     }
 }
 

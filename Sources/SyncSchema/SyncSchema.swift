@@ -32,8 +32,10 @@ import Foundation
 /// }
 /// ```
 public struct SyncSchema: Sendable, Equatable {
-    /// The version of the declaration format that this program reads.
-    public static let format = 1
+    /// The versions of the declaration format that this program reads:
+    /// 1, and 2, which adds a table's `access` (``SyncTableAccess``).
+    /// ``json()`` writes the first that holds the declaration.
+    public static let formats = 1...2
 
     /// The tables, in the order of the declaration.
     public let tables: [SyncTable]

@@ -4,8 +4,10 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
     /// Not JSON, or not the shape of a declaration, at a JSON path, and at
     /// the line and column where that element begins in the file.
     case malformed(path: String, at: StrictJSON.Location?, reason: String)
-    /// A declaration of another format than ``SyncSchema/format``.
+    /// A declaration of a format that this program does not read (``SyncSchema/formats``).
     case unsupportedFormat(Int)
+    /// A shared table's `writers`: none, an empty one, or one twice.
+    case invalidWriters(table: String)
     case invalidName(String, table: String?)
     case reservedName(String, table: String?)
     case noTables
@@ -27,7 +29,9 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
         case .malformed(let path, let location, let reason):
             return "the declaration is not valid at \(path)\(location.map { " (\($0))" } ?? ""): \(reason)."
         case .unsupportedFormat(let format):
-            return "the declaration is of format \(format); this program reads format \(SyncSchema.format)."
+            return "the declaration is of format \(format); this program reads formats \(SyncSchema.formats.lowerBound) to \(SyncSchema.formats.upperBound)."
+        case .invalidWriters(let table):
+            return "table \(table) is shared without its writers: name one or more roles, each once, such as \"writers\": [\"editor\"]."
         case .invalidName(let name, let table):
             return "\(Self.place(name, table)) is not a valid name: use 1 to \(SyncIdentifier.maximumLength) lowercase letters, digits and underscores, not starting with a digit."
         case .reservedName(let name, let table):

@@ -13,13 +13,17 @@ public struct SyncTable: Sendable, Equatable {
     public let primaryKey: String
     public let conflicts: SyncConflictPolicy
     public let columns: [SyncColumn]
+    /// Who reads and writes its rows on a server that knows its users;
+    /// nil: none declared, which such a server refuses.
+    public let access: SyncTableAccess?
 
     /// A table; ``SyncSchema/init(tables:)`` checks its rules.
-    public init(name: String, primaryKey: String, conflicts: SyncConflictPolicy, columns: [SyncColumn]) {
+    public init(name: String, primaryKey: String, conflicts: SyncConflictPolicy, columns: [SyncColumn], access: SyncTableAccess? = nil) {
         self.name = name
         self.primaryKey = primaryKey
         self.conflicts = conflicts
         self.columns = columns
+        self.access = access
     }
 
     /// The column named `name`.
@@ -44,6 +48,7 @@ public struct SyncTable: Sendable, Equatable {
         }
         guard let key = column(primaryKey) else { throw .missingPrimaryKey(table: name, column: primaryKey) }
         guard key.type == .uuid, key.isRequired, key.references == nil else { throw .primaryKeyNotARequiredUUID(table: name, column: primaryKey) }
+        try access?.check(table: name)
     }
 }
 

@@ -87,7 +87,7 @@ import TestSupport
     /// Each rule of a declaration, broken in the Notes declaration by one
     /// edit, and the error it gives.
     static let brokenRules: [(edit: (String, String), error: SyncSchemaError)] = [
-        (("\"format\": 1", "\"format\": 2"), .unsupportedFormat(2)),
+        (("\"format\": 1", "\"format\": 3"), .unsupportedFormat(3)),
         (("\"name\": \"note\"", "\"name\": \"Note\""), .invalidName("Note", table: nil)),
         (("\"name\": \"note\"", "\"name\": \"sync_note\""), .reservedName("sync_note", table: nil)),
         (("\"name\": \"note\"", "\"name\": \"notebook\""), .duplicateTable("notebook")),
@@ -176,11 +176,34 @@ import TestSupport
 
     @Test func aFormatThisProgramDoesNotReadIsRefusedBeforeAnyOtherMember() {
         // The rest may be anything in another format: it is not read.
-        let json = #"{"tables": {"what": "a later format has"}, "format": 2, "extra": true}"#
-        #expect(throws: SyncSchemaError.unsupportedFormat(2)) { try SyncSchema(json: Data(json.utf8)) }
+        let json = #"{"tables": {"what": "a later format has"}, "format": 3, "extra": true}"#
+        #expect(throws: SyncSchemaError.unsupportedFormat(3)) { try SyncSchema(json: Data(json.utf8)) }
         #expect(throws: SyncSchemaError.malformed(path: "$.format", at: StrictJSON.Location(line: 1, column: 1), reason: "missing")) {
             try SyncSchema(json: Data(#"{"tables": []}"#.utf8))
         }
+    }
+
+    /// Format 2's `access`: read, written back (as format 2; a
+    /// declaration without one is written as format 1, which every reader
+    /// takes), and refused in format 1 and without its writers.
+    @Test func aSharedTablesAccessIsReadFromFormat2AndWrittenBack() throws {
+        let shared = Self.notesJSON.replacingOccurrences(of: "\"format\": 1", with: "\"format\": 2")
+            .replacingOccurrences(of: "\"conflicts\": \"server-wins\",", with: #""conflicts": "server-wins", "access": {"rule": "shared", "writers": ["editor"]},"#)
+        let schema = try SyncSchema(json: Data(shared.utf8))
+        #expect(schema.table("notebook")?.access == .shared(writers: ["editor"]))
+        #expect(schema.table("note")?.access == nil)
+        #expect(try SyncSchema(json: schema.json()) == schema)
+        #expect(String(decoding: schema.json(), as: UTF8.self).contains("\"format\" : 2"))
+        #expect(String(decoding: try SyncSchema(json: Data(Self.notesJSON.utf8)).json(), as: UTF8.self).contains("\"format\" : 1"))
+
+        let inFormat1 = shared.replacingOccurrences(of: "\"format\": 2", with: "\"format\": 1")
+        let error = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(inFormat1.utf8)) }
+        #expect(error?.description.contains("$.tables[1].access") == true, "\(error?.description ?? "")")
+        let withoutWriters = shared.replacingOccurrences(of: #""writers": ["editor"]"#, with: #""writers": []"#)
+        #expect(throws: SyncSchemaError.invalidWriters(table: "notebook")) { try SyncSchema(json: Data(withoutWriters.utf8)) }
+        let unknownRule = shared.replacingOccurrences(of: #""rule": "shared""#, with: #""rule": "public""#)
+        let ruleError = #expect(throws: SyncSchemaError.self) { try SyncSchema(json: Data(unknownRule.utf8)) }
+        #expect(ruleError?.description.contains(#""public" is not an access rule: give one of shared"#) == true)
     }
 
     @Test func aRuleThatMayBeLeftOutMayBeNull() throws {

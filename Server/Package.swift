@@ -71,6 +71,7 @@ let package = Package(
             dependencies: fromCipherDB("SyncSchema") + [
                 "PlayersOnServer",
                 "SyncServer",
+                "SyncServerAuth",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -94,6 +95,7 @@ let package = Package(
             name: "PlayersServer",
             dependencies: fromCipherDB("CommandLineBase", "AppFiles", "PlayersShared", "CipherDB", "SyncSchema") + [
                 "SyncServerHTTP",
+                "SyncServerAuth",
                 "SyncServer",
                 "SyncServerEmbedded",
                 "SyncServerPostgres",
@@ -103,6 +105,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGHUP: the JWT key file read again.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
         // The sync engine's rules of a write, for any declared table,
         // written once above the stores: what a store reads for a batch of

@@ -15,13 +15,19 @@ public enum PlayersSchema {
     /// A player's score, from 0 to a billion.
     public static let score = SyncColumn(name: "score", type: .integer, isRequired: true, minimum: 0, maximum: 1_000_000_000)
 
+    /// The role that may write players on a server of users (`--auth
+    /// jwt`): everyone reads the leaderboard.
+    public static let editorRole = "editor"
+
     /// The `player` table: a UUID made on the device, a score, a name; the
-    /// server's row wins a conflict, which the device keeps. (The score
-    /// before the name: a row's digest hashes its values in this order,
+    /// server's row wins a conflict, which the device keeps; shared: every
+    /// user reads, an ``editorRole`` writes. (The score before the name: a
+    /// row's digest hashes its values in this order,
     /// `uuid|version|score|name`, as Players' digest always did.)
     public static let player = SyncTable(
         name: "player", primaryKey: "uuid", conflicts: .serverWins,
-        columns: [SyncColumn(name: "uuid", type: .uuid, isRequired: true), score, name])
+        columns: [SyncColumn(name: "uuid", type: .uuid, isRequired: true), score, name],
+        access: .shared(writers: [editorRole]))
 
     /// The declaration: `player` alone. (`try!`: a constant that
     /// PlayersSchemaTests reads back from its JSON.)

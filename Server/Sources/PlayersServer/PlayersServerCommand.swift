@@ -8,6 +8,7 @@ import SyncServerHTTP
 import PlayersOnServer
 import ServiceLifecycle
 import SyncServer
+import SyncServerAuth
 
 /// `players-server serve` (the default): the JSON endpoint that clients
 /// sync from.
@@ -22,7 +23,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
             --passphrase-file or PLAYERS_PASSPHRASE, as for 'players'), in a PostgreSQL \
             database shared by several instances (--postgres or PLAYERS_SERVER_POSTGRES_URL), \
             or in memory when neither is given. \
-            Without --token-file, the server listens on loopback only, unless --insecure-no-auth. \
+            Without --token-file or --auth jwt, the server listens on loopback only, unless --insecure-no-auth. \
+            With --auth jwt, every request carries its user's signed token, and each table's access in the declaration \
+            (format 2) says what the user may do: a table without one stops the server. \
             SIGINT and SIGTERM stop it after the requests in progress (and --drain-time), with its database closed.
             """)
 
@@ -52,6 +55,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The bearer token that every /v1 request must carry (mode 0600).", valueName: "file"))
     var tokenFile: String?
+
+    @Option(help: ArgumentHelp("How requests are authenticated: token (one shared token, --token-file) or jwt (each user's signed token, --jwt-key-file).", valueName: "mode"))
+    var auth: ServerAuthMode = .token
+
+    @OptionGroup var jwt: JWTOptions
 
     @Option(help: "Insert this many random players when the database has none (0 to 1000000; Players' table must be served).")
     var seed: Int?
@@ -92,8 +100,15 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if database != nil && !key.isGiven {
             throw ValidationError("An encrypted --database needs --key-file, --passphrase-file or PLAYERS_PASSPHRASE.")
         }
-        if tokenFile == nil && !insecureNoAuth && !["127.0.0.1", "::1", "localhost"].contains(host) {
-            throw ValidationError("Without --token-file, listen on loopback only, or add --insecure-no-auth.")
+        switch auth {
+        case .jwt:
+            if tokenFile != nil { throw ValidationError("--auth jwt verifies each user's token: leave out --token-file.") }
+            if jwt.jwtKeyFile == nil { throw ValidationError("--auth jwt needs --jwt-key-file.") }
+        case .token:
+            if jwt.isGiven { throw ValidationError("--jwt-key-file, --jwt-audience and --jwt-issuer go with --auth jwt.") }
+        }
+        if auth == .token, tokenFile == nil, !insecureNoAuth, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw ValidationError("Without --token-file or --auth jwt, listen on loopback only, or add --insecure-no-auth.")
         }
         try Self.checkDuration(tombstoneRetention, option: "--tombstone-retention", in: 1...36_500 * 86_400, "1s to 36500d, such as 30d")
         try Self.checkDuration(idleTimeout, option: "--idle-timeout", in: 1...3600, "1s to 1h, such as 60s")
@@ -144,6 +159,18 @@ struct PlayersServerCommand: AsyncParsableCommand {
         }
 
         let served = try servedSchema()
+        if auth == .jwt {
+            // Access is denied by default: no table is served without its rule.
+            let unruled = served.tablesWithoutAccess
+            guard unruled.isEmpty else {
+                throw ServerFailure("with --auth jwt, every table needs its access in the declaration (format 2), and "
+                    + "\(unruled.joined(separator: ", ")) \(unruled.count == 1 ? "has" : "have") none: add one, such as "
+                    + "\"access\": {\"rule\": \"shared\", \"writers\": [\"editor\"]} (Docs/Server.md, \"Users\")")
+            }
+            let (keys, path) = try await jwt.keys()
+            serverConfiguration.tokenVerifier = TokenVerifier(
+                keys: keys, keyFile: path, configuration: .init(audience: jwt.jwtAudience, issuer: jwt.jwtIssuer))
+        }
         if (seed != nil || demo) && !PlayersDemo.serves(served) {
             throw ServerFailure("--seed and --demo write players, and the declarations of --schema have no player table: "
                 + "give Players' declaration too (players schema > players.json; --schema players.json)")
@@ -187,6 +214,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: .init(
             services: [
                 app,
+                KeyReloadOnHangUp(verifier: serverConfiguration.tokenVerifier, logger: logger),
                 LongPollRelease([store.changes], logger: logger),
                 DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
             ],

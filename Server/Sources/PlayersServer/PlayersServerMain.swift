@@ -4,7 +4,7 @@ import Foundation
 import SyncServer
 
 /// `players-server`: `serve` (the default, so that `players-server --port
-/// 8080` serves) or `backup`. Each command has its own options.
+/// 8080` serves), `backup` or `token`. Each command has its own options.
 @main
 struct PlayersServerMain: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +15,7 @@ struct PlayersServerMain: AsyncParsableCommand {
             the database does not open, PostgreSQL cannot be used, a backup failed); 2 usage error; \
             3 stopped, but another program had the database open: its write-ahead log stays beside it.
             """,
-        subcommands: [PlayersServerCommand.self, PlayersServerCommand.Backup.self],
+        subcommands: [PlayersServerCommand.self, PlayersServerCommand.Backup.self, PlayersServerCommand.Token.self],
         defaultSubcommand: PlayersServerCommand.self)
 
     /// Runs the command, and maps every error to one line on standard

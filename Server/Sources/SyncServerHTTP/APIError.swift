@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SyncServerAuth
 
 /// An error answered as JSON, `{"error": {"message": "…"}}`, with its
 /// status. Messages are safe to show: never a token, a passphrase or a
@@ -31,6 +32,15 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 
     static let unauthorized = APIError(.unauthorized, "missing or wrong bearer token: send 'Authorization: Bearer TOKEN'")
+    /// 401 for a signed token refused: `reason` says which check failed
+    /// (``SyncServerAuth/TokenRefusal``), the message what to do.
+    static func tokenRefused(_ refusal: TokenRefusal) -> APIError {
+        APIError(.unauthorized, refusal.description, extra: ["reason": refusal.reason],
+                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+    }
+    /// 403: the user's token is valid, and the table's access does not let
+    /// them do this.
+    static func forbidden(_ message: String) -> APIError { APIError(.forbidden, message) }
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
     static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     /// 410 for a cursor that no delta answers: `snapshot` links to what

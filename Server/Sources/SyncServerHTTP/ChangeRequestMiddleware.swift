@@ -1,15 +1,15 @@
 import Hummingbird
 
 /// Requires a request that changes data (POST, PUT, PATCH, DELETE) to be
-/// sent as `application/json`, unless the server has a token (which the
-/// bearer middleware then requires). A page of another site can send a
+/// sent as `application/json`, unless the server requires a bearer token
+/// (which ``AuthenticationMiddleware`` checks). A page of another site can send a
 /// form or a text POST without asking, but not a JSON one nor a token:
 /// this is the defence against cross-site requests.
 struct ChangeRequestMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String?
+    let requiresBearerToken: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if token == nil, [.post, .put, .patch, .delete].contains(request.method), !request.declaresJSONBody {
+        if !requiresBearerToken, [.post, .put, .patch, .delete].contains(request.method), !request.declaresJSONBody {
             throw APIError(.unsupportedMediaType, "a request that changes data must be sent with 'Content-Type: application/json'")
         }
         return try await next(request, context)

@@ -1,18 +1,42 @@
 import Hummingbird
+import SyncServerAuth
 
-/// Requires `Authorization: Bearer TOKEN` when a token is configured. The
-/// comparison takes the same time whatever the token sent.
-struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String?
+/// Requires a bearer token when the server has one: the shared token
+/// (``ServerConfiguration/token``), compared in a time that does not
+/// depend on the token sent; or a signed one (``ServerConfiguration/tokenVerifier``),
+/// whose identity goes in the context. A token refused is answered 401
+/// with the reason (``APIError/tokenRefused(_:)``) and counted in
+/// `/metrics` by it; the token itself is never logged nor answered.
+struct AuthenticationMiddleware: RouterMiddleware {
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token else { return try await next(request, context) }
-        let header = request.headers[.authorization] ?? ""
-        let prefix = "Bearer "
-        guard header.hasPrefix(prefix), constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8)) else {
-            throw APIError.unauthorized
+    func handle(_ request: Request, context: SyncRequestContext,
+                next: (Request, SyncRequestContext) async throws -> Response) async throws -> Response {
+        if let verifier = configuration.tokenVerifier {
+            var context = context
+            do {
+                context.identity = try await verifier.identity(bearing: Self.bearerToken(of: request))
+            } catch {
+                metrics.tokenRefused(error)
+                throw APIError.tokenRefused(error)
+            }
+            return try await next(request, context)
+        }
+        if let token = configuration.token {
+            guard let sent = Self.bearerToken(of: request), constantTimeEqual(Array(sent.utf8), Array(token.utf8)) else {
+                throw APIError.unauthorized
+            }
         }
         return try await next(request, context)
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`, if the request has one.
+    static func bearerToken(of request: Request) -> String? {
+        let header = request.headers[.authorization] ?? ""
+        let prefix = "Bearer "
+        guard header.hasPrefix(prefix) else { return nil }
+        return String(header.dropFirst(prefix.count))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerAuth
 
 /// The configuration of `players-server`: every parameter has a default.
 public struct ServerConfiguration: Sendable {
@@ -8,8 +9,14 @@ public struct ServerConfiguration: Sendable {
     /// Other names the server answers to (`Host` header), such as the name
     /// a reverse proxy passes on; the names of `host` are always accepted.
     public var allowedHosts: [String] = []
-    /// The bearer token every `/v1` request must carry, if any.
+    /// The bearer token every `/v1` request must carry, if any: one token
+    /// shared by every client.
     public var token: String?
+    /// Signed identities instead (`--auth jwt`): every `/v1` request, and
+    /// `/metrics`, carries a JSON Web Token that this verifies, and each
+    /// table's access (format 2) says what its user may do. Then ``token``
+    /// is nil.
+    public var tokenVerifier: TokenVerifier?
     /// How long tombstones are kept; older cursors get `410 Gone`.
     /// Default: 30 days.
     public var tombstoneRetention: TimeInterval = 30 * 24 * 3600
@@ -42,4 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var servesDemoRefresh = false
 
     public init() {}
+
+    /// Whether requests must carry a bearer token: one shared token, or a
+    /// user's signed one.
+    var requiresBearerToken: Bool { token != nil || tokenVerifier != nil }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Prometheus
+import SyncServerAuth
 
 /// The server's Prometheus metrics (`GET /metrics`): requests by route and
 /// status, their latency by route, the requests in progress, the
@@ -63,6 +64,11 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "delta_reads", unitName: "total",
             helpText: "Reads of a delta from the store (GET /v1/sync/rows?since=...); requests for the same delta at the same time share one.")
     }
+    static var tokenRefusalCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "token_refusals", unitName: "total",
+            helpText: "Requests refused for their token under --auth jwt (401), by reason: missing, malformed, expired...")
+    }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "store_errors", unitName: "total",
@@ -114,6 +120,11 @@ public final class ServerMetrics: Sendable {
     /// The store was asked for a delta (``SharedDeltaReads``).
     func deltaRead() {
         deltaReads.increment()
+    }
+
+    /// A request's token was refused, for `refusal`.
+    func tokenRefused(_ refusal: TokenRefusal) {
+        registry.makeCounter(descriptor: Self.tokenRefusalCount, labels: [("reason", refusal.reason)]).increment()
     }
 
     /// A store call threw something other than a client's error.

@@ -39,6 +39,22 @@ extension SyncServerAPI {
         return answer
     }
 
+    /// Under signed identities: throws 403 unless the request's user may
+    /// write every table of `tables` (``SyncServer/SyncTableAccess/permitsWriting(withRoles:)``),
+    /// before anything is written. A table the server does not sync is
+    /// left to the write, which refuses it.
+    func requireWriteAccess(to tables: [String], _ context: SyncRequestContext) throws {
+        guard let identity = context.identity else { return }
+        for name in Set(tables).sorted() {
+            guard let table = engine.schema.table(name) else { continue }
+            guard let access = table.access, access.permitsWriting(withRoles: identity.roles) else {
+                let writers = if case .shared(let writers)? = table.access { writers.joined(separator: " or ") } else { "a rule" }
+                throw APIError.forbidden("writing the table \(name) needs the role \(writers), which the token of \(identity.user) does not give: "
+                    + "nothing was written; ask for a token with that role")
+            }
+        }
+    }
+
     /// Purges expired tombstones, at most once a minute, before a delta is
     /// answered: a cursor older than the retention then gets 410.
     func purgeTombstonesIfDue() async throws {

@@ -40,7 +40,7 @@ extension SyncServerAPI {
         if mutationID != nil, !edit.namesID {
             throw APIError.badRequest("a creation with a Mutation-ID names its row's \"id\": sent again, it must be the same change")
         }
-        return try await answer(SyncRowEdit.create(edit.row, mutationID: mutationID), status: .created)
+        return try await answer(SyncRowEdit.create(edit.row, mutationID: mutationID), status: .created, context)
     }
 
     /// `PUT /v1/rows/{table}/{id}`: sets the columns of `{"values": …}`,
@@ -53,7 +53,7 @@ extension SyncServerAPI {
         if mutationID != nil, edit.version == nil {
             throw APIError.badRequest("an update with a Mutation-ID gives the \"version\" it was made on: sent again, it must be the same change")
         }
-        return try await answer(SyncRowEdit.update(edit.row, expectedVersion: edit.version, mutationID: mutationID), status: .ok)
+        return try await answer(SyncRowEdit.update(edit.row, expectedVersion: edit.version, mutationID: mutationID), status: .ok, context)
     }
 
     /// `DELETE /v1/rows/{table}/{id}[?version=N]`: 204, leaving a
@@ -72,13 +72,15 @@ extension SyncServerAPI {
             throw APIError.badRequest("a delete with a Mutation-ID gives the ?version= it was made on: sent again, it must be the same change")
         }
         let edit = try SyncRowEdit.delete(SyncRowKey(table: table.name, id: id), in: table, expectedVersion: version, mutationID: mutationID)
-        return try await answer(edit, status: .noContent)
+        return try await answer(edit, status: .noContent, context)
     }
 
     // MARK: - Parts
 
-    /// Applies `edit`, and answers as its outcome says.
-    private func answer(_ edit: SyncRowEdit, status: HTTPResponse.Status) async throws -> SyncJSONAnswer {
+    /// Applies `edit`, if the request's user may write its table, and
+    /// answers as its outcome says.
+    private func answer(_ edit: SyncRowEdit, status: HTTPResponse.Status, _ context: SyncRequestContext) async throws -> SyncJSONAnswer {
+        try requireWriteAccess(to: [edit.table], context)
         let outcome: SyncRowEdit.Outcome
         do {
             outcome = try await edit.apply(to: engine)

@@ -58,7 +58,11 @@ extension SyncServerAPI {
             }
             var delta = try await readDelta()
             if delta.isEmpty, wait > 0 {
-                delta = try await holdLongPoll(seconds: wait, empty: delta, read: readDelta)
+                // Held no longer than the token is valid: then 401, and
+                // the client comes back with a new one.
+                let held = context.identity.map { min(wait, max(0, Int($0.expiresAt.timeIntervalSinceNow.rounded(.down)))) } ?? wait
+                delta = try await holdLongPoll(seconds: held, empty: delta, read: readDelta)
+                if delta.isEmpty, held < wait { throw APIError.tokenRefused(.expired) }
             }
             return delta.answer
         }
@@ -77,6 +81,7 @@ extension SyncServerAPI {
         } catch {
             throw APIError.badRequest(error.description)
         }
+        try requireWriteAccess(to: batch.changes.map(\.row.table), context)
         if let server = batch.server, server != engine.history.server {
             throw APIError(.preconditionFailed,
                            "this server's database is \(engine.history.server.uuidString), not \(server.uuidString), which the client synced with")

@@ -58,9 +58,10 @@ public struct SyncServerAPI: Sendable {
         router.get("/healthz", use: health)
         router.get("/ready", use: ready)
         // It reveals the traffic: with a token, only to its holders.
-        router.group("/metrics").add(middleware: BearerTokenMiddleware(token: configuration.token)).get(use: metricsText)
-        let v1 = router.group("/v1").add(middleware: BearerTokenMiddleware(token: configuration.token))
-        let v1Changes = v1.group().add(middleware: ChangeRequestMiddleware(token: configuration.token))
+        let authentication = AuthenticationMiddleware(configuration: configuration, metrics: metrics)
+        router.group("/metrics").add(middleware: authentication).get(use: metricsText)
+        let v1 = router.group("/v1").add(middleware: authentication)
+        let v1Changes = v1.group().add(middleware: ChangeRequestMiddleware(requiresBearerToken: configuration.requiresBearerToken))
         for path in Self.earlierProtocolPaths {
             for method in Self.earlierProtocolMethods {
                 v1.on(RouterPath(path), method: method, use: answerEarlierProtocol)
@@ -75,8 +76,8 @@ public struct SyncServerAPI: Sendable {
         if demo != nil {
             // Outside the versioned API: random changes are for the demo only.
             router.group("/demo")
-                .add(middleware: BearerTokenMiddleware(token: configuration.token))
-                .add(middleware: ChangeRequestMiddleware(token: configuration.token))
+                .add(middleware: authentication)
+                .add(middleware: ChangeRequestMiddleware(requiresBearerToken: configuration.requiresBearerToken))
                 .post("/refresh", use: refreshDemo)
         }
         return router

@@ -218,6 +218,7 @@ let package = Package(
             name: "PlayersServerTests",
             dependencies: fromCipherDB("Players", "PlayersSync", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "TestSupport") + [
                 "SyncServer",
+                "SyncServerAuth",
                 "PlayersServer",
                 "ServerTestSupport",
             ]),

@@ -8,14 +8,24 @@ import UnixSignals
 /// keys in use. Without a verifier, it only waits for the shutdown.
 struct KeyReloadOnHangUp: Service {
     let verifier: TokenVerifier?
+    /// Trapped before the server listens: a SIGHUP that came first would
+    /// otherwise end the process.
+    let hangUps: UnixSignalsSequence?
     let logger: Logger
 
+    /// Traps SIGHUP at once when there is a verifier.
+    init(verifier: TokenVerifier?, logger: Logger) async {
+        self.verifier = verifier
+        self.logger = logger
+        hangUps = verifier == nil ? nil : await UnixSignalsSequence(trapping: .sighup)
+    }
+
     func run() async throws {
-        guard let verifier else {
+        guard let verifier, let hangUps else {
             try? await gracefulShutdown()
             return
         }
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+        for await _ in hangUps.cancelOnGracefulShutdown() {
             do {
                 try await verifier.reloadKeys()
                 logger.notice("Read the JWT key file again.", metadata: ["file": "\(verifier.keyFile)", "kind": "\(verifier.keyKind.rawValue)"])

@@ -193,6 +193,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         if let seed, let demo = PlayersDemo(store) { try await seedShowingProgress(demo, count: seed) }
         try await store.purgeTombstones(olderThan: serverConfiguration.tombstoneRetention, now: Date())
 
+        let keyReload = await KeyReloadOnHangUp(verifier: serverConfiguration.tokenVerifier, logger: logger)
         let api = SyncServerAPI(engine: store, configuration: serverConfiguration)
         let printedHost = host.contains(":") ? "[\(host)]" : host
         let app = Application(
@@ -214,7 +215,7 @@ struct PlayersServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: .init(
             services: [
                 app,
-                KeyReloadOnHangUp(verifier: serverConfiguration.tokenVerifier, logger: logger),
+                keyReload,
                 LongPollRelease([store.changes], logger: logger),
                 DrainingService(readiness: api.readiness, delay: .seconds(Self.duration(drainTime)!)),
             ],

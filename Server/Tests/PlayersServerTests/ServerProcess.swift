@@ -83,8 +83,13 @@ final class ServerProcess: @unchecked Sendable {
     /// if the server shows it. Counted in it: this request itself, when
     /// `name` is `players_server_requests_in_progress`.
     /// The cursor of the server's answers now: its snapshot's.
-    func cursor() throws -> String {
-        try SyncPage.players(try request("GET", "/v1/sync/rows?limit=1").body).cursor
+    func cursor(token: String? = nil) throws -> String {
+        try SyncPage.players(try request("GET", "/v1/sync/rows?limit=1", headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:]).body).cursor
+    }
+
+    /// Sends `signal` and returns at once (SIGHUP).
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
     }
 
     func metric(_ name: String) throws -> Double? {

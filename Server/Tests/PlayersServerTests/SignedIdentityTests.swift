@@ -1,0 +1,135 @@
+import Foundation
+import PlayersShared
+import ServerTestSupport
+import SyncServerAuth
+import TestSupport
+import Testing
+
+/// `players-server --auth jwt`, as a process: the tokens of
+/// `players-server token` let their users in, every other token gets 401
+/// with its reason (counted in `/metrics`), a write needs its table's
+/// role, a long-poll ends with its token, SIGHUP reads the key file again,
+/// and a table without access stops the server.
+@Suite struct SignedIdentityTests {
+    static let secret = String(repeating: "0123456789abcdef", count: 3)
+
+    /// A server of Players' table with an HS256 key file, in its folder.
+    let server: ServerProcess
+
+    init() throws {
+        let folder = try TemporaryFolder()
+        try Self.writeSecret(Self.secret, in: folder)
+        // At notice: the line of a key file read again.
+        server = try ServerProcess(["--auth", "jwt", "--jwt-key-file", "jwt.secret", "--log-level", "notice"], folder: folder)
+    }
+
+    static func writeSecret(_ secret: String, in folder: TemporaryFolder) throws {
+        try #require(FileManager.default.createFile(atPath: folder.path("jwt.secret"), contents: Data((secret + "\n").utf8),
+                                                    attributes: [.posixPermissions: 0o600]))
+    }
+
+    /// `players-server token`'s output, for `arguments`.
+    func token(_ arguments: [String]) async throws -> String {
+        let result = try await ServerProcess.run(["token", "--jwt-key-file", "jwt.secret"] + arguments, in: server.folder)
+        try #require(result.status == 0, "\(result.error)")
+        return result.output.trimmingCharacters(in: .newlines)
+    }
+
+    func get(_ path: String, token: String?) throws -> RawHTTP.Response {
+        try server.request("GET", path, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    }
+
+    static func reason(_ response: RawHTTP.Response) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: [String: String]] else { return nil }
+        return object["error"]?["reason"]
+    }
+
+    @Test func aTokenOfTheTokenCommandLetsItsUserRead() async throws {
+        let reader = try await token(["--sub", "alice"])
+        #expect(try get("/v1/sync/rows", token: reader).status == 200)
+        #expect(!server.errorOutput.contains(reader))
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func eachBrokenTokenGets401WithItsReasonCountedInTheMetrics() async throws {
+        let good = try await token(["--sub", "alice"])
+        let parts = good.split(separator: ".").map(String.init)
+        let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
+        let expired = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "jwt.secret",
+                                                 now: Date().addingTimeInterval(-3_600))
+        let unsigned = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + parts[1] + "."
+        let otherSecret = try TemporaryFolder()
+        try Self.writeSecret(String(repeating: "x", count: 40), in: otherSecret)
+        let forged = try await TokenKeys(contentsOf: otherSecret.path("jwt.secret"))
+            .signedToken(user: "alice", roles: ["editor"], lifetime: 600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+        let cases: [(String?, String)] = [
+            (nil, "missing"), ("garbage", "malformed"), (unsigned, "algorithm_none"), (expired, "expired"), (forged, "bad_signature"),
+        ]
+        for (token, reason) in cases {
+            let response = try get("/v1/sync/rows", token: token)
+            #expect(response.status == 401, "\(reason)")
+            #expect(Self.reason(response) == reason)
+        }
+        let metrics = try get("/metrics", token: good).body
+        for (_, reason) in cases {
+            #expect(metrics.contains(#"players_server_token_refusals_total{reason="\#(reason)"} 1"#), "\(reason)")
+        }
+        // Never a token in the log.
+        for token in [good, expired, forged] { #expect(!server.errorOutput.contains(token)) }
+        #expect(try get("/metrics", token: nil).status == 401)
+        #expect(try server.stop() == 0)
+    }
+
+    @Test func aWriteNeedsTheRoleOfItsTablesAccess() async throws {
+        let body = #"{"values":{"name":"Arthur","score":10}}"#
+        let headers = { (token: String) in ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
+        let reader = try await token(["--sub", "alice"])
+        let refused = try server.request("POST", "/v1/rows/player", headers: headers(reader), body: body)
+        #expect(refused.status == 403)
+        #expect(refused.body.contains("writing the table player needs the role editor, which the token of alice does not give"))
+        let editor = try await token(["--sub", "bob", "--roles", PlayersSchema.editorRole])
+        #expect(try server.request("POST", "/v1/rows/player", headers: headers(editor), body: body).status == 201)
+        #expect(try get("/v1/sync/rows", token: reader).body.contains("Arthur"))
+        #expect(try server.stop() == 0)
+    }
+
+    /// A token valid for two more seconds (signed 58 s ago for 60): its
+    /// long-poll of 50 s ends with it, 401, and the client comes back with
+    /// a new one.
+    @Test(.hangGuard) func aLongPollEndsWhenItsTokenExpires() async throws {
+        let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
+        let closing = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "jwt.secret",
+                                                 now: Date().addingTimeInterval(-58))
+        let cursor = try server.cursor(token: closing)
+        let response = try get("/v1/sync/rows?since=\(cursor)&wait=50", token: closing)
+        #expect(response.status == 401)
+        #expect(Self.reason(response) == "expired")
+        #expect(try server.stop() == 0)
+    }
+
+    /// A rotated secret: after SIGHUP, the new one's tokens get in and the
+    /// old one's do not.
+    @Test func sighupReadsTheKeyFileAgain() async throws {
+        let before = try await token(["--sub", "alice"])
+        try Self.writeSecret(String(repeating: "rotated-", count: 5), in: server.folder)
+        let after = try await token(["--sub", "alice"])
+        #expect(try get("/v1/sync/rows", token: after).status == 401)
+        server.signal(SIGHUP)
+        try waitUntilBlocking("the key file read again") { server.errorOutput.contains("Read the JWT key file again.") }
+        #expect(try get("/v1/sync/rows", token: after).status == 200)
+        #expect(try get("/v1/sync/rows", token: before).status == 401)
+        #expect(try server.stop() == 0)
+    }
+
+    /// Deny by default: Notes' declaration has no access, and such a
+    /// server does not start.
+    @Test func aTableWithoutAccessStopsTheServer() async throws {
+        let declaration = #"{"format": 1, "tables": [{"name": "notebook", "primaryKey": "id", "conflicts": "server-wins", "columns": [{"name": "id", "type": "uuid", "required": true}]}]}"#
+        try #require(FileManager.default.createFile(atPath: server.path("notes.json"), contents: Data(declaration.utf8)))
+        let result = try await ServerProcess.run(["--auth", "jwt", "--jwt-key-file", "jwt.secret", "--schema", "notes.json", "--port", "0"],
+                                                 in: server.folder)
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("players-server: with --auth jwt, every table needs its access in the declaration (format 2), and notebook has none"))
+        #expect(try server.stop() == 0)
+    }
+}

@@ -53,6 +53,11 @@ public struct CLIError: Error, CustomStringConvertible {
     public func redacting(_ secret: String?) -> CLIError {
         secret.map { replacing($0, with: "<hidden>") } ?? self
     }
+
+    /// The same error, with every occurrence of each secret hidden.
+    public func redacting(_ secrets: [String]) -> CLIError {
+        secrets.reduce(self) { error, secret in error.redacting(secret) }
+    }
 }
 
 /// The exit statuses of the apps' command lines, as `players --help`,

@@ -1,3 +1,4 @@
+import AppFiles
 import CipherSync
 import CommandLineBase
 import Foundation
@@ -7,16 +8,24 @@ import Foundation
 /// transfer under way (a merge under way finishes or rolls back whole);
 /// each sync goes to `onSync`, each failure and each sleep of the computer
 /// to `notice` in one line, as the app tells an error (`describe`), the
-/// token removed. Returns once stopped, or throws the failure that no
-/// retry mends.
+/// tokens removed (`tokens`: the one of the start, and the one its file
+/// holds now, read again before each request). Returns once stopped, or
+/// throws the failure that no retry mends.
 ///
 /// ```swift
-/// try await SyncWatch.run(replicator, token: token, describe: CLIError.from, onSync: { report in print(report) },
+/// try await SyncWatch.run(replicator, tokens: { [token] }, describe: CLIError.from, onSync: { report in print(report) },
 ///                         notice: { line in printError("notes: \(line)") })
 /// print("Stopped watching \(url).")
 /// ```
 public enum SyncWatch {
-    public static func run(_ replicator: SyncReplicator, token: String?, describe: @escaping @Sendable (any Error) -> CLIError,
+    /// The tokens that no line shows: the one read at the start, and the
+    /// one `file` holds now (a token renewed while watching).
+    public static func tokens(read token: String?, from file: String?) -> @Sendable () -> [String] {
+        { [token, file.flatMap { try? SecretFiles.readToken($0) }].compactMap { $0 } }
+    }
+
+    public static func run(_ replicator: SyncReplicator, tokens: @escaping @Sendable () -> [String],
+                           describe: @escaping @Sendable (any Error) -> CLIError,
                            onSync: @escaping @Sendable (SyncPushPullReport) -> Void,
                            notice: @escaping @Sendable (String) -> Void) async throws {
         let (events, statuses) = (replicator.events(), replicator.statuses())
@@ -38,13 +47,13 @@ public enum SyncWatch {
                 case .failed(let failure): error = failure.error
                 default: continue
                 }
-                notice("\(describe(error).redacting(token)); retrying in \(retryingIn.components.seconds) s.")
+                notice("\(describe(error).redacting(tokens())); retrying in \(retryingIn.components.seconds) s.")
             }
         }
         let (ended, _) = await InterruptibleOperation.run { await replicator.run() }
         // The streams end with the replication: every line is written.
         await syncs.value
         await failures.value
-        if case .success(let failure?) = ended { throw describe(failure.error).redacting(token) }
+        if case .success(let failure?) = ended { throw describe(failure.error).redacting(tokens()) }
     }
 }

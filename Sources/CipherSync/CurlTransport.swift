@@ -147,7 +147,7 @@ private final class CurlTransfer {
         if let caCertificatePath = configuration.caCertificatePath {
             try set(handle, CURLOPT_CAINFO, caCertificatePath)
         }
-        if let token = configuration.bearerToken {
+        if let token = try configuration.bearerTokenSource?() ?? configuration.bearerToken {
             // libcurl sends it to the request's host only, not to another
             // host a redirect leads to.
             try set(handle, CURLOPT_HTTPAUTH, ccurl_auth_bearer())

@@ -23,6 +23,11 @@ public struct TransportConfiguration: Sendable {
     /// Sent as `Authorization: Bearer TOKEN`, and only to the host of the
     /// request (never to another host a redirect leads to).
     public var bearerToken: String?
+    /// Read before each request, when given, instead of ``bearerToken``: a
+    /// token file read again, so that a token renewed while the client
+    /// runs (its long-poll ended with 401 as it expired) is the one the
+    /// next request sends. What it throws fails the request.
+    public var bearerTokenSource: (@Sendable () throws -> String?)?
     /// The `User-Agent` header.
     public var userAgent: String = "CipherSync/\(CipherSyncVersion.string)"
     /// Called with the bytes received so far and the expected total (0
@@ -38,7 +43,7 @@ extension TransportConfiguration: CustomStringConvertible, CustomDebugStringConv
         "TransportConfiguration(connectTimeout: \(connectTimeout), timeout: \(timeout), "
             + "lowSpeed: \(lowSpeedLimit) B/s for \(lowSpeedTime) s, maximumBodySize: \(maximumBodySize), "
             + "maximumRedirects: \(maximumRedirects), caCertificatePath: \(caCertificatePath ?? "system"), "
-            + "bearerToken: \(bearerToken == nil ? "none" : "<hidden>"), userAgent: \(userAgent))"
+            + "bearerToken: \(bearerToken == nil && bearerTokenSource == nil ? "none" : "<hidden>"), userAgent: \(userAgent))"
     }
 
     public var debugDescription: String { description }

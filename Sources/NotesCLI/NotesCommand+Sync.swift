@@ -62,10 +62,15 @@ extension NotesCommand {
             guard watch else { return }
             // While watching, the replicator retries, with its own back-off;
             // a local change, of this process or another, is pushed at once.
+            if let tokenFile {
+                // A token renewed while watching (its long-poll ended with
+                // 401 as it expired) is read before the next request.
+                configuration.bearerTokenSource = { try SecretFiles.readToken(tokenFile) }
+            }
             let client = notes.syncClient(baseURL: baseURL, transport: CurlTransport(configuration: configuration))
             let replicator = SyncReplicator(client: client)
             try await SyncWatch.run(
-                replicator, token: token, describe: CLIError.from,
+                replicator, tokens: SyncWatch.tokens(read: token, from: tokenFile), describe: CLIError.from,
                 onSync: { synced in
                     if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows {
                         Self.printSync(synced)

@@ -106,6 +106,11 @@ extension PlayersCommand {
             configuration.connectTimeout = min(10, timeout)
             configuration.caCertificatePath = cacert
             configuration.bearerToken = token
+            if watch, let tokenFile {
+                // A token renewed while watching (its long-poll ended with
+                // 401 as it expired) is read before the next request.
+                configuration.bearerTokenSource = { try SecretFiles.readToken(tokenFile) }
+            }
             configuration.userAgent = "players/\(CipherSyncVersion.string)"
             configuration.progress = { received, _ in progress.received(received) }
             let quiet = quiet

@@ -15,7 +15,7 @@ extension PlayersCommand.Sync {
         let replicator = SyncReplicator(client: client, configuration: SyncReplicator.Configuration(
             checkBeforePush: AppDatabase.checkPendingPlayers))
         try await SyncWatch.run(
-            replicator, token: token, describe: CLIError.from,
+            replicator, tokens: SyncWatch.tokens(read: token, from: tokenFile), describe: CLIError.from,
             onSync: { [self] synced in
                 let report = PlayersSyncReport(synced)
                 if !report.isEmpty { printWatched(report, baseURL: baseURL) }

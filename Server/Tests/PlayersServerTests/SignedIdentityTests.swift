@@ -133,3 +133,42 @@ import Testing
         #expect(try server.stop() == 0)
     }
 }
+
+/// `players sync --watch --token-file F` against `--auth jwt`: its
+/// long-poll ends with its token (401, expired), and the file, renewed
+/// meanwhile, is read again before the next try.
+@Suite struct RenewedTokenTests {
+    @Test(.hangGuard) func aWatcherReadsItsTokenFileAgainAfterItsTokenExpires() async throws {
+        let folder = try TemporaryFolder()
+        try SignedIdentityTests.writeSecret(SignedIdentityTests.secret, in: folder)
+        let server = try ServerProcess(["--auth", "jwt", "--jwt-key-file", "jwt.secret"], folder: folder)
+        let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
+        func sign(_ user: String, roles: [String] = [], signedAgo: TimeInterval = 0, lifetime: TimeInterval = 3_600) async throws -> String {
+            try await keys.signedToken(user: user, roles: roles, lifetime: lifetime, audience: nil, issuer: nil, keyFile: "jwt.secret",
+                                       now: Date().addingTimeInterval(-signedAgo))
+        }
+        let client = try CLISandbox()
+        try await client.runChecked(["init"])
+        let tokenFile = client.root.appendingPathComponent("token").path
+        func writeToken(_ token: String) throws {
+            try #require(FileManager.default.createFile(atPath: tokenFile, contents: Data((token + "\n").utf8),
+                                                        attributes: [.posixPermissions: 0o600]))
+        }
+        // Valid for two more seconds (within the server's leeway of 60).
+        let closing = try await sign("alice", signedAgo: 58, lifetime: 60)
+        try writeToken(closing)
+        let watcher = try WatchProcess(client, arguments: ["sync", "--watch", "--url", "http://127.0.0.1:\(server.port)", "--token-file", tokenFile])
+        try watcher.waitForLines(1)
+        try watcher.waitForErrorLine(containing: "retrying in")
+        #expect(watcher.errorText.contains("expired"), "\(watcher.errorText)")
+        try writeToken(try await sign("alice"))
+        let editor = try await sign("bob", roles: ["editor"])
+        #expect(try server.request("POST", "/v1/rows/player", headers: ["Authorization": "Bearer \(editor)", "Content-Type": "application/json"],
+                                   body: #"{"values":{"name":"Zoé","score":7}}"#).status == 201)
+        try watcher.waitForLines(2)
+        #expect(watcher.lines[1].contains("pushed 0, +1 ~0 -0"), "\(watcher.lines)")
+        #expect(!watcher.errorText.contains(closing))
+        #expect(try watcher.stop(SIGINT) == 0)
+        #expect(try server.stop() == 0)
+    }
+}

@@ -32,6 +32,38 @@ import Testing
         return [try #require(attributes[.systemFileNumber] as? Int), Int(modified.timeIntervalSince1970 * 1_000_000)]
     }
 
+    /// A heredoc's lines are its command's (the file it writes), up to
+    /// its word alone: what follows is the output, and runs as written.
+    @Test func aHeredocsLinesBelongToItsCommand() async throws {
+        let session = try DocumentedSession(page: "heredoc.md", text: """
+            ```console
+            $ cat > greeting.txt <<'EOF'
+            $ not a command
+            Hello, $USER
+            EOF
+            $ tail -n 1 greeting.txt
+            Hello, $USER
+            $ tr a-z A-Z <<-END
+            \tquiet
+            \tEND
+            QUIET
+            $ tr a-z A-Z <<< here
+            HERE
+            ```
+            """)
+        #expect(session.commands.map(\.text) == [
+            "cat > greeting.txt <<'EOF'\n$ not a command\nHello, $USER\nEOF", "tail -n 1 greeting.txt", "tr a-z A-Z <<-END\n\tquiet\n\tEND",
+            "tr a-z A-Z <<< here",
+        ])
+        #expect(session.commands.map(\.expected) == [[], ["Hello, $USER"], ["QUIET"], ["HERE"]])
+        for mismatch in try await onThread({ try session.mismatches() }) {
+            Issue.record("\(mismatch)")
+        }
+        #expect(throws: TestFailure.self) {
+            try DocumentedSession(page: "heredoc.md", text: "```console\n$ cat <<EOF\nno end\n```\n")
+        }
+    }
+
     @Test func aLineOfEllipsisMatchesAnyNumberOfLines() {
         #expect(DocumentedSession.matches(["a", "…", "d"], ["a", "b", "c", "d"]))
         #expect(DocumentedSession.matches(["a", "…"], ["a"]))

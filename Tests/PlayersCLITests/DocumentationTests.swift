@@ -64,6 +64,15 @@ import Testing
         }
     }
 
+    /// A page marked `<!-- long tier …` runs in `make check-long` only.
+    @Test func aPageOfTheLongTierRunsInItAlone() throws {
+        let page = "<!-- long tier: it builds a package -->\n\n```console\n$ true\n```\n"
+        #expect(try DocumentedSession(page: "long.md", text: page).runsInLongTierOnly)
+        #expect(try !DocumentedSession(page: "short.md", text: "```console\n$ true\n```\n").runsInLongTierOnly)
+        let longOnly = try DocumentedSession.pages(tier: .long).filter { try DocumentedSession(page: $0).runsInLongTierOnly }
+        #expect(try DocumentedSession.pages(tier: .correctness) == DocumentedSession.pages(tier: .long).filter { !longOnly.contains($0) })
+    }
+
     @Test func aLineOfEllipsisMatchesAnyNumberOfLines() {
         #expect(DocumentedSession.matches(["a", "…", "d"], ["a", "b", "c", "d"]))
         #expect(DocumentedSession.matches(["a", "…"], ["a"]))

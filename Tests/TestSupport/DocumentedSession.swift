@@ -28,7 +28,11 @@ import Foundation
 ///   not its output (`<<-` strips their leading tabs, as bash does). A
 ///   page that ends a block before that line is an error of the page;
 /// - a block after the line `<!-- illustration -->` is not run; a block
-///   may be indented (in a list item).
+///   may be indented (in a list item);
+/// - a page with a line that starts with `<!-- long tier` (a comment that
+///   says why) runs in the long tier only (`CIPHERDB_TEST_TIER=long`,
+///   ``TestTier``): a page whose run costs minutes, such as one that
+///   builds a package of its own.
 public struct DocumentedSession: Sendable {
     /// One `$ ` line and the output written under it.
     public struct Command: Sendable, CustomStringConvertible {
@@ -61,11 +65,16 @@ public struct DocumentedSession: Sendable {
     /// Blocks with no command that are not marked as illustrations: errors
     /// of the page itself (their first lines).
     public let blocksWithoutCommands: [Int]
+    /// Whether the page runs in the long tier only (`<!-- long tier …`).
+    public let runsInLongTierOnly: Bool
 
-    /// The pages whose blocks are run: README.md and Docs/*.md.
-    public static func pages() throws -> [String] {
+    /// The pages whose blocks are run in `tier`: README.md and Docs/*.md,
+    /// less, in the correctness tier, those of the long tier only.
+    public static func pages(tier: TestTier = .current) throws -> [String] {
         let docs = try FileManager.default.contentsOfDirectory(atPath: BuiltProducts.packageRoot.appendingPathComponent("Docs").path)
-        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+        let pages = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+        guard tier == .correctness else { return pages }
+        return try pages.filter { try !DocumentedSession(page: $0).runsInLongTierOnly }
     }
 
     /// Reads the blocks of `page`.
@@ -81,7 +90,7 @@ public struct DocumentedSession: Sendable {
         /// (their words, and whether leading tabs are stripped), in order.
         var heredocEnds: [(word: String, stripsTabs: Bool)] = []
         var blocksWithoutCommands: [Int] = []
-        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0, indent = 0
+        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0, indent = 0, longTierOnly = false
         var previous = ""
         for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
             // A block may be indented, inside a list item.
@@ -95,6 +104,7 @@ public struct DocumentedSession: Sendable {
                     indent = rawLine.count - trimmed.count
                 }
                 if !trimmed.isEmpty { previous = trimmed }
+                if trimmed.hasPrefix("<!-- long tier") { longTierOnly = true }
                 continue
             }
             if trimmed.hasPrefix("```") {
@@ -121,6 +131,7 @@ public struct DocumentedSession: Sendable {
         }
         self.commands = commands
         self.blocksWithoutCommands = blocksWithoutCommands
+        runsInLongTierOnly = longTierOnly
     }
 
     /// The words that end the heredocs of a command line, in order:

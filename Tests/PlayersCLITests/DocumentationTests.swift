@@ -70,6 +70,7 @@ import Testing
         #expect(try DocumentedSession(page: "long.md", text: page).runsInLongTierOnly)
         #expect(try !DocumentedSession(page: "short.md", text: "```console\n$ true\n```\n").runsInLongTierOnly)
         let longOnly = try DocumentedSession.pages(tier: .long).filter { try DocumentedSession(page: $0).runsInLongTierOnly }
+        #expect(longOnly.contains("Docs/BuildingAnApp.md"))
         #expect(try DocumentedSession.pages(tier: .correctness) == DocumentedSession.pages(tier: .long).filter { !longOnly.contains($0) })
     }
 

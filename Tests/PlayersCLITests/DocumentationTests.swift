@@ -4,7 +4,8 @@ import Testing
 
 /// Every `console` block of README.md and Docs/*.md, run as written, in a
 /// temporary home (the rules: ``DocumentedSession``): the documentation
-/// and the programs cannot drift apart.
+/// and the programs cannot drift apart. The pages marked `<!-- long tier`
+/// (BuildingAnApp.md, which builds a package) run in `make check-long` only.
 @Suite struct DocumentationTests {
     /// Also: no page rebuilds the executables that the tests run. The
     /// README's `make install` over the tree that `make test` built builds

@@ -22,17 +22,28 @@ import Foundation
 /// - `~/CipherDB` is this checkout (for `cd ~/CipherDB` and `make`), and
 ///   `make install` installs the configuration of the tests (debug in
 ///   `make test`: `CONFIGURATION` is set);
+/// - a command with a heredoc (`cat > main.swift <<'EOF'`) takes the lines
+///   that follow, up to the line that is its word alone (`EOF`), as the
+///   heredoc's: they are the file a page shows, written by the command,
+///   not its output (`<<-` strips their leading tabs, as bash does). A
+///   page that ends a block before that line is an error of the page;
 /// - a block after the line `<!-- illustration -->` is not run; a block
-///   may be indented (in a list item).
+///   may be indented (in a list item);
+/// - a page with a line that starts with `<!-- long tier` (a comment that
+///   says why) runs in the long tier only (`CIPHERDB_TEST_TIER=long`,
+///   ``TestTier``): a page whose run costs minutes, such as one that
+///   builds a package of its own.
 public struct DocumentedSession: Sendable {
     /// One `$ ` line and the output written under it.
     public struct Command: Sendable, CustomStringConvertible {
+        /// The command, with its heredocs' lines and their ends, if any.
         public var text: String
         public var expected: [String]
         /// The line of the page (from 1).
         public var line: Int
         public var runsInBackground: Bool { text.hasSuffix(" &") }
-        public var description: String { "line \(line): $ \(text)" }
+        /// Its `$ ` line alone: a heredoc's lines are in the page.
+        public var description: String { "line \(line): $ \(text.prefix { $0 != "\n" })" }
     }
 
     /// A command whose output is not what the page says.
@@ -54,20 +65,32 @@ public struct DocumentedSession: Sendable {
     /// Blocks with no command that are not marked as illustrations: errors
     /// of the page itself (their first lines).
     public let blocksWithoutCommands: [Int]
+    /// Whether the page runs in the long tier only (`<!-- long tier …`).
+    public let runsInLongTierOnly: Bool
 
-    /// The pages whose blocks are run: README.md and Docs/*.md.
-    public static func pages() throws -> [String] {
+    /// The pages whose blocks are run in `tier`: README.md and Docs/*.md,
+    /// less, in the correctness tier, those of the long tier only.
+    public static func pages(tier: TestTier = .current) throws -> [String] {
         let docs = try FileManager.default.contentsOfDirectory(atPath: BuiltProducts.packageRoot.appendingPathComponent("Docs").path)
-        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+        let pages = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/\($0)" }
+        guard tier == .correctness else { return pages }
+        return try pages.filter { try !DocumentedSession(page: $0).runsInLongTierOnly }
     }
 
     /// Reads the blocks of `page`.
     public init(page: String) throws {
+        try self.init(page: page, text: String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent(page), encoding: .utf8))
+    }
+
+    /// Reads the blocks of `text`, the page `page`.
+    public init(page: String, text: String) throws {
         self.page = page
-        let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent(page), encoding: .utf8)
         var commands: [Command] = []
+        /// The ends of the heredocs of the last command still to come
+        /// (their words, and whether leading tabs are stripped), in order.
+        var heredocEnds: [(word: String, stripsTabs: Bool)] = []
         var blocksWithoutCommands: [Int] = []
-        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0, indent = 0
+        var insideBlock = false, skipped = false, blockStart = 0, blockCommands = 0, indent = 0, longTierOnly = false
         var previous = ""
         for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
             // A block may be indented, inside a list item.
@@ -81,9 +104,13 @@ public struct DocumentedSession: Sendable {
                     indent = rawLine.count - trimmed.count
                 }
                 if !trimmed.isEmpty { previous = trimmed }
+                if trimmed.hasPrefix("<!-- long tier") { longTierOnly = true }
                 continue
             }
             if trimmed.hasPrefix("```") {
+                if let end = heredocEnds.first {
+                    throw TestFailure("\(page), \(commands[commands.count - 1]): its heredoc has no line '\(end.word)' before the end of its block.")
+                }
                 insideBlock = false
                 if !skipped && blockCommands == 0 { blocksWithoutCommands.append(blockStart) }
                 previous = trimmed
@@ -91,8 +118,12 @@ public struct DocumentedSession: Sendable {
             }
             if skipped { continue }
             let line = String(rawLine.dropFirst(min(indent, rawLine.count - trimmed.count)))
-            if line.hasPrefix("$ ") {
+            if let end = heredocEnds.first {
+                commands[commands.count - 1].text += "\n" + line
+                if (end.stripsTabs ? String(line.drop { $0 == "\t" }) : line) == end.word { heredocEnds.removeFirst() }
+            } else if line.hasPrefix("$ ") {
                 commands.append(Command(text: String(line.dropFirst(2)), expected: [], line: index + 1))
+                heredocEnds = Self.heredocEnds(of: line)
                 blockCommands += 1
             } else if !commands.isEmpty, blockCommands > 0 {
                 commands[commands.count - 1].expected.append(line)
@@ -100,6 +131,20 @@ public struct DocumentedSession: Sendable {
         }
         self.commands = commands
         self.blocksWithoutCommands = blocksWithoutCommands
+        runsInLongTierOnly = longTierOnly
+    }
+
+    /// The words that end the heredocs of a command line, in order:
+    /// `<<WORD`, `<<'WORD'`, `<<"WORD"`, and `<<-` before any of them
+    /// (whose lines may start with tabs). `<<<` is a string, not a heredoc.
+    static func heredocEnds(of line: String) -> [(word: String, stripsTabs: Bool)] {
+        let word = "[A-Za-z_][A-Za-z0-9_]*"
+        let heredoc = try! Regex("(<<<)|<<(-?)[ \t]*(?:'(\(word))'|\"(\(word))\"|(\(word)))")
+        return line.matches(of: heredoc).compactMap { match in
+            guard match.output[1].substring == nil,
+                  let word = (3...5).lazy.compactMap({ match.output[$0].substring }).first else { return nil }
+            return (String(word), match.output[2].substring == "-")
+        }
     }
 
     /// Runs every command in a new temporary home, and returns those whose

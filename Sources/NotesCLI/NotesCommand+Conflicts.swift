@@ -44,7 +44,7 @@ extension NotesCommand.Conflicts {
         /// `note 5C2F…: yours title "Shopping B" (changed 2026-12-06T10:00:00Z);
         /// the server's title "Shopping A" (version 7)`, on one line: the
         /// columns that differed, each side's; every column of a row that
-        /// one side deleted.
+        /// one side deleted; then why the server refused it, if it did.
         static func line(_ conflict: SyncConflict) -> String {
             // The server's row is whole: its columns that differed, unless
             // the local row is deleted.
@@ -53,6 +53,7 @@ extension NotesCommand.Conflicts {
             let version = conflict.serverVersion.map { " (version \($0))" } ?? ""
             return "\(conflict.table) \(conflict.rowID.uuidString): yours \(text(conflict.localValues, deleted: "deleted here")) "
                 + "(changed \(conflict.changedAt.formatted(.iso8601))); the server's \(text(server, deleted: "deleted on the server"))\(version)"
+                + (conflict.refusal.map { "; refused by the server: \($0)" } ?? "")
         }
 
         /// `title "Shopping", done true`: the columns in order, each value as
@@ -80,6 +81,7 @@ extension NotesCommand.Conflicts {
             var serverVersion: Int64?
             var changedAt: Date
             var detectedAt: Date
+            var refusal: String?
 
             init(_ conflict: SyncConflict) {
                 table = conflict.table
@@ -89,6 +91,7 @@ extension NotesCommand.Conflicts {
                 serverVersion = conflict.serverVersion
                 changedAt = conflict.changedAt
                 detectedAt = conflict.detectedAt
+                refusal = conflict.refusal
             }
 
             func encode(to encoder: any Encoder) throws {
@@ -100,9 +103,10 @@ extension NotesCommand.Conflicts {
                 try container.encode(serverVersion, forKey: .serverVersion)
                 try container.encode(changedAt, forKey: .changedAt)
                 try container.encode(detectedAt, forKey: .detectedAt)
+                try container.encodeIfPresent(refusal, forKey: .refusal)
             }
 
-            enum CodingKeys: CodingKey { case table, id, local, server, serverVersion, changedAt, detectedAt }
+            enum CodingKeys: CodingKey { case table, id, local, server, serverVersion, changedAt, detectedAt, refusal }
         }
     }
 }

@@ -92,7 +92,8 @@ extension NotesCommand {
             if let repaired = pulled.repaired {
                 printLineNow("The synced rows differed from the server's (\(repaired)): a snapshot repaired them.")
             }
-            printLineNow("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict (kept: 'notes conflicts').")
+            let refused = pushed.refused > 0 ? ", \(pushed.refused) of them refused by the server" : ""
+            printLineNow("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict\(refused) (kept: 'notes conflicts').")
             printLineNow("Pulled: \(pulled).")
         }
 

@@ -30,6 +30,9 @@ public struct PlayerConflict: Equatable, Sendable {
     public var changedAt: Date
     /// When the sync found the conflict.
     public var detectedAt: Date
+    /// Why the server refused the change (``SyncEngine/SyncConflict/refusal``);
+    /// nil for a change that lost to another.
+    public var refusal: String?
 
     /// The conflict of a player that the engine logged. The log keeps the
     /// local values that differed from the server's: the others were the
@@ -54,6 +57,7 @@ public struct PlayerConflict: Equatable, Sendable {
         serverVersion = conflict.serverVersion
         changedAt = conflict.changedAt
         detectedAt = conflict.detectedAt
+        refusal = conflict.refusal
     }
 
     /// Whether the local change deleted the player.

@@ -123,6 +123,9 @@ struct ConflictOutput: Encodable {
     var server: Value
     var changedAt: Date
     var detectedAt: Date
+    /// Why the server refused the change; absent for a change that lost
+    /// to another.
+    var refusal: String?
 
     init(_ conflict: PlayerConflict) {
         uuid = conflict.playerUUID
@@ -131,9 +134,11 @@ struct ConflictOutput: Encodable {
         server = Value(deleted: conflict.serverIsDeletion, name: conflict.serverName, score: conflict.serverScore, version: conflict.serverVersion)
         changedAt = conflict.changedAt
         detectedAt = conflict.detectedAt
+        refusal = conflict.refusal
     }
 
-    /// `UUID  Arthur: local 120 (changed 2026-11-23T10:00:00Z), server 150 (version 7)`.
+    /// `UUID  Arthur: local 120 (changed 2026-11-23T10:00:00Z), server 150 (version 7)`,
+    /// then `; refused by the server: …` for a change it refused.
     var line: String {
         func text(_ value: Value) -> String {
             guard !value.deleted, let name = value.name, let score = value.score else { return "deleted" }
@@ -141,6 +146,7 @@ struct ConflictOutput: Encodable {
         }
         let version = server.version.map { " (version \($0))" } ?? ""
         return "\(uuid.uuidString)  \(name ?? "?"): local \(text(local)) (changed \(Self.timestamp(changedAt))), server \(text(server))\(version)"
+            + (refusal.map { "; refused by the server: \($0)" } ?? "")
     }
 
     static func timestamp(_ date: Date) -> String {
@@ -155,9 +161,10 @@ struct ConflictOutput: Encodable {
         try container.encode(server, forKey: .server)
         try container.encode(Self.timestamp(changedAt), forKey: .changedAt)
         try container.encode(Self.timestamp(detectedAt), forKey: .detectedAt)
+        try container.encodeIfPresent(refusal, forKey: .refusal)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uuid, name, local, server, changedAt, detectedAt
+        case uuid, name, local, server, changedAt, detectedAt, refusal
     }
 }

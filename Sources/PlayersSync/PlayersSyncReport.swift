@@ -29,11 +29,13 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
     }
 
     /// One line: `pushed 2, +12 ~3 -1, conflicts 1, cursor 4815`; in a
-    /// dry run, `would push 2, …`.
+    /// dry run, `would push 2, …`; `conflicts 2 (1 refused)` when the
+    /// server refused changes (kept with the conflicts).
     public var description: String {
         let pushed = pull.dryRun ? "would push \(push.pending)" : "pushed \(push.counts.applied)"
         let pulled = pull.upToDate ? "up to date" : "+\(pull.inserted) ~\(pull.updated) -\(pull.deleted)"
-        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts), cursor \(SyncCursor.shown(pull.cursorAfter))"
+        let refused = push.counts.refused > 0 ? " (\(push.counts.refused) refused)" : ""
+        return "\(pushed), \(pulled), conflicts \(push.counts.conflicts)\(refused), cursor \(SyncCursor.shown(pull.cursorAfter))"
             + (pull.dryRun ? " (dry run: nothing written)" : "")
     }
 
@@ -74,17 +76,19 @@ public struct PlayersSyncReport: Encodable, Equatable, Sendable, CustomStringCon
         }
     }
 
-    /// The pull's fields (``SyncReport``), then `pushed`, `conflicts` and,
-    /// in a dry run, `pending`: one flat JSON object.
+    /// The pull's fields (``SyncReport``), then `pushed`, `conflicts`,
+    /// `pending`, and `refused` when the server refused changes: one flat
+    /// JSON object.
     public func encode(to encoder: any Encoder) throws {
         try pull.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(push.counts.applied, forKey: .pushed)
         try container.encode(push.counts.conflicts, forKey: .conflicts)
         try container.encode(push.pending, forKey: .pending)
+        if push.counts.refused > 0 { try container.encode(push.counts.refused, forKey: .refused) }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case pushed, conflicts, pending
+        case pushed, conflicts, pending, refused
     }
 }

@@ -8,12 +8,14 @@ extension Database {
     ///
     /// - an applied change leaves the outbox; the row takes the version
     ///   it got (`sync_row`), and the row's later changes are rebased on it;
-    /// - a change in conflict leaves the outbox with the row's later
-    ///   changes; the row takes the server's state, the triggers silent
+    /// - a change in conflict, or refused (the user may not make it: a
+    ///   server of signed identities), leaves the outbox with the row's
+    ///   later changes; the row takes the server's state, the triggers silent
     ///   (the server's row stands, so that every device converges; a row
     ///   deleted on the server is deleted here, with what cascades from
     ///   it); the local values that differed from the server's are logged
-    ///   (``SyncConflict``) with the server's row, unless none differed; a
+    ///   (``SyncConflict``) with the server's row, unless none differed (a
+    ///   refused change is logged even then, with its ``SyncConflict/refusal``); a
     ///   row deleted by that cascade that had unsent changes is logged too,
     ///   with its values, and its changes leave the outbox;
     /// - a row whose server state refers to a row this device deleted in
@@ -33,6 +35,7 @@ extension Database {
         // row that this device deleted in the same batch: checked at the
         // end, once every answer is in.
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
+        if results.contains(where: { $0.status == .refused }) { try SyncEngine.addMissingColumns(self) }
         var counts = SyncPushCounts()
         for result in results {
             guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
@@ -52,7 +55,7 @@ extension Database {
                             arguments: [result.version] + ofRow)
                 try setServerVersion(change.operation == .upsert ? result.version : nil, ofRow)
                 counts.applied += 1
-            case .conflict:
+            case .conflict, .refused:
                 let local = try currentValues(of: table, storedID)
                 try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
                 // Against a row deleted on the server, the whole local row
@@ -62,12 +65,15 @@ extension Database {
                 let differing = local.map { local in
                     local.filter { column, value in touched.contains(column) && result.serverRow?.values[column] != value }
                 }
-                if (local == nil) == (result.serverRow == nil), differing?.isEmpty ?? true {
+                // A refused change is always kept: the user sees what the
+                // server would not take, even when it changed nothing.
+                if result.status == .conflict, (local == nil) == (result.serverRow == nil), differing?.isEmpty ?? true {
                     counts.converged += 1
                 } else {
                     try logConflict(table, change.row.id, storedID, local: differing, server: result.serverRow, version: result.version,
-                                    changedAt: entry["created_at"], detectedAt: date)
+                                    changedAt: entry["created_at"], detectedAt: date, refusal: result.refusal)
                     counts.conflicts += 1
+                    if result.status == .refused { counts.refused += 1 }
                 }
                 try mergingSyncChanges { try writeRowState(table, storedID, result.serverRow) }
                 try setServerVersion(result.serverRow == nil ? nil : result.version, ofRow)

@@ -127,7 +127,7 @@ extension Database {
     }
 
     func logConflict(_ table: SyncTable, _ id: UUID, _ storedID: DatabaseValue, local: [String: SyncValue]?, server: SyncRow?,
-                             version: Int64?, changedAt: Double, detectedAt: Date) throws {
+                             version: Int64?, changedAt: Double, detectedAt: Date, refusal: String? = nil) throws {
         func json(_ values: [String: SyncValue]?) throws -> String? {
             guard let values else { return nil }
             // JSON has no text for an infinite real, which only a write
@@ -142,13 +142,17 @@ extension Database {
             }
             return SyncStoredJSON.text(SyncRowJSON(id: id.uuidString, values: values.mapValues(SyncJSONScalar.init)))
         }
-        let values: [(any DatabaseValueConvertible)?] = [
+        var values: [(any DatabaseValueConvertible)?] = [
             table.name, storedID, try json(local), try json(server?.values), version, changedAt, detectedAt.timeIntervalSince1970,
         ]
+        // A database made before refusals has no refusal column until one
+        // is recorded (SyncEngine.addMissingColumns).
+        let refusalColumn = refusal == nil ? "" : ", refusal"
+        if let refusal { values.append(refusal) }
         try execute(sql: """
             INSERT INTO \(SyncEngine.conflictTable)
-                (table_name, row_id, local_values, server_values, server_version, changed_at, detected_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+                (table_name, row_id, local_values, server_values, server_version, changed_at, detected_at\(refusalColumn))
+            VALUES (?, ?, ?, ?, ?, ?, ?\(refusal == nil ? "" : ", ?"))
             """, arguments: StatementArguments(values))
     }
 }

@@ -27,6 +27,10 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
     /// When the local change was made.
     public var changedAt: Date
     public var detectedAt: Date
+    /// Why the server refused the change (a server of signed identities:
+    /// the user may not make it); nil for a change that lost to another.
+    /// Settled as a conflict is: keeping the local value pushes it again.
+    public var refusal: String?
 
     public init(row: Row) throws {
         id = row["id"]
@@ -40,6 +44,8 @@ public struct SyncConflict: Sendable, Equatable, FetchableRecord, TableRecord {
         serverVersion = row["server_version"]
         changedAt = Date(timeIntervalSince1970: row["changed_at"])
         detectedAt = Date(timeIntervalSince1970: row["detected_at"])
+        // Absent from a database made before refusals, until one is kept.
+        refusal = row.hasColumn("refusal") ? row["refusal"] : nil
     }
 
     private static func values(_ json: String) throws -> [String: SyncJSONScalar] {

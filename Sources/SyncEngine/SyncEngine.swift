@@ -87,7 +87,9 @@ public enum SyncEngine {
                 server_version INTEGER,
                 -- Seconds since 1970.
                 changed_at REAL NOT NULL,
-                detected_at REAL NOT NULL);
+                detected_at REAL NOT NULL,
+                -- Why the server refused the change; NULL: a conflict.
+                refusal TEXT);
             CREATE TABLE IF NOT EXISTS \(lostTable) (
                 table_name TEXT NOT NULL,
                 row_id NOT NULL,
@@ -117,11 +119,7 @@ public enum SyncEngine {
                 counted INTEGER,
                 PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
             """)
-        // Databases made before the engine kept digests.
-        let stateColumns = Set(try db.columns(in: stateTable).map { $0.name.lowercased() })
-        for column in ["digests", "staged_digests"] where !stateColumns.contains(column) {
-            try db.execute(sql: "ALTER TABLE \(stateTable) ADD COLUMN \(column) TEXT")
-        }
+        try addMissingColumns(db)
         try moveCountedHashes(db)
         // A row's server version is part of its hash; a deleted entry's
         // hash is kept until its digest is next counted.
@@ -163,6 +161,20 @@ public enum SyncEngine {
     /// hashes move beside the versions in `sync_row`, and those of deleted
     /// entries to the marks of `sync_digest_dirty`; the triggers that mark
     /// rows are made again.
+    /// Adds the columns that the engine's tables gained since a database
+    /// was made: in its installation, and before the push records a
+    /// refused change in a database made before refusals (the engine is
+    /// installed once, in an app's migration). Cheap: one `table_info`
+    /// per table.
+    static func addMissingColumns(_ db: Database) throws {
+        for (table, columns) in [(stateTable, ["digests", "staged_digests"]), (conflictTable, ["refusal"])] {
+            let existing = Set(try db.columns(in: table).map { $0.name.lowercased() })
+            for column in columns where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) TEXT")
+            }
+        }
+    }
+
     private static func moveCountedHashes(_ db: Database) throws {
         if try !keepsHashesInRows(db) {
             try db.execute(sql: "ALTER TABLE \(rowTable) ADD COLUMN hash INTEGER")

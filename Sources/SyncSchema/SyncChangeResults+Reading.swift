@@ -42,15 +42,17 @@ extension SyncChangeResults {
 
         /// The result of change `index`: its mutation id, a known status, a
         /// positive version, which an applied upsert must have (the device
-        /// bases the row's next change on it), and a row for a conflict
-        /// only, with its version.
+        /// bases the row's next change on it), a row for a conflict or a
+        /// refused change only, with its version, and a reason for a
+        /// refused change only.
         private mutating func readResult(answering change: SyncChange, index: Int) throws(Violation) -> SyncPushResult {
             var object = try json.beginObject()
-            var mutationID: UUID?, statusName: String?, version: Int64?, row: SyncRowJSON?
+            var mutationID: UUID?, statusName: String?, version: Int64?, row: SyncRowJSON?, refusal: String?
             while let key = try json.nextKey(&object) {
                 switch key {
                 case "mutationID": mutationID = try json.uuid()
                 case "status": statusName = try json.string()
+                case "reason": refusal = try json.string()
                 case "version": version = try json.null() ? nil : json.version()
                 case "row": row = try json.null() ? nil : json.row { json throws(Violation) in try json.rowValues() }
                 default: throw json.violation("unknown key")
@@ -64,13 +66,17 @@ extension SyncChangeResults {
             switch statusName {
             case "applied": status = .applied
             case "conflict": status = .conflict
-            default: throw Violation(path: "\(path).status", "neither applied nor conflict")
+            case "refused": status = .refused
+            default: throw Violation(path: "\(path).status", "none of applied, conflict, refused")
+            }
+            guard (status == .refused) == (refusal != nil) else {
+                throw Violation(path: "\(path).reason", status == .refused ? "missing for a refused change" : "only a refused change has one")
             }
             if status == .applied, change.operation == .upsert, version == nil {
                 throw Violation(path: "\(path).version", "missing for an applied upsert, whose row takes the version the server gave it")
             }
-            guard let row else { return SyncPushResult(mutationID: mutationID, status: status, version: version) }
-            guard status == .conflict else { throw Violation(path: "\(path).row", "only a conflict has one") }
+            guard let row else { return SyncPushResult(mutationID: mutationID, status: status, version: version, refusal: refusal) }
+            guard status != .applied else { throw Violation(path: "\(path).row", "only a conflict or a refused change has one") }
             guard row.id.uppercased() == change.row.id.uuidString else { throw Violation(path: "\(path).row.id", "not the id of change \(index)") }
             guard let table = schema.table(change.row.table) else {
                 throw Violation(path: "\(path).row", "a row of \(change.row.table), which this declaration lacks")
@@ -78,7 +84,7 @@ extension SyncChangeResults {
             guard version != nil else { throw Violation(path: "\(path).version", "missing beside a row") }
             do {
                 let serverRow = try SyncMessages.serverRow(table, id: row.id, values: row.values, path: "\(path).row")
-                return SyncPushResult(mutationID: mutationID, status: status, version: version, serverRow: serverRow)
+                return SyncPushResult(mutationID: mutationID, status: status, version: version, serverRow: serverRow, refusal: refusal)
             } catch {
                 throw Violation(error)
             }

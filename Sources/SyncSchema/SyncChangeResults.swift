@@ -6,7 +6,8 @@ import Foundation
 /// ```json
 /// {"protocolVersion": 1, "results": [
 ///   {"mutationID": "…", "status": "applied", "version": 42},
-///   {"mutationID": "…", "status": "conflict", "version": 40, "row": {"id": "…", "values": {"title": "Theirs"}}}]}
+///   {"mutationID": "…", "status": "conflict", "version": 40, "row": {"id": "…", "values": {"title": "Theirs"}}},
+///   {"mutationID": "…", "status": "refused", "reason": "writing the table … needs the role editor…"}]}
 /// ```
 ///
 /// ```swift
@@ -29,12 +30,20 @@ public struct SyncChangeResults: Sendable, Equatable {
         text.appendArray(results) { text, result in
             text.append("{\"mutationID\":")
             text.appendUUID(result.mutationID)
+            if let refusal = result.refusal {
+                text.append(",\"reason\":")
+                text.appendString(refusal)
+            }
             if let row = result.serverRow {
                 text.append(",\"row\":")
                 text.appendRow(row.json)
             }
             text.append(",\"status\":")
-            text.append(result.status == .applied ? "\"applied\"" : "\"conflict\"")
+            switch result.status {
+            case .applied: text.append("\"applied\"")
+            case .conflict: text.append("\"conflict\"")
+            case .refused: text.append("\"refused\"")
+            }
             if let version = result.version {
                 text.append(",\"version\":")
                 text.appendInteger(version)

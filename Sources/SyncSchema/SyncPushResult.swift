@@ -9,6 +9,10 @@ public struct SyncPushResult: Sendable, Equatable {
         /// The row changed on the server since the change's base version,
         /// in the columns the change touched: the server's row stands.
         case conflict
+        /// The user may not make this change (a server of signed
+        /// identities: the table's access): nothing of it was written, and
+        /// the server's row stands (``SyncPushResult/refusal`` says why).
+        case refused
     }
 
     public var mutationID: UUID
@@ -19,13 +23,17 @@ public struct SyncPushResult: Sendable, Equatable {
     public var version: Int64?
     /// Conflict: the server's row, after whatever of the change it could
     /// merge (a table merged by column applies the columns no one else
-    /// changed); nil when the row is deleted on the server.
+    /// changed); refused: the server's row as it stands; nil when the row
+    /// is deleted on the server, or never was there.
     public var serverRow: SyncRow?
+    /// Refused: why, in a sentence that says what to do.
+    public var refusal: String?
 
-    public init(mutationID: UUID, status: Status, version: Int64?, serverRow: SyncRow? = nil) {
+    public init(mutationID: UUID, status: Status, version: Int64?, serverRow: SyncRow? = nil, refusal: String? = nil) {
         self.mutationID = mutationID
         self.status = status
         self.version = version
         self.serverRow = serverRow
+        self.refusal = refusal
     }
 }

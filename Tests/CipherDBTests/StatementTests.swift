@@ -447,3 +447,21 @@ final class TraceLog: @unchecked Sendable {
         lock.withLock { storage }
     }
 }
+
+/// A pool's reads drop their cached statements when another connection
+/// changed the schema, as GRDB's readers do: a cached `SELECT *` then
+/// shows a column added since.
+@Suite struct CachedStatementSchemaTests {
+    @Test func aPoolReadsCachedSelectSeesAColumnAddedByTheWriter() throws {
+        let fixture = try DatabaseFixture(.pool)
+        try fixture.createPlayerTable()
+        try fixture.writer.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") }
+        func columns() throws -> [String] {
+            try fixture.writer.read { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM player"))?.columnNames ?? [] }
+        }
+        #expect(try columns() == ["id", "name", "score"])
+        try fixture.writer.write { db in try db.execute(sql: "ALTER TABLE player ADD COLUMN team TEXT") }
+        let after = try columns()
+        #expect(after == ["id", "name", "score", "team"])
+    }
+}

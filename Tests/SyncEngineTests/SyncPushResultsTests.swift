@@ -93,6 +93,45 @@ import Testing
         #expect(conflict.serverVersion == 4 && conflict.detectedAt == now)
     }
 
+    /// A change the server refused (the user may not make it): the row
+    /// takes the server's state, the change is kept with its reason even
+    /// when nothing differs, and counted refused.
+    @Test func aRefusedChangeTakesTheServersRowAndIsKeptWithItsReason() throws {
+        let (notebook, _) = try syncedNote()
+        try execute("UPDATE notebook SET name = 'Mine'")
+        let batch = try nextBatch()
+        let server = try notes.schema.table("notebook")!.row(id: notebook, values: ["name": .text("Work"), "colour": .null])
+        let counts = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .refused, version: 1, serverRow: server,
+                                                refusal: "writing the table notebook needs the role editor")], for: batch)
+        #expect(counts == SyncPushCounts(conflicts: 1, refused: 1))
+        #expect(try value("SELECT name FROM notebook") == "Work")
+        #expect(try notes.entries().isEmpty)
+        let conflict = try #require(try conflicts().first)
+        #expect(conflict.refusal == "writing the table notebook needs the role editor")
+        #expect(conflict.localValues == ["name": .string("Mine")])
+    }
+
+    /// A row the server never had, refused: deleted here, kept with its
+    /// values; in a database made before refusals, whose conflict table
+    /// gains the column then.
+    @Test func aRefusedCreationIsDeletedHereAndKeptInADatabaseMadeBeforeRefusals() throws {
+        // The conflict table as the engine made it before refusals.
+        try execute("DROP TABLE sync_conflict")
+        try execute("""
+            CREATE TABLE sync_conflict (id INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT NOT NULL, row_id NOT NULL,
+                local_values TEXT, server_values TEXT, server_version INTEGER, changed_at REAL NOT NULL, detected_at REAL NOT NULL)
+            """)
+        #expect(try notes.dbPool.read { db in try db.columns(in: "sync_conflict").map(\.name) }.contains("refusal") == false)
+        #expect(try conflicts().isEmpty)
+        let notebook = UUID()
+        try execute("INSERT INTO notebook (id, name) VALUES (?, 'Mine')", [notebook.uuidString])
+        let batch = try nextBatch()
+        _ = try record([SyncPushResult(mutationID: batch[0].mutationID, status: .refused, version: nil, refusal: "not yours")], for: batch)
+        #expect(try value("SELECT count(*) FROM notebook") == "0")
+        #expect(try conflicts().map(\.refusal) == ["not yours"])
+        #expect(try conflicts().first?.localValues?["name"] == .string("Mine"))
+    }
+
     /// A local value that JSON cannot hold (an infinite real, written by
     /// SQL around the declaration) is refused as its column refuses it,
     /// naming the row, and nothing is recorded; the process goes on.

@@ -184,6 +184,31 @@ import Testing
         }
     }
 
+    /// A refused change's answer: its reason and the server's row, read
+    /// back equal; a reason on any other result, or a refusal without
+    /// one, is refused.
+    @Test func aRefusedChangeIsReadBackWithItsReasonAndOnlyItHasOne() throws {
+        let batch = try batch()
+        let refused = SyncChangeResults(results: [
+            SyncPushResult(mutationID: batch.changes[0].mutationID, status: .refused, version: 7,
+                           serverRow: try table("notebook").row(id: notebookID, values: ["name": .text("Theirs")]),
+                           refusal: "writing the table notebook needs the role editor"),
+            SyncPushResult(mutationID: batch.changes[1].mutationID, status: .refused, version: nil, refusal: "not yours"),
+            SyncPushResult(mutationID: batch.changes[2].mutationID, status: .applied, version: nil),
+        ])
+        #expect(try SyncChangeResults.decode(refused.jsonData(), answering: batch.changes, schema: schema) == refused)
+        var withoutReason = refused
+        withoutReason.results[1].refusal = nil
+        #expect(throws: SyncMessageError(path: "$.results[1].reason", "missing for a refused change")) {
+            try SyncChangeResults.decode(withoutReason.jsonData(), answering: batch.changes, schema: schema)
+        }
+        var reasonElsewhere = refused
+        reasonElsewhere.results[2].refusal = "why"
+        #expect(throws: SyncMessageError(path: "$.results[2].reason", "only a refused change has one")) {
+            try SyncChangeResults.decode(reasonElsewhere.jsonData(), answering: batch.changes, schema: schema)
+        }
+    }
+
     @Test func aConflictsRowOfALaterDeclarationLeavesOutTheColumnsThisOneLacks() throws {
         let batch = try batch()
         let later = try table("note", in: laterSchema).row(

@@ -102,6 +102,9 @@ public struct SyncRowEdit: Sendable {
                     return .saved(SyncServerRow(row: row, version: version))
                 }
                 return .saved(served)
+            case .refused:
+                // Access is checked before a write reaches the store, which never refuses.
+                throw SyncChangeError.storedAnswerDamaged(change.mutationID)
             case .conflict where kind != .create && result.serverRow == nil && result.version == nil:
                 // An edit of a row the server never had.
                 return .notFound

@@ -39,20 +39,45 @@ extension SyncServerAPI {
         return answer
     }
 
-    /// Under signed identities: throws 403 unless the request's user may
-    /// write every table of `tables` (``SyncServer/SyncTableAccess/permitsWriting(withRoles:)``),
-    /// before anything is written. A table the server does not sync is
-    /// left to the write, which refuses it.
-    func requireWriteAccess(to tables: [String], _ context: SyncRequestContext) throws {
-        guard let identity = context.identity else { return }
-        for name in Set(tables).sorted() {
-            guard let table = engine.schema.table(name) else { continue }
-            guard let access = table.access, access.permitsWriting(withRoles: identity.roles) else {
-                let writers = if case .shared(let writers)? = table.access { writers.joined(separator: " or ") } else { "a rule" }
-                throw APIError.forbidden("writing the table \(name) needs the role \(writers), which the token of \(identity.user) does not give: "
-                    + "nothing was written; ask for a token with that role")
+    /// Under signed identities: why the request's user may not write the
+    /// table `name` (its access, ``SyncServer/SyncTableAccess/permitsWriting(withRoles:)``),
+    /// or nil when they may, or when the server does not sync it (the
+    /// write refuses that).
+    func writeRefusal(of name: String, _ context: SyncRequestContext) -> String? {
+        guard let identity = context.identity, let table = engine.schema.table(name) else { return nil }
+        if let access = table.access, access.permitsWriting(withRoles: identity.roles) { return nil }
+        let writers = if case .shared(let writers)? = table.access { writers.joined(separator: " or ") } else { "a rule" }
+        return "writing the table \(name) needs the role \(writers), which the token of \(identity.user) does not give: "
+            + "nothing was written; ask for a token with that role"
+    }
+
+    /// `/v1/rows`: throws 403 unless the request's user may write `table`,
+    /// before anything is written.
+    func requireWriteAccess(to table: String, _ context: SyncRequestContext) throws {
+        if let refusal = writeRefusal(of: table, context) { throw APIError.forbidden(refusal) }
+    }
+
+    /// `POST /v1/sync/changes`: applies the changes the request's user may
+    /// make, and answers each of the others `refused`, with the reason
+    /// and the row as the server has it (which the device takes back):
+    /// one refused change never blocks the others, nor the pull after them.
+    func applyPermitted(_ changes: [SyncChange], _ context: SyncRequestContext) async throws -> [SyncPushResult] {
+        let refusals = changes.map { writeRefusal(of: $0.row.table, context) }
+        guard refusals.contains(where: { $0 != nil }) else { return try await engine.applyChanges(changes, at: Date()) }
+        let permitted = zip(changes, refusals).filter { $0.1 == nil }.map(\.0)
+        var applied = permitted.isEmpty ? [] : try await engine.applyChanges(permitted, at: Date())[...]
+        var results: [SyncPushResult] = []
+        for (change, refusal) in zip(changes, refusals) {
+            guard let refusal else {
+                results.append(applied.removeFirst())
+                continue
             }
+            let stored = try await engine.row(SyncRowKey(table: change.row.table, id: change.row.id))
+            let served = try stored.flatMap { try SyncRowEdit.served($0, in: engine.schema) }
+            results.append(SyncPushResult(mutationID: change.mutationID, status: .refused,
+                                          version: served?.version ?? stored?.version, serverRow: served?.row, refusal: refusal))
         }
+        return results
     }
 
     /// Purges expired tombstones, at most once a minute, before a delta is

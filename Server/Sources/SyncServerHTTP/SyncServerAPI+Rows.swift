@@ -80,7 +80,7 @@ extension SyncServerAPI {
     /// Applies `edit`, if the request's user may write its table, and
     /// answers as its outcome says.
     private func answer(_ edit: SyncRowEdit, status: HTTPResponse.Status, _ context: SyncRequestContext) async throws -> SyncJSONAnswer {
-        try requireWriteAccess(to: [edit.table], context)
+        try requireWriteAccess(to: edit.table, context)
         let outcome: SyncRowEdit.Outcome
         do {
             outcome = try await edit.apply(to: engine)

@@ -81,13 +81,12 @@ extension SyncServerAPI {
         } catch {
             throw APIError.badRequest(error.description)
         }
-        try requireWriteAccess(to: batch.changes.map(\.row.table), context)
         if let server = batch.server, server != engine.history.server {
             throw APIError(.preconditionFailed,
                            "this server's database is \(engine.history.server.uuidString), not \(server.uuidString), which the client synced with")
         }
         do {
-            return SyncJSONAnswer(body: SyncChangeResults(results: try await engine.applyChanges(batch.changes, at: Date())).jsonData())
+            return SyncJSONAnswer(body: SyncChangeResults(results: try await applyPermitted(batch.changes, context)).jsonData())
         } catch let error as SyncChangeError {
             switch error {
             case .mutationIDReused: throw APIError(.conflict, error.description)

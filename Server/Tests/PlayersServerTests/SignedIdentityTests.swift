@@ -172,3 +172,37 @@ import Testing
         #expect(try server.stop() == 0)
     }
 }
+
+/// A change the user may not make, pushed by `players sync`: refused on
+/// its own, the others of the batch applied and the pull done; the device
+/// takes the server's state back and keeps the change with the conflicts,
+/// with the reason.
+@Suite struct RefusedChangeTests {
+    @Test func aPlayerAddedByAReaderIsRefusedKeptWithTheConflictsAndTheSyncGoesOn() async throws {
+        let folder = try TemporaryFolder()
+        try SignedIdentityTests.writeSecret(SignedIdentityTests.secret, in: folder)
+        let server = try ServerProcess(["--auth", "jwt", "--jwt-key-file", "jwt.secret"], folder: folder)
+        let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
+        let editor = try await keys.signedToken(user: "bob", roles: ["editor"], lifetime: 3_600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+        #expect(try server.request("POST", "/v1/rows/player", headers: ["Authorization": "Bearer \(editor)", "Content-Type": "application/json"],
+                                   body: #"{"values":{"name":"Arthur","score":42}}"#).status == 201)
+        let client = try CLISandbox()
+        try await client.runChecked(["init"])
+        let tokenFile = client.root.appendingPathComponent("token").path
+        let reader = try await keys.signedToken(user: "alice", roles: [], lifetime: 3_600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+        try #require(FileManager.default.createFile(atPath: tokenFile, contents: Data(reader.utf8), attributes: [.posixPermissions: 0o600]))
+        try await client.runChecked(["add", "--name", "Zoé", "--score", "7"])
+        let sync = try await client.run(["sync", "--url", "http://127.0.0.1:\(server.port)", "--token-file", tokenFile])
+        #expect(sync.status == 0, "\(sync.error)")
+        #expect(sync.output.contains("pushed 0, +1 ~0 -0, conflicts 1 (1 refused)"), "\(sync.output)")
+        let list = try await client.run(["list"]).output
+        #expect(list.contains("Arthur") && !list.contains("Zoé"), "\(list)")
+        let conflicts = try await client.run(["conflicts"]).output
+        #expect(conflicts.contains("Zoé, 7") && conflicts.contains("refused by the server: writing the table player needs the role editor"),
+                "\(conflicts)")
+        // Nothing is retried: the next sync pushes nothing.
+        let again = try await client.run(["sync", "--url", "http://127.0.0.1:\(server.port)", "--token-file", tokenFile]).output
+        #expect(again.contains("pushed 0, +0 ~0 -0, conflicts 0"), "\(again)")
+        #expect(try server.stop() == 0)
+    }
+}

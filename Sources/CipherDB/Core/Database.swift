@@ -39,6 +39,11 @@ public final class Database {
 
     /// Cached statements, by SQL.
     private var statementCache: [String: Statement] = [:]
+    /// The schema version a read of a pool last found: when another
+    /// connection changed the schema since, the cached statements go (a
+    /// `SELECT *` prepared before a column was added would keep the old
+    /// columns), as GRDB's readers clear theirs.
+    var statementsSchemaVersion: Int32?
 
     /// What completes the schema SQLite reports: the configuration's
     /// ``Configuration/schemaSource``, nil during migrations.

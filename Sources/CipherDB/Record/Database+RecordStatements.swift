@@ -181,7 +181,20 @@ extension Database {
     /// left it. The schema cache is checked against this snapshot.
     func startSnapshot() throws {
         schemaCache.mayBeStale = false
-        forgetSchemaCache(unlessFilledAt: try schemaVersion())
+        let version = try schemaVersion()
+        forgetSchemaCache(unlessFilledAt: version)
+        if statementsSchemaVersion != version {
+            if statementsSchemaVersion != nil {
+                // Another connection changed the schema: the statements
+                // prepared before may show the schema they were prepared
+                // on, and so would new ones until SQLite reloads it, which
+                // a read of the schema table does (its schema cookie is
+                // checked as it runs; `PRAGMA schema_version`'s is not).
+                clearStatementCache()
+                try execute(sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+            }
+            statementsSchemaVersion = version
+        }
     }
 
     /// Forgets the schema cache unless it was filled at this schema version.

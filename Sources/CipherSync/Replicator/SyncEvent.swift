@@ -21,9 +21,12 @@ public enum SyncEvent: Sendable {
     case conflictKept(SyncConflict)
     /// A row deleted here because the server deleted it.
     case rowRemoved(SyncRowReference)
-    /// A local change refused before it was sent (the declaration's rules,
-    /// or the app's: ``SyncReplicator/Configuration/checkBeforePush``):
-    /// no push goes out until the row is changed or deleted.
+    /// A local change refused: before it was sent (the declaration's
+    /// rules, or the app's: ``SyncReplicator/Configuration/checkBeforePush``),
+    /// and then no push goes out until the row is changed or deleted; or by
+    /// the server (the user may not make it: ``SyncError/forbidden``, whose
+    /// detail says why), and then it is kept in `sync_conflict` with its
+    /// ``SyncEngine/SyncConflict/refusal``, the row back to the server's.
     case changeRefused(SyncRowReference, any Error)
     /// The computer slept while a sync was under way (the wall clock
     /// jumped past the monotonic one): its request, whose connection is

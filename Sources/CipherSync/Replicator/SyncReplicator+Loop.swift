@@ -209,7 +209,14 @@ extension SyncReplicator {
         }), let newest = conflicts.last else { return last }
         state.withLock { state in
             for conflict in conflicts {
-                for subscriber in state.eventSubscribers.values { subscriber.yield(.conflictKept(conflict)) }
+                // A change the server refused is kept as a conflict is, and told as refused.
+                let event: SyncEvent = if let refusal = conflict.refusal {
+                    .changeRefused(SyncRowReference(table: conflict.table, id: conflict.rowID),
+                                   SyncError.forbidden.with(status: 403, detail: refusal))
+                } else {
+                    .conflictKept(conflict)
+                }
+                for subscriber in state.eventSubscribers.values { subscriber.yield(event) }
             }
         }
         return newest.id

@@ -62,13 +62,10 @@ extension NotesCommand.Conflicts {
             guard let values else { return deleted }
             guard !values.isEmpty else { return "no column" }
             return values.sorted { $0.key < $1.key }.map { column, value in
-                var json = SyncJSONText()
                 if case .string(let string) = value, string.count > 60 {
-                    json.appendString(String(string.prefix(60)) + "…")
-                } else {
-                    json.appendScalar(value)
+                    return "\(column) \(SyncJSONScalar.string(String(string.prefix(60)) + "…"))"
                 }
-                return "\(column) \(json.text)"
+                return "\(column) \(value)"
             }.joined(separator: ", ")
         }
 

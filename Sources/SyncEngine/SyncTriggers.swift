@@ -100,8 +100,9 @@ struct SyncTriggers {
             "(NEW.\"\(column)\" IS NOT NULL AND (typeof(NEW.\"\(column)\") != 'text' OR length(NEW.\"\(column)\") != 36 "
                 + "OR NEW.\"\(column)\" != upper(NEW.\"\(column)\")))"
         }.joined(separator: " OR ")
-        let misstoredUUIDMessage = "a UUID of the synced table \(name) must be stored as uppercase text "
-            + "(DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
+        let misstoredUUIDMessage = "a UUID of the synced table \(name) must be stored as uppercase text: in a record, "
+            + "static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }; "
+            + "in SQL, uuidString"
         let markDirty = SyncEngine.markDigestDirty(table: "'\(name)'", rowID: "%@.\(key)")
         return [
             "DROP TRIGGER IF EXISTS sync_\(name)_insert",

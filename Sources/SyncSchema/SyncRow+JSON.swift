@@ -60,6 +60,20 @@ public enum SyncJSONScalar: Codable, Sendable, Equatable {
     }
 }
 
+extension SyncJSONScalar: CustomStringConvertible {
+    /// The value as JSON writes it: `"Shopping"`, `42`, `2.5`, `true`,
+    /// `null`; what an app shows of a conflict's values.
+    ///
+    /// ```swift
+    /// conflict.localValues?["title"]?.description   // "\"Shopping\""
+    /// ```
+    public var description: String {
+        var text = SyncJSONText()
+        text.appendScalar(self)
+        return text.text
+    }
+}
+
 extension SyncRow {
     /// The row as JSON, which ``SyncTable/row(from:carrying:)`` reads back
     /// equal.

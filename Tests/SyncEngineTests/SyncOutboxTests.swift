@@ -197,7 +197,8 @@ import Testing
     @Test func aUUIDStoredOtherwiseThanAsUppercaseTextIsRefused() throws {
         let notebook = UUID()
         try notes.dbPool.write { db in try db.execute(sql: "INSERT INTO notebook (id, name) VALUES (?, 'Work')", arguments: [notebook.uuidString]) }
-        let message = "a UUID of the synced table note must be stored as uppercase text (DatabaseUUIDEncodingStrategy.uppercaseString, or uuidString in SQL)"
+        let message = "a UUID of the synced table note must be stored as uppercase text: in a record, "
+            + "static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy { .uppercaseString }; in SQL, uuidString"
         let forms: [(String, StatementArguments)] = [
             ("lowercase", [UUID().uuidString.lowercased(), notebook.uuidString]),
             ("a blob", [withUnsafeBytes(of: UUID().uuid) { Data($0) }, notebook.uuidString]),

@@ -42,9 +42,7 @@ import Testing
     static let url = URL(string: "http://127.0.0.1:1")!
 
     func replicator(_ transport: any HTTPTransport, _ configuration: SyncReplicator.Configuration = .init()) -> SyncReplicator {
-        let store = SyncEngineStore(notes.dbPool, schema: notes.schema)
-        return SyncReplicator(client: SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: Self.url), store: store),
-                              configuration: configuration)
+        SyncReplicator(notes.dbPool, schema: notes.schema, baseURL: Self.url, transport: transport, configuration: configuration)
     }
 
     static func page(_ request: HTTPRequest, kind: String, counter: Int64, rows: [String] = [], tombstones: [String] = []) -> HTTPResponse {

@@ -5,6 +5,12 @@ import Testing
 /// Rows of a declared table: each value checked by its column, a column
 /// not sent kept apart from a null one, and JSON read back equal.
 @Suite struct SyncRowTests {
+    /// A value as an app shows it: its JSON.
+    @Test func aJSONScalarDescribesItselfAsJSON() {
+        let values: [SyncJSONScalar] = [.string("Say \"hi\""), .integer(42), .real(2.5), .boolean(true), .null]
+        #expect(values.map(\.description) == [#""Say \"hi\"""#, "42", "2.5", "true", "null"])
+    }
+
     let note: SyncTable
     let notebook: SyncTable
     let notebookID = UUID()

@@ -2,6 +2,7 @@ import CipherDB
 import Foundation
 import Synchronization
 import SyncEngine
+import SyncSchema
 
 /// Keeps an app's database in sync with a server, in the app: one object
 /// to start and stop, which pushes each local change as soon as its
@@ -27,9 +28,7 @@ import SyncEngine
 /// and the change is pushed at once.
 ///
 /// ```swift
-/// let store = SyncEngineStore(dbPool, schema: schema)
-/// let client = SyncClient(transport: CurlTransport(), endpoint: store.rowsEndpoint(baseURL: url), store: store)
-/// let replicator = SyncReplicator(client: client)
+/// let replicator = SyncReplicator(dbPool, schema: schema, baseURL: url)
 /// replicator.start()
 /// for await status in replicator.statuses() { print(status.activity.kind) }   // connecting, pulling, upToDate…
 /// ```
@@ -75,6 +74,20 @@ public final class SyncReplicator: Sendable {
     public init(client: SyncClient<SyncEngineStore>, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
+    }
+
+    /// A replicator of `writer`'s database (the engine installed for
+    /// `schema`) and the server at `baseURL`: the store, the client and the
+    /// replicator in one.
+    ///
+    /// ```swift
+    /// let replicator = SyncReplicator(dbPool, schema: schema, baseURL: URL(string: "https://sync.example.com")!)
+    /// ```
+    public convenience init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL,
+                            transport: any HTTPTransport = CurlTransport(), configuration: Configuration = Configuration()) {
+        let store = SyncEngineStore(writer, schema: schema)
+        self.init(client: SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store),
+                  configuration: configuration)
     }
 
     /// What the replicator does now.

@@ -185,8 +185,9 @@ import Testing
             guard result.status == 0 else { throw TestFailure("players \(arguments.joined(separator: " ")): \(result.error)") }
             return result.output
         }
-        func names() async throws -> Set<String> {
-            Set(try jsonLines(try await players(["list", "--json"])).compactMap { $0["name"] as? String })
+        // Sorted, not a set: two seeded players may have the same name.
+        func names() async throws -> [String] {
+            try jsonLines(try await players(["list", "--json"])).compactMap { $0["name"] as? String }.sorted()
         }
         _ = try await players(["init"])
         let watcher = try WatchProcess(try client.makeProcess(["sync", "--watch", "--url", "http://127.0.0.1:\(server.port)"],
@@ -200,10 +201,10 @@ import Testing
         _ = try await players(["add", "--name", "Added Before", "--score", "1"])
         #expect(try server.request("POST", "/v1/rows/player", headers: jsonHeaders, body: #"{"values":{"name":"From The Server","score":2}}"#).status == 201)
         try watcher.waitForLines(2)
-        #expect(try await names() == seeded.union(["Added Before", "From The Server"]), "the watcher's merge, seen by another command")
+        #expect(try await names() == (seeded + ["Added Before", "From The Server"]).sorted(), "the watcher's merge, seen by another command")
         _ = try await players(["add", "--name", "Added After", "--score", "3"])
         #expect(try watcher.stop(SIGINT) == 0)
-        #expect(try await names() == seeded.union(["Added Before", "From The Server", "Added After"]), "\(watcher.errorText)")
+        #expect(try await names() == (seeded + ["Added Before", "From The Server", "Added After"]).sorted(), "\(watcher.errorText)")
     }
 
     @Test func watchWithDryRunIsAUsageError() async throws {

@@ -62,7 +62,10 @@ extension SyncServerAPI {
                 // the client comes back with a new one.
                 let held = context.identity.map { min(wait, max(0, Int($0.expiresAt.timeIntervalSinceNow.rounded(.down)))) } ?? wait
                 delta = try await holdLongPoll(seconds: held, empty: delta, read: readDelta)
-                if delta.isEmpty, held < wait { throw APIError.tokenRefused(.expired) }
+                if delta.isEmpty, held < wait {
+                    metrics.tokenRefused(.expired)
+                    throw APIError.tokenRefused(.expired)
+                }
             }
             return delta.answer
         }

@@ -104,6 +104,8 @@ import Testing
         let response = try get("/v1/sync/rows?since=\(cursor)&wait=50", token: closing)
         #expect(response.status == 401)
         #expect(Self.reason(response) == "expired")
+        let reader = try await token(["--sub", "bob"])
+        #expect(try get("/metrics", token: reader).body.contains(#"players_server_token_refusals_total{reason="expired"} 1"#))
         #expect(try server.stop() == 0)
     }
 

@@ -156,11 +156,6 @@ public enum SyncEngine {
         try db.columns(in: rowTable).contains { $0.name.lowercased() == "hash" }
     }
 
-    /// Databases whose engine kept each counted hash in a table of its own
-    /// (`sync_digest_row`, an extra lookup and write per row counted): the
-    /// hashes move beside the versions in `sync_row`, and those of deleted
-    /// entries to the marks of `sync_digest_dirty`; the triggers that mark
-    /// rows are made again.
     /// Adds the columns that the engine's tables gained since a database
     /// was made: in its installation, and before the push records a
     /// refused change in a database made before refusals (the engine is
@@ -175,6 +170,11 @@ public enum SyncEngine {
         }
     }
 
+    /// Databases whose engine kept each counted hash in a table of its own
+    /// (`sync_digest_row`, an extra lookup and write per row counted): the
+    /// hashes move beside the versions in `sync_row`, and those of deleted
+    /// entries to the marks of `sync_digest_dirty`; the triggers that mark
+    /// rows are made again.
     private static func moveCountedHashes(_ db: Database) throws {
         if try !keepsHashesInRows(db) {
             try db.execute(sql: "ALTER TABLE \(rowTable) ADD COLUMN hash INTEGER")

@@ -31,12 +31,20 @@ extension SyncServerAPI {
     }
 
     /// `GET /metrics`: ``ServerMetrics`` in Prometheus's text format.
-    @Sendable func metricsText(_ request: Request, _ context: SyncRequestContext) -> Response {
-        Response(
+    @Sendable func metricsText(_ request: Request, _ context: SyncRequestContext) throws -> Response {
+        // Under signed identities, the traffic is the operators': a user's
+        // token reads it only with the role.
+        if let identity = context.identity, !identity.roles.contains(Self.metricsRole) {
+            throw APIError.forbidden("/metrics needs the role \(Self.metricsRole), which the token of \(identity.user) does not give")
+        }
+        return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
     }
+
+    /// The role that reads `/metrics` under signed identities (`--auth jwt`).
+    public static let metricsRole = "metrics"
 
     /// How a store check ended.
     enum StoreCheck: Sendable {

@@ -70,7 +70,10 @@ import Testing
             #expect(response.status == 401, "\(reason)")
             #expect(Self.reason(response) == reason)
         }
-        let metrics = try get("/metrics", token: good).body
+        // The traffic is the operators': a user's token reads it only with the role.
+        #expect(try get("/metrics", token: good).status == 403)
+        let operator_ = try await token(["--sub", "ops", "--roles", "metrics"])
+        let metrics = try get("/metrics", token: operator_).body
         for (_, reason) in cases {
             #expect(metrics.contains(#"players_server_token_refusals_total{reason="\#(reason)"} 1"#), "\(reason)")
         }
@@ -104,8 +107,8 @@ import Testing
         let response = try get("/v1/sync/rows?since=\(cursor)&wait=50", token: closing)
         #expect(response.status == 401)
         #expect(Self.reason(response) == "expired")
-        let reader = try await token(["--sub", "bob"])
-        #expect(try get("/metrics", token: reader).body.contains(#"players_server_token_refusals_total{reason="expired"} 1"#))
+        let operator_ = try await token(["--sub", "ops", "--roles", "metrics"])
+        #expect(try get("/metrics", token: operator_).body.contains(#"players_server_token_refusals_total{reason="expired"} 1"#))
         #expect(try server.stop() == 0)
     }
 

@@ -10,47 +10,30 @@ extension SyncReplicator {
     /// replication running; then the status at its end, and the streams
     /// ended unless `endingStreams` is false.
     func replicate(endingStreams: Bool) async -> SyncFailure? {
-        var failure: SyncFailure?
-        var waiters: [State.Waiter] = []
-        var statusSubscribers: [AsyncStream<SyncStatus>.Continuation] = []
-        var eventSubscribers: [AsyncStream<SyncEvent>.Continuation] = []
-        // Ends only in the same lock that sees no syncNow() waiting: one
-        // made as the loop ended is served by a loop, not cancelled.
         while true {
-            failure = await syncUntilStopped()
-            guard let ended = state.withLock({ state -> ([State.Waiter], [AsyncStream<SyncStatus>.Continuation],
-                                                         [AsyncStream<SyncEvent>.Continuation])? in
+            let failure = await syncUntilStopped()
+            // Ends only in the same lock that sees no syncNow() waiting: one
+            // made as the loop ended is served by a loop, not cancelled.
+            guard let (waiters, subscribers) = state.withLock({ state -> ([State.Waiter], Subscribers)? in
                 if !Task.isCancelled, !state.waiters.isEmpty { return nil }
                 return endReplication(&state, failure: failure, endingStreams: endingStreams)
             }) else { continue }
-            (waiters, statusSubscribers, eventSubscribers) = ended
-            break
+            for waiter in waiters { waiter.continuation.resume(throwing: failure ?? CancellationError()) }
+            subscribers.finish()
+            return failure
         }
-        for waiter in waiters { waiter.continuation.resume(throwing: failure ?? CancellationError()) }
-        for subscriber in statusSubscribers { subscriber.finish() }
-        for subscriber in eventSubscribers { subscriber.finish() }
-        return failure
     }
 
     /// Marks the replication ended, with its last status; returns the
     /// ``syncNow()`` calls to resume and the streams to end.
-    private func endReplication(_ state: inout State, failure: SyncFailure?, endingStreams: Bool) -> (
-        [State.Waiter], [AsyncStream<SyncStatus>.Continuation], [AsyncStream<SyncEvent>.Continuation]
-    ) {
+    private func endReplication(_ state: inout State, failure: SyncFailure?, endingStreams: Bool) -> ([State.Waiter], Subscribers) {
         state.running = false
         state.task = nil
         if failure == nil, Task.isCancelled || state.status.activity.kind != .upToDate {
-            Self.publish(&state, SyncStatus(activity: .idle, lastSyncedAt: state.status.lastSyncedAt))
+            state.publish(SyncStatus(activity: .idle, lastSyncedAt: state.status.lastSyncedAt))
         }
-        defer {
-            state.waiters.removeAll()
-            if endingStreams {
-                state.statusSubscribers.removeAll()
-                state.eventSubscribers.removeAll()
-            }
-        }
-        return (Array(state.waiters.values), endingStreams ? Array(state.statusSubscribers.values) : [],
-                endingStreams ? Array(state.eventSubscribers.values) : [])
+        defer { state.waiters.removeAll() }
+        return (Array(state.waiters.values), endingStreams ? state.takeSubscribers() : Subscribers())
     }
 
     /// Syncs, and again while the replication is continuous or a
@@ -83,7 +66,7 @@ extension SyncReplicator {
                 // Once a push is answered: the long-poll that follows waits
                 // for news, up to date; a pull at once is under way.
                 state.resting = upToDate ? .upToDate : .pulling(SyncPullProgress())
-                if !upToDate { Self.publish(&state, SyncStatus(activity: .connecting, lastSyncedAt: state.status.lastSyncedAt)) }
+                if !upToDate { state.publish(SyncStatus(activity: .connecting, lastSyncedAt: state.status.lastSyncedAt)) }
                 // A long-poll only once up to date (the first sync, and the
                 // one after a failure, answer at once), and not for a
                 // syncNow(), which waits for the server's news now.
@@ -99,9 +82,9 @@ extension SyncReplicator {
                 refusedRow = nil
                 lastConflict = await tellConflicts(after: lastConflict)
                 let goesOn = state.withLock { state in
-                    Self.publish(&state, SyncStatus(activity: .upToDate, lastSyncedAt: configuration.now()))
-                    for subscriber in state.eventSubscribers.values { subscriber.yield(.synced(report)) }
-                    Self.resumeWaiters(&state, upTo: served, with: .success(report))
+                    state.publish(SyncStatus(activity: .upToDate, lastSyncedAt: configuration.now()))
+                    state.tell(.synced(report))
+                    state.resumeWaiters(upTo: served, with: .success(report))
                     return state.continuous || state.requests > served
                 }
                 if !goesOn { return nil }
@@ -113,18 +96,16 @@ extension SyncReplicator {
                 lastConflict = await tellConflicts(after: lastConflict)
                 let failure = SyncFailure(error)
                 failures += 1
-                var newlyRefused: (SyncRowReference, any Error)?
-                if case .changeRefused(let row, let reason) = failure, row != refusedRow { newlyRefused = (row, reason) }
-                if case .changeRefused(let row, _) = failure { refusedRow = row } else { refusedRow = nil }
-                let retryingIn = state.withLock { [newlyRefused] state -> Duration? in
+                let refused: SyncRowReference? = if case .changeRefused(let row, _) = failure { row } else { nil }
+                let tellsRefusal = refused != nil && refused != refusedRow
+                refusedRow = refused
+                let retryingIn = state.withLock { state -> Duration? in
                     let continues = (state.continuous || state.requests > served) && !failure.endsReplication
                     let wait = continues ? backOff(after: failures, error) : nil
                     let activity: SyncActivity = if let error = error as? TransportError, error.isTransient { .offline(error) } else { .failed(failure) }
-                    if let (row, reason) = newlyRefused {
-                        for subscriber in state.eventSubscribers.values { subscriber.yield(.changeRefused(row, reason)) }
-                    }
-                    Self.publish(&state, SyncStatus(activity: activity, lastSyncedAt: state.status.lastSyncedAt, retryingIn: wait))
-                    Self.resumeWaiters(&state, upTo: served, with: .failure(failure))
+                    if tellsRefusal, case .changeRefused(let row, let reason) = failure { state.tell(.changeRefused(row, reason)) }
+                    state.publish(SyncStatus(activity: activity, lastSyncedAt: state.status.lastSyncedAt, retryingIn: wait))
+                    state.resumeWaiters(upTo: served, with: .failure(failure))
                     return wait
                 }
                 guard let retryingIn else { return failure }
@@ -179,15 +160,13 @@ extension SyncReplicator {
             state.withLock { state in
                 var status = state.status
                 status.activity = answered < pending ? .pushing(answered: answered, pending: pending) : state.resting
-                Self.publish(&state, status)
+                state.publish(status)
             }
         }
         client.store.onRowsRemoved = { [self] rows in
             onRowsRemoved?(rows)
             state.withLock { state in
-                for row in rows {
-                    for subscriber in state.eventSubscribers.values { subscriber.yield(.rowRemoved(row)) }
-                }
+                for row in rows { state.tell(.rowRemoved(row)) }
             }
         }
         client.localChangeToPush = { [wakeUp] in
@@ -216,7 +195,7 @@ extension SyncReplicator {
                 } else {
                     .conflictKept(conflict)
                 }
-                for subscriber in state.eventSubscribers.values { subscriber.yield(event) }
+                state.tell(event)
             }
         }
         return newest.id
@@ -237,8 +216,8 @@ extension SyncReplicator {
     /// After a sleep of the computer: connecting again, and told.
     private func resumeAfterSleep() {
         state.withLock { state in
-            Self.publish(&state, SyncStatus(activity: .connecting, lastSyncedAt: state.status.lastSyncedAt))
-            for subscriber in state.eventSubscribers.values { subscriber.yield(.resumedAfterSleep) }
+            state.publish(SyncStatus(activity: .connecting, lastSyncedAt: state.status.lastSyncedAt))
+            state.tell(.resumedAfterSleep)
         }
     }
 
@@ -246,21 +225,7 @@ extension SyncReplicator {
         state.withLock { state in
             var status = state.status
             change(&status)
-            Self.publish(&state, status)
-        }
-    }
-
-    private static func publish(_ state: inout State, _ status: SyncStatus) {
-        state.status = status
-        for subscriber in state.statusSubscribers.values { subscriber.yield(status) }
-    }
-
-    /// Resumes the ``syncNow()`` calls made before the sync that began
-    /// when `request` calls were made.
-    private static func resumeWaiters(_ state: inout State, upTo request: Int, with result: Result<SyncPushPullReport, SyncFailure>) {
-        for (id, waiter) in state.waiters where waiter.request <= request {
-            state.waiters.removeValue(forKey: id)
-            waiter.continuation.resume(with: result.mapError { $0 as any Error })
+            state.publish(status)
         }
     }
 

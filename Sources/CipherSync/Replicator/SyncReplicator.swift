@@ -69,6 +69,47 @@ public final class SyncReplicator: Sendable {
             lastID += 1
             return lastID
         }
+
+        /// Sets the status, and gives it to every status stream.
+        mutating func publish(_ status: SyncStatus) {
+            self.status = status
+            for subscriber in statusSubscribers.values { subscriber.yield(status) }
+        }
+
+        /// Gives `event` to every event stream.
+        func tell(_ event: SyncEvent) {
+            for subscriber in eventSubscribers.values { subscriber.yield(event) }
+        }
+
+        /// Resumes the ``syncNow()`` calls made before the sync that began
+        /// when `request` calls were made.
+        mutating func resumeWaiters(upTo request: Int, with result: Result<SyncPushPullReport, SyncFailure>) {
+            for (id, waiter) in waiters where waiter.request <= request {
+                waiters.removeValue(forKey: id)
+                waiter.continuation.resume(with: result.mapError { $0 as any Error })
+            }
+        }
+
+        /// The streams, taken out of the state: ended by the caller once
+        /// out of the lock.
+        mutating func takeSubscribers() -> Subscribers {
+            defer {
+                statusSubscribers.removeAll()
+                eventSubscribers.removeAll()
+            }
+            return Subscribers(statuses: Array(statusSubscribers.values), events: Array(eventSubscribers.values))
+        }
+    }
+
+    /// The streams of a replication that ended.
+    struct Subscribers {
+        var statuses: [AsyncStream<SyncStatus>.Continuation] = []
+        var events: [AsyncStream<SyncEvent>.Continuation] = []
+
+        func finish() {
+            for subscriber in statuses { subscriber.finish() }
+            for subscriber in events { subscriber.finish() }
+        }
     }
 
     public init(client: SyncClient<SyncEngineStore>, configuration: Configuration = Configuration()) {
@@ -144,21 +185,11 @@ public final class SyncReplicator: Sendable {
         _ = await task?.value
         // Without a replication (none ran, or only syncNow()'s), the
         // streams end here.
-        let (statusSubscribers, eventSubscribers) = state.withLock { state in
-            guard !state.running else { return ([AsyncStream<SyncStatus>.Continuation](), [AsyncStream<SyncEvent>.Continuation]()) }
-            state.status.activity = .idle
-            state.status.retryingIn = nil
-            defer {
-                state.statusSubscribers.removeAll()
-                state.eventSubscribers.removeAll()
-            }
-            return (Array(state.statusSubscribers.values), Array(state.eventSubscribers.values))
-        }
-        for subscriber in statusSubscribers {
-            subscriber.yield(status)
-            subscriber.finish()
-        }
-        for subscriber in eventSubscribers { subscriber.finish() }
+        state.withLock { state -> Subscribers in
+            guard !state.running else { return Subscribers() }
+            state.publish(SyncStatus(activity: .idle, lastSyncedAt: state.status.lastSyncedAt))
+            return state.takeSubscribers()
+        }.finish()
     }
 
     /// Replicates in the calling task, continuously or once

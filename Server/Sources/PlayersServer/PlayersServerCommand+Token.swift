@@ -32,11 +32,11 @@ extension PlayersServerCommand {
         }
 
         func run() async throws {
-            let (keys, path) = try await jwt.keys()
+            let keys = try await jwt.keys()
             let roles = roles.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
             do {
                 print(try await keys.signedToken(user: sub, roles: roles, lifetime: TimeInterval(expiresIn), audience: jwt.jwtAudience,
-                                                 issuer: jwt.jwtIssuer, keyFile: path))
+                                                 issuer: jwt.jwtIssuer))
             } catch {
                 throw ServerFailure(error.description)
             }

@@ -167,9 +167,8 @@ struct PlayersServerCommand: AsyncParsableCommand {
                     + "\(unruled.joined(separator: ", ")) \(unruled.count == 1 ? "has" : "have") none: add one, such as "
                     + "\"access\": {\"rule\": \"shared\", \"writers\": [\"editor\"]} (Docs/Server.md, \"Users\")")
             }
-            let (keys, path) = try await jwt.keys()
             serverConfiguration.tokenVerifier = TokenVerifier(
-                keys: keys, keyFile: path, configuration: .init(audience: jwt.jwtAudience, issuer: jwt.jwtIssuer))
+                keys: try await jwt.keys(), configuration: .init(audience: jwt.jwtAudience, issuer: jwt.jwtIssuer))
         }
         if (seed != nil || demo) && !PlayersDemo.serves(served) {
             throw ServerFailure("--seed and --demo write players, and the declarations of --schema have no player table: "

@@ -25,10 +25,10 @@ struct JWTOptions: ParsableArguments {
 
     /// The keys, read from `--jwt-key-file`; a file that cannot be used
     /// stops the command (exit 1).
-    func keys() async throws -> (TokenKeys, path: String) {
+    func keys() async throws -> TokenKeys {
         guard let jwtKeyFile else { throw ValidationError("--auth jwt needs --jwt-key-file.") }
         do {
-            return (try await TokenKeys(contentsOf: jwtKeyFile), jwtKeyFile)
+            return try await TokenKeys(contentsOf: jwtKeyFile)
         } catch {
             throw ServerFailure(error.description)
         }

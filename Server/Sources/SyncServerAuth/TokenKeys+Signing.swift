@@ -8,18 +8,18 @@ extension TokenKeys {
     /// production). A public key or a key set cannot sign.
     ///
     /// ```swift
-    /// let token = try await keys.signedToken(user: "alice", roles: ["editor"], lifetime: 3_600, audience: nil, issuer: nil, keyFile: path)
+    /// let token = try await keys.signedToken(user: "alice", roles: ["editor"], lifetime: 3_600, audience: nil, issuer: nil)
     /// ```
     public func signedToken(user: String, roles: [String], lifetime: TimeInterval, audience: String?, issuer: String?,
-                            keyFile: String, now: Date = Date()) async throws(TokenKeyFileError) -> String {
-        guard kind == .secret else { throw .cannotSign(path: keyFile) }
+                            now: Date = Date()) async throws(TokenKeyFileError) -> String {
+        guard kind == .secret else { throw .cannotSign(path: path) }
         let claims = TokenClaims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)),
                                  nbf: nil, aud: audience.map { AudienceClaim(value: [$0]) }, iss: issuer.map(IssuerClaim.init(value:)),
                                  roles: roles.isEmpty ? nil : roles)
         do {
             return try await collection.sign(claims)
         } catch {
-            throw .unreadable(path: keyFile, reason: "the secret cannot sign: \(error)")
+            throw .unreadable(path: path, reason: "the secret cannot sign: \(error)")
         }
     }
 }

@@ -27,6 +27,8 @@ public struct TokenKeys: Sendable {
     }
 
     public let kind: Kind
+    /// The key file: where ``TokenVerifier/reloadKeys()`` reads it again.
+    public let path: String
     let collection: JWTKeyCollection
     /// The one algorithm of each key, by `kid`; nil for the one key of a
     /// file that is no key set.
@@ -66,6 +68,7 @@ public struct TokenKeys: Sendable {
             (kind, algorithms) = (.secret, [nil: "HS256"])
         }
         self.collection = collection
+        self.path = path
     }
 
     /// Adds each key of a JWKS, checking that it has a `kid` and one of

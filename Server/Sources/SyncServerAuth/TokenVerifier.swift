@@ -12,7 +12,7 @@ import Synchronization
 /// (``TokenRefusal``), never the token.
 ///
 /// ```swift
-/// let verifier = TokenVerifier(keys: try await TokenKeys(contentsOf: path), keyFile: path)
+/// let verifier = TokenVerifier(keys: try await TokenKeys(contentsOf: path))
 /// let identity = try await verifier.identity(bearing: token)   // or throws TokenRefusal.expired…
 /// ```
 ///
@@ -38,15 +38,15 @@ public final class TokenVerifier: Sendable {
     }
 
     public let configuration: Configuration
-    /// Where the keys were read from: ``reloadKeys()`` reads it again.
-    public let keyFile: String
     private let keys: Mutex<TokenKeys>
 
-    public init(keys: TokenKeys, keyFile: String, configuration: Configuration = Configuration()) {
+    public init(keys: TokenKeys, configuration: Configuration = Configuration()) {
         self.keys = Mutex(keys)
-        self.keyFile = keyFile
         self.configuration = configuration
     }
+
+    /// Where the keys were read from: ``reloadKeys()`` reads it again.
+    public var keyFile: String { keys.withLock { $0.path } }
 
     /// What the key file holds now.
     public var keyKind: TokenKeys.Kind { keys.withLock { $0.kind } }

@@ -55,13 +55,13 @@ import Testing
         let good = try await token(["--sub", "alice"])
         let parts = good.split(separator: ".").map(String.init)
         let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
-        let expired = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "jwt.secret",
+        let expired = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil,
                                                  now: Date().addingTimeInterval(-3_600))
         let unsigned = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + parts[1] + "."
         let otherSecret = try TemporaryFolder()
         try Self.writeSecret(String(repeating: "x", count: 40), in: otherSecret)
         let forged = try await TokenKeys(contentsOf: otherSecret.path("jwt.secret"))
-            .signedToken(user: "alice", roles: ["editor"], lifetime: 600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+            .signedToken(user: "alice", roles: ["editor"], lifetime: 600, audience: nil, issuer: nil)
         let cases: [(String?, String)] = [
             (nil, "missing"), ("garbage", "malformed"), (unsigned, "algorithm_none"), (expired, "expired"), (forged, "bad_signature"),
         ]
@@ -101,7 +101,7 @@ import Testing
     /// a new one.
     @Test(.hangGuard) func aLongPollEndsWhenItsTokenExpires() async throws {
         let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
-        let closing = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "jwt.secret",
+        let closing = try await keys.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil,
                                                  now: Date().addingTimeInterval(-58))
         let cursor = try server.cursor(token: closing)
         let response = try get("/v1/sync/rows?since=\(cursor)&wait=50", token: closing)
@@ -149,7 +149,7 @@ import Testing
         let server = try ServerProcess(["--auth", "jwt", "--jwt-key-file", "jwt.secret"], folder: folder)
         let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
         func sign(_ user: String, roles: [String] = [], signedAgo: TimeInterval = 0, lifetime: TimeInterval = 3_600) async throws -> String {
-            try await keys.signedToken(user: user, roles: roles, lifetime: lifetime, audience: nil, issuer: nil, keyFile: "jwt.secret",
+            try await keys.signedToken(user: user, roles: roles, lifetime: lifetime, audience: nil, issuer: nil,
                                        now: Date().addingTimeInterval(-signedAgo))
         }
         let client = try CLISandbox()
@@ -188,13 +188,13 @@ import Testing
         try SignedIdentityTests.writeSecret(SignedIdentityTests.secret, in: folder)
         let server = try ServerProcess(["--auth", "jwt", "--jwt-key-file", "jwt.secret"], folder: folder)
         let keys = try await TokenKeys(contentsOf: server.path("jwt.secret"))
-        let editor = try await keys.signedToken(user: "bob", roles: ["editor"], lifetime: 3_600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+        let editor = try await keys.signedToken(user: "bob", roles: ["editor"], lifetime: 3_600, audience: nil, issuer: nil)
         #expect(try server.request("POST", "/v1/rows/player", headers: ["Authorization": "Bearer \(editor)", "Content-Type": "application/json"],
                                    body: #"{"values":{"name":"Arthur","score":42}}"#).status == 201)
         let client = try CLISandbox()
         try await client.runChecked(["init"])
         let tokenFile = client.root.appendingPathComponent("token").path
-        let reader = try await keys.signedToken(user: "alice", roles: [], lifetime: 3_600, audience: nil, issuer: nil, keyFile: "jwt.secret")
+        let reader = try await keys.signedToken(user: "alice", roles: [], lifetime: 3_600, audience: nil, issuer: nil)
         try #require(FileManager.default.createFile(atPath: tokenFile, contents: Data(reader.utf8), attributes: [.posixPermissions: 0o600]))
         try await client.runChecked(["add", "--name", "Zoé", "--score", "7"])
         let sync = try await client.run(["sync", "--url", "http://127.0.0.1:\(server.port)", "--token-file", tokenFile])

@@ -67,10 +67,10 @@ import Testing
 
     @Test func onlyASecretSigns() async throws {
         let secret = try await TokenKeys(contentsOf: try file(String(repeating: "k", count: 40)))
-        #expect(try await !secret.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "F").isEmpty)
+        #expect(try await !secret.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil).isEmpty)
         let publicKey = try await TokenKeys(contentsOf: try file(ES256PrivateKey().publicKey.pemRepresentation, mode: 0o644))
-        await #expect(throws: TokenKeyFileError.cannotSign(path: "F")) {
-            try await publicKey.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil, keyFile: "F")
+        await #expect(throws: TokenKeyFileError.cannotSign(path: folder.path("jwt.key"))) {
+            try await publicKey.signedToken(user: "alice", roles: [], lifetime: 60, audience: nil, issuer: nil)
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
     }
 
     func verifier(_ path: String, audience: String? = nil, issuer: String? = nil) async throws -> TokenVerifier {
-        TokenVerifier(keys: try await TokenKeys(contentsOf: path), keyFile: path,
+        TokenVerifier(keys: try await TokenKeys(contentsOf: path),
                       configuration: .init(audience: audience, issuer: issuer, now: { Self.now }))
     }
 

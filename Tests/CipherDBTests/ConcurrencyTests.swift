@@ -320,8 +320,11 @@ import Testing
         #expect(count == 1)
     }
 
+    /// Async itself: its waits never hold a thread of the cooperative
+    /// pool, which the async barrier's task needs to start (a blocking wait
+    /// here once starved it for the whole hang guard on a busy machine).
     @Test(arguments: [false, true])
-    func barrierWriteWaitsForReadsToEnd(async: Bool) throws {
+    func barrierWriteWaitsForReadsToEnd(async: Bool) async throws {
         let fixture = try DatabaseFixture(.pool)
         let pool = try #require(fixture.writer as? DatabasePool)
         let readStarted = DispatchSemaphore(value: 0)
@@ -335,7 +338,12 @@ import Testing
                 events.append("read end")
             }
         }
-        readStarted.wait()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                readStarted.wait()
+                continuation.resume()
+            }
+        }
         if async {
             group.enter()
             Task {
@@ -348,10 +356,10 @@ import Testing
             }
         }
         // The read ends once the barrier is known to wait for it.
-        try waitUntilBlocking("the barrier write waits") { pool.pendingBarrierCount == 1 }
+        try await waitUntil("the barrier write waits") { pool.pendingBarrierCount == 1 }
         #expect(events.lines.isEmpty)
         readMayEnd.signal()
-        group.wait()
+        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
         #expect(events.lines == ["read end", "barrier"])
         #expect(pool.pendingBarrierCount == 0)
     }

@@ -10,7 +10,10 @@ import Foundation
 ///   history: a new one begins whenever the history may have gone back (a
 ///   restore from a backup), so that a cursor from before is never
 ///   answered with a delta either;
-/// - `COUNTER`, the server's change counter (decimal digits).
+/// - `COUNTER`, the server's change counter (decimal digits);
+/// - `.USER`, on a server that knows its users, 16 lowercase hexadecimal
+///   digits that name the user it was issued to (``userTag(of:)``): the
+///   server answers no other user's request with a delta after it.
 ///
 /// ```swift
 /// let cursor = try SyncCursor("42.7f3a9c2e1b5d4f60.0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")
@@ -20,11 +23,15 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
     public var counter: Int64
     public var epoch: String
     public var server: UUID
+    /// The tag of the user it was issued to; nil on a server of one
+    /// shared token.
+    public var user: String?
 
-    public init(counter: Int64, epoch: String, server: UUID) {
+    public init(counter: Int64, epoch: String, server: UUID, user: String? = nil) {
         self.counter = counter
         self.epoch = epoch
         self.server = server
+        self.user = user
     }
 
     /// Reads a cursor, throwing for anything but this form (the bare
@@ -32,15 +39,24 @@ public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
     public init(_ text: String) throws(SyncMessageError) {
         // A server reads one for every delta it answers: without sscanf.
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.allSatisfy(Self.isDigit), let counter = Int64(parts[0]),
-              Self.isEpoch(parts[1]), !parts[2].utf8.contains(where: Self.isLowercaseLetter),
+        guard parts.count == 3 || (parts.count == 4 && Self.isEpoch(parts[3])), parts[0].utf8.allSatisfy(Self.isDigit),
+              let counter = Int64(parts[0]), Self.isEpoch(parts[1]), !parts[2].utf8.contains(where: Self.isLowercaseLetter),
               let server = UUID(parsing: String(parts[2])) else {
             throw SyncMessageError(path: "$.cursor", "not a cursor of this protocol")
         }
-        self.init(counter: counter, epoch: String(parts[1]), server: server)
+        self.init(counter: counter, epoch: String(parts[1]), server: server, user: parts.count == 4 ? String(parts[3]) : nil)
     }
 
-    public var description: String { "\(counter).\(epoch).\(server.uuidString)" }
+    public var description: String { "\(counter).\(epoch).\(server.uuidString)" + (user.map { ".\($0)" } ?? "") }
+
+    /// The tag that names `user` (a token's `sub`) in the cursors issued
+    /// to them: the first 16 hexadecimal digits of its MD5. It grants
+    /// nothing: the server compares it with the tag of the request's
+    /// verified user.
+    public static func userTag(of user: String) -> String {
+        var bytes = Array(user.utf8)
+        return String(SyncMD5.hexadecimal(&bytes).prefix(16))
+    }
 
     /// A cursor as a line of a command line shows it: its counter (`4815`),
     /// where a JSON report has the whole cursor, with the server's

@@ -52,7 +52,7 @@ private struct DeclarationReading: VersionedObjectReading {
     static let tableKeys = ["name", "primaryKey", "conflicts", "columns"]
     /// Format 2's keys of a table besides those.
     static let tableKeysSinceFormat2 = ["access"]
-    static let accessKeys = ["rule", "writers"]
+    static let accessKeys = ["rule", "writers", "column", "group", "user"]
     static let columnKeys = [
         "name", "type", "required", "trimmed", "maximumLength", "maximumBytes", "allowsControlCharacters", "minimum", "maximum", "references",
     ]
@@ -119,9 +119,9 @@ private struct DeclarationReading: VersionedObjectReading {
         return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns, access: access)
     }
 
-    /// A table's `access`: its rule, and the rule's members.
+    /// A table's `access`: its rule, and the rule's members or columns.
     private mutating func access() throws(Violation) -> SyncTableAccess {
-        var rule: SyncTableAccess.Rule?, writers: [String]?
+        var rule: SyncTableAccess.Rule?, writers: [String]?, column: String?, group: String?, user: String?
         var object = try json.beginObject()
         while let key = try json.nextKey(&object) {
             switch key {
@@ -131,15 +131,35 @@ private struct DeclarationReading: VersionedObjectReading {
                 var array = try json.beginArray()
                 while try json.nextElement(&array) != nil { read.append(try json.string()) }
                 writers = read
+            case "column": column = try json.string()
+            case "group": group = try json.string()
+            case "user": user = try json.string()
             default: throw json.unknownKey(among: Self.accessKeys)
             }
         }
         guard let rule else { throw json.missing("rule") }
+        // Each rule's own keys, and no other's: a key of another rule
+        // would be ignored without a word.
+        let given = [("writers", writers != nil), ("column", column != nil), ("group", group != nil), ("user", user != nil)]
+        let access: SyncTableAccess
         switch rule {
         case .shared:
             guard let writers else { throw json.missing("writers") }
-            return .shared(writers: writers)
+            access = .shared(writers: writers)
+        case .owner:
+            access = .owner
+        case .group:
+            guard let column else { throw json.missing("column") }
+            access = .group(column: column)
+        case .membership:
+            guard let group else { throw json.missing("group") }
+            guard let user else { throw json.missing("user") }
+            access = .membership(group: group, user: user)
         }
+        if let stray = given.first(where: { $0.1 && !access.keys.contains($0.0) }) {
+            throw json.violation("the access rule \(rule.rawValue) takes no \"\(stray.0)\"")
+        }
+        return access
     }
 
     private mutating func column() throws(Violation) -> SyncColumn {
@@ -265,6 +285,15 @@ private struct DeclaredAccess: Encodable {
         case .shared(let writers):
             try object.put(SyncTableAccess.Rule.shared.rawValue, "rule")
             try object.put(writers, "writers")
+        case .owner:
+            try object.put(SyncTableAccess.Rule.owner.rawValue, "rule")
+        case .group(let column):
+            try object.put(SyncTableAccess.Rule.group.rawValue, "rule")
+            try object.put(column, "column")
+        case .membership(let group, let user):
+            try object.put(SyncTableAccess.Rule.membership.rawValue, "rule")
+            try object.put(group, "group")
+            try object.put(user, "user")
         }
     }
 }

@@ -63,6 +63,7 @@ public struct SyncSchema: Sendable, Equatable {
                 }
             }
         }
+        for table in tables { try table.access?.check(table, among: byName) }
         self.tables = tables
         tablesInApplyOrder = try Self.parentsFirst(tables, byName)
     }

@@ -8,6 +8,8 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
     case unsupportedFormat(Int)
     /// A shared table's `writers`: none, an empty one, or one twice.
     case invalidWriters(table: String)
+    /// A table's access rule that the declaration's other tables break.
+    case invalidAccess(table: String, String)
     case invalidName(String, table: String?)
     case reservedName(String, table: String?)
     case noTables
@@ -32,6 +34,8 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
             return "the declaration is of format \(format); this program reads formats \(SyncSchema.formats.lowerBound) to \(SyncSchema.formats.upperBound)."
         case .invalidWriters(let table):
             return "table \(table) is shared without its writers: name one or more roles, each once, such as \"writers\": [\"editor\"]."
+        case .invalidAccess(let table, let reason):
+            return "table \(table)'s access is not valid: \(reason)."
         case .invalidName(let name, let table):
             return "\(Self.place(name, table)) is not a valid name: use 1 to \(SyncIdentifier.maximumLength) lowercase letters, digits and underscores, not starting with a digit."
         case .reservedName(let name, let table):

@@ -26,15 +26,17 @@ public struct ServerHistory: Equatable, Sendable {
     public var currentEpoch: String { epochs[epochs.count - 1].epoch }
 
     /// The cursor of this history at `counter`.
-    public func cursor(at counter: Int64) -> SyncCursor {
-        SyncCursor(counter: counter, epoch: currentEpoch, server: server)
+    public func cursor(at counter: Int64, for user: SyncUser? = nil) -> SyncCursor {
+        SyncCursor(counter: counter, epoch: currentEpoch, server: server, user: user.map { SyncCursor.userTag(of: $0.name) })
     }
 
     /// Why a delta cannot answer `cursor`, or nil when it can (as far as
-    /// the history goes: the counter's bounds are the store's).
-    public func mismatch(of cursor: SyncCursor) -> CursorMismatch? {
+    /// the history goes: the counter's bounds are the store's), for the
+    /// request of `user` (nil: a server of one shared token).
+    public func mismatch(of cursor: SyncCursor, for user: SyncUser? = nil) -> CursorMismatch? {
         if cursor.server != server { return .otherServer }
         if cursor.epoch != currentEpoch { return .earlierEpoch }
+        if cursor.user != user.map({ SyncCursor.userTag(of: $0.name) }) { return .otherUser }
         return nil
     }
 
@@ -45,5 +47,8 @@ public struct ServerHistory: Equatable, Sendable {
         /// An epoch before the current one (the database was restored
         /// since), or one that this history never had.
         case earlierEpoch
+        /// Issued to another user, or by the server under another kind
+        /// of authentication.
+        case otherUser
     }
 }

@@ -26,9 +26,18 @@ import SyncSchema
 ///   reference, and a `restrict` child makes the delete a conflict that
 ///   changes nothing. Any other base version is a conflict. The delete of
 ///   a row already deleted, or never known, is applied: it is gone.
+///
+/// - **Access.** With a user's rights (``SyncRights``), each change is first
+///   checked against the row as stored: a change the user may not make is
+///   answered `refused` with the reason, and changes nothing. A row
+///   created takes the user as its owner; every row written takes its
+///   partition from the row and its owner, and its tombstone keeps it.
 struct SyncBatchState {
     let schema: SyncSchema
     let date: Date
+    /// The rights of the user who writes, nil for the server's own writes
+    /// and a server of the shared token: then every change is allowed.
+    private(set) var rights: SyncRights?
     /// The last version given.
     private(set) var version: Int64
     private var rows: [SyncRowKey: SyncStoredRow]
@@ -37,8 +46,9 @@ struct SyncBatchState {
     private var written: [SyncRowKey] = []
     private var writtenKeys: Set<SyncRowKey> = []
 
-    init(schema: SyncSchema, rows: [SyncRowKey: SyncStoredRow], counter: Int64, date: Date) {
+    init(schema: SyncSchema, rows: [SyncRowKey: SyncStoredRow], rights: SyncRights?, counter: Int64, date: Date) {
         self.schema = schema
+        self.rights = rights
         self.rows = rows
         self.version = counter
         self.date = date
@@ -54,6 +64,9 @@ struct SyncBatchState {
     mutating func apply(_ change: SyncChange, in table: SyncTable) throws(SyncChangeError) -> SyncPushResult {
         let key = SyncRowKey(table: table.name, id: change.row.id)
         let stored = rows[key]
+        if let rights, let reason = rights.refusal(of: change, stored: stored, in: table, schema: schema) {
+            return try refused(change, with: stored, in: table, reason: reason)
+        }
         switch (change.operation, stored?.state) {
         case (.upsert, .live(let values, let columnVersions)?):
             return try update(stored!, values: values, columnVersions: columnVersions, with: change, in: table)
@@ -171,8 +184,21 @@ struct SyncBatchState {
         schema.table(row.key.table).map(row.references(in:)) ?? []
     }
 
+    /// Writes a row, which takes its owner (the earlier state's, or the
+    /// writer for a row created) and its partition (from its values, or
+    /// its live state's for a tombstone).
     private mutating func save(_ row: SyncStoredRow) {
-        if let old = rows[row.key] {
+        var row = row
+        let old = rows[row.key]
+        row.owner = old?.owner ?? rights?.user.name
+        if let values = row.values, let table = schema.table(row.key.table) {
+            row.partition = schema.partition(of: table, id: row.key.id, values: values, owner: row.owner)
+        } else {
+            row.partition = old?.partition
+        }
+        // A group created in the batch is the writer's for its later changes.
+        if let grant = schema.grant(of: row) { rights?.take(grant) }
+        if let old {
             for reference in references(of: old) { children[reference.parent]?.remove(row.key) }
         }
         if writtenKeys.insert(row.key).inserted { written.append(row.key) }
@@ -184,6 +210,20 @@ struct SyncBatchState {
     /// tombstone's for a delete; none for the delete of a row never known).
     private func applied(_ change: SyncChange, version: Int64?) -> SyncPushResult {
         SyncPushResult(mutationID: change.mutationID, status: .applied, version: version)
+    }
+
+    /// A change refused by the user's rights: the reason, with the row as
+    /// the server has it when the user reads it (the device takes it
+    /// back), else nothing of it.
+    private func refused(_ change: SyncChange, with stored: SyncStoredRow?, in table: SyncTable,
+                         reason: String) throws(SyncChangeError) -> SyncPushResult {
+        guard let stored, rights?.reads(stored.partition, in: table) == true else {
+            return SyncPushResult(mutationID: change.mutationID, status: .refused, version: nil, refusal: reason)
+        }
+        var answer = try conflict(change, with: stored, in: table)
+        answer.status = .refused
+        answer.refusal = reason
+        return answer
     }
 
     /// A conflict, answered with the server's row as it stands (none when

@@ -37,6 +37,17 @@ public struct SyncChangePlan: Sendable {
     /// the rows' states that left and came, which a store applies to the
     /// digests it keeps (``SyncKeptDigest/applying(_:to:)``).
     public let digestChanges: [SyncTableDigest]
+    /// The same changes for each partition of the rows written
+    /// (``SyncStoredRow/partition``), in table then partition order: the
+    /// digests a user's reads combine (``SyncPartitionDigest``).
+    public let partitionDigestChanges: [SyncPartitionDigest]
+    /// The grants the written rows give, each written row's key with its
+    /// grant (nil: none, or none any more), for the store's grant index.
+    public let grants: [(key: SyncRowKey, grant: SyncGrant?)]
+    /// The users who gained or lost a membership (``SyncGrant``): their
+    /// deltas from before the batch are answered with a snapshot, which
+    /// brings the group's rows or takes them off their devices.
+    public let usersWithChangedAccess: Set<String>
 
     /// Plans a batch.
     ///
@@ -46,6 +57,8 @@ public struct SyncChangePlan: Sendable {
     ///   - recorded: the answers already given to the batch's mutation
     ///     ids, by mutation id.
     ///   - keepsAnswers: whether the answers are to be kept (``SyncWrite/keepsAnswers``).
+    ///   - rights: the rights of the user who writes (nil: the server, or a
+    ///     client of the shared token), read in the batch's transaction.
     ///   - counter: the counter before the batch.
     ///   - date: when the batch is applied (tombstones and answers).
     public init(
@@ -54,10 +67,11 @@ public struct SyncChangePlan: Sendable {
         rows: [SyncRowKey: SyncStoredRow],
         recorded: [UUID: SyncRecordedAnswer],
         keepsAnswers: Bool = true,
+        rights: SyncRights? = nil,
         counter: Int64,
         date: Date
     ) throws(SyncChangeError) {
-        var state = SyncBatchState(schema: schema, rows: rows, counter: counter, date: date)
+        var state = SyncBatchState(schema: schema, rows: rows, rights: rights, counter: counter, date: date)
         var recorded = recorded
         var results: [SyncPushResult] = []
         var answersToRecord: [SyncRecordedAnswer] = []
@@ -68,6 +82,12 @@ public struct SyncChangePlan: Sendable {
             }
             guard let table = schema.table(change.row.table) else { throw .unknownTable(change.row.table) }
             let result = try state.apply(change, in: table)
+            // A refusal is the user's rights at the time, never kept: the
+            // change sent again is checked again.
+            if result.status == .refused {
+                results.append(result)
+                continue
+            }
             // As if recorded at once: a later change with this mutation id
             // gets this answer, as the store would give it.
             let answer = SyncRecordedAnswer(result, to: change, in: table.name, answeredAt: date)
@@ -80,6 +100,18 @@ public struct SyncChangePlan: Sendable {
         self.rowsToSave = state.writtenRows
         self.counter = state.version
         self.digestChanges = Self.digestChanges(from: rows, to: rowsToSave, schema: schema)
+        self.partitionDigestChanges = SyncPartitionDigest.changes(from: rows, to: rowsToSave, schema: schema)
+        var grants: [(key: SyncRowKey, grant: SyncGrant?)] = []
+        var usersWithChangedAccess: Set<String> = []
+        for row in rowsToSave {
+            let before = rows[row.key].flatMap(schema.grant(of:))
+            let after = schema.grant(of: row)
+            guard before != after else { continue }
+            grants.append((row.key, after))
+            for grant in [before, after].compactMap({ $0 }) where !grant.isOwner { usersWithChangedAccess.insert(grant.user) }
+        }
+        self.grants = grants
+        self.usersWithChangedAccess = usersWithChangedAccess
     }
 
     /// Each written row's earlier state taken out of its table's digest,

@@ -17,7 +17,7 @@ import SyncSchema
 /// while let request = missing.nextRequest() {
 ///     switch request {
 ///     case .liveRows(let table, let after, let limit): missing.receive(try store.liveRows(of: table, after: after, limit: limit))
-///     case .save(let digest): try store.save(digest)   // in place of the table's
+///     case .save(let digest, let partitions): try store.save(digest, partitions)   // in place of the table's
 ///     }
 /// }
 /// ```
@@ -26,8 +26,10 @@ public struct SyncMissingDigests {
         /// The live rows of `table` whose ids come after `after` (from the
         /// first when nil), in id order, at most `limit`.
         case liveRows(table: String, after: UUID?, limit: Int)
-        /// The digest to keep as its table's, in place of the one kept.
-        case save(SyncTableDigest)
+        /// The digest to keep as its table's, in place of the one kept,
+        /// with those of its partitions (``SyncPartitionDigest``), in
+        /// place of every one kept.
+        case save(SyncTableDigest, partitions: [SyncPartitionDigest])
     }
 
     /// The tables whose digests are still to make; the first one's rows
@@ -35,6 +37,8 @@ public struct SyncMissingDigests {
     private var tables: [SyncTable]
     /// The first table's digest, of the rows read so far.
     private var digest: SyncTableDigest?
+    /// The first table's digest of each partition, of the rows read so far.
+    private var partitions: [String: SyncTableDigest] = [:]
     private var after: UUID?
     /// Whether every live row of the first table was read.
     private var isRead = false
@@ -58,14 +62,18 @@ public struct SyncMissingDigests {
             return .liveRows(table: table.name, after: after, limit: chunkSize)
         }
         tables.removeFirst()
-        (self.digest, after, isRead) = (nil, nil, false)
-        return .save(digest)
+        let partitions = self.partitions.keys.sorted().map { SyncPartitionDigest(partition: $0, digest: self.partitions[$0]!) }
+        (self.digest, self.partitions, after, isRead) = (nil, [:], nil, false)
+        return .save(digest, partitions: partitions)
     }
 
     /// The rows that answer the last ``Request/liveRows(table:after:limit:)``.
     public mutating func receive(_ rows: [SyncStoredRow]) {
         guard let table = tables.first, var digest else { preconditionFailure("no rows were asked for") }
-        for row in rows { digest.add(row, in: table, hasher: hasher) }
+        for row in rows {
+            digest.add(row, in: table, hasher: hasher)
+            if let partition = row.partition { partitions[partition, default: SyncTableDigest(table: table)].add(row, in: table, hasher: hasher) }
+        }
         self.digest = digest
         after = rows.last?.key.id ?? after
         isRead = rows.count < chunkSize

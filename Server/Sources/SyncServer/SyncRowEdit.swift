@@ -24,6 +24,9 @@ public struct SyncRowEdit: Sendable {
         /// The edit was made on another version than the row's: the row as
         /// it stands (nil when it is deleted), and its version.
         case conflict(SyncServerRow?, version: Int64?)
+        /// The user may not make the edit (``SyncRights``): why. Nothing
+        /// was written.
+        case refused(String)
     }
 
     enum Kind: Sendable {
@@ -69,8 +72,10 @@ public struct SyncRowEdit: Sendable {
     /// by column only in the columns changed since; the delete of a row
     /// already deleted is done); without, the row is read first. Throws
     /// ``SyncChangeError`` as a push does (a row created from part of its
-    /// columns, a mutation id used for another change).
-    public func apply(to store: any SyncRowStore, at date: Date = Date()) async throws -> Outcome {
+    /// columns, a mutation id used for another change). With a `user`, the
+    /// edit is theirs: checked by their rights as a push's changes are, and
+    /// a row they do not read is not found.
+    public func apply(to store: any SyncRowStore, by user: SyncUser? = nil, at date: Date = Date()) async throws -> Outcome {
         let key = SyncRowKey(table: row.table, id: row.id)
         var attempt = 0
         while true {
@@ -81,7 +86,9 @@ public struct SyncRowEdit: Sendable {
             // again, the store answers it as the first time, where a read
             // first would find the version it gave and call it a conflict.
             if kind != .create, mutationID == nil || expectedVersion == nil {
-                guard let stored = try await store.row(key), stored.isLive else { return .notFound }
+                guard let stored = try await store.row(key), stored.isLive, try await Self.isRead(stored, by: user, in: store) else {
+                    return .notFound
+                }
                 if let expectedVersion, expectedVersion != stored.version {
                     return .conflict(try Self.served(stored, in: store.schema), version: stored.version)
                 }
@@ -89,7 +96,7 @@ public struct SyncRowEdit: Sendable {
             }
             let change = SyncChange(mutationID: mutationID ?? UUID(), operation: kind == .delete ? .delete : .upsert, row: row,
                                     baseVersion: base)
-            let result = try await store.apply(SyncWrite([change], keepsAnswers: mutationID != nil), at: date)?.first
+            let result = try await store.apply(SyncWrite([change], keepsAnswers: mutationID != nil, by: user), at: date)?.first
             guard let result else { throw SyncChangeError.storedAnswerDamaged(change.mutationID) }
             switch result.status {
             case .applied:
@@ -103,8 +110,7 @@ public struct SyncRowEdit: Sendable {
                 }
                 return .saved(served)
             case .refused:
-                // Access is checked before a write reaches the store, which never refuses.
-                throw SyncChangeError.storedAnswerDamaged(change.mutationID)
+                return .refused(result.refusal ?? "the user may not write this row")
             case .conflict where kind != .create && result.serverRow == nil && result.version == nil:
                 // An edit of a row the server never had.
                 return .notFound
@@ -117,6 +123,14 @@ public struct SyncRowEdit: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether `user` reads `stored` (every user does without signed
+    /// identities).
+    public static func isRead(_ stored: SyncStoredRow, by user: SyncUser?, in store: any SyncRowStore) async throws -> Bool {
+        guard let user else { return true }
+        guard let table = store.schema.table(stored.key.table) else { return false }
+        return try await store.rights(of: user).reads(stored.partition, in: table)
     }
 
     /// A stored row as the server serves it, checked by its declaration:

@@ -28,20 +28,28 @@ public protocol SyncRowStore: Sendable {
     func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]?
 
     /// The rows changed after `version` (of the tables of `filter`, or of
-    /// every table when nil), live rows and tombstones, in version order,
-    /// at most `limit`; nil when `version` is older than the floor or
-    /// later than the counter (``SyncCounter/answersDelta(after:)``: the
-    /// client must take a snapshot); with the counter and the digests.
-    func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage?
+    /// every table when nil) that `user` reads (every one when nil: the
+    /// read filter of ``SyncRights/reads(_:in:)``, carried out in the
+    /// store's query), live rows and tombstones, in version order, at most
+    /// `limit`; nil when `version` is older than the floor or later than
+    /// the counter (``SyncCounter/answersDelta(after:)``), or when the
+    /// user's memberships changed after it: the client must take a
+    /// snapshot. With the counter and the user's digests.
+    func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage?
 
     /// A page of the snapshot: live rows (of the tables of `filter`, or of
-    /// every table when nil) in key order (table, then id), after `key`
+    /// every table when nil) that `user` reads (every one when nil), in
+    /// key order (table, then id), after `key`
     /// (``SyncTableFilter/snapshotSteps(after:)``), at most `limit`, with
-    /// the counter and the digests.
-    func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage
+    /// the counter and the user's digests.
+    func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage
 
-    /// The row of `key`, live or deleted.
+    /// The row of `key`, live or deleted, whoever reads it: ask
+    /// ``rights(of:)`` before serving it to a user.
     func row(_ key: SyncRowKey) async throws -> SyncStoredRow?
+
+    /// What `user` may read and write, as the grants stand.
+    func rights(of user: SyncUser) async throws -> SyncRights
 
     /// The counter: the version of the last change.
     func currentVersion() async throws -> Int64
@@ -67,12 +75,22 @@ extension SyncRowStore {
 
     /// The rows of every table changed after `version`.
     public func changes(after version: Int64, limit: Int) async throws -> SyncStoredPage? {
-        try await changes(after: version, limit: limit, tables: nil)
+        try await changes(after: version, limit: limit, tables: nil, for: nil)
+    }
+
+    /// The rows of the tables of `filter` changed after `version`, whoever reads them.
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage? {
+        try await changes(after: version, limit: limit, tables: filter, for: nil)
     }
 
     /// A page of the snapshot of every table.
     public func snapshot(after key: SyncRowKey?, limit: Int) async throws -> SyncStoredPage {
-        try await snapshot(after: key, limit: limit, tables: nil)
+        try await snapshot(after: key, limit: limit, tables: nil, for: nil)
+    }
+
+    /// A page of the snapshot of the tables of `filter`, whoever reads them.
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage {
+        try await snapshot(after: key, limit: limit, tables: filter, for: nil)
     }
 }
 

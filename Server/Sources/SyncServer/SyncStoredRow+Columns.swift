@@ -4,16 +4,21 @@ import SyncSchema
 extension SyncStoredRow {
     /// A stored row as a store's columns hold it, the same in every store:
     /// the values and the column versions as JSON objects (null for a
-    /// tombstone), and the date of a delete (null for a live row).
+    /// tombstone), the date of a delete (null for a live row), the owner
+    /// and the partition.
     public struct Columns: Sendable, Equatable {
         public var values: String?
         public var columnVersions: String?
         public var deletedAt: Date?
+        public var owner: String?
+        public var partition: String?
 
-        public init(values: String?, columnVersions: String?, deletedAt: Date?) {
+        public init(values: String?, columnVersions: String?, deletedAt: Date?, owner: String? = nil, partition: String? = nil) {
             self.values = values
             self.columnVersions = columnVersions
             self.deletedAt = deletedAt
+            self.owner = owner
+            self.partition = partition
         }
     }
 
@@ -21,9 +26,10 @@ extension SyncStoredRow {
     public func columns() throws -> Columns {
         switch state {
         case .live(let values, let columnVersions):
-            Columns(values: SyncStoredJSON.text(values), columnVersions: SyncStoredJSON.text(columnVersions), deletedAt: nil)
+            Columns(values: SyncStoredJSON.text(values), columnVersions: SyncStoredJSON.text(columnVersions), deletedAt: nil,
+                    owner: owner, partition: partition)
         case .deleted(let date):
-            Columns(values: nil, columnVersions: nil, deletedAt: date)
+            Columns(values: nil, columnVersions: nil, deletedAt: date, owner: owner, partition: partition)
         }
     }
 
@@ -33,6 +39,8 @@ extension SyncStoredRow {
     public init(key: SyncRowKey, version: Int64, columns: Columns, table: SyncTable) throws {
         self.key = key
         self.version = version
+        owner = columns.owner
+        partition = columns.partition
         if let deletedAt = columns.deletedAt {
             state = .deleted(at: deletedAt)
             return

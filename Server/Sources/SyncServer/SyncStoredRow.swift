@@ -26,11 +26,23 @@ public struct SyncStoredRow: Sendable, Equatable {
     public var key: SyncRowKey
     public var version: Int64
     public var state: State
+    /// The user whose write created the row, under signed identities
+    /// (``SyncUser``): kept for as long as the row and its tombstone, never
+    /// taken from what a change carries. Nil for a row the server or a
+    /// client of the shared token created.
+    public var owner: String?
+    /// The partition whose readers see the row (``SyncPartition``),
+    /// computed from the row and its owner when it is written, and kept
+    /// by its tombstone: nil in a shared table, or in one without an
+    /// access rule.
+    public var partition: String?
 
-    public init(key: SyncRowKey, version: Int64, state: State) {
+    public init(key: SyncRowKey, version: Int64, state: State, owner: String? = nil, partition: String? = nil) {
         self.key = key
         self.version = version
         self.state = state
+        self.owner = owner
+        self.partition = partition
     }
 
     /// The values of a live row; nil for a tombstone.

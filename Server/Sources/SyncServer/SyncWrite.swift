@@ -17,10 +17,16 @@ public struct SyncWrite: Sendable {
     /// A table that must have no live row, else nothing is written: the
     /// first batch of a seed, which two instances may start at once.
     public var requiresNoRowsIn: String?
+    /// The user who writes, under signed identities: each change is checked
+    /// against their rights as the write's transaction reads them
+    /// (``SyncRights``). Nil for the server's own writes and the shared
+    /// token's clients.
+    public var user: SyncUser?
 
-    public init(_ changes: [SyncChange], keepsAnswers: Bool = true, requiresNoRowsIn: String? = nil) {
+    public init(_ changes: [SyncChange], keepsAnswers: Bool = true, requiresNoRowsIn: String? = nil, by user: SyncUser? = nil) {
         self.changes = changes
         self.keepsAnswers = keepsAnswers
         self.requiresNoRowsIn = requiresNoRowsIn
+        self.user = user
     }
 }

@@ -28,14 +28,19 @@ public final class EmbeddedSyncStore: SyncRowStore {
         return try await StoreThreads.write { [database] in try database.apply(write, at: date) }
     }
 
-    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage? {
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit, tables: filter) }
+        return try await StoreThreads.read { [database] in try database.changes(after: version, limit: limit, tables: filter, for: user) }
     }
 
-    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage {
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage {
         try checkOpen()
-        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit, tables: filter) }
+        return try await StoreThreads.read { [database] in try database.snapshot(after: key, limit: limit, tables: filter, for: user) }
+    }
+
+    public func rights(of user: SyncUser) async throws -> SyncRights {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.rights(of: user) }
     }
 
     public func row(_ key: SyncRowKey) async throws -> SyncStoredRow? {

@@ -19,17 +19,25 @@ extension ServerSyncDatabase {
                 missing.receive(try storedRows(db, sql: """
                     SELECT * FROM sync_server_row WHERE table_name = ? AND deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?
                     """, arguments: [table, after?.uuidString ?? "", limit]))
-            case .save(let digest):
+            case .save(let digest, let partitions):
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO sync_server_digest (table_name, columns, row_count, checksum) VALUES (?, ?, ?, ?)
                     """, arguments: [digest.table, digest.storedColumns, digest.rows, digest.storedChecksum])
+                try db.execute(sql: "DELETE FROM sync_server_partition_digest WHERE table_name = ?", arguments: [digest.table])
+                for partition in partitions {
+                    try db.execute(sql: """
+                        INSERT INTO sync_server_partition_digest (table_name, partition_key, row_count, checksum) VALUES (?, ?, ?, ?)
+                        """, arguments: [digest.table, partition.partition, partition.digest.rows, partition.digest.storedChecksum])
+                }
             }
         }
     }
 
     /// Applies a batch's changes of digests (``SyncChangePlan/digestChanges``)
-    /// to the digests kept, by ``SyncKeptDigest/applying(_:to:)``.
-    func applyDigestChanges(_ db: Database, _ changes: [SyncTableDigest]) throws {
+    /// to the digests kept, by ``SyncKeptDigest/applying(_:to:)``, and
+    /// those of its partitions to the partitions' of the tables whose
+    /// digest stays true.
+    func applyDigestChanges(_ db: Database, _ changes: [SyncTableDigest], partitions: [SyncPartitionDigest]) throws {
         guard !changes.isEmpty else { return }
         let tables = changes.map(\.table)
         let kept = try Row.fetchAll(db, sql: """
@@ -38,10 +46,37 @@ extension ServerSyncDatabase {
             """, arguments: StatementArguments(tables)).map { row in
             SyncKeptDigest(table: row["table_name"], columns: row["columns"], rows: row["row_count"], checksum: row["checksum"])
         }
-        for digest in SyncKeptDigest.applying(changes, to: kept) {
+        let applied = SyncKeptDigest.applying(changes, to: kept)
+        for digest in applied {
             try db.execute(sql: "UPDATE sync_server_digest SET columns = ?, row_count = ?, checksum = ? WHERE table_name = ?",
                            arguments: [digest.columns, digest.rows, digest.checksum, digest.table])
         }
+        for change in SyncKeptDigest.partitionsKept(partitions, by: applied) {
+            // SQLite has no XOR operator: the sum is made here.
+            let kept = try Row.fetchOne(db, sql: """
+                SELECT row_count, checksum FROM sync_server_partition_digest WHERE table_name = ? AND partition_key = ?
+                """, arguments: [change.digest.table, change.partition])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO sync_server_partition_digest (table_name, partition_key, row_count, checksum) VALUES (?, ?, ?, ?)
+                """, arguments: [change.digest.table, change.partition, (kept?[0] ?? 0) + change.digest.rows,
+                                 (kept?[1] ?? 0) ^ change.digest.storedChecksum])
+        }
+    }
+
+    /// The digests of the declared tables that cover their columns, in
+    /// table order, of the rows `user` reads (every row when nil): a
+    /// shared table's whole digest, another's partitions that the user
+    /// reads, combined.
+    func digests(_ db: Database, for user: SyncUser?) throws -> [SyncTableDigest] {
+        let whole = try digests(db)
+        guard let user else { return whole }
+        let readable = try Row.fetchAll(db, sql: """
+            SELECT table_name, row_count, checksum FROM sync_server_partition_digest
+            WHERE partition_key = ? OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = ?)
+            """, arguments: [SyncPartition.user(user.name), user.name]).map { row in
+            SyncTableDigest(table: row["table_name"], columns: [], rows: row["row_count"], checksum: UInt64(bitPattern: row["checksum"]))
+        }
+        return SyncPartitionDigest.readable(whole, partitions: readable, schema: schema)
     }
 
     /// The digests of the declared tables that cover their columns, in

@@ -87,10 +87,10 @@ extension ServerSyncDatabase {
     static func save(_ db: Database, _ row: SyncStoredRow, schema: SyncSchema) throws {
         let columns = try row.columns()
         try db.execute(sql: """
-            INSERT OR REPLACE INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at, owner_name, partition_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [row.key.table, row.key.id.uuidString, row.version, columns.values, columns.columnVersions,
-                             columns.deletedAt?.timeIntervalSince1970])
+                             columns.deletedAt?.timeIntervalSince1970, columns.owner, columns.partition])
         try db.execute(sql: "DELETE FROM sync_server_reference WHERE table_name = ? AND id = ?",
                        arguments: [row.key.table, row.key.id.uuidString])
         guard let table = schema.table(row.key.table) else { throw SyncChangeError.unknownTable(row.key.table) }
@@ -123,7 +123,8 @@ extension ServerSyncDatabase {
             return try SyncStoredRow(
                 key: SyncRowKey(table: tableName, id: id), version: row["version"],
                 columns: SyncStoredRow.Columns(values: row["row_values"], columnVersions: row["column_versions"],
-                                               deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:))),
+                                               deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                                               owner: row["owner_name"], partition: row["partition_key"]),
                 table: table)
         }
     }

@@ -166,6 +166,33 @@ public final class ServerSyncDatabase: Sendable {
         { db in
             try db.execute(sql: "CREATE TABLE sync_server_declaration (id INTEGER PRIMARY KEY CHECK (id = 1), declaration TEXT NOT NULL)")
         },
+        // 6: users (SyncRights): each row's owner and partition, the
+        // grants of groups and memberships, when each user's access last
+        // changed, and the digests of each partition.
+        { db in
+            try db.execute(sql: """
+                ALTER TABLE sync_server_row ADD COLUMN owner_name TEXT;
+                ALTER TABLE sync_server_row ADD COLUMN partition_key TEXT;
+                CREATE INDEX sync_server_row_partition ON sync_server_row (partition_key, version);
+                CREATE TABLE sync_server_grant (
+                    table_name TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    partition_key TEXT NOT NULL,
+                    user_name TEXT NOT NULL,
+                    is_owner INTEGER NOT NULL,
+                    PRIMARY KEY (table_name, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_server_grant_user ON sync_server_grant (user_name, partition_key);
+                CREATE TABLE sync_server_access_change (user_name TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE sync_server_partition_digest (
+                    table_name TEXT NOT NULL,
+                    partition_key TEXT NOT NULL,
+                    row_count INTEGER NOT NULL,
+                    checksum INTEGER NOT NULL,
+                    PRIMARY KEY (table_name, partition_key)
+                ) WITHOUT ROWID;
+                """)
+        },
     ]
 
     /// Applies the steps the database lacks, then takes in `adoption`'s
@@ -212,10 +239,12 @@ public final class ServerSyncDatabase: Sendable {
             }
             let plan = try SyncChangePlan(write.changes, schema: schema, rows: reads.rows,
                                           recorded: write.keepsAnswers ? try answers(db, write.changes.map(\.mutationID)) : [:],
-                                          keepsAnswers: write.keepsAnswers, counter: try Self.counter(db).value, date: date)
+                                          keepsAnswers: write.keepsAnswers, rights: try write.user.map { try rights(db, of: $0) },
+                                          counter: try Self.counter(db).value, date: date)
             for row in plan.rowsToSave { try Self.save(db, row, schema: schema) }
             for answer in plan.answersToRecord { try Self.record(db, answer) }
-            try applyDigestChanges(db, plan.digestChanges)
+            try saveGrants(db, plan)
+            try applyDigestChanges(db, plan.digestChanges, partitions: plan.partitionDigestChanges)
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
             return plan.results
         }
@@ -238,7 +267,12 @@ public final class ServerSyncDatabase: Sendable {
                 try db.execute(sql: "UPDATE sync_server_counter SET floor = ?", arguments: [floor])
             }
             // None older: no second scan of the rows for them.
-            if newest != nil { try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit]) }
+            if newest != nil {
+                try db.execute(sql: """
+                    DELETE FROM sync_server_grant WHERE (table_name, id) IN (SELECT table_name, id FROM sync_server_row WHERE deleted_at < ?)
+                    """, arguments: [limit])
+                try db.execute(sql: "DELETE FROM sync_server_row WHERE deleted_at < ?", arguments: [limit])
+            }
             try db.execute(sql: "DELETE FROM sync_server_answer WHERE answered_at < ?", arguments: [limit])
         }
     }
@@ -273,51 +307,69 @@ public final class ServerSyncDatabase: Sendable {
         try writer.read { db in try rows(db, [key]).first }
     }
 
+    /// What `user` may read and write, as the grants stand.
+    public func rights(of user: SyncUser) throws -> SyncRights {
+        try writer.read { db in try rights(db, of: user) }
+    }
+
     /// The rows changed after `version` (of the tables of `filter`, or of
-    /// every table when nil; live rows and tombstones), in version order,
-    /// at most `limit`, with the counter and the digests when they were
-    /// read; nil when `version` is older than the floor or later than the
-    /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage? {
+    /// every table when nil; live rows and tombstones) that `user` reads
+    /// (every one when nil), in version order, at most `limit`, with the
+    /// counter and the digests when they were read; nil when `version` is
+    /// older than the floor or later than the counter, or the user's
+    /// access changed since: the client must take a snapshot.
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter? = nil,
+                        for user: SyncUser? = nil) throws -> SyncStoredPage? {
         try writer.read { db in
             let counter = try Self.counter(db)
             guard counter.answersDelta(after: version) else { return nil }
-            let rows = if let filter {
-                try storedRows(db, sql: """
-                    SELECT * FROM sync_server_row WHERE version > ? AND table_name IN (\(filter.tables.map { _ in "?" }.joined(separator: ", ")))
-                    ORDER BY version LIMIT ?
-                    """, arguments: StatementArguments([version] + filter.tables + [limit] as [any DatabaseValueConvertible]))
-            } else {
-                try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ? ORDER BY version LIMIT ?",
-                               arguments: [version, limit])
+            if let user, try Self.accessChanged(db, of: user, after: version) { return nil }
+            let readable = readableRows(user)
+            var sql = "SELECT * FROM sync_server_row WHERE version > ?"
+            var arguments: [any DatabaseValueConvertible] = [version]
+            if let filter {
+                sql += " AND table_name IN (\(databaseQuestionMarks(count: filter.tables.count)))"
+                arguments += filter.tables as [any DatabaseValueConvertible]
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try digests(db) : [])
+            if let readable {
+                sql += " AND " + readable.sql
+                arguments += readable.arguments
+            }
+            let rows = try storedRows(db, sql: sql + " ORDER BY version LIMIT ?", arguments: StatementArguments(arguments + [limit]))
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try digests(db, for: user) : [])
         }
     }
 
-    /// A page of the snapshot: live rows (of the tables of `filter`, or of
-    /// every table when nil) in key order (table, then id), after `key`, at
-    /// most `limit`, with the counter and the digests when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter? = nil) throws -> SyncStoredPage {
+    /// A page of the snapshot: the live rows (of the tables of `filter`,
+    /// or of every table when nil) that `user` reads (every one when nil),
+    /// in key order (table, then id), after `key`, at most `limit`, with
+    /// the counter and the digests when it was read.
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter? = nil,
+                         for user: SyncUser? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             var rows: [SyncStoredRow] = []
+            let readable = readableRows(user)
+            let condition = readable.map { " AND " + $0.sql } ?? ""
+            let readableArguments = readable?.arguments ?? []
             if let filter {
                 // A table at a time: each statement walks its table's
                 // part of the key's index.
                 for step in filter.snapshotSteps(after: key) where rows.count < limit {
                     rows += try storedRows(db, sql: """
-                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
-                        """, arguments: [step.table, step.afterID?.uuidString ?? "", limit - rows.count])
+                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ?\(condition) ORDER BY id LIMIT ?
+                        """, arguments: StatementArguments([step.table, step.afterID?.uuidString ?? ""] + readableArguments
+                                                           + [limit - rows.count]))
                 }
             } else {
                 let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
                 rows = try storedRows(db, sql: """
                     SELECT * FROM sync_server_row
-                    WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))
+                    WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))\(condition)
                     ORDER BY table_name, id LIMIT ?
-                    """, arguments: [after[0], after[0], after[1], limit])
+                    """, arguments: StatementArguments([after[0], after[0], after[1]] + readableArguments + [limit]))
             }
-            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value, digests: rows.count < limit ? try digests(db) : [])
+            return SyncStoredPage(rows: rows, counter: try Self.counter(db).value,
+                                  digests: rows.count < limit ? try digests(db, for: user) : [])
         }
     }
 }

@@ -47,7 +47,9 @@ public struct APIError: HTTPResponseError, Sendable {
     /// the client takes instead (the first page of `GET /v1/sync/rows`).
     static func gone(_ reason: GoneCursor) -> APIError {
         let why = switch reason {
-        case .forgotten: "the cursor is older than the tombstone retention, or later than this server's counter"
+        case .forgotten: "the cursor is older than the tombstone retention, later than this server's counter, "
+            + "or from before the user's memberships changed"
+        case .otherUser: "the cursor was issued to another user"
         case .otherServer: "the cursor is from another server's database"
         case .earlierEpoch: "the cursor is from before this server's database was restored from a backup (another epoch)"
         case .olderForm: "the cursor is of an older form, without the server's identity and epoch"
@@ -66,6 +68,6 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// Why a cursor gets 410.
     enum GoneCursor {
-        case forgotten, otherServer, earlierEpoch, olderForm
+        case forgotten, otherServer, earlierEpoch, olderForm, otherUser
     }
 }

@@ -22,6 +22,7 @@ public final class ServerMetrics: Sendable {
     private let longPolls: Gauge
     private let longPollsHeld: Counter
     private let storeErrors: Counter
+    private let cursorRefusals: Counter
     private let deltaReads: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
@@ -69,6 +70,11 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "token_refusals", unitName: "total",
             helpText: "Requests refused for their token under --auth jwt (401), by reason: missing, malformed, expired...")
     }
+    static var cursorRefusalCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "cursor_refusals", unitName: "total",
+            helpText: "Deltas refused (410) under --auth jwt because their cursor was issued to another user.")
+    }
     static var storeErrorCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "store_errors", unitName: "total",
@@ -80,6 +86,7 @@ public final class ServerMetrics: Sendable {
         longPolls = registry.makeGauge(descriptor: Self.openLongPolls)
         longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
+        cursorRefusals = registry.makeCounter(descriptor: Self.cursorRefusalCount)
         deltaReads = registry.makeCounter(descriptor: Self.deltaReadCount)
     }
 
@@ -125,6 +132,11 @@ public final class ServerMetrics: Sendable {
     /// A request's token was refused, for `refusal`.
     func tokenRefused(_ refusal: TokenRefusal) {
         registry.makeCounter(descriptor: Self.tokenRefusalCount, labels: [("reason", refusal.reason)]).increment()
+    }
+
+    /// A delta's cursor was issued to another user than the request's.
+    func cursorRefused() {
+        cursorRefusals.increment()
     }
 
     /// A store call threw something other than a client's error.

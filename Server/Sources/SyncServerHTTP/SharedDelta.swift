@@ -15,13 +15,16 @@ struct SharedDelta: Sendable {
     /// The delta after `since` (whose history the caller checked), at most
     /// `limit` changes, of `tables` (nil: every one); nil when `since` is
     /// older than the tombstones kept or ahead of the store.
-    init?(_ engine: any SyncRowStore, since: Int64, limit: Int, tables: SyncTableFilter?) async throws {
-        guard let read = try await engine.changes(after: since, limit: limit + 1, tables: tables) else { return nil }
+    init?(_ engine: any SyncRowStore, since: Int64, limit: Int, tables: SyncTableFilter?, for user: SyncUser?) async throws {
+        guard let read = try await engine.changes(after: since, limit: limit + 1, tables: tables, for: user) else { return nil }
         let isLast = read.rows.count <= limit
         let rows = Array(read.rows.prefix(limit))
         // A page that is not the last ends at its last change; the last
-        // one at the store's counter, where its digests were read.
-        let cursor = engine.history.cursor(at: isLast ? read.counter : rows[rows.count - 1].version)
+        // one at the store's counter, where its digests were read. A
+        // user's empty delta stays at its cursor: the changes they do not
+        // read move nothing of theirs, and the same request gets 304.
+        let cursor = engine.history.cursor(at: user != nil && rows.isEmpty ? since
+                                               : isLast ? read.counter : rows[rows.count - 1].version, for: user)
         let (serverRows, tombstones) = try SyncStoredPage(rows: rows, counter: read.counter).messageParts(schema: engine.schema)
         let path = SyncServerAPI.syncRowsPath
         let tablesParameter = tables.map { "&tables=\($0.queryValue)" } ?? ""
@@ -34,6 +37,7 @@ struct SharedDelta: Sendable {
                 kind: .delta, isComplete: isLast, cursor: cursor.description,
                 next: isLast ? nil : "\(path)?since=\(cursor)&limit=\(limit)\(tablesParameter)",
                 rows: serverRows, tombstones: tombstones, digests: isLast ? read.digests(of: tables) : nil).jsonData(),
-            etag: "\"delta-\(engine.history.cursor(at: since))-\(limit)-\(cursor)-\(read.counter)\(tables.map { "-\($0.queryValue)" } ?? "")\"")
+            etag: "\"delta-\(engine.history.cursor(at: since, for: user))-\(limit)-\(cursor)-\(user != nil && rows.isEmpty ? "empty" : String(read.counter))"
+                + "\(tables.map { "-\($0.queryValue)" } ?? "")\"")
     }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// kept, so the next request tries again.
 ///
 /// ```swift
-/// let reads = SharedDeltaReads(changes: store.changes) { since, limit, tables in try await readAndEncode(since, limit, tables) }
+/// let reads = SharedDeltaReads(changes: store.changes) { since, limit, tables, user in try await readAndEncode(since, limit, tables, user) }
 /// let delta = try await reads.delta(since: 41, limit: 500, tables: nil)
 /// ```
 final class SharedDeltaReads<Delta: Sendable>: Sendable {
@@ -27,6 +27,9 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
         var since: Int64
         var limit: Int
         var tables: SyncTableFilter?
+        /// The user whose rights filter the read: a read is shared only
+        /// between requests of the same user.
+        var user: SyncUser?
     }
 
     private struct Read {
@@ -54,10 +57,10 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
     /// (nil: every one; the players' deltas are of their table), and
     /// encodes its answer; nil when the cursor is too old or ahead of the
     /// store.
-    private let read: @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?) async throws -> Delta?
+    private let read: @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?, _ user: SyncUser?) async throws -> Delta?
 
     init(changes: StoreChangeNotifier, onRead: @escaping @Sendable () -> Void = {},
-         read: @escaping @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?) async throws -> Delta?) {
+         read: @escaping @Sendable (_ since: Int64, _ limit: Int, _ tables: SyncTableFilter?, _ user: SyncUser?) async throws -> Delta?) {
         self.changes = changes
         self.onRead = onRead
         self.read = read
@@ -65,10 +68,11 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
 
     /// The delta after `since`, at most `limit` changes, of `tables`, from
     /// a read that began at the store's latest known version or later,
-    /// with its answer; nil when the cursor is too old or ahead of the
-    /// store.
-    func delta(since: Int64, limit: Int, tables: SyncTableFilter? = nil) async throws -> Delta? {
-        let key = Key(since: since, limit: limit, tables: tables)
+    /// with its answer, of the rows `user` reads (every one when nil); nil
+    /// when the cursor is too old or ahead of the store, or the user's
+    /// memberships changed since.
+    func delta(since: Int64, limit: Int, tables: SyncTableFilter? = nil, for user: SyncUser? = nil) async throws -> Delta? {
+        let key = Key(since: since, limit: limit, tables: tables, user: user)
         let (shared, isNew) = state.withLock { state -> (Read, Bool) in
             let latest = changes.latestVersion
             if let shared = state.reads[key], shared.version >= max(latest, since) {
@@ -79,7 +83,7 @@ final class SharedDeltaReads<Delta: Sendable>: Sendable {
             if state.reads.count >= Self.maximumKept { state.reads.removeAll() }
             let id = state.nextID
             state.nextID += 1
-            let shared = Read(id: id, version: latest, task: Task { [read] in try await read(since, limit, tables) })
+            let shared = Read(id: id, version: latest, task: Task { [read] in try await read(since, limit, tables, user) })
             state.reads[key] = shared
             return (shared, true)
         }

@@ -5,13 +5,18 @@ import SyncSchema
 import SyncServer
 
 extension SyncServerAPI {
-    /// Throws 410 for a cursor of another history than the store's: never
-    /// a delta across a restore or from another server's database.
-    func checkHistory(of cursor: SyncCursor) throws {
-        switch engine.history.mismatch(of: cursor) {
+    /// Throws 410 for a cursor of another history than the store's, or
+    /// issued to another user than the request's: never a delta across a
+    /// restore, from another server's database, or after another user's
+    /// position.
+    func checkHistory(of cursor: SyncCursor, _ context: SyncRequestContext) throws {
+        switch engine.history.mismatch(of: cursor, for: context.user) {
         case nil: return
         case .otherServer: throw APIError.gone(.otherServer)
         case .earlierEpoch: throw APIError.gone(.earlierEpoch)
+        case .otherUser:
+            metrics.cursorRefused()
+            throw APIError.gone(.otherUser)
         }
     }
 
@@ -37,47 +42,6 @@ extension SyncServerAPI {
             if outcome != .changed { break }
         }
         return answer
-    }
-
-    /// Under signed identities: why the request's user may not write the
-    /// table `name` (its access, ``SyncServer/SyncTableAccess/permitsWriting(withRoles:)``),
-    /// or nil when they may, or when the server does not sync it (the
-    /// write refuses that).
-    func writeRefusal(of name: String, _ context: SyncRequestContext) -> String? {
-        guard let identity = context.identity, let table = engine.schema.table(name) else { return nil }
-        if let access = table.access, access.permitsWriting(withRoles: identity.roles) { return nil }
-        let writers = if case .shared(let writers)? = table.access { writers.joined(separator: " or ") } else { "a rule" }
-        return "writing the table \(name) needs the role \(writers), which the token of \(identity.user) does not give: "
-            + "nothing was written; ask for a token with that role"
-    }
-
-    /// `/v1/rows`: throws 403 unless the request's user may write `table`,
-    /// before anything is written.
-    func requireWriteAccess(to table: String, _ context: SyncRequestContext) throws {
-        if let refusal = writeRefusal(of: table, context) { throw APIError.forbidden(refusal) }
-    }
-
-    /// `POST /v1/sync/changes`: applies the changes the request's user may
-    /// make, and answers each of the others `refused`, with the reason
-    /// and the row as the server has it (which the device takes back):
-    /// one refused change never blocks the others, nor the pull after them.
-    func applyPermitted(_ changes: [SyncChange], _ context: SyncRequestContext) async throws -> [SyncPushResult] {
-        let refusals = changes.map { writeRefusal(of: $0.row.table, context) }
-        guard refusals.contains(where: { $0 != nil }) else { return try await engine.applyChanges(changes, at: Date()) }
-        let permitted = zip(changes, refusals).filter { $0.1 == nil }.map(\.0)
-        var applied = permitted.isEmpty ? [] : try await engine.applyChanges(permitted, at: Date())[...]
-        var results: [SyncPushResult] = []
-        for (change, refusal) in zip(changes, refusals) {
-            guard let refusal else {
-                results.append(applied.removeFirst())
-                continue
-            }
-            let stored = try await engine.row(SyncRowKey(table: change.row.table, id: change.row.id))
-            let served = try stored.flatMap { try SyncRowEdit.served($0, in: engine.schema) }
-            results.append(SyncPushResult(mutationID: change.mutationID, status: .refused,
-                                          version: served?.version ?? stored?.version, serverRow: served?.row, refusal: refusal))
-        }
-        return results
     }
 
     /// Purges expired tombstones, at most once a minute, before a delta is

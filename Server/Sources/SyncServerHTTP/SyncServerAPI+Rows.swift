@@ -24,6 +24,7 @@ extension SyncServerAPI {
     @Sendable func getRow(_ request: Request, _ context: SyncRequestContext) async throws -> SyncJSONAnswer {
         let (table, id) = try pathRow(context)
         guard let stored = try await engine.row(SyncRowKey(table: table.name, id: id)),
+              try await SyncRowEdit.isRead(stored, by: context.user, in: engine),
               let row = try SyncRowEdit.served(stored, in: engine.schema) else {
             throw APIError.notFound("no row of \(table.name) has the id \(id.uuidString)")
         }
@@ -77,13 +78,12 @@ extension SyncServerAPI {
 
     // MARK: - Parts
 
-    /// Applies `edit`, if the request's user may write its table, and
-    /// answers as its outcome says.
+    /// Applies `edit` as the request's user's (403 when their rights
+    /// refuse it), and answers as its outcome says.
     private func answer(_ edit: SyncRowEdit, status: HTTPResponse.Status, _ context: SyncRequestContext) async throws -> SyncJSONAnswer {
-        try requireWriteAccess(to: edit.table, context)
         let outcome: SyncRowEdit.Outcome
         do {
-            outcome = try await edit.apply(to: engine)
+            outcome = try await edit.apply(to: engine, by: context.user)
         } catch let error as SyncChangeError {
             switch error {
             case .mutationIDReused: throw APIError(.conflict, error.description)
@@ -98,6 +98,8 @@ extension SyncServerAPI {
             return SyncJSONAnswer(body: Data(), status: status)
         case .notFound:
             throw APIError.notFound("no row of \(edit.table) has the id \(edit.id.uuidString)")
+        case .refused(let reason):
+            throw APIError.forbidden(reason)
         case .conflict(_?, let version?):
             throw APIError(.conflict, "the row \(edit.id.uuidString) of \(edit.table) is at version \(version), not the one this edit was made on",
                            extra: ["version": String(version)])

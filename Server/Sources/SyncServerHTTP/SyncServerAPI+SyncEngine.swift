@@ -19,13 +19,13 @@ extension SyncServerAPI {
         let path = Self.syncRowsPath
         switch try SyncRowsQuery(request.uri.queryParameters, schema: engine.schema, configuration: configuration) {
         case let .snapshot(limit, after, at, tables):
-            if let at { try checkHistory(of: at) }
-            let read = try await engine.snapshot(after: after, limit: limit + 1, tables: tables)
+            if let at { try checkHistory(of: at, context) }
+            let read = try await engine.snapshot(after: after, limit: limit + 1, tables: tables, for: context.user)
             // Every page of a snapshot carries its first page's cursor, and
             // leaves out the rows changed since, which the delta after that
             // cursor brings.
             let counter = at?.counter ?? read.counter
-            let cursor = engine.history.cursor(at: counter)
+            let cursor = engine.history.cursor(at: counter, for: context.user)
             let isLast = read.rows.count <= limit
             let rows = Array(read.rows.prefix(limit))
             let tablesParameter = tables.map { "&tables=\($0.queryValue)" } ?? ""
@@ -45,13 +45,14 @@ extension SyncServerAPI {
                 epochs: engine.history.epochs, digests: digests).jsonData(),
                 etag: "\"snapshot-\(after.map { "\($0.table).\($0.id.uuidString)" } ?? "")-\(limit)-\(cursor)-\(read.counter)\(tablesParameter)\"")
         case let .delta(since, limit, wait, tables):
-            try checkHistory(of: since)
+            try checkHistory(of: since, context)
             try await purgeTombstonesIfDue()
             // One read and one answer for the requests that ask for the
-            // same delta together (SharedDeltaReads).
+            // same delta together, with the same rights (SharedDeltaReads).
             let reads = sharedDeltaReads
+            let user = context.user
             let readDelta = { () async throws -> SharedDelta in
-                guard let delta = try await reads.delta(since: since.counter, limit: limit, tables: tables) else {
+                guard let delta = try await reads.delta(since: since.counter, limit: limit, tables: tables, for: user) else {
                     throw APIError.gone(.forgotten)
                 }
                 return delta
@@ -89,7 +90,11 @@ extension SyncServerAPI {
                            "this server's database is \(engine.history.server.uuidString), not \(server.uuidString), which the client synced with")
         }
         do {
-            return SyncJSONAnswer(body: SyncChangeResults(results: try await applyPermitted(batch.changes, context)).jsonData())
+            // Each change checked against the user's rights in the write's
+            // transaction: a refused one is answered `refused` with its
+            // reason, and never blocks the others.
+            let results = try await engine.apply(SyncWrite(batch.changes, by: context.user), at: Date()) ?? []
+            return SyncJSONAnswer(body: SyncChangeResults(results: results).jsonData())
         } catch let error as SyncChangeError {
             switch error {
             case .mutationIDReused: throw APIError(.conflict, error.description)

@@ -40,8 +40,8 @@ public struct SyncServerAPI: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         demo = configuration.servesDemoRefresh ? PlayersDemo(engine) : nil
-        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit, tables in
-            try await SharedDelta(engine, since: since, limit: limit, tables: tables)
+        sharedDeltaReads = SharedDeltaReads(changes: engine.changes, onRead: { metrics.deltaRead() }) { since, limit, tables, user in
+            try await SharedDelta(engine, since: since, limit: limit, tables: tables, for: user)
         }
     }
 

@@ -14,7 +14,7 @@ struct PostgresSyncRows {
     let schema: SyncSchema
 
     /// The columns of `sync_server_row` that ``stored(_:)`` reads, in order.
-    static let columns = "table_name, id, version, row_values, column_versions, deleted_at"
+    static let columns = "table_name, id, version, row_values, column_versions, deleted_at, owner_name, partition_key"
 
     /// The tables the store holds rows of, live or deleted: one lookup in
     /// the key's index per table.
@@ -84,26 +84,30 @@ struct PostgresSyncRows {
         if !live.isEmpty {
             try await connection.query(
                 """
-                INSERT INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at)
-                SELECT table_name, id, version, row_values, column_versions, NULL
+                INSERT INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at, owner_name, partition_key)
+                SELECT table_name, id, version, row_values, column_versions, NULL, NULLIF(owner_name, ''), NULLIF(partition_key, '')
                 FROM unnest(\(live.map { rows[$0].key.table }), \(live.map { rows[$0].key.id }), \(live.map { rows[$0].version }),
-                            \(live.map { columns[$0].values ?? "" }), \(live.map { columns[$0].columnVersions ?? "" }))
-                    AS n (table_name, id, version, row_values, column_versions)
+                            \(live.map { columns[$0].values ?? "" }), \(live.map { columns[$0].columnVersions ?? "" }),
+                            \(live.map { columns[$0].owner ?? "" }), \(live.map { columns[$0].partition ?? "" }))
+                    AS n (table_name, id, version, row_values, column_versions, owner_name, partition_key)
                 ON CONFLICT (table_name, id) DO UPDATE SET version = EXCLUDED.version, row_values = EXCLUDED.row_values,
-                    column_versions = EXCLUDED.column_versions, deleted_at = NULL
+                    column_versions = EXCLUDED.column_versions, deleted_at = NULL, owner_name = EXCLUDED.owner_name,
+                    partition_key = EXCLUDED.partition_key
                 """,
                 logger: logger)
         }
         if !deleted.isEmpty {
             try await connection.query(
                 """
-                INSERT INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at)
-                SELECT table_name, id, version, NULL, NULL, deleted_at
+                INSERT INTO sync_server_row (table_name, id, version, row_values, column_versions, deleted_at, owner_name, partition_key)
+                SELECT table_name, id, version, NULL, NULL, deleted_at, NULLIF(owner_name, ''), NULLIF(partition_key, '')
                 FROM unnest(\(deleted.map { rows[$0].key.table }), \(deleted.map { rows[$0].key.id }),
-                            \(deleted.map { rows[$0].version }), \(deleted.map { columns[$0].deletedAt ?? Date() }))
-                    AS n (table_name, id, version, deleted_at)
+                            \(deleted.map { rows[$0].version }), \(deleted.map { columns[$0].deletedAt ?? Date() }),
+                            \(deleted.map { columns[$0].owner ?? "" }), \(deleted.map { columns[$0].partition ?? "" }))
+                    AS n (table_name, id, version, deleted_at, owner_name, partition_key)
                 ON CONFLICT (table_name, id) DO UPDATE SET version = EXCLUDED.version, row_values = NULL,
-                    column_versions = NULL, deleted_at = EXCLUDED.deleted_at
+                    column_versions = NULL, deleted_at = EXCLUDED.deleted_at, owner_name = EXCLUDED.owner_name,
+                    partition_key = EXCLUDED.partition_key
                 """,
                 logger: logger)
         }
@@ -153,12 +157,13 @@ struct PostgresSyncRows {
     /// The rows a query of ``columns`` selects, checked by the declaration.
     func stored(_ query: PostgresQuery) async throws -> [SyncStoredRow] {
         try await connection.query(query, logger: logger)
-            .decode((String, UUID, Int64, String?, String?, Date?).self)
-            .map { tableName, id, version, values, columnVersions, deletedAt in
+            .decode((String, UUID, Int64, String?, String?, Date?, String?, String?).self)
+            .map { tableName, id, version, values, columnVersions, deletedAt, owner, partition in
                 guard let table = schema.table(tableName) else { throw SyncChangeError.unknownTable(tableName) }
                 return try SyncStoredRow(
                     key: SyncRowKey(table: tableName, id: id), version: version,
-                    columns: SyncStoredRow.Columns(values: values, columnVersions: columnVersions, deletedAt: deletedAt),
+                    columns: SyncStoredRow.Columns(values: values, columnVersions: columnVersions, deletedAt: deletedAt,
+                                                   owner: owner, partition: partition),
                     table: table)
             }
     }

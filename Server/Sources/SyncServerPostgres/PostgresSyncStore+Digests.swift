@@ -26,7 +26,7 @@ extension PostgresSyncRows {
                     SELECT \(unescaped: Self.columns) FROM sync_server_row
                     WHERE table_name = \(table) AND deleted_at IS NULL ORDER BY id LIMIT \(limit)
                     """))
-            case .save(let digest):
+            case .save(let digest, let partitions):
                 try await connection.query(
                     """
                     INSERT INTO sync_server_digest (table_name, columns, row_count, checksum)
@@ -35,14 +35,32 @@ extension PostgresSyncRows {
                         checksum = EXCLUDED.checksum
                     """,
                     logger: logger)
+                try await connection.query("DELETE FROM sync_server_partition_digest WHERE table_name = \(digest.table)", logger: logger)
+                try await savePartitionDigests(partitions)
             }
         }
     }
 
+    /// Adds digests' rows and checksums to those kept of their partitions
+    /// (none kept: zero).
+    private func savePartitionDigests(_ partitions: [SyncPartitionDigest]) async throws {
+        guard !partitions.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO sync_server_partition_digest AS d (table_name, partition_key, row_count, checksum)
+            SELECT * FROM unnest(\(partitions.map(\.digest.table)), \(partitions.map(\.partition)),
+                                 \(partitions.map { Int64($0.digest.rows) }), \(partitions.map(\.digest.storedChecksum)))
+            ON CONFLICT (table_name, partition_key) DO UPDATE SET row_count = d.row_count + EXCLUDED.row_count,
+                checksum = d.checksum # EXCLUDED.checksum
+            """,
+            logger: logger)
+    }
+
     /// Applies a batch's changes of digests (``SyncChangePlan/digestChanges``)
     /// to the digests kept, by ``SyncKeptDigest/applying(_:to:)``: one
-    /// statement reads them, one writes them.
-    func applyDigestChanges(_ changes: [SyncTableDigest]) async throws {
+    /// statement reads them, one writes them; then those of its
+    /// partitions, to the partitions' of the tables whose digest stays true.
+    func applyDigestChanges(_ changes: [SyncTableDigest], partitions: [SyncPartitionDigest]) async throws {
         guard !changes.isEmpty else { return }
         let kept = try await connection.query(
             """
@@ -54,6 +72,7 @@ extension PostgresSyncRows {
         }
         let digests = SyncKeptDigest.applying(changes, to: kept)
         guard !digests.isEmpty else { return }
+        try await savePartitionDigests(SyncKeptDigest.partitionsKept(partitions, by: digests))
         // The driver's arrays hold no NULL: is_true says whether a digest
         // keeps its columns.
         try await connection.query(
@@ -65,6 +84,26 @@ extension PostgresSyncRows {
             WHERE d.table_name = k.table_name
             """,
             logger: logger)
+    }
+
+    /// The digests of the declared tables that cover their columns, in
+    /// table order, of the rows `user` reads (every row when nil): a
+    /// shared table's whole digest, another's partitions that the user
+    /// reads, combined.
+    func digests(for user: SyncUser?) async throws -> [SyncTableDigest] {
+        let whole = try await digests()
+        guard let user else { return whole }
+        let readable = try await connection.query(
+            """
+            SELECT table_name, row_count, checksum FROM sync_server_partition_digest
+            WHERE partition_key = \(SyncPartition.user(user.name))
+               OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name))
+            """,
+            logger: logger
+        ).decode((String, Int64, Int64).self).map { table, rows, checksum in
+            SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum))
+        }
+        return SyncPartitionDigest.readable(whole, partitions: readable, schema: schema)
     }
 
     /// The digests of the declared tables that cover their columns, in

@@ -197,6 +197,32 @@ public final class PostgresSyncStore: SyncRowStore {
             // lock out (SyncStoreError.declarationToKeep).
             "CREATE TABLE sync_server_declaration (id integer PRIMARY KEY CHECK (id = 1), declaration text NOT NULL)",
         ],
+        [
+            // Users (SyncRights): each row's owner and partition, the
+            // grants of groups and memberships, when each user's access
+            // last changed, and the digests of each partition.
+            "ALTER TABLE sync_server_row ADD COLUMN owner_name text, ADD COLUMN partition_key text",
+            "CREATE INDEX sync_server_row_partition ON sync_server_row (partition_key, version)",
+            """
+            CREATE TABLE sync_server_grant (
+                table_name text NOT NULL,
+                id uuid NOT NULL,
+                partition_key text NOT NULL,
+                user_name text NOT NULL,
+                is_owner boolean NOT NULL,
+                PRIMARY KEY (table_name, id))
+            """,
+            "CREATE INDEX sync_server_grant_user ON sync_server_grant (user_name, partition_key)",
+            "CREATE TABLE sync_server_access_change (user_name text PRIMARY KEY, version bigint NOT NULL)",
+            """
+            CREATE TABLE sync_server_partition_digest (
+                table_name text NOT NULL,
+                partition_key text NOT NULL,
+                row_count bigint NOT NULL,
+                checksum bigint NOT NULL,
+                PRIMARY KEY (table_name, partition_key))
+            """,
+        ],
     ])
 
     // MARK: - Writing
@@ -217,12 +243,15 @@ public final class PostgresSyncStore: SyncRowStore {
                 case .children(let parents): reads.receive(try await rows.children(of: parents))
                 }
             }
+            var rights: SyncRights?
+            if let user = write.user { rights = try await rows.rights(of: user) }
             let plan = try SyncChangePlan(write.changes, schema: schema, rows: reads.rows,
                                           recorded: write.keepsAnswers ? try await rows.answers(write.changes.map(\.mutationID)) : [:],
-                                          keepsAnswers: write.keepsAnswers, counter: counter, date: date)
+                                          keepsAnswers: write.keepsAnswers, rights: rights, counter: counter, date: date)
             try await rows.save(plan.rowsToSave)
             try await rows.record(plan.answersToRecord)
-            try await rows.applyDigestChanges(plan.digestChanges)
+            try await rows.saveGrants(plan)
+            try await rows.applyDigestChanges(plan.digestChanges, partitions: plan.partitionDigestChanges)
             try await connection.query("UPDATE sync_server_counter SET value = \(plan.counter) WHERE id = 1", logger: logger)
             return plan.results
         }
@@ -241,6 +270,9 @@ public final class PostgresSyncStore: SyncRowStore {
             if let floor = purge.raisedFloor(from: floor, newestPurged: newest) {
                 try await connection.query("UPDATE sync_server_counter SET floor = \(floor) WHERE id = 1", logger: logger)
             }
+            try await connection.query("""
+                DELETE FROM sync_server_grant WHERE (table_name, id) IN (SELECT table_name, id FROM sync_server_row WHERE deleted_at < \(purge.limit))
+                """, logger: logger)
             try await connection.query("DELETE FROM sync_server_row WHERE deleted_at < \(purge.limit)", logger: logger)
             try await connection.query("DELETE FROM sync_server_answer WHERE answered_at < \(purge.limit)", logger: logger)
         }
@@ -265,59 +297,52 @@ public final class PostgresSyncStore: SyncRowStore {
     /// at most `limit`, with the counter and the digests when they were
     /// read; nil when `version` is older than the floor or later than the
     /// counter: the client must take a snapshot.
-    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage? {
+    public func rights(of user: SyncUser) async throws -> SyncRights {
+        try await read { [schema] connection, logger in
+            try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).rights(of: user)
+        }
+    }
+
+    public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard counter.answersDelta(after: version) else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let rows = try await reads.stored(filter.map { filter in
-                """
+            if let user, try await reads.accessChanged(of: user, after: version) { return nil }
+            // The read filter of SyncRights.reads, in the query: a user's
+            // page never holds another's row. Without a user, every row.
+            let readable = PostgresSyncRows.Readable(user, schema: schema)
+            let rows = try await reads.stored("""
                 SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                WHERE version > \(version) AND table_name = ANY(\(filter.tables)) ORDER BY version LIMIT \(limit)
-                """
-            } ?? "SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row WHERE version > \(version) ORDER BY version LIMIT \(limit)")
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests() : [])
+                WHERE version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
+                AND (\(readable.user)::text IS NULL OR table_name = ANY(\(readable.sharedTables)) OR partition_key = \(readable.ownPartition)
+                     OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(readable.user)))
+                ORDER BY version LIMIT \(limit)
+                """)
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
         }
     }
 
-    /// A page of the snapshot: live rows (of the tables of `filter`, or of
-    /// every table when nil) in key order (table, then id), after `key`, at
-    /// most `limit`, with the counter and the digests when it was read.
-    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?) async throws -> SyncStoredPage {
+    public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+            let readable = PostgresSyncRows.Readable(user, schema: schema)
             var rows: [SyncStoredRow] = []
-            if let filter {
-                // A table at a time: each query walks its table's part of
-                // the key's index.
-                for step in filter.snapshotSteps(after: key) where rows.count < limit {
-                    let remaining = limit - rows.count
-                    rows += try await reads.stored(step.afterID.map { id in
-                        """
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE deleted_at IS NULL AND table_name = \(step.table) AND id > \(id) ORDER BY id LIMIT \(remaining)
-                        """
-                    } ?? """
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE deleted_at IS NULL AND table_name = \(step.table) ORDER BY id LIMIT \(remaining)
-                        """)
-                }
-            } else if let key {
-                rows = try await reads.stored("""
+            // A table at a time (those of the filter, or every declared
+            // one): each query walks its table's part of the key's index.
+            let steps = (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key)
+            for step in steps where rows.count < limit {
+                let remaining = limit - rows.count
+                rows += try await reads.stored("""
                     SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL AND (table_name, id) > (\(key.table), \(key.id))
-                    ORDER BY table_name, id LIMIT \(limit)
-                    """)
-            } else {
-                // No key to compare with: a row comparison with NULL walks
-                // no index.
-                rows = try await reads.stored("""
-                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL ORDER BY table_name, id LIMIT \(limit)
+                    WHERE deleted_at IS NULL AND table_name = \(step.table) AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
+                    AND (\(readable.user)::text IS NULL OR table_name = ANY(\(readable.sharedTables)) OR partition_key = \(readable.ownPartition)
+                         OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(readable.user)))
+                    ORDER BY id LIMIT \(remaining)
                     """)
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests() : [])
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
         }
     }
 

@@ -85,7 +85,7 @@ struct MemoryRows {
             case .liveRows(let table, let after, let limit):
                 let live = rows.values.filter { $0.key.table == table && $0.isLive && $0.key.id.uuidString > after?.uuidString ?? "" }
                 missing.receive(Array(live.sorted { $0.key.id.uuidString < $1.key.id.uuidString }.prefix(limit)))
-            case .save(let digest):
+            case .save(let digest, _):
                 saved.append(digest)
             }
         }

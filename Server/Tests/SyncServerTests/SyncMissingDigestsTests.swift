@@ -36,7 +36,7 @@ import Testing
             .liveRows(table: "notebook", after: nil, limit: 2),
             .liveRows(table: "notebook", after: ids[1], limit: 2),
             .liveRows(table: "notebook", after: ids[4], limit: 2),
-            .save(digests.first { $0.table == "notebook" }!),
+            .save(digests.first { $0.table == "notebook" }!, partitions: []),
         ])
     }
 

@@ -62,6 +62,15 @@ public final class NotesDatabase: Sendable {
             }
         }
         migrator.registerMigration("v2-sync") { db in
+            try db.installSyncEngine(for: NotesSchema.firstRelease)
+        }
+        migrator.registerMigration("v3-members") { db in
+            try db.create(table: "notebook_member") { t in
+                t.primaryKey("id", .text)
+                t.column("notebook", .text).notNull().references("notebook", onDelete: .cascade)
+                t.column("member", .text).notNull()
+                t.uniqueKey(["notebook", "member"])
+            }
             try db.installSyncEngine(for: NotesSchema.declaration)
         }
         return migrator
@@ -121,6 +130,45 @@ public final class NotesDatabase: Sendable {
     }
 
     /// Deletes a notebook, and its notes with it.
+    /// Shares a notebook with `user` (a token's `sub`): once synced, they
+    /// read it and its notes, and write its notes. Sharing it again with
+    /// them changes nothing.
+    public func share(notebook: UUID, with user: String) throws {
+        let id = UUID()
+        let values = try checked("notebook_member", id: id, ["notebook": .uuid(notebook), "member": .text(user)], carrying: .whole)
+        try writer.write { db in
+            guard try Notebook.exists(db, key: notebook.uuidString) else { throw NotesError.noNotebook(notebook) }
+            let member = values.text("member")!
+            guard try !Self.members(db, of: notebook).contains(member) else { return }
+            try NotebookMember(id: id, notebook: notebook, member: member).insert(db)
+        }
+    }
+
+    /// Stops sharing a notebook with `user`: once synced, the notebook and
+    /// its notes leave every device of theirs.
+    public func unshare(notebook: UUID, with user: String) throws {
+        // The name as a share stores it (trimmed).
+        let member = try checked("notebook_member", id: UUID(), ["member": .text(user)], carrying: .changed).text("member")!
+        try writer.write { db in
+            guard try Notebook.exists(db, key: notebook.uuidString) else { throw NotesError.noNotebook(notebook) }
+            let deleted = try NotebookMember.filter(Column("notebook") == notebook.uuidString)
+                .filter(Column("member") == member).deleteAll(db)
+            guard deleted > 0 else { throw NotesError.notShared(notebook, member) }
+        }
+    }
+
+    /// The users each shared notebook is shared with, sorted.
+    public func members() throws -> [UUID: [String]] {
+        try writer.read { db in
+            Dictionary(grouping: try NotebookMember.order(Column("member")).fetchAll(db), by: \.notebook).mapValues { $0.map(\.member) }
+        }
+    }
+
+    private static func members(_ db: Database, of notebook: UUID) throws -> [String] {
+        try String.fetchAll(db, NotebookMember.select(Column("member")).filter(Column("notebook") == notebook.uuidString)
+            .order(Column("member")))
+    }
+
     public func deleteNotebook(_ id: UUID) throws {
         try writer.write { db in
             guard try Notebook.deleteOne(db, key: id.uuidString) else { throw NotesError.noNotebook(id) }

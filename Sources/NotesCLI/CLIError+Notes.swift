@@ -11,9 +11,11 @@ extension CLIError {
         case NotesError.wrongKey: return .wrongKey("\(error)")
         case let error as NotesError: return .failure(error.description)
         case SyncEngineError.rowBreaksDeclaration(let table, let id, _):
-            let fix = table == "notebook"
-                ? "'notes notebook rename \(id.uuidString) NAME' or 'notes notebook delete \(id.uuidString)'"
-                : "'notes note edit \(id.uuidString) --title …' or 'notes note delete \(id.uuidString)'"
+            let fix = switch table {
+            case "notebook": "'notes notebook rename \(id.uuidString) NAME' or 'notes notebook delete \(id.uuidString)'"
+            case "notebook_member": "'notes notebook unshare NOTEBOOK --with USER' (the share \(id.uuidString))"
+            default: "'notes note edit \(id.uuidString) --title …' or 'notes note delete \(id.uuidString)'"
+            }
             return .failure("\(error): \(fix)")
         default: return CLIError(error, wording: notesWording)
         }

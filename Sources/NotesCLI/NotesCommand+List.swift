@@ -8,18 +8,21 @@ extension NotesCommand {
         static let configuration = CommandConfiguration(abstract: "List the notebooks and their notes.")
 
         @OptionGroup var options: NotesOptions
-        @Flag(help: "One JSON object: notebooks (id, name) and notes (id, notebook, title, body).") var json = false
+        @Flag(help: "One JSON object: notebooks (id, name, members) and notes (id, notebook, title, body).") var json = false
 
         func run() async throws {
-            let (notebooks, notes) = try options.open().list()
+            let database = try options.open()
+            let (notebooks, notes) = try database.list()
+            let members = try database.members()
             if json {
-                let listing = Listing(notebooks: notebooks.map { .init(id: $0.id.uuidString, name: $0.name) },
+                let listing = Listing(notebooks: notebooks.map { .init(id: $0.id.uuidString, name: $0.name, members: members[$0.id] ?? []) },
                                       notes: notes.map { .init(id: $0.id.uuidString, notebook: $0.notebook.uuidString, title: $0.title, body: $0.body) })
                 print(try NotesJSON.text(listing))
                 return
             }
             for notebook in notebooks {
-                print(PrintableText.escaping("\(notebook.name) (\(notebook.id.uuidString))"))
+                let sharing = members[notebook.id].map { " shared with \($0.joined(separator: ", "))" } ?? ""
+                print(PrintableText.escaping("\(notebook.name) (\(notebook.id.uuidString))\(sharing)"))
                 for note in notes where note.notebook == notebook.id {
                     print(PrintableText.escaping("  \(note.title) (\(note.id.uuidString))"))
                 }
@@ -28,7 +31,11 @@ extension NotesCommand {
 
         /// `list --json`: every note has a body, null when it has none.
         struct Listing: Encodable {
-            struct Notebook: Encodable { var id, name: String }
+            struct Notebook: Encodable {
+                var id, name: String
+                /// The users it is shared with.
+                var members: [String]
+            }
             struct Note: Encodable {
                 var id, notebook, title: String
                 var body: String?

@@ -219,7 +219,7 @@ import TestSupport
         // The declaration, then a digest of its notes.
         try #require(blocks.count == 2)
         let schema = try SyncSchema(json: Data(blocks[0].utf8))
-        #expect(schema.tablesInApplyOrder.map(\.name) == ["notebook", "note"])
+        #expect(schema.tablesInApplyOrder.map(\.name) == ["notebook", "note", "notebook_member"])
         #expect(schema.table("note")?.column("notebook")?.references == SyncReference(table: "notebook", onDelete: .cascade))
         let digest = try JSONDecoder().decode(SyncTableDigest.self, from: Data(blocks[1].utf8))
         #expect(digest.covers(schema.table("note")!))

@@ -10,13 +10,13 @@ import Testing
     /// A `players-server` on the declaration that `notes schema` printed,
     /// in `folder`; its URL.
     func startServer(in folder: TemporaryFolder) async throws -> (ServerProcess, String) {
-        try await writeSchema(in: folder)
+        try await Self.writeSchema(in: folder)
         let server = try ServerProcess(["--schema", "notes.schema.json"], folder: folder)
         return (server, "http://127.0.0.1:\(server.port)")
     }
 
     /// What `notes schema` prints, in `folder`'s `notes.schema.json`.
-    func writeSchema(in folder: TemporaryFolder) async throws {
+    static func writeSchema(in folder: TemporaryFolder) async throws {
         let process = ChildProcess()
         process.executableURL = try BuiltProducts.url("notes")
         process.arguments = ["schema"]
@@ -134,7 +134,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aServerRestoredFromABackupGetsBackWhatItLost(_ kind: StoreKind) async throws {
         try await StoreSandbox.with(kind) { sandbox in
-            try await writeSchema(in: sandbox.folder)
+            try await Self.writeSchema(in: sandbox.folder)
             let arguments = sandbox.serverArguments + ["--schema", sandbox.folder.path("notes.schema.json")]
             var server = try ServerProcess(arguments, environment: try sandbox.serverEnvironment, folder: sandbox.folder)
             var serverURL = "http://127.0.0.1:\(server.port)"

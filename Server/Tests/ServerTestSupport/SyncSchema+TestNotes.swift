@@ -34,6 +34,32 @@ extension SyncSchema {
 }
 
 extension SyncSchema {
+    /// Notebooks that their creator owns, their notes (the notebook's
+    /// group), and memberships that share a notebook with a user: Notes'
+    /// rules of access.
+    public static let testUsers = try! SyncSchema(tables: [
+        SyncTable(name: "notebook", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "name", type: .text, isRequired: true, maximumLength: 100),
+        ], access: .owner),
+        SyncTable(name: "note", primaryKey: "id", conflicts: .mergeByColumn, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .cascade)),
+            SyncColumn(name: "title", type: .text, isRequired: true, maximumLength: 200),
+        ], access: .group(column: "notebook")),
+        SyncTable(name: "member", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "notebook", type: .uuid, isRequired: true, references: SyncReference(table: "notebook", onDelete: .cascade)),
+            SyncColumn(name: "user", type: .text, isRequired: true, maximumLength: 200),
+        ], access: .membership(group: "notebook", user: "user")),
+        SyncTable(name: "diary", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "text", type: .text, isRequired: true, maximumLength: 200),
+        ], access: .owner),
+    ])
+}
+
+extension SyncSchema {
     /// The test declaration of the app's next version: notebooks gain an
     /// icon and notes a color, both nullable, as a later release adds
     /// columns to tables that devices of the earlier one still sync.

@@ -20,12 +20,15 @@ struct MemoryRows {
     var history: (server: UUID, epochs: [SyncEpoch], isRestored: Bool)?
     /// The requests of the last batch, in order.
     var requests: [SyncChangeReads.Request] = []
+    /// The last batch's plan.
+    var lastPlan: SyncChangePlan?
 
     init(schema: SyncSchema = .testNotes) {
         self.schema = schema
     }
 
-    mutating func apply(_ changes: [SyncChange], at date: Date = Date(timeIntervalSince1970: 1_000)) throws -> [SyncPushResult] {
+    mutating func apply(_ changes: [SyncChange], by user: SyncUser? = nil,
+                        at date: Date = Date(timeIntervalSince1970: 1_000)) throws -> [SyncPushResult] {
         var reads = SyncChangeReads(changes, schema: schema)
         requests = []
         while let request = reads.nextRequest() {
@@ -42,7 +45,9 @@ struct MemoryRows {
         }
         let plan = try SyncChangePlan(changes, schema: schema, rows: reads.rows,
                                       recorded: answers.filter { id, _ in changes.contains { $0.mutationID == id } },
+                                      rights: user.map { SyncRights(user: $0, grants: rows.values.compactMap(schema.grant(of:))) },
                                       counter: counter, date: date)
+        lastPlan = plan
         for row in plan.rowsToSave { rows[row.key] = row }
         for answer in plan.answersToRecord { answers[answer.mutationID] = answer }
         counter = plan.counter

@@ -172,6 +172,7 @@ let package = Package(
             name: "ServerTestSupport",
             dependencies: fromCipherDB("CipherDB", "CipherSync", "Players", "SyncSchema", "TestSupport") + [
                 "SyncServer",
+                "SyncServerAuth",
                 "SyncServerEmbedded",
                 "SyncServerPostgres",
                 "PlayersOnServer",
@@ -228,6 +229,8 @@ let package = Package(
             name: "SyncEngineSyncTests",
             dependencies: fromCipherDB("SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "TestSupport") + [
                 "ServerTestSupport",
+                "SyncServer",
+                "SyncServerAuth",
             ]),
         // The client's sync (CipherSync, PlayersSync) against the server
         // in the same process: merges, limits, failures, convergence.

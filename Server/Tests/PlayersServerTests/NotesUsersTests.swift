@@ -57,9 +57,13 @@ import Testing
         let tokenFile: String
         let url: String
 
+        /// `notes sync`, whose digests must find the device holding exactly
+        /// the rows its user reads (no repair).
         @discardableResult
         func sync() async throws -> String {
-            try await process.runChecked(["sync", "--url", url, "--token-file", tokenFile])
+            let output = try await process.runChecked(["sync", "--url", url, "--token-file", tokenFile])
+            #expect(!output.contains("differed from the server's"), "\(output)")
+            return output
         }
 
         func run(_ arguments: [String]) async throws -> String { try await process.runChecked(arguments) }

@@ -4,6 +4,7 @@ import NIOEmbedded
 import PlayersShared
 import SyncSchema
 import SyncServer
+import SyncServerAuth
 import SyncServerEmbedded
 import SyncServerHTTP
 import SyncServerPostgres
@@ -30,6 +31,7 @@ public struct APITestServer: Sendable {
     public static func with(
         _ kind: StoreKind,
         token: String? = nil,
+        tokenVerifier: TokenVerifier? = nil,
         tombstoneRetention: TimeInterval = 30 * 86_400,
         demo: Bool = false,
         schema: SyncSchema = PlayersSchema.schema,
@@ -41,6 +43,7 @@ public struct APITestServer: Sendable {
             let longPollClock = NIOAsyncTestingEventLoop()
             var configuration = ServerConfiguration()
             configuration.token = token
+            configuration.tokenVerifier = tokenVerifier
             configuration.tombstoneRetention = tombstoneRetention
             configuration.defaultPageSize = 100
             configuration.servesDemoRefresh = demo

@@ -35,8 +35,9 @@ extension SyncSchema {
 
 extension SyncSchema {
     /// Notebooks that their creator owns, their notes (the notebook's
-    /// group), and memberships that share a notebook with a user: Notes'
-    /// rules of access.
+    /// group), memberships that share a notebook with a user (Notes' rules
+    /// of access), a diary of each user's own, and a board every user
+    /// reads and editors write.
     public static let testUsers = try! SyncSchema(tables: [
         SyncTable(name: "notebook", primaryKey: "id", conflicts: .serverWins, columns: [
             SyncColumn(name: "id", type: .uuid, isRequired: true),
@@ -56,6 +57,10 @@ extension SyncSchema {
             SyncColumn(name: "id", type: .uuid, isRequired: true),
             SyncColumn(name: "text", type: .text, isRequired: true, maximumLength: 200),
         ], access: .owner),
+        SyncTable(name: "board", primaryKey: "id", conflicts: .serverWins, columns: [
+            SyncColumn(name: "id", type: .uuid, isRequired: true),
+            SyncColumn(name: "text", type: .text, isRequired: true, maximumLength: 200),
+        ], access: .shared(writers: ["editor"])),
     ])
 }
 

@@ -15,7 +15,9 @@ final class NotesDevice: Sendable {
     let dbQueue: DatabaseQueue
     let schema: SyncSchema
 
-    init(schema: SyncSchema = .testNotes) throws {
+    /// A device of `schema`, whose first release made the tables of
+    /// `firstRelease` (the test declaration of Notes, unless given).
+    init(schema: SyncSchema = .testNotes, firstRelease: SyncSchema = .testNotes) throws {
         self.schema = schema
         folder = try TemporaryFolder()
         var configuration = Configuration()
@@ -23,16 +25,23 @@ final class NotesDevice: Sendable {
         dbQueue = try DatabaseQueue(path: folder.path("notes.db"), configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE notebook (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL);
-                CREATE TABLE note (id TEXT PRIMARY KEY NOT NULL,
-                                   notebook TEXT NOT NULL REFERENCES notebook(id) ON DELETE CASCADE,
-                                   title TEXT NOT NULL, body TEXT);
-                CREATE TABLE comment (id TEXT PRIMARY KEY NOT NULL, note TEXT NOT NULL REFERENCES note(id) ON DELETE CASCADE,
-                                      text TEXT NOT NULL);
-                CREATE TABLE pin (id TEXT PRIMARY KEY NOT NULL, note TEXT REFERENCES note(id) ON DELETE SET NULL, label TEXT NOT NULL);
-                CREATE TABLE share (id TEXT PRIMARY KEY NOT NULL, notebook TEXT NOT NULL REFERENCES notebook(id) ON DELETE RESTRICT);
-                """)
+            // Each declared table, its columns as text, its references as
+            // the declaration says.
+            for table in firstRelease.tablesInApplyOrder {
+                let columns = table.columns.map { column in
+                    guard column.name != table.primaryKey else { return "\(column.name) TEXT PRIMARY KEY NOT NULL" }
+                    let reference = column.references.map { reference in
+                        let action = switch reference.onDelete {
+                        case .cascade: "CASCADE"
+                        case .restrict: "RESTRICT"
+                        case .setNull: "SET NULL"
+                        }
+                        return " REFERENCES \(reference.table)(id) ON DELETE \(action)"
+                    } ?? ""
+                    return "\(column.name) TEXT\(column.isRequired ? " NOT NULL" : "")\(reference)"
+                }
+                try db.execute(sql: "CREATE TABLE \(table.name) (\(columns.joined(separator: ", ")))")
+            }
         }
         // The columns that a later version of the declaration adds (all
         // text in the tests' declarations), as that version's migration would.

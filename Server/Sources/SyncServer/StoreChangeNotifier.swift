@@ -8,9 +8,12 @@ import Synchronization
 /// event loop. No thread, polling loop or database connection per waiter:
 /// 10,000 idle long-polls cost a few hundred bytes each.
 ///
-/// The store calls ``publish(_:)`` after each commit it learns of (its
-/// own, or another instance's through PostgreSQL `NOTIFY`), and
-/// ``wakeAll()`` when it may have missed some.
+/// The store calls ``publish(_:scope:)`` after each commit it learns of
+/// (its own, or another instance's through PostgreSQL `NOTIFY`), and
+/// ``wakeAll()`` when it may have missed some. A waiter of a user (an
+/// ``StoreChangeInterest``) is woken only by the commits whose scope
+/// concerns them, or whose scope is unknown: one user's change wakes the
+/// long-polls of the users who may see it, not 10,000.
 ///
 /// ```swift
 /// let notifier = StoreChangeNotifier(latestVersion: 7)
@@ -19,8 +22,17 @@ import Synchronization
 public final class StoreChangeNotifier: Sendable {
     private struct Waiter {
         var after: Int64
+        var interest: StoreChangeInterest?
         var continuation: CheckedContinuation<StoreChangeWait, Never>
         var timer: Scheduled<Void>?
+    }
+
+    /// A commit published: the versions it covers (after `since`, up to
+    /// `version`), and its scope.
+    private struct Published {
+        var since: Int64
+        var version: Int64
+        var scope: StoreChangeScope?
     }
 
     private struct State {
@@ -28,7 +40,24 @@ public final class StoreChangeNotifier: Sendable {
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
         var isReleased = false
+        /// The last commits published, oldest first: a waiter that comes
+        /// after some waits only if none concerns it.
+        var recent: [Published] = []
+
+        /// Whether a commit after `version` may concern a waiter of
+        /// `interest` (any commit, without one): unknown, and so yes, when
+        /// the commits kept do not reach back to it.
+        func hasChange(after version: Int64, for interest: StoreChangeInterest?) -> Bool {
+            guard latestVersion > version else { return false }
+            guard let interest else { return true }
+            let later = recent.filter { $0.version > version }
+            guard let oldest = later.first, oldest.since <= version else { return true }
+            return later.contains { $0.scope?.concerns(interest) ?? true }
+        }
     }
+
+    /// The commits kept for waiters that come after them.
+    static let recentKept = 256
 
     private let state: Mutex<State>
 
@@ -45,12 +74,15 @@ public final class StoreChangeNotifier: Sendable {
 
     /// Waits until the counter is past `version`, `deadline` passes, the
     /// notifier is released or the task is cancelled. Returns at once when
-    /// the latest version known is already past `version`.
+    /// the latest version known is already past `version`. With an
+    /// `interest`, only a commit that concerns it (or of unknown scope)
+    /// counts, before the wait as during it.
     ///
     /// The deadline's timer runs on `timers`, whose clock it is read on:
     /// tests give a loop whose time moves only when they advance it.
     public func wait(
-        after version: Int64, until deadline: NIODeadline, timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        after version: Int64, until deadline: NIODeadline, timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        for interest: StoreChangeInterest? = nil
     ) async -> StoreChangeWait {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID += 1 }
@@ -60,8 +92,8 @@ public final class StoreChangeNotifier: Sendable {
             await withCheckedContinuation { continuation in
                 let immediate: StoreChangeWait? = state.withLock { state in
                     if state.isReleased || Task.isCancelled { return .released }
-                    if state.latestVersion > version { return .changed }
-                    state.waiters[id] = Waiter(after: version, continuation: continuation)
+                    if state.hasChange(after: version, for: interest) { return .changed }
+                    state.waiters[id] = Waiter(after: version, interest: interest, continuation: continuation)
                     return nil
                 }
                 if let immediate {
@@ -86,20 +118,23 @@ public final class StoreChangeNotifier: Sendable {
     }
 
     /// A commit moved the counter to `version`: wakes the waiters that
-    /// wait after an older one.
-    public func publish(_ version: Int64) {
+    /// wait after an older one and whom `scope` concerns (every one when
+    /// it is unknown).
+    public func publish(_ version: Int64, scope: StoreChangeScope? = nil) {
         let woken = state.withLock { state -> [Waiter] in
             guard version > state.latestVersion else { return [] }
+            state.recent.append(Published(since: state.latestVersion, version: version, scope: scope))
+            if state.recent.count > Self.recentKept { state.recent.removeFirst(state.recent.count - Self.recentKept) }
             state.latestVersion = version
-            let woken = state.waiters.filter { $0.value.after < version }
+            let woken = state.waiters.filter { _, waiter in
+                waiter.after < version && (waiter.interest.map { scope?.concerns($0) ?? true } ?? true)
+            }
             for id in woken.keys { state.waiters[id] = nil }
             return Array(woken.values)
         }
         finish(woken, with: .changed)
     }
 
-    /// Wakes every waiter to read again: changes may have been missed
-    /// (the store's listening connection dropped).
     public func wakeAll() {
         let woken = state.withLock { state -> [Waiter] in
             defer { state.waiters.removeAll() }

@@ -48,6 +48,8 @@ public struct SyncChangePlan: Sendable {
     /// deltas from before the batch are answered with a snapshot, which
     /// brings the group's rows or takes them off their devices.
     public let usersWithChangedAccess: Set<String>
+    /// Whom the batch may concern: the long-polls it wakes.
+    public let changeScope: StoreChangeScope
 
     /// Plans a batch.
     ///
@@ -103,15 +105,24 @@ public struct SyncChangePlan: Sendable {
         self.partitionDigestChanges = SyncPartitionDigest.changes(from: rows, to: rowsToSave, schema: schema)
         var grants: [(key: SyncRowKey, grant: SyncGrant?)] = []
         var usersWithChangedAccess: Set<String> = []
+        var scope = StoreChangeScope()
         for row in rowsToSave {
+            // Where the row was, and where it is.
+            for state in [rows[row.key], row].compactMap({ $0 }) {
+                if let partition = state.partition { scope.partitions.insert(partition) } else { scope.concernsEveryone = true }
+            }
             let before = rows[row.key].flatMap(schema.grant(of:))
             let after = schema.grant(of: row)
             guard before != after else { continue }
             grants.append((row.key, after))
-            for grant in [before, after].compactMap({ $0 }) where !grant.isOwner { usersWithChangedAccess.insert(grant.user) }
+            for grant in [before, after].compactMap({ $0 }) {
+                scope.users.insert(grant.user)
+                if !grant.isOwner { usersWithChangedAccess.insert(grant.user) }
+            }
         }
         self.grants = grants
         self.usersWithChangedAccess = usersWithChangedAccess
+        changeScope = scope
     }
 
     /// Each written row's earlier state taken out of its table's digest,

@@ -34,6 +34,16 @@ public struct SyncRights: Sendable {
     /// The user's own partition (their rows of owner tables that are no groups).
     public var ownPartition: String { SyncPartition.user(user.name) }
 
+    /// The partitions whose rows the user reads: their own, and their groups'.
+    public var readablePartitions: Set<String> {
+        ownedGroups.union(memberGroups).union([ownPartition])
+    }
+
+    /// What a long-poll of the user waits for (``StoreChangeScope/concerns(_:)``).
+    public var interest: StoreChangeInterest {
+        StoreChangeInterest(user: user.name, partitions: readablePartitions)
+    }
+
     /// Whether the user reads a row of `table` in `partition`.
     public func reads(_ partition: String?, in table: SyncTable) -> Bool {
         switch table.access {

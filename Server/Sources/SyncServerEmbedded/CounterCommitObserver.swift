@@ -14,13 +14,18 @@ import SyncServer
 /// writer.add(transactionObserver: observer)   // held weakly: keep the observer
 /// ```
 public final class CounterCommitObserver: TransactionObserver, @unchecked Sendable {
-    // @unchecked Sendable: `counterChanged` is only touched by the
-    // callbacks, which run on the writer connection's queue, one at a time;
-    // the other properties are constants of Sendable types.
+    // @unchecked Sendable: `counterChanged` and `scopeOfCommit` are only
+    // touched by the callbacks and by the writes of the writer connection
+    // (the store's transaction sets the scope), which run on that
+    // connection's queue, one at a time; the other properties are
+    // constants of Sendable types.
     private let counterTable: String
     private let notifier: StoreChangeNotifier
     private let readCounter: @Sendable (Database) throws -> Int64?
     private var counterChanged = false
+    /// The scope of the transaction's changes, when the store's write
+    /// gave it before the commit (``StoreChangeScope``); nil: unknown.
+    public var scopeOfCommit: StoreChangeScope?
 
     /// `readCounter` reads the counter in the committed transaction's
     /// connection.
@@ -39,14 +44,17 @@ public final class CounterCommitObserver: TransactionObserver, @unchecked Sendab
     }
 
     public func databaseDidCommit(_ db: Database) {
+        let scope = scopeOfCommit
+        scopeOfCommit = nil
         guard counterChanged else { return }
         counterChanged = false
         if let counter = try? readCounter(db) {
-            notifier.publish(counter)
+            notifier.publish(counter, scope: scope)
         }
     }
 
     public func databaseDidRollback(_ db: Database) {
         counterChanged = false
+        scopeOfCommit = nil
     }
 }

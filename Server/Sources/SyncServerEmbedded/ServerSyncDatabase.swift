@@ -246,6 +246,8 @@ public final class ServerSyncDatabase: Sendable {
             try saveGrants(db, plan)
             try applyDigestChanges(db, plan.digestChanges, partitions: plan.partitionDigestChanges)
             try db.execute(sql: "UPDATE sync_server_counter SET value = ?", arguments: [plan.counter])
+            // Told to the long-polls at the commit: those it concerns wake.
+            commitObserver.scopeOfCommit = plan.changeScope
             return plan.results
         }
     }

@@ -23,6 +23,7 @@ public final class ServerMetrics: Sendable {
     private let longPollsHeld: Counter
     private let storeErrors: Counter
     private let cursorRefusals: Counter
+    private let longPollWakes: Counter
     private let deltaReads: Counter
 
     /// The latency buckets: from 1 ms to a minute, the longest long-poll.
@@ -70,6 +71,11 @@ public final class ServerMetrics: Sendable {
             namespace: "players_server", metricName: "token_refusals", unitName: "total",
             helpText: "Requests refused for their token under --auth jwt (401), by reason: missing, malformed, expired...")
     }
+    static var longPollWakeCount: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "players_server", metricName: "long_poll_wakes", unitName: "total",
+            helpText: "Held long-polls woken by a commit; under --auth jwt, only by a commit their user may see.")
+    }
     static var cursorRefusalCount: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "players_server", metricName: "cursor_refusals", unitName: "total",
@@ -87,6 +93,7 @@ public final class ServerMetrics: Sendable {
         longPollsHeld = registry.makeCounter(descriptor: Self.heldLongPolls)
         storeErrors = registry.makeCounter(descriptor: Self.storeErrorCount)
         cursorRefusals = registry.makeCounter(descriptor: Self.cursorRefusalCount)
+        longPollWakes = registry.makeCounter(descriptor: Self.longPollWakeCount)
         deltaReads = registry.makeCounter(descriptor: Self.deltaReadCount)
     }
 
@@ -132,6 +139,11 @@ public final class ServerMetrics: Sendable {
     /// A request's token was refused, for `refusal`.
     func tokenRefused(_ refusal: TokenRefusal) {
         registry.makeCounter(descriptor: Self.tokenRefusalCount, labels: [("reason", refusal.reason)]).increment()
+    }
+
+    /// A commit woke a held long-poll.
+    func longPollWoken() {
+        longPollWakes.increment()
     }
 
     /// A delta's cursor was issued to another user than the request's.

@@ -21,21 +21,28 @@ extension SyncServerAPI {
     }
 
     /// Holds a long-poll whose delta was `empty` until a commit moves the
-    /// counter past it (through any instance), the wait of `seconds` ends,
+    /// counter past it (through any instance; under signed identities, one
+    /// that `user` may see, ``SyncServer/StoreChangeScope``), the wait of `seconds` ends,
     /// or the server shuts down; then `read`s again, which is the answer
     /// (the empty one with the same cursor when nothing changed). A wake
     /// that brings nothing (the store rechecks after losing its
     /// notifications) waits again until the same deadline, for a version
     /// past every one known: it never spins. Counted by the long-poll
     /// metrics.
-    func holdLongPoll(seconds: Int, empty: SharedDelta, read: () async throws -> SharedDelta) async throws -> SharedDelta {
+    func holdLongPoll(seconds: Int, empty: SharedDelta, for user: SyncUser?,
+                      read: () async throws -> SharedDelta) async throws -> SharedDelta {
         let deadline = longPollTimers.any().now + .seconds(Int64(seconds))
         metrics.longPollStarted()
         defer { metrics.longPollEnded() }
         var answer = empty
         var after = empty.counter
         while answer.isEmpty {
-            let outcome = await engine.changes.wait(after: after, until: deadline, timers: longPollTimers)
+            // A user's waits for the commits they may see: their
+            // partitions as they stand (a group they just made included).
+            var interest: StoreChangeInterest?
+            if let user { interest = try await engine.rights(of: user).interest }
+            let outcome = await engine.changes.wait(after: after, until: deadline, timers: longPollTimers, for: interest)
+            if outcome == .changed { metrics.longPollWoken() }
             after = max(after, engine.changes.latestVersion)
             answer = try await read()
             after = max(after, answer.counter)

@@ -62,7 +62,7 @@ extension SyncServerAPI {
                 // Held no longer than the token is valid: then 401, and
                 // the client comes back with a new one.
                 let held = context.identity.map { min(wait, max(0, Int($0.expiresAt.timeIntervalSinceNow.rounded(.down)))) } ?? wait
-                delta = try await holdLongPoll(seconds: held, empty: delta, read: readDelta)
+                delta = try await holdLongPoll(seconds: held, empty: delta, for: user, read: readDelta)
                 if delta.isEmpty, held < wait {
                     metrics.tokenRefused(.expired)
                     throw APIError.tokenRefused(.expired)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresClient
 import SyncServer
@@ -50,10 +51,10 @@ package final class PostgresChangeListener: Sendable {
 
     /// Sends the notification of the counter at the commit of the
     /// transaction, and returns the counter.
-    package func notifyCounter(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+    package func notifyCounter(_ connection: PostgresConnection, _ logger: Logger, scope: StoreChangeScope? = nil) async throws -> Int64 {
         let rows = try await connection.query(
             """
-            SELECT value, pg_notify(\(channel), current_schema() || ' ' || value::text)::text
+            SELECT value, pg_notify(\(channel), current_schema() || ' ' || value::text || ' ' || \(Self.payload(of: scope)))::text
             FROM \(unescaped: counterTable) WHERE id = 1
             """,
             logger: logger)
@@ -70,6 +71,22 @@ package final class PostgresChangeListener: Sendable {
     /// lost, and waking them while the database is unreachable would only
     /// turn their answers into errors. The session runs in a
     /// ``ConnectionRace``, which the store's close ends at once.
+    /// The longest scope a notification carries: PostgreSQL takes 8,000
+    /// bytes of payload. A longer one is left out, and wakes every waiter.
+    static let maximumScopeBytes = 7_000
+
+    /// A commit's scope as its notification carries it: JSON, or nothing
+    /// when unknown or too long.
+    package static func payload(of scope: StoreChangeScope?) -> String {
+        guard let scope, let data = try? JSONEncoder().encode(scope), data.count <= maximumScopeBytes else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The scope a notification carries; nil (every waiter) when it has none.
+    package static func scope(ofPayload payload: Substring) -> StoreChangeScope? {
+        payload.isEmpty ? nil : try? JSONDecoder().decode(StoreChangeScope.self, from: Data(payload.utf8))
+    }
+
     private func listenForChanges() async {
         var backOff: Duration = .milliseconds(100)
         var hasListened = false
@@ -115,9 +132,10 @@ package final class PostgresChangeListener: Sendable {
         changes.publish(counter)
         subscribed()
         try await connection.waitForNotifications { [changes, channel] notification in
-            let parts = notification.payload.split(separator: " ")
-            if notification.channel == channel, parts.count == 2, parts[0] == schema, let version = Int64(parts[1]) {
-                changes.publish(version)
+            // The scope, JSON, may hold spaces (a user's name).
+            let parts = notification.payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            if notification.channel == channel, parts.count >= 2, parts[0] == schema, let version = Int64(parts[1]) {
+                changes.publish(version, scope: parts.count == 3 ? Self.scope(ofPayload: parts[2]) : nil)
             }
         }
     }

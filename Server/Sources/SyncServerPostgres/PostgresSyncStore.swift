@@ -233,9 +233,9 @@ public final class PostgresSyncStore: SyncRowStore {
     /// ``SyncChangeError`` when the batch is refused, and then changes
     /// nothing.
     public func apply(_ write: SyncWrite, at date: Date) async throws -> [SyncPushResult]? {
-        try await self.write { [schema] connection, logger, counter in
+        try await scopedWrite { [schema] connection, logger, counter in
             let rows = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            if let table = write.requiresNoRowsIn, try await rows.hasLiveRows(in: table) { return nil }
+            if let table = write.requiresNoRowsIn, try await rows.hasLiveRows(in: table) { return (nil, nil) }
             var reads = SyncChangeReads(write.changes, schema: schema)
             while let request = reads.nextRequest() {
                 switch request {
@@ -253,7 +253,7 @@ public final class PostgresSyncStore: SyncRowStore {
             try await rows.saveGrants(plan)
             try await rows.applyDigestChanges(plan.digestChanges, partitions: plan.partitionDigestChanges)
             try await connection.query("UPDATE sync_server_counter SET value = \(plan.counter) WHERE id = 1", logger: logger)
-            return plan.results
+            return (plan.results, plan.changeScope)
         }
     }
 
@@ -362,14 +362,22 @@ public final class PostgresSyncStore: SyncRowStore {
     func write<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection, Logger, Int64) async throws -> Result
     ) async throws -> Result {
+        try await scopedWrite { connection, logger, counter in (try await body(connection, logger, counter), nil) }
+    }
+
+    /// ``write(_:)``, whose `body` also gives the scope of its changes
+    /// (``StoreChangeScope``; nil: unknown), which its notification carries.
+    func scopedWrite<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger, Int64) async throws -> (Result, StoreChangeScope?)
+    ) async throws -> Result {
         try checkOpen()
-        let (result, counter) = try await pool.withTransaction(logger: logger) { [logger, listener] connection in
-            let result = try await body(connection, logger, try await connection.lockCounter("sync_server_counter", logger: logger))
-            return (result, try await listener.notifyCounter(connection, logger))
+        let (result, scope, counter) = try await pool.withTransaction(logger: logger) { [logger, listener] connection in
+            let (result, scope) = try await body(connection, logger, try await connection.lockCounter("sync_server_counter", logger: logger))
+            return (result, scope, try await listener.notifyCounter(connection, logger, scope: scope))
         }
         // Committed: this instance's waiters need not wait for the
         // notification's round trip.
-        changes.publish(counter)
+        changes.publish(counter, scope: scope)
         return result
     }
 

@@ -66,6 +66,7 @@ import Testing
             return output
         }
 
+        @discardableResult
         func run(_ arguments: [String]) async throws -> String { try await process.runChecked(arguments) }
         func add(_ arguments: [String]) async throws -> String { try await process.add(arguments) }
 
@@ -193,10 +194,11 @@ import Testing
             let users = try await Users.start(sandbox)
             let laptop = try await users.device("alice-laptop", of: "alice")
             let bob = try await users.token("bob"), operator_ = try await users.token("ops", roles: ["metrics"])
-            let openLongPolls = {
+            let metric = { (name: String) in
                 try await onThread { try users.request("GET", "/metrics", token: operator_) }.body.split(separator: "\n")
-                    .first { $0.hasPrefix("players_server_long_polls_open ") }.flatMap { Double($0.split(separator: " ").last!) }
+                    .first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
             }
+            let openLongPolls = { try await metric("players_server_long_polls_open") }
             let cursor = try SyncPage.players(try users.request("GET", "/v1/sync/rows", token: bob).body).cursor
             let empty = try users.request("GET", "/v1/sync/rows?since=\(cursor)", token: bob)
             let tag = try #require(empty.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?
@@ -210,6 +212,7 @@ import Testing
             let again = try users.request("GET", "/v1/sync/rows?since=\(cursor)", token: bob, headers: ["If-None-Match": tag])
             #expect(again.status == 304)
             #expect(try await openLongPolls() == 1)
+            #expect(try await metric("players_server_long_poll_wakes_total") ?? 0 == 0, "not even woken")
             // Shared with bob: his long-poll ends, and sends him to a
             // snapshot, which holds the notebook.
             try await laptop.run(["notebook", "share", notebook, "--with", "bob"])

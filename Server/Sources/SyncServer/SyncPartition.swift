@@ -38,6 +38,13 @@ public struct SyncGrant: Sendable, Hashable {
     }
 }
 
+extension SyncTable {
+    /// Whether every user reads its rows (rule `shared`): they have no partition.
+    public var isShared: Bool {
+        if case .shared? = access { true } else { false }
+    }
+}
+
 extension SyncSchema {
     /// The tables without an access rule: a server that knows its users
     /// (`--auth jwt`) refuses to start with any, since access is denied by
@@ -57,7 +64,7 @@ extension SyncSchema {
 
     /// The tables every user reads: the shared ones.
     public var sharedTables: [String] {
-        tables.filter { if case .shared? = $0.access { true } else { false } }.map(\.name)
+        tables.filter(\.isShared).map(\.name)
     }
 
     /// The partition of a live row of `table` with these values, created

@@ -46,13 +46,9 @@ public struct SyncRights: Sendable {
 
     /// Whether the user reads a row of `table` in `partition`.
     public func reads(_ partition: String?, in table: SyncTable) -> Bool {
-        switch table.access {
-        case .shared?: return true
-        case nil: return false
-        case .owner?, .group?, .membership?:
-            guard let partition else { return false }
-            return partition == ownPartition || ownedGroups.contains(partition) || memberGroups.contains(partition)
-        }
+        if table.isShared { return true }
+        guard table.access != nil, let partition else { return false }
+        return partition == ownPartition || ownedGroups.contains(partition) || memberGroups.contains(partition)
     }
 
     /// Why the user may not make `change` to a row of `table` that is

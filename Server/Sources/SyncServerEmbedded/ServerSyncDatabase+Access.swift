@@ -6,7 +6,8 @@ import SyncServer
 /// Users' access (``SyncRights``) as ``ServerSyncDatabase`` carries it out:
 /// the grants of groups and memberships (`sync_server_grant`), when each
 /// user's access last changed (`sync_server_access_change`), and the
-/// condition of the rows a user reads, in the statement that reads them.
+/// condition of the rows of a user's partitions, in the statements that
+/// read them.
 extension ServerSyncDatabase {
     /// What `user` may read and write, in the transaction of `db`.
     func rights(_ db: Database, of user: SyncUser) throws -> SyncRights {
@@ -23,16 +24,16 @@ extension ServerSyncDatabase {
                           arguments: [version, user.name]) ?? false
     }
 
-    /// The condition on `sync_server_row` of the rows `user` reads
-    /// (``SyncRights/reads(_:in:)``): the shared tables' rows, their own
-    /// partition's, their groups'; nil for every row.
-    func readableRows(_ user: SyncUser?) -> (sql: String, arguments: [any DatabaseValueConvertible])? {
-        guard let user else { return nil }
-        let shared = schema.sharedTables
-        return ("""
-            (table_name IN (\(databaseQuestionMarks(count: shared.count))) OR partition_key = ?
-             OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = ?))
-            """, shared as [any DatabaseValueConvertible] + [SyncPartition.user(user.name), user.name])
+    /// The condition on `sync_server_row` of the rows of a user's
+    /// partitions (``SyncRights/reads(_:in:)``: their own, and those of
+    /// their grants), with ``readablePartitionsArguments(_:)``; a shared
+    /// table's rows have none, and are read without it.
+    static let readablePartitions = """
+        partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = ? UNION ALL SELECT ?)
+        """
+
+    static func readablePartitionsArguments(_ user: SyncUser) -> [any DatabaseValueConvertible] {
+        [user.name, SyncPartition.user(user.name)]
     }
 
     /// Keeps the grants of the rows a write changed, and the version at

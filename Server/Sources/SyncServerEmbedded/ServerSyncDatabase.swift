@@ -174,6 +174,7 @@ public final class ServerSyncDatabase: Sendable {
                 ALTER TABLE sync_server_row ADD COLUMN owner_name TEXT;
                 ALTER TABLE sync_server_row ADD COLUMN partition_key TEXT;
                 CREATE INDEX sync_server_row_partition ON sync_server_row (partition_key, version);
+                CREATE INDEX sync_server_row_partition_key ON sync_server_row (partition_key, table_name, id);
                 CREATE TABLE sync_server_grant (
                     table_name TEXT NOT NULL,
                     id TEXT NOT NULL,
@@ -326,18 +327,34 @@ public final class ServerSyncDatabase: Sendable {
             let counter = try Self.counter(db)
             guard counter.answersDelta(after: version) else { return nil }
             if let user, try Self.accessChanged(db, of: user, after: version) { return nil }
-            let readable = readableRows(user)
-            var sql = "SELECT * FROM sync_server_row WHERE version > ?"
-            var arguments: [any DatabaseValueConvertible] = [version]
+            var tables = ""
+            var tableArguments: [any DatabaseValueConvertible] = []
             if let filter {
-                sql += " AND table_name IN (\(databaseQuestionMarks(count: filter.tables.count)))"
-                arguments += filter.tables as [any DatabaseValueConvertible]
+                tables = " AND table_name IN (\(databaseQuestionMarks(count: filter.tables.count)))"
+                tableArguments = filter.tables
             }
-            if let readable {
-                sql += " AND " + readable.sql
-                arguments += readable.arguments
+            let rows: [SyncStoredRow]
+            if let user {
+                // The user's partitions, then the shared tables' rows (of no
+                // partition), each walking the index of partitions by
+                // version from the cursor: the other users' changes are
+                // never read.
+                let shared = schema.sharedTables
+                rows = try storedRows(db, sql: """
+                    SELECT * FROM (SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition
+                                   WHERE \(Self.readablePartitions) AND version > ?\(tables) ORDER BY version LIMIT ?)
+                    UNION ALL
+                    SELECT * FROM (SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition
+                                   WHERE partition_key IS NULL AND table_name IN (\(databaseQuestionMarks(count: shared.count)))
+                                   AND version > ?\(tables) ORDER BY version LIMIT ?)
+                    ORDER BY version LIMIT ?
+                    """, arguments: StatementArguments(
+                        Self.readablePartitionsArguments(user) + [version] + tableArguments + [limit]
+                            + shared as [any DatabaseValueConvertible] + [version] + tableArguments + [limit, limit]))
+            } else {
+                rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ?\(tables) ORDER BY version LIMIT ?",
+                                      arguments: StatementArguments([version] + tableArguments + [limit]))
             }
-            let rows = try storedRows(db, sql: sql + " ORDER BY version LIMIT ?", arguments: StatementArguments(arguments + [limit]))
             return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try digests(db, for: user) : [])
         }
     }
@@ -350,25 +367,22 @@ public final class ServerSyncDatabase: Sendable {
                          for user: SyncUser? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             var rows: [SyncStoredRow] = []
-            let readable = readableRows(user)
-            let condition = readable.map { " AND " + $0.sql } ?? ""
-            let readableArguments = readable?.arguments ?? []
-            if let filter {
-                // A table at a time: each statement walks its table's
-                // part of the key's index.
-                for step in filter.snapshotSteps(after: key) where rows.count < limit {
+            // A table at a time (those of the filter, or every declared
+            // one): each statement walks its table's part of an index, the
+            // key's, or for a user, that of their partitions.
+            for step in (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key) where rows.count < limit {
+                guard let table = schema.table(step.table) else { continue }
+                let after = step.afterID?.uuidString ?? ""
+                if user == nil || table.isShared {
                     rows += try storedRows(db, sql: """
-                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ?\(condition) ORDER BY id LIMIT ?
-                        """, arguments: StatementArguments([step.table, step.afterID?.uuidString ?? ""] + readableArguments
-                                                           + [limit - rows.count]))
+                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
+                        """, arguments: [step.table, after, limit - rows.count])
+                } else if let user, table.access != nil {
+                    rows += try storedRows(db, sql: """
+                        SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition_key
+                        WHERE \(Self.readablePartitions) AND table_name = ? AND id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?
+                        """, arguments: StatementArguments(Self.readablePartitionsArguments(user) + [step.table, after, limit - rows.count]))
                 }
-            } else {
-                let after = key.map { [$0.table, $0.id.uuidString] } ?? ["", ""]
-                rows = try storedRows(db, sql: """
-                    SELECT * FROM sync_server_row
-                    WHERE deleted_at IS NULL AND (table_name > ? OR (table_name = ? AND id > ?))\(condition)
-                    ORDER BY table_name, id LIMIT ?
-                    """, arguments: StatementArguments([after[0], after[0], after[1]] + readableArguments + [limit]))
             }
             return SyncStoredPage(rows: rows, counter: try Self.counter(db).value,
                                   digests: rows.count < limit ? try digests(db, for: user) : [])

@@ -6,25 +6,9 @@ import SyncServer
 
 /// Users' access (``SyncRights``) as the PostgreSQL store carries it out:
 /// the grants of groups and memberships (`sync_server_grant`), when each
-/// user's access last changed (`sync_server_access_change`), and the
-/// values of the read filter that each read's query applies.
+/// user's access last changed (`sync_server_access_change`); the read
+/// filter is in each read's query (``PostgresSyncStore``).
 extension PostgresSyncRows {
-    /// The values of the condition, in each read's query, of the rows a
-    /// user reads (``SyncRights/reads(_:in:)``): the shared tables' rows,
-    /// their own partition's, their groups'. All nil without a user: then
-    /// the condition holds for every row.
-    struct Readable {
-        var user: String?
-        var ownPartition: String?
-        var sharedTables: [String]
-
-        init(_ user: SyncUser?, schema: SyncSchema) {
-            self.user = user?.name
-            ownPartition = user.map { SyncPartition.user($0.name) }
-            sharedTables = schema.sharedTables
-        }
-    }
-
     /// What `user` may read and write, in the transaction of the connection.
     func rights(of user: SyncUser) async throws -> SyncRights {
         let grants = try await connection.query(

@@ -203,6 +203,7 @@ public final class PostgresSyncStore: SyncRowStore {
             // last changed, and the digests of each partition.
             "ALTER TABLE sync_server_row ADD COLUMN owner_name text, ADD COLUMN partition_key text",
             "CREATE INDEX sync_server_row_partition ON sync_server_row (partition_key, version)",
+            "CREATE INDEX sync_server_row_partition_key ON sync_server_row (partition_key, table_name, id)",
             """
             CREATE TABLE sync_server_grant (
                 table_name text NOT NULL,
@@ -308,17 +309,32 @@ public final class PostgresSyncStore: SyncRowStore {
             let counter = try await Self.counter(connection, logger)
             guard counter.answersDelta(after: version) else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            if let user, try await reads.accessChanged(of: user, after: version) { return nil }
-            // The read filter of SyncRights.reads, in the query: a user's
-            // page never holds another's row. Without a user, every row.
-            let readable = PostgresSyncRows.Readable(user, schema: schema)
-            let rows = try await reads.stored("""
-                SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                WHERE version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
-                AND (\(readable.user)::text IS NULL OR table_name = ANY(\(readable.sharedTables)) OR partition_key = \(readable.ownPartition)
-                     OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(readable.user)))
-                ORDER BY version LIMIT \(limit)
-                """)
+            let rows: [SyncStoredRow]
+            if let user {
+                if try await reads.accessChanged(of: user, after: version) { return nil }
+                // The read filter of SyncRights.reads, in the query: the
+                // user's partitions, then the shared tables' rows (of no
+                // partition), each from the index of partitions by version.
+                let own = SyncPartition.user(user.name)
+                rows = try await reads.stored("""
+                    (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                     WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name) UNION ALL SELECT \(own))
+                     AND version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
+                     ORDER BY version LIMIT \(limit))
+                    UNION ALL
+                    (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                     WHERE partition_key IS NULL AND table_name = ANY(\(schema.sharedTables)) AND version > \(version)
+                     AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
+                     ORDER BY version LIMIT \(limit))
+                    ORDER BY version LIMIT \(limit)
+                    """)
+            } else {
+                rows = try await reads.stored("""
+                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                    WHERE version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
+                    ORDER BY version LIMIT \(limit)
+                    """)
+            }
             return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
         }
     }
@@ -327,20 +343,28 @@ public final class PostgresSyncStore: SyncRowStore {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let readable = PostgresSyncRows.Readable(user, schema: schema)
             var rows: [SyncStoredRow] = []
             // A table at a time (those of the filter, or every declared
-            // one): each query walks its table's part of the key's index.
-            let steps = (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key)
-            for step in steps where rows.count < limit {
+            // one): each query walks its table's part of an index, the
+            // key's, or for a user, that of their partitions.
+            for step in (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key) where rows.count < limit {
+                guard let table = schema.table(step.table) else { continue }
                 let remaining = limit - rows.count
-                rows += try await reads.stored("""
-                    SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL AND table_name = \(step.table) AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
-                    AND (\(readable.user)::text IS NULL OR table_name = ANY(\(readable.sharedTables)) OR partition_key = \(readable.ownPartition)
-                         OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(readable.user)))
-                    ORDER BY id LIMIT \(remaining)
-                    """)
+                if user == nil || table.isShared {
+                    rows += try await reads.stored("""
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE deleted_at IS NULL AND table_name = \(step.table) AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
+                        ORDER BY id LIMIT \(remaining)
+                        """)
+                } else if let user, table.access != nil {
+                    rows += try await reads.stored("""
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
+                                                UNION ALL SELECT \(SyncPartition.user(user.name)))
+                        AND table_name = \(step.table) AND deleted_at IS NULL AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
+                        ORDER BY id LIMIT \(remaining)
+                        """)
+                }
             }
             return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
         }

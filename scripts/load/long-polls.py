@@ -19,20 +19,13 @@ it takes as little as it can of the cores it shares with the server.
 import json
 import os
 import selectors
-import socket
 import sys
 import time
 import urllib.request
 
+import wire
+
 port, pid, count = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-
-
-def rss_mb():
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 def cpu_seconds():
@@ -54,36 +47,19 @@ def open_polls():
     return -1
 
 
-def connect(request):
-    sock = socket.create_connection(("127.0.0.1", port))
-    sock.sendall(request)
-    sock.setblocking(False)
-    return sock
-
-
-def complete(response):
-    """The status line of a whole HTTP response, or None while it is not."""
-    head, separator, body = response.partition(b"\r\n\r\n")
-    if not separator:
-        return None
-    lines = head.split(b"\r\n")
-    length = next(int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length:"))
-    return lines[0] if len(body) >= length else None
-
-
 def main():
     # The cursor of a snapshot's first page, as a watching players client
     # asks for its table.
     cursor = json.loads(get("/v1/sync/rows?tables=player&limit=1"))["cursor"]
-    before = rss_mb()
+    before = wire.rss_mb(pid)
     host = f"Host: 127.0.0.1:{port}\r\n"
     poll = f"GET /v1/sync/rows?since={cursor}&wait=60&tables=player HTTP/1.1\r\n{host}\r\n".encode()
-    polls = [connect(poll) for _ in range(count)]
+    polls = [wire.connect(port, poll) for _ in range(count)]
     deadline = time.monotonic() + 120
     while open_polls() < count and time.monotonic() < deadline:
         time.sleep(0.5)
     held = open_polls()
-    during = rss_mb()
+    during = wire.rss_mb(pid)
 
     selector = selectors.DefaultSelector()
     for sock in polls:
@@ -91,7 +67,7 @@ def main():
     body = b'{"values":{"name":"Wake","score":1}}'
     cpu_before = cpu_seconds()
     start = time.monotonic()
-    write = connect(f"POST /v1/rows/player HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+    write = wire.connect(port, f"POST /v1/rows/player HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
     selector.register(write, selectors.EVENT_READ, bytearray())
     statuses, last_answer = [], start
@@ -101,7 +77,7 @@ def main():
             if not received:
                 raise RuntimeError("the server closed a long-poll's connection before its answer")
             key.data.extend(received)
-            status = complete(key.data)
+            status = wire.complete(key.data)
             if status is None:
                 continue
             selector.unregister(key.fileobj)

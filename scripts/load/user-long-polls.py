@@ -14,10 +14,11 @@ see a change are woken).
 """
 import json
 import selectors
-import socket
 import sys
 import time
 import urllib.request
+
+import wire
 import uuid
 
 port, pid, count, users_file = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -25,14 +26,6 @@ with open(users_file) as file:
     users = [line.split() for line in file if line.strip()]
 with open(users_file + ".ops") as file:
     ops = file.read().strip()
-
-
-def rss_mb():
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 def get(path, bearer):
@@ -48,22 +41,6 @@ def metric(name):
     return 0
 
 
-def connect(request):
-    sock = socket.create_connection(("127.0.0.1", port))
-    sock.sendall(request)
-    sock.setblocking(False)
-    return sock
-
-
-def complete(response):
-    head, separator, body = response.partition(b"\r\n\r\n")
-    if not separator:
-        return None
-    lines = head.split(b"\r\n")
-    length = next(int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length:"))
-    return lines[0] if len(body) >= length else None
-
-
 def main():
     # Each user's cursor now (the load before moved some).
     cursors = [json.loads(get("/v1/sync/rows?limit=1", token))["cursor"] for token, _, _ in users]
@@ -71,14 +48,14 @@ def main():
     polls = []
     for index in range(count):
         token = users[index % len(users)][0]
-        polls.append((index % len(users), connect(
+        polls.append((index % len(users), wire.connect(port,
             f"GET /v1/sync/rows?since={cursors[index % len(users)]}&wait=60 HTTP/1.1\r\n{host}"
             f"Authorization: Bearer {token}\r\n\r\n".encode())))
     deadline = time.monotonic() + 120
     while metric("players_server_long_polls_open") < count and time.monotonic() < deadline:
         time.sleep(0.5)
     held = metric("players_server_long_polls_open")
-    rss = rss_mb()
+    rss = wire.rss_mb(pid)
     wakes_before = metric("players_server_long_poll_wakes_total")
 
     selector = selectors.DefaultSelector()
@@ -89,7 +66,7 @@ def main():
         "mutationID": str(uuid.uuid4()).upper(), "table": "note", "id": str(uuid.uuid4()).upper(), "operation": "upsert",
         "values": {"notebook": notebook, "title": "Wake", "body": None}}]}).encode()
     start = time.monotonic()
-    write = connect(f"POST /v1/sync/changes HTTP/1.1\r\n{host}Authorization: Bearer {token}\r\n"
+    write = wire.connect(port, f"POST /v1/sync/changes HTTP/1.1\r\n{host}Authorization: Bearer {token}\r\n"
                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
     selector.register(write, selectors.EVENT_READ, (None, bytearray()))
     own = sum(1 for user, _ in polls if user == 0)
@@ -105,7 +82,7 @@ def main():
             if not received:
                 raise RuntimeError("the server closed a long-poll's connection before its answer")
             data.extend(received)
-            if complete(data) is None:
+            if wire.complete(data) is None:
                 continue
             selector.unregister(key.fileobj)
             if user == 0:

@@ -39,6 +39,15 @@ public final class TokenVerifier: Sendable {
 
     public let configuration: Configuration
     private let keys: Mutex<TokenKeys>
+    /// The tokens verified lately with the keys in use, by their text, with
+    /// their claims, checked again at each use: a client sends the same
+    /// token with each request until it renews it, and its signature is
+    /// verified once. Emptied when the keys are read again (a token
+    /// verified with the earlier keys meanwhile is not kept), and when full.
+    private let verified = Mutex<(keys: Int, claims: [String: TokenClaims])>((0, [:]))
+
+    /// The most verified tokens kept.
+    static let verifiedKept = 10_000
 
     public init(keys: TokenKeys, configuration: Configuration = Configuration()) {
         self.keys = Mutex(keys)
@@ -56,11 +65,16 @@ public final class TokenVerifier: Sendable {
     public func reloadKeys() async throws(TokenKeyFileError) {
         let reloaded = try await TokenKeys(contentsOf: keyFile)
         keys.withLock { $0 = reloaded }
+        verified.withLock { $0 = ($0.keys + 1, [:]) }
     }
 
     /// The identity of a request bearing `token` (nil: none was sent).
     public func identity(bearing token: String?) async throws(TokenRefusal) -> SyncIdentity {
         guard let token, !token.isEmpty else { throw .missing }
+        // Its signature was verified with the keys in use: its claims are
+        // checked again (it may have expired since).
+        let (cached, keysVerifiedWith) = verified.withLock { ($0.claims[token], $0.keys) }
+        if let cached { return try check(cached) }
         let header: JWTHeader
         do {
             header = try DefaultJWTParser().parse(Array(token.utf8), as: TokenClaims.self).header
@@ -80,7 +94,13 @@ public final class TokenVerifier: Sendable {
         } catch {
             throw .malformed
         }
-        return try check(claims)
+        let identity = try check(claims)
+        verified.withLock { verified in
+            guard verified.keys == keysVerifiedWith else { return }
+            if verified.claims.count >= Self.verifiedKept { verified.claims.removeAll() }
+            verified.claims[token] = claims
+        }
+        return identity
     }
 
     /// The claims' checks, in the order ``TokenRefusal`` lists them.

@@ -174,7 +174,11 @@ public final class ServerSyncDatabase: Sendable {
                 ALTER TABLE sync_server_row ADD COLUMN owner_name TEXT;
                 ALTER TABLE sync_server_row ADD COLUMN partition_key TEXT;
                 CREATE INDEX sync_server_row_partition ON sync_server_row (partition_key, version);
-                CREATE INDEX sync_server_row_partition_key ON sync_server_row (partition_key, table_name, id);
+                -- Every column: a user's snapshot page reads its rows from
+                -- the index, its pages next to each other, never the rows'
+                -- pages spread over the table (each decrypted when read).
+                CREATE INDEX sync_server_row_partition_key ON sync_server_row
+                    (partition_key, table_name, id, deleted_at, version, row_values, column_versions, owner_name);
                 CREATE TABLE sync_server_grant (
                     table_name TEXT NOT NULL,
                     id TEXT NOT NULL,

@@ -316,11 +316,14 @@ public final class PostgresSyncStore: SyncRowStore {
                 // user's partitions, then the shared tables' rows (of no
                 // partition), each from the index of partitions by version.
                 let own = SyncPartition.user(user.name)
+                // OFFSET 0 keeps the planner from walking the versions'
+                // index through every user's changes.
                 rows = try await reads.stored("""
-                    (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                     WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name) UNION ALL SELECT \(own))
+                    (SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                     WHERE partition_key = ANY(ARRAY(SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
+                                                     UNION ALL SELECT \(own)))
                      AND version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
-                     ORDER BY version LIMIT \(limit))
+                     OFFSET 0) mine ORDER BY version LIMIT \(limit))
                     UNION ALL
                     (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                      WHERE partition_key IS NULL AND table_name = ANY(\(schema.sharedTables)) AND version > \(version)
@@ -357,12 +360,14 @@ public final class PostgresSyncStore: SyncRowStore {
                         ORDER BY id LIMIT \(remaining)
                         """)
                 } else if let user, table.access != nil {
+                    // OFFSET 0 keeps the planner from walking the keys' index
+                    // through every user's rows of the table.
                     rows += try await reads.stored("""
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
-                                                UNION ALL SELECT \(SyncPartition.user(user.name)))
+                        SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE partition_key = ANY(ARRAY(SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
+                                                        UNION ALL SELECT \(SyncPartition.user(user.name))))
                         AND table_name = \(step.table) AND deleted_at IS NULL AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
-                        ORDER BY id LIMIT \(remaining)
+                        OFFSET 0) mine ORDER BY id LIMIT \(remaining)
                         """)
                 }
             }

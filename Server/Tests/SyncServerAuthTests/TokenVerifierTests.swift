@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import SyncServerAuth
 import TestSupport
+import Synchronization
 import Testing
 
 /// Each token `--auth jwt` must refuse says why (``TokenRefusal``), and a
@@ -183,5 +184,23 @@ import Testing
         try Data("{".utf8).write(to: URL(fileURLWithPath: path))
         await #expect(throws: TokenKeyFileError.self) { try await verifier.reloadKeys() }
         #expect(try await verifier.identity(bearing: try await token(second, kid: "two")).user == "alice")
+    }
+
+    /// A token's signature is verified once, and its claims at each use:
+    /// a token verified before expires all the same, and one verified with
+    /// keys read again since is verified again.
+    @Test func aTokenVerifiedOnceIsCheckedAtEachUseAndVerifiedAgainAfterAReload() async throws {
+        let clock = Mutex(Self.now)
+        let path = try file("jwt.secret", secret + "\n")
+        let verifier = TokenVerifier(keys: try await TokenKeys(contentsOf: path), configuration: .init(now: { clock.withLock { $0 } }))
+        let token = try await hs256()
+        #expect(try await verifier.identity(bearing: token).user == "alice")
+        #expect(try await verifier.identity(bearing: token).user == "alice")
+        clock.withLock { $0 = Self.now.addingTimeInterval(7_200) }
+        #expect(await refusal(verifier, token) == .expired)
+        clock.withLock { $0 = Self.now }
+        try Data((String(repeating: "rotated-", count: 5) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try await verifier.reloadKeys()
+        #expect(await refusal(verifier, token) == .badSignature)
     }
 }

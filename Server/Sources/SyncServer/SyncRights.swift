@@ -9,7 +9,7 @@ import SyncSchema
 /// against the rows as stored, never against what a change claims.
 ///
 /// ```swift
-/// var rights = SyncRights(user: user, grants: try store.grants(of: user.name))
+/// let rights = try await store.rights(of: user)             // its grants, read by the store
 /// if let reason = rights.refusal(of: change, stored: rows[key], in: table, schema: schema) { … }   // answered refused
 /// ```
 public struct SyncRights: Sendable {

@@ -71,9 +71,8 @@ extension ServerSyncDatabase {
         let whole = try digests(db)
         guard let user else { return whole }
         let readable = try Row.fetchAll(db, sql: """
-            SELECT table_name, row_count, checksum FROM sync_server_partition_digest
-            WHERE partition_key = ? OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = ?)
-            """, arguments: [SyncPartition.user(user.name), user.name]).map { row in
+            SELECT table_name, row_count, checksum FROM sync_server_partition_digest WHERE \(Self.readablePartitions)
+            """, arguments: StatementArguments(Self.readablePartitionsArguments(user))).map { row in
             SyncTableDigest(table: row["table_name"], columns: [], rows: row["row_count"], checksum: UInt64(bitPattern: row["checksum"]))
         }
         return SyncPartitionDigest.readable(whole, partitions: readable, schema: schema)

@@ -194,7 +194,7 @@ public final class ServerSyncDatabase: Sendable {
                     partition_key TEXT NOT NULL,
                     row_count INTEGER NOT NULL,
                     checksum INTEGER NOT NULL,
-                    PRIMARY KEY (table_name, partition_key)
+                    PRIMARY KEY (partition_key, table_name)
                 ) WITHOUT ROWID;
                 """)
         },

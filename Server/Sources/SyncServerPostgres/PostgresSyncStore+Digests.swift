@@ -96,8 +96,7 @@ extension PostgresSyncRows {
         let readable = try await connection.query(
             """
             SELECT table_name, row_count, checksum FROM sync_server_partition_digest
-            WHERE partition_key = \(SyncPartition.user(user.name))
-               OR partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name))
+            WHERE partition_key = ANY(\(try await rights(of: user).readablePartitions.sorted()))
             """,
             logger: logger
         ).decode((String, Int64, Int64).self).map { table, rows, checksum in

@@ -221,7 +221,7 @@ public final class PostgresSyncStore: SyncRowStore {
                 partition_key text NOT NULL,
                 row_count bigint NOT NULL,
                 checksum bigint NOT NULL,
-                PRIMARY KEY (table_name, partition_key))
+                PRIMARY KEY (partition_key, table_name))
             """,
         ],
     ])
@@ -315,13 +315,14 @@ public final class PostgresSyncStore: SyncRowStore {
                 // The read filter of SyncRights.reads, in the query: the
                 // user's partitions, then the shared tables' rows (of no
                 // partition), each from the index of partitions by version.
-                let own = SyncPartition.user(user.name)
-                // OFFSET 0 keeps the planner from walking the versions'
-                // index through every user's changes.
+                // The partitions as values, whose rows the planner counts
+                // from its statistics: it then reads them from their index,
+                // and never walks the versions' index through every user's
+                // changes. OFFSET 0: the sort, not the LIMIT, decides.
+                let partitions = try await reads.rights(of: user).readablePartitions.sorted()
                 rows = try await reads.stored("""
                     (SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                     WHERE partition_key = ANY(ARRAY(SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
-                                                     UNION ALL SELECT \(own)))
+                     WHERE partition_key = ANY(\(partitions))
                      AND version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
                      OFFSET 0) mine ORDER BY version LIMIT \(limit))
                     UNION ALL
@@ -347,6 +348,7 @@ public final class PostgresSyncStore: SyncRowStore {
             let counter = try await Self.counter(connection, logger)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             var rows: [SyncStoredRow] = []
+            var partitions: [String]?
             // A table at a time (those of the filter, or every declared
             // one): each query walks its table's part of an index, the
             // key's, or for a user, that of their partitions.
@@ -360,12 +362,12 @@ public final class PostgresSyncStore: SyncRowStore {
                         ORDER BY id LIMIT \(remaining)
                         """)
                 } else if let user, table.access != nil {
-                    // OFFSET 0 keeps the planner from walking the keys' index
-                    // through every user's rows of the table.
+                    // The partitions as values (see changes(after:)): never a
+                    // walk of the keys' index through every user's rows.
+                    if partitions == nil { partitions = try await reads.rights(of: user).readablePartitions.sorted() }
                     rows += try await reads.stored("""
                         SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE partition_key = ANY(ARRAY(SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
-                                                        UNION ALL SELECT \(SyncPartition.user(user.name))))
+                        WHERE partition_key = ANY(\(partitions ?? []))
                         AND table_name = \(step.table) AND deleted_at IS NULL AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
                         OFFSET 0) mine ORDER BY id LIMIT \(remaining)
                         """)
@@ -443,12 +445,14 @@ public final class PostgresSyncStore: SyncRowStore {
     /// lag a bulk write (a seed, an adoption) by up to a minute, when it
     /// took a bitmap or sequential scan and a sort of every row of a table
     /// for a page (6.6 ms instead of 0.4 ms for a page of 100 of 10,000
-    /// players).
+    /// players). JIT compilation is off too: the cost that a disabled scan
+    /// is given made it compile a query of a few rows (90 ms).
     static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> SyncCounter {
-        guard let (value, floor, _, _) = try await connection.query("""
-            SELECT value, floor, set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)
+        guard let (value, floor, _, _, _) = try await connection.query("""
+            SELECT value, floor, set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
+                   set_config('jit', 'off', true)
             FROM sync_server_counter WHERE id = 1
-            """, logger: logger).first((Int64, Int64, String, String).self) else { throw PostgresStoreError.counterMissing }
+            """, logger: logger).first((Int64, Int64, String, String, String).self) else { throw PostgresStoreError.counterMissing }
         return SyncCounter(value: value, floor: floor)
     }
 }

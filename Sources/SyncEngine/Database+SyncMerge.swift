@@ -121,7 +121,7 @@ extension Database {
                 if isSnapshot { try deleteUnlistedRows(of: SyncStageTable(table), &counts, removed: removed) }
             }
         }
-        counts.conflicts += try logLostChanges(schema, at: date)
+        counts.conflicts += try logLostChanges(schema, at: date).count
         if let violation = try Row.fetchOne(self, sql: "PRAGMA foreign_key_check") {
             let table: String = violation[0]
             let rowid: Int64? = violation[1]

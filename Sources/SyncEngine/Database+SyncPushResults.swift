@@ -17,7 +17,8 @@ extension Database {
     ///   (``SyncConflict``) with the server's row, unless none differed (a
     ///   refused change is logged even then, with its ``SyncConflict/refusal``); a
     ///   row deleted by that cascade that had unsent changes is logged too,
-    ///   with its values, and its changes leave the outbox;
+    ///   with its values (and its own refusal, when the server refused its
+    ///   change in the batch), and its changes leave the outbox;
     /// - a row whose server state refers to a row this device deleted in
     ///   the same batch is deleted, the triggers silent: the server deleted
     ///   it with its parent, or the pull that follows brings both back.
@@ -37,6 +38,18 @@ extension Database {
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
         if results.contains(where: { $0.status == .refused }) { try SyncEngine.addMissingColumns(self) }
         var counts = SyncPushCounts()
+        // The refused changes by row: a row that an earlier answer's
+        // cascade takes off the device is logged with its own refusal.
+        var refusals: [SyncRowReference: String] = [:]
+        for result in results where result.status == .refused {
+            guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
+            refusals[SyncRowReference(table: change.row.table, id: change.row.id)] = result.refusal
+        }
+        func logLost() throws {
+            let lost = try logLostChanges(schema, at: date, refusals: refusals)
+            counts.conflicts += lost.count
+            counts.refused += lost.filter { refusals[$0] != nil }.count
+        }
         for result in results {
             guard let change = batch.first(where: { $0.mutationID == result.mutationID }) else { continue }
             // A UUID's database value is its 16 bytes, as the outbox
@@ -77,11 +90,11 @@ extension Database {
                 }
                 try mergingSyncChanges { try writeRowState(table, storedID, result.serverRow) }
                 try setServerVersion(result.serverRow == nil ? nil : result.version, ofRow)
-                counts.conflicts += try logLostChanges(schema, at: date)
+                try logLost()
             }
         }
         try deleteSyncedRowsWithoutParent(schema)
-        counts.conflicts += try logLostChanges(schema, at: date)
+        try logLost()
         return counts
     }
 }

@@ -8,10 +8,13 @@ extension Database {
     /// Logs as conflicts the unsent changes of the rows that a merge
     /// deleted (a child of a row the server deleted, by cascade), whose
     /// values the triggers kept in `sync_lost`, and takes them out of the
-    /// outbox; returns how many rows.
-    func logLostChanges(_ schema: SyncSchema, at date: Date) throws -> Int {
+    /// outbox; returns those rows. A row whose change the server refused
+    /// in the batch being recorded (`refusals`, by row) is logged with that
+    /// refusal: its answer finds it gone from the outbox.
+    func logLostChanges(_ schema: SyncSchema, at date: Date, refusals: [SyncRowReference: String] = [:]) throws -> [SyncRowReference] {
         let lost = try Row.fetchAll(self, sql: "SELECT table_name, row_id, column_name, value FROM \(SyncEngine.lostTable) ORDER BY rowid")
         var rows: [(table: String, id: DatabaseValue, values: [(String, DatabaseValue)])] = []
+        var logged: [SyncRowReference] = []
         for value in lost {
             let table: String = value["table_name"], id: DatabaseValue = value["row_id"]
             if rows.last?.table != table || rows.last?.id != id { rows.append((table, id, [])) }
@@ -30,10 +33,13 @@ extension Database {
                 """, arguments: ofRow) ?? date.timeIntervalSince1970
             try execute(sql: "DELETE FROM \(SyncEngine.outboxTable) WHERE table_name = ? AND row_id = ?", arguments: ofRow)
             guard let id = UUID.fromDatabaseValue(row.id) else { throw SyncRowError.invalidID(table: table.name, row.id.description) }
-            try logConflict(table, id, row.id, local: values, server: nil, version: nil, changedAt: changedAt, detectedAt: date)
+            let reference = SyncRowReference(table: table.name, id: id)
+            try logConflict(table, id, row.id, local: values, server: nil, version: nil, changedAt: changedAt, detectedAt: date,
+                            refusal: refusals[reference])
+            logged.append(reference)
         }
         try execute(sql: "DELETE FROM \(SyncEngine.lostTable)")
-        return rows.count
+        return logged
     }
 
     /// The row's version on the server, or none (a row the server deleted).

@@ -227,6 +227,29 @@ import Testing
         #expect(try nextBatch().isEmpty)
     }
 
+    /// A member who lost a group pushes a rename of its root and a new
+    /// child: both refused, the root first. The root's answer takes the
+    /// child off the device, by cascade; the child is kept with its own
+    /// refusal, not only as a row the cascade lost.
+    @Test func aChildTakenByARefusedParentsCascadeIsKeptWithItsOwnRefusal() throws {
+        let (notebook, _) = try syncedNote()
+        try execute("UPDATE notebook SET name = 'Mine'")
+        let added = UUID()
+        try notes.insertNote(added, notebook: notebook, title: "Late")
+        let batch = try nextBatch()
+        let notebookChange = try #require(batch.first { $0.row.table == "notebook" })
+        let noteChange = try #require(batch.first { $0.row.id == added })
+        let counts = try record([
+            SyncPushResult(mutationID: notebookChange.mutationID, status: .refused, version: nil, refusal: "not a member any more"),
+            SyncPushResult(mutationID: noteChange.mutationID, status: .refused, version: nil, refusal: "not a member of its group"),
+        ], for: batch)
+        let logged = try conflicts()
+        #expect(logged.first { $0.rowID == added }?.refusal == "not a member of its group")
+        #expect(logged.first { $0.table == "notebook" }?.refusal == "not a member any more")
+        #expect(counts.refused == 2)
+        #expect(try nextBatch().isEmpty)
+    }
+
     @Test func answersToChangesNoLongerInTheOutboxAreIgnored() throws {
         try notes.insertNote(UUID(), notebook: UUID(), title: "Once")
         let batch = try nextBatch()

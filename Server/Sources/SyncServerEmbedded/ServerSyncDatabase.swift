@@ -371,21 +371,19 @@ public final class ServerSyncDatabase: Sendable {
                          for user: SyncUser? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             var rows: [SyncStoredRow] = []
-            // A table at a time (those of the filter, or every declared
-            // one): each statement walks its table's part of an index, the
-            // key's, or for a user, that of their partitions.
-            for step in (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key) where rows.count < limit {
-                guard let table = schema.table(step.table) else { continue }
-                let after = step.afterID?.uuidString ?? ""
-                if user == nil || table.isShared {
-                    rows += try storedRows(db, sql: """
-                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
-                        """, arguments: [step.table, after, limit - rows.count])
-                } else if let user, table.access != nil {
+            // Each statement walks its table's part of an index: the key's,
+            // or for a user, that of their partitions.
+            for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
+                let after = read.afterID?.uuidString ?? ""
+                if let user, read.byPartitions {
                     rows += try storedRows(db, sql: """
                         SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition_key
                         WHERE \(Self.readablePartitions) AND table_name = ? AND id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?
-                        """, arguments: StatementArguments(Self.readablePartitionsArguments(user) + [step.table, after, limit - rows.count]))
+                        """, arguments: StatementArguments(Self.readablePartitionsArguments(user) + [read.table, after, limit - rows.count]))
+                } else {
+                    rows += try storedRows(db, sql: """
+                        SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
+                        """, arguments: [read.table, after, limit - rows.count])
                 }
             }
             return SyncStoredPage(rows: rows, counter: try Self.counter(db).value,

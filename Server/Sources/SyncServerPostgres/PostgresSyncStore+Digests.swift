@@ -87,22 +87,22 @@ extension PostgresSyncRows {
     }
 
     /// The digests of the declared tables that cover their columns, in
-    /// table order, of the rows `user` reads (every row when nil): a
-    /// shared table's whole digest, another's partitions that the user
-    /// reads, combined.
-    func digests(for user: SyncUser?) async throws -> [SyncTableDigest] {
+    /// table order, of the rows a user reads, whose partitions are
+    /// `readable` (every row when nil): a shared table's whole digest,
+    /// another's partitions that the user reads, combined.
+    func digests(readable: [String]?) async throws -> [SyncTableDigest] {
         let whole = try await digests()
-        guard let user else { return whole }
-        let readable = try await connection.query(
+        guard let readable else { return whole }
+        let partitions = try await connection.query(
             """
             SELECT table_name, row_count, checksum FROM sync_server_partition_digest
-            WHERE partition_key = ANY(\(try await rights(of: user).readablePartitions.sorted()))
+            WHERE partition_key = ANY(\(readable))
             """,
             logger: logger
         ).decode((String, Int64, Int64).self).map { table, rows, checksum in
             SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum))
         }
-        return SyncPartitionDigest.readable(whole, partitions: readable, schema: schema)
+        return SyncPartitionDigest.readable(whole, partitions: partitions, schema: schema)
     }
 
     /// The digests of the declared tables that cover their columns, in

@@ -293,23 +293,26 @@ public final class PostgresSyncStore: SyncRowStore {
         }
     }
 
-    /// The rows changed after `version` (of the tables of `filter`, or of
-    /// every table when nil), live rows and tombstones, in version order,
-    /// at most `limit`, with the counter and the digests when they were
-    /// read; nil when `version` is older than the floor or later than the
-    /// counter: the client must take a snapshot.
+    /// What `user` may read and write, as the grants stand.
     public func rights(of user: SyncUser) async throws -> SyncRights {
         try await read { [schema] connection, logger in
             try await PostgresSyncRows(connection: connection, logger: logger, schema: schema).rights(of: user)
         }
     }
 
+    /// The rows changed after `version` (of the tables of `filter`, or of
+    /// every table when nil) that `user` reads (every one when nil), live
+    /// rows and tombstones, in version order, at most `limit`, with the
+    /// counter and the digests when they were read; nil when `version` is
+    /// older than the floor or later than the counter, or the user's
+    /// access changed since: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
             let counter = try await Self.counter(connection, logger)
             guard counter.answersDelta(after: version) else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             let rows: [SyncStoredRow]
+            var partitions: [String]?
             if let user {
                 if try await reads.accessChanged(of: user, after: version) { return nil }
                 // The read filter of SyncRights.reads, in the query: the
@@ -319,10 +322,11 @@ public final class PostgresSyncStore: SyncRowStore {
                 // from its statistics: it then reads them from their index,
                 // and never walks the versions' index through every user's
                 // changes. OFFSET 0: the sort, not the LIMIT, decides.
-                let partitions = try await reads.rights(of: user).readablePartitions.sorted()
+                let readable = try await reads.rights(of: user).readablePartitions.sorted()
+                partitions = readable
                 rows = try await reads.stored("""
                     (SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                     WHERE partition_key = ANY(\(partitions))
+                     WHERE partition_key = ANY(\(readable))
                      AND version > \(version) AND (\(filter?.tables)::text[] IS NULL OR table_name = ANY(\(filter?.tables)))
                      OFFSET 0) mine ORDER BY version LIMIT \(limit))
                     UNION ALL
@@ -339,7 +343,8 @@ public final class PostgresSyncStore: SyncRowStore {
                     ORDER BY version LIMIT \(limit)
                     """)
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
+            return SyncStoredPage(rows: rows, counter: counter.value,
+                                  digests: rows.count < limit ? try await reads.digests(readable: partitions) : [])
         }
     }
 
@@ -349,31 +354,33 @@ public final class PostgresSyncStore: SyncRowStore {
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             var rows: [SyncStoredRow] = []
             var partitions: [String]?
-            // A table at a time (those of the filter, or every declared
-            // one): each query walks its table's part of an index, the
-            // key's, or for a user, that of their partitions.
-            for step in (filter ?? SyncTableFilter(schema.tables.map(\.name))).snapshotSteps(after: key) where rows.count < limit {
-                guard let table = schema.table(step.table) else { continue }
+            // Each query walks its table's part of an index: the key's, or
+            // for a user, that of their partitions.
+            for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
                 let remaining = limit - rows.count
-                if user == nil || table.isShared {
-                    rows += try await reads.stored("""
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE deleted_at IS NULL AND table_name = \(step.table) AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
-                        ORDER BY id LIMIT \(remaining)
-                        """)
-                } else if let user, table.access != nil {
+                if let user, read.byPartitions {
                     // The partitions as values (see changes(after:)): never a
                     // walk of the keys' index through every user's rows.
                     if partitions == nil { partitions = try await reads.rights(of: user).readablePartitions.sorted() }
+                    let readable = partitions ?? []
                     rows += try await reads.stored("""
                         SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE partition_key = ANY(\(partitions ?? []))
-                        AND table_name = \(step.table) AND deleted_at IS NULL AND (\(step.afterID)::uuid IS NULL OR id > \(step.afterID))
+                        WHERE partition_key = ANY(\(readable))
+                        AND table_name = \(read.table) AND deleted_at IS NULL AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
                         OFFSET 0) mine ORDER BY id LIMIT \(remaining)
+                        """)
+                } else {
+                    rows += try await reads.stored("""
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                        WHERE deleted_at IS NULL AND table_name = \(read.table) AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
+                        ORDER BY id LIMIT \(remaining)
                         """)
                 }
             }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try await reads.digests(for: user) : [])
+            guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: counter.value) }
+            // The digests of the user's partitions: read now, if no page read did.
+            if let user, partitions == nil { partitions = try await reads.rights(of: user).readablePartitions.sorted() }
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests(readable: partitions))
         }
     }
 

@@ -101,8 +101,7 @@ public struct SyncChangePlan: Sendable {
         self.answersToRecord = answersToRecord
         self.rowsToSave = state.writtenRows
         self.counter = state.version
-        self.digestChanges = Self.digestChanges(from: rows, to: rowsToSave, schema: schema)
-        self.partitionDigestChanges = SyncPartitionDigest.changes(from: rows, to: rowsToSave, schema: schema)
+        (digestChanges, partitionDigestChanges) = Self.digestChanges(from: rows, to: rowsToSave, schema: schema)
         var grants: [(key: SyncRowKey, grant: SyncGrant?)] = []
         var usersWithChangedAccess: Set<String> = []
         var scope = StoreChangeScope()
@@ -125,19 +124,34 @@ public struct SyncChangePlan: Sendable {
         changeScope = scope
     }
 
-    /// Each written row's earlier state taken out of its table's digest,
-    /// and its last one added.
+    /// Each written row's earlier state taken out of its table's digest
+    /// and its partition's, and its last one added to its table's and its
+    /// partition's (a row that moves leaves one partition and enters
+    /// another; a row of no partition is in none): each state hashed once.
     private static func digestChanges(from before: [SyncRowKey: SyncStoredRow], to after: [SyncStoredRow],
-                                      schema: SyncSchema) -> [SyncTableDigest] {
+                                      schema: SyncSchema) -> (tables: [SyncTableDigest], partitions: [SyncPartitionDigest]) {
         let hasher = SyncRowHasher()
-        var changes: [String: SyncTableDigest] = [:]
+        var tables: [String: SyncTableDigest] = [:]
+        var partitions: [String: [String: SyncTableDigest]] = [:]
         for row in after {
             guard let table = schema.table(row.key.table) else { continue }
-            var change = changes[table.name] ?? SyncTableDigest(table: table)
-            if let old = before[row.key] { change.remove(old, in: table, hasher: hasher) }
-            change.add(row, in: table, hasher: hasher)
-            changes[table.name] = change
+            // Every table and partition written has its change, if only of
+            // tombstones (none of its live rows).
+            if tables[table.name] == nil { tables[table.name] = SyncTableDigest(table: table) }
+            for (state, rows) in [(before[row.key], -1), (row, 1)] {
+                guard let state else { continue }
+                if let partition = state.partition, partitions[table.name]?[partition] == nil {
+                    partitions[table.name, default: [:]][partition] = SyncTableDigest(table: table)
+                }
+                guard let values = state.values else { continue }
+                let hash = hasher.hash(table, id: state.key.id, version: state.version, values: values)
+                tables[table.name]?.toggle(hash, rows: rows)
+                if let partition = state.partition { partitions[table.name]?[partition]?.toggle(hash, rows: rows) }
+            }
         }
-        return changes.values.sorted { $0.table < $1.table }
+        return (tables.values.sorted { $0.table < $1.table },
+                partitions.keys.sorted().flatMap { table in
+                    partitions[table]!.sorted { $0.key < $1.key }.map { SyncPartitionDigest(partition: $0.key, digest: $0.value) }
+                })
     }
 }

@@ -20,29 +20,6 @@ public struct SyncPartitionDigest: Sendable, Equatable {
         self.digest = digest
     }
 
-    /// Each written row's earlier state taken out of its partition's
-    /// digest, and its last one added to its partition's: a row that moves
-    /// leaves one and enters the other. Rows of no partition have none.
-    static func changes(from before: [SyncRowKey: SyncStoredRow], to after: [SyncStoredRow],
-                        schema: SyncSchema) -> [SyncPartitionDigest] {
-        let hasher = SyncRowHasher()
-        var changes: [String: [String: SyncTableDigest]] = [:]
-        func toggle(_ row: SyncStoredRow, in table: SyncTable, adding: Bool) {
-            guard let partition = row.partition else { return }
-            var change = changes[table.name]?[partition] ?? SyncTableDigest(table: table)
-            if adding { change.add(row, in: table, hasher: hasher) } else { change.remove(row, in: table, hasher: hasher) }
-            changes[table.name, default: [:]][partition] = change
-        }
-        for row in after {
-            guard let table = schema.table(row.key.table) else { continue }
-            if let old = before[row.key] { toggle(old, in: table, adding: false) }
-            toggle(row, in: table, adding: true)
-        }
-        return changes.keys.sorted().flatMap { table in
-            changes[table]!.keys.sorted().map { SyncPartitionDigest(partition: $0, digest: changes[table]![$0]!) }
-        }
-    }
-
     /// The digest of a table's rows in these partitions (their digests of
     /// `table`'s columns), which a user reads.
     public static func combined(_ digests: [SyncTableDigest], for table: SyncTable) -> SyncTableDigest {

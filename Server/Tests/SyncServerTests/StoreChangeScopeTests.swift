@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOEmbedded
 import SyncServer
 import SyncServerPostgres
 import TestSupport
@@ -42,12 +43,19 @@ import Testing
         #expect(unknown.alice == .changed && unknown.bob == .changed)
     }
 
-    @Test func aCommitBeforeTheWaitCountsOnlyIfItConcernsTheWaiter() async {
+    @Test func aCommitBeforeTheWaitCountsOnlyIfItConcernsTheWaiter() async throws {
         let notifier = StoreChangeNotifier(latestVersion: 7)
         notifier.publish(8, scope: StoreChangeScope(partitions: ["user:bob"]))
         #expect(await notifier.wait(after: 7, until: .now() + .seconds(60), for: bob) == .changed)
-        // Alice's wait is not answered by bob's commit: only its deadline ends it.
-        #expect(await notifier.wait(after: 7, until: .now() + .milliseconds(1), for: alice) == .timedOut)
+        // Alice's wait is not answered by bob's commit: only its deadline
+        // ends it, on a clock that moves when the test moves it.
+        let clock = NIOAsyncTestingEventLoop()
+        let deadline = clock.now + .seconds(60)
+        async let waited = notifier.wait(after: 7, until: deadline, timers: clock, for: alice)
+        try await waitUntil("alice waits") { notifier.waiterCount == 1 }
+        await clock.advanceTime(to: deadline)
+        #expect(await waited == .timedOut)
+        await clock.shutdownGracefully()
         // A commit older than those kept is unknown: it answers at once.
         #expect(await notifier.wait(after: 6, until: .now() + .seconds(60), for: alice) == .changed)
     }

@@ -17,9 +17,12 @@ extension DatabaseFileOperations {
         markingCopy: ((Database) throws -> Void)? = nil) throws
     {
         try checkDestination(destination, replacing: replacing, protecting: databaseFiles(of: source))
+        // The copy's pages are the source's size: SQLCipher copies pages
+        // only between files of one size, and cannot read it from a file.
+        let pageSize = try source.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
         try writeVerified(to: destination) { temporary in
-            try writeVerifiedCopy(at: temporary, key: destinationKey) {
-                try withDatabase(at: temporary, key: destinationKey) { copy in
+            try writeVerifiedCopy(at: temporary, key: destinationKey, pageSize: pageSize) {
+                try withDatabase(at: temporary, key: destinationKey, pageSize: pageSize) { copy in
                     try copy.writeWithoutTransaction { copyDB in
                         let counts = try source.read { sourceDB in
                             // The counts and the pages come from one snapshot.

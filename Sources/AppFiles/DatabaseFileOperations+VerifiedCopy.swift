@@ -30,17 +30,19 @@ extension DatabaseFileOperations {
     static func writeVerifiedCopy(
         at temporary: URL,
         key: DatabaseKeySource?,
+        pageSize: Int? = nil,
         write: () throws -> [String: Int]) throws
     {
         let counts = try write()
-        try verify(temporary, key: key, counts: counts)
+        try verify(temporary, key: key, pageSize: pageSize, counts: counts)
     }
 
-    /// Opens the copy with its key, and checks its integrity and counts.
-    static func verify(_ url: URL, key: DatabaseKeySource?, counts: [String: Int]) throws {
+    /// Opens the copy with its key (and the size of its pages), and checks
+    /// its integrity and counts.
+    static func verify(_ url: URL, key: DatabaseKeySource?, pageSize: Int? = nil, counts: [String: Int]) throws {
         // Read-write, so that a WAL copy opens without its -shm file;
         // nothing is written.
-        try withDatabase(at: url, key: key) { queue in
+        try withDatabase(at: url, key: key, pageSize: pageSize) { queue in
             try queue.read { db in
                 let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                 guard integrity == ["ok"] else {

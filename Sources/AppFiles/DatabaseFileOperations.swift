@@ -18,10 +18,19 @@ public enum DatabaseFileOperations {
 
     /// Opens a queue on a file with its key (none for `.plaintext`), runs
     /// `body`, and closes it. The file is created if it does not exist.
+    /// An encrypted file whose pages are not SQLCipher's default size
+    /// (1024 bytes) needs `pageSize`: SQLCipher cannot read it from the
+    /// file.
     @discardableResult
-    public static func withDatabase<T>(at url: URL, key: DatabaseKeySource?, _ body: (DatabaseQueue) throws -> T) throws -> T {
+    public static func withDatabase<T>(at url: URL, key: DatabaseKeySource?, pageSize: Int? = nil,
+                                       _ body: (DatabaseQueue) throws -> T) throws -> T {
         var configuration = Configuration()
-        key?.configure(&configuration)
+        if let key {
+            key.configure(&configuration)
+            if let pageSize {
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cipher_page_size = \(pageSize)") }
+            }
+        }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try body(queue)

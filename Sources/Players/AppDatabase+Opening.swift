@@ -41,6 +41,10 @@ extension AppDatabase {
             // A new database that failed to open leaves no empty file.
             if isNew { unlink(url.path) }
             if let error = error as? DatabaseError, error.resultCode == .SQLITE_NOTADB {
+                // A server's file, whose pages are of another size.
+                if !isNew, let kind = DatabaseFileKind.ofServerFile(atPath: url.path, key: key) {
+                    try refuseUnlessPlayers(kind, path: url.path)
+                }
                 throw AppDatabaseError.wrongKey(path: url.path)
             }
             throw error

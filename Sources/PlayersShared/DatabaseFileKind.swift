@@ -55,6 +55,18 @@ public enum DatabaseFileKind: Equatable, Sendable {
         return try dbQueue.read(of)
     }
 
+    /// The kind of the encrypted file at `path` when `key` opens it with
+    /// the pages of the server's files (``ServerDatabasePageSize/current``),
+    /// which a program that reads SQLCipher's default pages cannot open:
+    /// a `players-server` database given to a client, told as such rather
+    /// than as a wrong key. Nil when the key does not open it so.
+    public static func ofServerFile(atPath path: String, key: DatabaseKeySource) -> DatabaseFileKind? {
+        var configuration = Configuration()
+        key.configure(&configuration)
+        ServerDatabasePageSize.current.configure(&configuration)
+        return try? ofFile(atPath: path, configuration: configuration)
+    }
+
     /// Whether the file at `path` starts with the header of a plaintext
     /// SQLite database (`SQLite format 3\0`): an encrypted file never does,
     /// its first bytes are a random salt. Read through SQLite

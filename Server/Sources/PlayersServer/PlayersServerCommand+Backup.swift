@@ -39,13 +39,11 @@ extension PlayersServerCommand {
             guard FileManager.default.fileExists(atPath: database) else {
                 throw ServerFailure("the database \(database) does not exist: give the server's --database")
             }
-            var configuration = Configuration()
-            // The server may be writing: wait for it rather than fail.
-            configuration.busyMode = .timeout(5)
-            keySource.configure(&configuration)
             let source: DatabasePool
             do {
-                source = try DatabasePool(path: database, configuration: configuration)
+                // The server may be writing: the configuration waits for it
+                // rather than fail.
+                source = try DatabasePool(path: database, configuration: try ServerDatabaseFile.configuration(ofFileAt: database, key: keySource))
             } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
                 throw ServerFailure("cannot open \(database): the passphrase or key is wrong, or the file is not an encrypted database")
             }

@@ -94,9 +94,6 @@ extension PlayersServerCommand {
         }
     }
 
-    /// The decrypted pages each connection of the embedded store keeps, in KiB.
-    static let pageCacheKiB = 16_384
-
     /// The sync engine's store of `schema`'s tables: PostgreSQL, an
     /// encrypted file, or memory. Players kept in the tables of an earlier
     /// release are taken in when it opens (``PlayersServerAdoption``).
@@ -107,13 +104,6 @@ extension PlayersServerCommand {
         guard let database else {
             return EmbeddedSyncStore(try ServerSyncDatabase(try DatabaseQueue(), schema: schema))
         }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        try key.keySource().configure(&configuration)
-        // Each connection keeps up to 16 MiB of decrypted pages (SQLite's
-        // default is 2 MiB): the rows of a user's page are spread over the
-        // table, and a page read again is not decrypted again.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)") }
-        return EmbeddedSyncStore(try ServerDatabaseFile.open(atPath: database, configuration: configuration, schema: schema))
+        return EmbeddedSyncStore(try ServerDatabaseFile.open(atPath: database, key: try key.keySource(), schema: schema))
     }
 }

@@ -371,19 +371,24 @@ public final class ServerSyncDatabase: Sendable {
                          for user: SyncUser? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             var rows: [SyncStoredRow] = []
-            // Each statement walks its table's part of an index: the key's,
-            // or for a user, that of their partitions.
+            // Each statement walks a part of an index: a table's part of the
+            // key's, or for a user, their part of the partitions' from the
+            // key on, over a run of tables.
             for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
                 let after = read.afterID?.uuidString ?? ""
                 if let user, read.byPartitions {
                     rows += try storedRows(db, sql: """
                         SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition_key
-                        WHERE \(Self.readablePartitions) AND table_name = ? AND id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?
-                        """, arguments: StatementArguments(Self.readablePartitionsArguments(user) + [read.table, after, limit - rows.count]))
+                        WHERE \(Self.readablePartitions) AND (table_name, id) > (?, ?) AND table_name <= ?
+                        AND table_name IN (\(databaseQuestionMarks(count: read.tables.count))) AND deleted_at IS NULL
+                        ORDER BY table_name, id LIMIT ?
+                        """, arguments: StatementArguments(
+                            Self.readablePartitionsArguments(user) + [read.firstTable, after, read.lastTable]
+                                + read.tables as [any DatabaseValueConvertible] + [limit - rows.count]))
                 } else {
                     rows += try storedRows(db, sql: """
                         SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
-                        """, arguments: [read.table, after, limit - rows.count])
+                        """, arguments: [read.firstTable, after, limit - rows.count])
                 }
             }
             return SyncStoredPage(rows: rows, counter: try Self.counter(db).value,

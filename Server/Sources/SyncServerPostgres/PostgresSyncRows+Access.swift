@@ -6,8 +6,9 @@ import SyncServer
 
 /// Users' access (``SyncRights``) as the PostgreSQL store carries it out:
 /// the grants of groups and memberships (`sync_server_grant`), when each
-/// user's access last changed (`sync_server_access_change`); the read
-/// filter is in each read's query (``PostgresSyncStore``).
+/// user's access last changed (`sync_server_access_change`, read with the
+/// counter: ``PostgresSyncStore/readStart(_:_:for:accessChangedAfter:)``);
+/// the read filter is in each read's query (``PostgresSyncStore``).
 extension PostgresSyncRows {
     /// What `user` may read and write, in the transaction of the connection.
     func rights(of user: SyncUser) async throws -> SyncRights {
@@ -15,13 +16,6 @@ extension PostgresSyncRows {
             "SELECT partition_key, is_owner FROM sync_server_grant WHERE user_name = \(user.name)", logger: logger
         ).decode((String, Bool).self).map { SyncGrant(partition: $0.0, user: user.name, isOwner: $0.1) }
         return SyncRights(user: user, grants: grants)
-    }
-
-    /// Whether a membership of `user` came or went after `version`.
-    func accessChanged(of user: SyncUser, after version: Int64) async throws -> Bool {
-        try await connection.query("""
-            SELECT EXISTS (SELECT 1 FROM sync_server_access_change WHERE user_name = \(user.name) AND version > \(version))
-            """, logger: logger).first(Bool.self) ?? false
     }
 
     /// Keeps the grants of the rows a write changed, and the version at

@@ -91,17 +91,25 @@ extension PostgresSyncRows {
     /// `readable` (every row when nil): a shared table's whole digest,
     /// another's partitions that the user reads, combined.
     func digests(readable: [String]?) async throws -> [SyncTableDigest] {
-        let whole = try await digests()
-        guard let readable else { return whole }
-        let partitions = try await connection.query(
+        guard let readable else { return try await digests() }
+        // The whole digests and the user's partitions', in one statement.
+        var whole: [SyncTableDigest] = []
+        var partitions: [SyncTableDigest] = []
+        for (isPartition, table, columns, rows, checksum) in try await connection.query(
             """
-            SELECT table_name, row_count, checksum FROM sync_server_partition_digest
-            WHERE partition_key = ANY(\(readable))
+            SELECT false, table_name, columns, row_count, checksum FROM sync_server_digest
+            UNION ALL
+            SELECT true, table_name, NULL, row_count, checksum FROM sync_server_partition_digest WHERE partition_key = ANY(\(readable))
             """,
             logger: logger
-        ).decode((String, Int64, Int64).self).map { table, rows, checksum in
-            SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum))
+        ).decode((Bool, String, String?, Int64, Int64).self) {
+            if isPartition {
+                partitions.append(SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum)))
+            } else if let digest = SyncTableDigest(kept: table, columns: columns, rows: Int(rows), checksum: checksum, schema: schema) {
+                whole.append(digest)
+            }
         }
+        whole.sort { $0.table < $1.table }
         return SyncPartitionDigest.readable(whole, partitions: partitions, schema: schema)
     }
 

@@ -308,13 +308,13 @@ public final class PostgresSyncStore: SyncRowStore {
     /// access changed since: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
-            let counter = try await Self.counter(connection, logger)
-            guard counter.answersDelta(after: version) else { return nil }
+            let start = try await Self.readStart(connection, logger, for: user, accessChangedAfter: version)
+            let counter = start.counter
+            guard counter.answersDelta(after: version), !start.accessChanged else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             let rows: [SyncStoredRow]
-            var partitions: [String]?
-            if let user {
-                if try await reads.accessChanged(of: user, after: version) { return nil }
+            let partitions = start.readablePartitions
+            if let readable = partitions {
                 // The read filter of SyncRights.reads, in the query: the
                 // user's partitions, then the shared tables' rows (of no
                 // partition), each from the index of partitions by version.
@@ -322,8 +322,6 @@ public final class PostgresSyncStore: SyncRowStore {
                 // from its statistics: it then reads them from their index,
                 // and never walks the versions' index through every user's
                 // changes. OFFSET 0: the sort, not the LIMIT, decides.
-                let readable = try await reads.rights(of: user).readablePartitions.sorted()
-                partitions = readable
                 rows = try await reads.stored("""
                     (SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                      WHERE partition_key = ANY(\(readable))
@@ -350,37 +348,39 @@ public final class PostgresSyncStore: SyncRowStore {
 
     public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
-            let counter = try await Self.counter(connection, logger)
+            let start = try await Self.readStart(connection, logger, for: user)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
+            let partitions = start.readablePartitions
             var rows: [SyncStoredRow] = []
-            var partitions: [String]?
-            // Each query walks its table's part of an index: the key's, or
-            // for a user, that of their partitions.
+            // Each query walks a part of an index: a table's part of the
+            // key's, or for a user, their partitions' part of the
+            // partitions' over a run of tables, in the tables' order (of
+            // the filter: the database's collation may sort them otherwise).
             for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
                 let remaining = limit - rows.count
-                if let user, read.byPartitions {
+                if let readable = partitions, read.byPartitions {
                     // The partitions as values (see changes(after:)): never a
                     // walk of the keys' index through every user's rows.
-                    if partitions == nil { partitions = try await reads.rights(of: user).readablePartitions.sorted() }
-                    let readable = partitions ?? []
                     rows += try await reads.stored("""
-                        SELECT * FROM (SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE partition_key = ANY(\(readable))
-                        AND table_name = \(read.table) AND deleted_at IS NULL AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
-                        OFFSET 0) mine ORDER BY id LIMIT \(remaining)
+                        SELECT \(unescaped: PostgresSyncRows.columns) FROM (
+                            SELECT \(unescaped: PostgresSyncRows.columns), array_position(\(read.tables), table_name) AS step
+                            FROM sync_server_row
+                            WHERE partition_key = ANY(\(readable)) AND table_name = ANY(\(read.tables)) AND deleted_at IS NULL
+                            AND (table_name <> \(read.firstTable) OR \(read.afterID)::uuid IS NULL OR id > \(read.afterID))
+                            OFFSET 0) mine
+                        ORDER BY step, id LIMIT \(remaining)
                         """)
                 } else {
                     rows += try await reads.stored("""
                         SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE deleted_at IS NULL AND table_name = \(read.table) AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
+                        WHERE deleted_at IS NULL AND table_name = \(read.firstTable)
+                        AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
                         ORDER BY id LIMIT \(remaining)
                         """)
                 }
             }
-            guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: counter.value) }
-            // The digests of the user's partitions: read now, if no page read did.
-            if let user, partitions == nil { partitions = try await reads.rights(of: user).readablePartitions.sorted() }
-            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await reads.digests(readable: partitions))
+            guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: start.counter.value) }
+            return SyncStoredPage(rows: rows, counter: start.counter.value, digests: try await reads.digests(readable: partitions))
         }
     }
 
@@ -443,23 +443,5 @@ public final class PostgresSyncStore: SyncRowStore {
             .decode((String, Int64).self).map { SyncEpoch(epoch: $0, start: $1) }
         guard !epochs.isEmpty else { throw PostgresStoreError.epochMissing }
         return ServerHistory(server: server, epochs: epochs)
-    }
-
-    /// The counter and its floor, which every read of pages reads first.
-    /// In the same round trip it makes the transaction's later reads range
-    /// scans of an index in its order: every read of the store is (a page
-    /// in key or version order, with a limit), and the planner's statistics
-    /// lag a bulk write (a seed, an adoption) by up to a minute, when it
-    /// took a bitmap or sequential scan and a sort of every row of a table
-    /// for a page (6.6 ms instead of 0.4 ms for a page of 100 of 10,000
-    /// players). JIT compilation is off too: the cost that a disabled scan
-    /// is given made it compile a query of a few rows (90 ms).
-    static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> SyncCounter {
-        guard let (value, floor, _, _, _) = try await connection.query("""
-            SELECT value, floor, set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
-                   set_config('jit', 'off', true)
-            FROM sync_server_counter WHERE id = 1
-            """, logger: logger).first((Int64, Int64, String, String, String).self) else { throw PostgresStoreError.counterMissing }
-        return SyncCounter(value: value, floor: floor)
     }
 }

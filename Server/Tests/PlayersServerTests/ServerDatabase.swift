@@ -1,18 +1,18 @@
 import CipherDB
 import Foundation
+import PlayersOnServer
 import Synchronization
 
 /// The server's encrypted database as the tests open it: with the
-/// passphrase the servers of the tests are given.
+/// passphrase the servers of the tests are given, and the size of its
+/// pages, as the server and its backups open it.
 enum ServerDatabase {
     static let passphrase = "server secret"
     static let environment = ["PLAYERS_PASSPHRASE": passphrase]
 
     static func open(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.usePassphrase(passphrase) }
-        return try DatabaseQueue(path: path, configuration: configuration)
+        let key = DatabaseKeySource.passphrase { Data(passphrase.utf8) }
+        return try DatabaseQueue(path: path, configuration: try ServerDatabaseFile.configuration(ofFileAt: path, key: key))
     }
 
     static func playerCount(_ path: String) throws -> Int {

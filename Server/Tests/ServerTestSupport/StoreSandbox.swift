@@ -134,6 +134,8 @@ public struct StoreSandbox: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         DatabaseKeySource.rawKey { Self.key }.configure(&configuration)
+        // The pages of the server's files.
+        ServerDatabasePageSize.current.configure(&configuration)
         return try DatabasePool(path: databasePath, configuration: configuration)
     }
 

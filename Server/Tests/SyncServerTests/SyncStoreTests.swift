@@ -319,6 +319,61 @@ import Testing
         }
     }
 
+    /// A user's snapshot pages, of every size: the shared table's rows,
+    /// then their rows and their groups' of the other tables, each once,
+    /// in key order, across the tables that one read of partitions covers
+    /// (diary, member, note, notebook); never another user's, never a
+    /// deleted one.
+    @Test(arguments: StoreKind.allCases)
+    func aUsersSnapshotPagesHoldTheRowsTheyReadOnceInKeyOrder(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let store = try await TestSyncStore.open(sandbox, schema: .testUsers)
+            do {
+                let rows = MemoryRows(schema: .testUsers)
+                let alice = SyncUser(name: "alice", roles: ["editor"]), bob = SyncUser(name: "bob", roles: [])
+                let shared = UUID(), sharedNote = UUID(), membership = UUID(), board = UUID(), aliceDiary = UUID()
+                let own = UUID(), ownNote = UUID(), bobDiary = UUID(), deletedDiary = UUID()
+                let byAlice = try await store.apply(SyncWrite([
+                    try rows.upsert("notebook", shared, ["name": .text("Shared")]),
+                    try rows.upsert("note", sharedNote, ["notebook": .uuid(shared), "title": .text("Plan")]),
+                    try rows.upsert("member", membership, ["notebook": .uuid(shared), "user": .text("bob")]),
+                    try rows.upsert("diary", aliceDiary, ["text": .text("Alice's")]),
+                    try rows.upsert("board", board, ["text": .text("News")]),
+                ], by: alice), at: Date())
+                let byBob = try await store.apply(SyncWrite([
+                    try rows.upsert("notebook", own, ["name": .text("Own")]),
+                    try rows.upsert("note", ownNote, ["notebook": .uuid(own), "title": .text("Mine")]),
+                    try rows.upsert("diary", bobDiary, ["text": .text("Bob's")]),
+                    try rows.upsert("diary", deletedDiary, ["text": .text("Gone")]),
+                ], by: bob), at: Date())
+                #expect((byAlice ?? []).map(\.status) + (byBob ?? []).map(\.status) == Array(repeating: .applied, count: 9))
+                let deleted = try await store.apply(SyncWrite([try rows.delete("diary", deletedDiary, base: 9)], by: bob), at: Date())
+                #expect(deleted?.map(\.status) == [.applied])
+
+                let expected = [SyncRowKey(table: "board", id: board), SyncRowKey(table: "diary", id: bobDiary),
+                                SyncRowKey(table: "member", id: membership)]
+                    + [sharedNote, ownNote].map { SyncRowKey(table: "note", id: $0) } + [shared, own].map { SyncRowKey(table: "notebook", id: $0) }
+                for limit in [1, 2, 3, 100] {
+                    var keys: [SyncRowKey] = []
+                    var after: SyncRowKey?
+                    // At most a page more than the rows: a page that does not
+                    // move on fails rather than hangs.
+                    for _ in 0...expected.count {
+                        let page = try await store.snapshot(after: after, limit: limit, tables: nil, for: bob)
+                        keys += page.rows.map(\.key)
+                        guard page.rows.count == limit, let last = page.rows.last else { break }
+                        after = last.key
+                    }
+                    #expect(keys == expected.sorted(), "limit \(limit)")
+                }
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+        }
+    }
+
     @Test func aStoredValueOfAnotherTypeThanItsColumnsIsRefusedWhenRead() async throws {
         try await TestSyncStore.with(.embedded) { store, sandbox in
             try await notebookWithANoteAndAComment(store)

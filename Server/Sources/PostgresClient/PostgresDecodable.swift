@@ -13,7 +13,7 @@ package protocol PostgresDecodable {
 package struct PostgresDecodingError: Error, CustomStringConvertible {
     package var description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 

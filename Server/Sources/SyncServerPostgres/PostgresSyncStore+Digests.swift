@@ -87,33 +87,6 @@ extension PostgresSyncRows {
     }
 
     /// The digests of the declared tables that cover their columns, in
-    /// table order, of the rows a user reads, whose partitions are
-    /// `readable` (every row when nil): a shared table's whole digest,
-    /// another's partitions that the user reads, combined.
-    func digests(readable: [String]?) async throws -> [SyncTableDigest] {
-        guard let readable else { return try await digests() }
-        // The whole digests and the user's partitions', in one statement.
-        var whole: [SyncTableDigest] = []
-        var partitions: [SyncTableDigest] = []
-        for (isPartition, table, columns, rows, checksum) in try await connection.query(
-            """
-            SELECT false, table_name, columns, row_count, checksum FROM sync_server_digest
-            UNION ALL
-            SELECT true, table_name, NULL, row_count, checksum FROM sync_server_partition_digest WHERE partition_key = ANY(\(readable))
-            """,
-            logger: logger
-        ).decode((Bool, String, String?, Int64, Int64).self) {
-            if isPartition {
-                partitions.append(SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum)))
-            } else if let digest = SyncTableDigest(kept: table, columns: columns, rows: Int(rows), checksum: checksum, schema: schema) {
-                whole.append(digest)
-            }
-        }
-        whole.sort { $0.table < $1.table }
-        return SyncPartitionDigest.readable(whole, partitions: partitions, schema: schema)
-    }
-
-    /// The digests of the declared tables that cover their columns, in
     /// table order.
     func digests() async throws -> [SyncTableDigest] {
         try await connection.query(

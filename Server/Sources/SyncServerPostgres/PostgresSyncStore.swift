@@ -308,13 +308,12 @@ public final class PostgresSyncStore: SyncRowStore {
     /// access changed since: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
         try await read { [schema] connection, logger in
-            let start = try await Self.readStart(connection, logger, for: user, accessChangedAfter: version)
+            let start = try await Self.readStart(connection, logger, schema: schema, for: user, accessChangedAfter: version)
             let counter = start.counter
             guard counter.answersDelta(after: version), !start.accessChanged else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             let rows: [SyncStoredRow]
-            let partitions = start.readablePartitions
-            if let readable = partitions {
+            if let readable = start.readablePartitions {
                 // The read filter of SyncRights.reads, in the query: the
                 // user's partitions, then the shared tables' rows (of no
                 // partition), each from the index of partitions by version.
@@ -341,47 +340,64 @@ public final class PostgresSyncStore: SyncRowStore {
                     ORDER BY version LIMIT \(limit)
                     """)
             }
-            return SyncStoredPage(rows: rows, counter: counter.value,
-                                  digests: rows.count < limit ? try await reads.digests(readable: partitions) : [])
+            guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: counter.value) }
+            return SyncStoredPage(rows: rows, counter: counter.value, digests: try await start.digests(reading: reads))
         }
     }
 
     public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage {
         try await read { [schema] connection, logger in
-            let start = try await Self.readStart(connection, logger, for: user)
+            let start = try await Self.readStart(connection, logger, schema: schema, for: user)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
-            let partitions = start.readablePartitions
+            let steps = schema.snapshotReads(after: key, tables: filter, for: user)
             var rows: [SyncStoredRow] = []
-            // Each query walks a part of an index: a table's part of the
-            // key's, or for a user, their partitions' part of the
-            // partitions' over a run of tables, in the tables' order (of
-            // the filter: the database's collation may sort them otherwise).
-            for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
-                let remaining = limit - rows.count
-                if let readable = partitions, read.byPartitions {
-                    // The partitions as values (see changes(after:)): never a
-                    // walk of the keys' index through every user's rows.
-                    rows += try await reads.stored("""
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM (
-                            SELECT \(unescaped: PostgresSyncRows.columns), array_position(\(read.tables), table_name) AS step
-                            FROM sync_server_row
-                            WHERE partition_key = ANY(\(readable)) AND table_name = ANY(\(read.tables)) AND deleted_at IS NULL
-                            AND (table_name <> \(read.firstTable) OR \(read.afterID)::uuid IS NULL OR id > \(read.afterID))
-                            OFFSET 0) mine
-                        ORDER BY step, id LIMIT \(remaining)
-                        """)
-                } else {
+            if let readable = start.readablePartitions {
+                rows = try await reads.stored(Self.userSnapshotPage(steps, partitions: readable, limit: limit))
+            } else {
+                // Each query walks its table's part of the key's index.
+                for read in steps where rows.count < limit {
                     rows += try await reads.stored("""
                         SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
                         WHERE deleted_at IS NULL AND table_name = \(read.firstTable)
                         AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
-                        ORDER BY id LIMIT \(remaining)
+                        ORDER BY id LIMIT \(limit - rows.count)
                         """)
                 }
             }
             guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: start.counter.value) }
-            return SyncStoredPage(rows: rows, counter: start.counter.value, digests: try await reads.digests(readable: partitions))
+            return SyncStoredPage(rows: rows, counter: start.counter.value, digests: try await start.digests(reading: reads))
         }
+    }
+
+    /// A user's snapshot page, the reads of `steps` (``SyncSchema/snapshotReads(after:tables:for:)``)
+    /// in one statement: the rows of the user's `partitions` in the tables
+    /// read by partitions (the partitions as values: see ``changes(after:limit:tables:for:)``),
+    /// and each shared table's from the key's index, up to `limit`; in the
+    /// tables' order of `steps` (the database's collation may sort them
+    /// otherwise), then by id.
+    static func userSnapshotPage(_ steps: [SyncSnapshotRead], partitions: [String], limit: Int) -> PostgresQuery {
+        let tables = steps.flatMap(\.tables)
+        let partitioned = steps.filter(\.byPartitions).flatMap(\.tables)
+        let shared = steps.filter { !$0.byPartitions }.flatMap(\.tables)
+        // The row the page continues after, in the first table.
+        let first = steps.first?.firstTable ?? ""
+        let after = steps.first?.afterID
+        let columns = PostgresSyncRows.columns
+        return """
+            SELECT \(unescaped: columns) FROM (
+                SELECT \(unescaped: columns), array_position(\(tables), table_name) AS step FROM (
+                    SELECT \(unescaped: columns) FROM sync_server_row
+                    WHERE partition_key = ANY(\(partitions)) AND table_name = ANY(\(partitioned)) AND deleted_at IS NULL
+                    AND (table_name <> \(first) OR \(after)::uuid IS NULL OR id > \(after))
+                    OFFSET 0) mine
+                UNION ALL
+                SELECT \(unescaped: columns), array_position(\(tables), table_name) FROM unnest(\(shared)) AS s (name), LATERAL (
+                    SELECT \(unescaped: columns) FROM sync_server_row
+                    WHERE deleted_at IS NULL AND table_name = s.name AND (table_name <> \(first) OR \(after)::uuid IS NULL OR id > \(after))
+                    ORDER BY id LIMIT \(limit)) whole
+            ) page
+            ORDER BY step, id LIMIT \(limit)
+            """
     }
 
     // MARK: - Transactions

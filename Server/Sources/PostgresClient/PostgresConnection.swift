@@ -44,6 +44,13 @@ package final class PostgresConnection: @unchecked Sendable {
     private let notices: PostgresNoticeLog
     private let state = Mutex(State())
     private var finished = false
+    /// The names of the statements prepared on the connection, by their
+    /// SQL; only used on `queue`.
+    private var preparedNames: [String: String] = [:]
+
+    /// The most statements a connection prepares; later ones run unprepared,
+    /// so that no text made anew each time fills PostgreSQL's memory.
+    package static let maximumPreparedStatements = 128
 
     init(connection: OpaquePointer, queue: DispatchQueue, wake: Int32, notices: PostgresNoticeLog, id: Int, endpoint: String) {
         self.connection = connection
@@ -140,10 +147,31 @@ package final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// On the queue: sends the statement, and reads every result.
+    /// On the queue: sends the statement (prepared first, the first time,
+    /// when it asks to be), and reads every result.
     private func execute(_ query: PostgresQuery) throws -> PostgresRows {
         try checkOpen()
-        guard try send(query) == 1 else { throw lost() }
+        let name = try preparedName(of: query)
+        guard try send(query, prepared: name) == 1 else { throw lost() }
+        return try results()
+    }
+
+    /// The name of the statement prepared for `query` on the connection,
+    /// prepared now if need be; nil for a statement that runs unprepared.
+    private func preparedName(of query: PostgresQuery) throws -> String? {
+        guard query.isPrepared else { return nil }
+        if let name = preparedNames[query.sql] { return name }
+        guard preparedNames.count < Self.maximumPreparedStatements else { return nil }
+        let name = "s\(preparedNames.count + 1)"
+        let types = query.bindings.map { Oid($0.type.rawValue) }
+        guard PQsendPrepare(connection, name, query.sql, Int32(types.count), types) == 1 else { throw lost() }
+        _ = try results()
+        preparedNames[query.sql] = name
+        return name
+    }
+
+    /// On the queue: reads every result of the statement sent.
+    private func results() throws -> PostgresRows {
         try flush()
         var rows: PostgresRows?
         var failure: (any Error)?
@@ -162,8 +190,9 @@ package final class PostgresConnection: @unchecked Sendable {
         return rows
     }
 
-    /// Hands the statement and its parameters to libpq; its answer.
-    private func send(_ query: PostgresQuery) throws -> Int32 {
+    /// Hands the statement (or the name it was prepared with) and its
+    /// parameters to libpq; its answer.
+    private func send(_ query: PostgresQuery, prepared name: String?) throws -> Int32 {
         let bindings = query.bindings
         let types = bindings.map { Oid($0.type.rawValue) }
         let lengths = bindings.map { Int32($0.bytes?.count ?? 0) }
@@ -180,6 +209,9 @@ package final class PostgresConnection: @unchecked Sendable {
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             let values: [UnsafePointer<CChar>?] = zip(bindings, offsets).map { binding, offset in
                 binding.bytes == nil ? nil : base + offset
+            }
+            if let name {
+                return PQsendQueryPrepared(connection, name, Int32(bindings.count), values, lengths, formats, 1)
             }
             return PQsendQueryParams(connection, query.sql, Int32(bindings.count), types, values, lengths, formats, 1)
         }

@@ -14,6 +14,20 @@ package struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
     package var sql: String
     /// The parameters' values, in order.
     package var bindings: [PostgresBinding]
+    /// Whether the connection prepares the statement once and runs it
+    /// again by name (``prepared()``).
+    package private(set) var isPrepared = false
+
+    /// The statement, prepared by each connection the first time it runs
+    /// it and then run by name: PostgreSQL plans it at most a few times
+    /// per connection instead of at every run. For the statements of the
+    /// hot paths, whose text is always the same; a connection prepares
+    /// at most ``PostgresConnection/maximumPreparedStatements``.
+    package func prepared() -> PostgresQuery {
+        var query = self
+        query.isPrepared = true
+        return query
+    }
 
     /// A statement written in full, without parameters.
     package init(unsafeSQL sql: String) {

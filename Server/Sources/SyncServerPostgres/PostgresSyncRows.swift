@@ -156,7 +156,7 @@ struct PostgresSyncRows {
 
     /// The rows a query of ``columns`` selects, checked by the declaration.
     func stored(_ query: PostgresQuery) async throws -> [SyncStoredRow] {
-        try await connection.query(query, logger: logger)
+        try await connection.query(query.prepared(), logger: logger)
             .decode((String, UUID, Int64, String?, String?, Date?, String?, String?).self)
             .map { tableName, id, version, values, columnVersions, deletedAt, owner, partition in
                 guard let table = schema.table(tableName) else { throw SyncChangeError.unknownTable(tableName) }

@@ -90,7 +90,8 @@ extension PostgresSyncRows {
     /// table order.
     func digests() async throws -> [SyncTableDigest] {
         try await connection.query(
-            "SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name", logger: logger
+            PostgresQuery("SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name").prepared(),
+            logger: logger
         ).decode((String, String?, Int64, Int64).self).compactMap { name, columns, rows, checksum in
             SyncTableDigest(kept: name, columns: columns, rows: Int(rows), checksum: checksum, schema: schema)
         }

@@ -53,7 +53,7 @@ extension PostgresSyncStore {
         // One row per kind of fact: 0 the counter (with whether the access
         // changed), 1 a grant, 2 a table's whole digest, 3 a digest of one
         // of the user's partitions.
-        let facts = try await connection.query("""
+        let facts = try await connection.query(PostgresQuery("""
             SELECT 0, NULL::text, NULL::text, c.value, c.floor,
                    EXISTS (SELECT 1 FROM sync_server_access_change a WHERE a.user_name = \(user.name) AND a.version > \(version)),
                    \(unescaped: scanSettings)
@@ -66,7 +66,7 @@ extension PostgresSyncStore {
             SELECT 3, table_name, NULL, row_count, checksum, NULL, NULL FROM sync_server_partition_digest
             WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
                                     UNION ALL SELECT \(SyncPartition.user(user.name)))
-            """, logger: logger).decode((Int64, String?, String?, Int64?, Int64?, Bool?, String?).self)
+            """).prepared(), logger: logger).decode((Int64, String?, String?, Int64?, Int64?, Bool?, String?).self)
         var counter: SyncCounter?
         var accessChanged = false
         var grants: [SyncGrant] = []
@@ -103,9 +103,9 @@ extension PostgresSyncStore {
 
     /// The counter and its floor (``readStart(_:_:schema:for:accessChangedAfter:)``).
     static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> SyncCounter {
-        guard let (value, floor, _) = try await connection.query("""
+        guard let (value, floor, _) = try await connection.query(PostgresQuery("""
             SELECT value, floor, \(unescaped: scanSettings) FROM sync_server_counter WHERE id = 1
-            """, logger: logger).first((Int64, Int64, String).self) else { throw PostgresStoreError.counterMissing }
+            """).prepared(), logger: logger).first((Int64, Int64, String).self) else { throw PostgresStoreError.counterMissing }
         return SyncCounter(value: value, floor: floor)
     }
 }

@@ -372,16 +372,20 @@ public final class PostgresSyncStore: SyncRowStore {
     /// A user's snapshot page, the reads of `steps` (``SyncSchema/snapshotReads(after:tables:for:)``)
     /// in one statement: the rows of the user's `partitions` in the tables
     /// read by partitions (the partitions as values: see ``changes(after:limit:tables:for:)``),
-    /// and each shared table's from the key's index, up to `limit`; in the
+    /// and each shared table's from the key's index (the one the page
+    /// continues in from the row after its id), up to `limit`; in the
     /// tables' order of `steps` (the database's collation may sort them
     /// otherwise), then by id.
     static func userSnapshotPage(_ steps: [SyncSnapshotRead], partitions: [String], limit: Int) -> PostgresQuery {
         let tables = steps.flatMap(\.tables)
         let partitioned = steps.filter(\.byPartitions).flatMap(\.tables)
-        let shared = steps.filter { !$0.byPartitions }.flatMap(\.tables)
         // The row the page continues after, in the first table.
         let first = steps.first?.firstTable ?? ""
         let after = steps.first?.afterID
+        // A shared table the page continues in, read in a range of its
+        // keys; the others from their first row.
+        let continued = steps.first.flatMap { read in read.byPartitions || read.afterID == nil ? nil : read.firstTable }
+        let shared = steps.filter { !$0.byPartitions }.flatMap(\.tables).filter { $0 != continued }
         let columns = PostgresSyncRows.columns
         return """
             SELECT \(unescaped: columns) FROM (
@@ -391,10 +395,13 @@ public final class PostgresSyncStore: SyncRowStore {
                     AND (table_name <> \(first) OR \(after)::uuid IS NULL OR id > \(after))
                     OFFSET 0) mine
                 UNION ALL
+                SELECT \(unescaped: columns), array_position(\(tables), table_name) FROM (
+                    SELECT \(unescaped: columns) FROM sync_server_row
+                    WHERE deleted_at IS NULL AND table_name = \(continued) AND id > \(after) ORDER BY id LIMIT \(limit)) continued
+                UNION ALL
                 SELECT \(unescaped: columns), array_position(\(tables), table_name) FROM unnest(\(shared)) AS s (name), LATERAL (
                     SELECT \(unescaped: columns) FROM sync_server_row
-                    WHERE deleted_at IS NULL AND table_name = s.name AND (table_name <> \(first) OR \(after)::uuid IS NULL OR id > \(after))
-                    ORDER BY id LIMIT \(limit)) whole
+                    WHERE deleted_at IS NULL AND table_name = s.name ORDER BY id LIMIT \(limit)) whole
             ) page
             ORDER BY step, id LIMIT \(limit)
             """

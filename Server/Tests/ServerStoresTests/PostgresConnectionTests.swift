@@ -26,6 +26,30 @@ import TestSupport
         }
     }
 
+    /// A prepared statement runs again by name with other values (one
+    /// statement in pg_prepared_statements); past the most a connection
+    /// prepares, a statement runs unprepared, as right.
+    @Test func aPreparedStatementRunsAgainByNameAndPastTheMostOnesRunUnprepared() async throws {
+        try await withConnection { connection in
+            for value in [1, 2, 3] {
+                let query = PostgresQuery("SELECT \(Int64(value)) * 2").prepared()
+                let doubled = try await connection.query(query, logger: postgresTestLogger).first(Int64.self)
+                #expect(doubled == Int64(value * 2))
+            }
+            let counted = PostgresQuery(unsafeSQL: "SELECT count(*) FROM pg_prepared_statements")
+            let once = try await connection.query(counted, logger: postgresTestLogger).first(Int64.self)
+            #expect(once == 1)
+            for number in 0..<PostgresConnection.maximumPreparedStatements {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(number)").prepared(), logger: postgresTestLogger)
+            }
+            let most = try await connection.query(counted, logger: postgresTestLogger).first(Int64.self)
+            #expect(most == Int64(PostgresConnection.maximumPreparedStatements))
+            let past = PostgresQuery(unsafeSQL: "SELECT 'past the most'").prepared()
+            let answer = try await connection.query(past, logger: postgresTestLogger).first(String.self)
+            #expect(answer == "past the most")
+        }
+    }
+
     @Test func noticesGoToTheLoggerAndWarningsAsWarnings() async throws {
         let log = RecordedLog()
         try await withConnection(logger: log.logger) { connection in

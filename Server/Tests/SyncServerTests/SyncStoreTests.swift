@@ -319,8 +319,9 @@ import Testing
         }
     }
 
-    /// A user's snapshot pages, of every size: the shared table's rows,
-    /// then their rows and their groups' of the other tables, each once,
+    /// A user's snapshot pages, of every size: the shared table's rows (a
+    /// page may continue in it), then their rows and their groups' of the
+    /// other tables, each once,
     /// in key order, across the tables that one read of partitions covers
     /// (diary, member, note, notebook); never another user's, never a
     /// deleted one.
@@ -331,14 +332,15 @@ import Testing
             do {
                 let rows = MemoryRows(schema: .testUsers)
                 let alice = SyncUser(name: "alice", roles: ["editor"]), bob = SyncUser(name: "bob", roles: [])
-                let shared = UUID(), sharedNote = UUID(), membership = UUID(), board = UUID(), aliceDiary = UUID()
+                let shared = UUID(), sharedNote = UUID(), membership = UUID(), board = UUID(), news = UUID(), aliceDiary = UUID()
                 let own = UUID(), ownNote = UUID(), bobDiary = UUID(), deletedDiary = UUID()
                 let byAlice = try await store.apply(SyncWrite([
                     try rows.upsert("notebook", shared, ["name": .text("Shared")]),
                     try rows.upsert("note", sharedNote, ["notebook": .uuid(shared), "title": .text("Plan")]),
                     try rows.upsert("member", membership, ["notebook": .uuid(shared), "user": .text("bob")]),
                     try rows.upsert("diary", aliceDiary, ["text": .text("Alice's")]),
-                    try rows.upsert("board", board, ["text": .text("News")]),
+                    try rows.upsert("board", board, ["text": .text("Rules")]),
+                    try rows.upsert("board", news, ["text": .text("News")]),
                 ], by: alice), at: Date())
                 let byBob = try await store.apply(SyncWrite([
                     try rows.upsert("notebook", own, ["name": .text("Own")]),
@@ -346,11 +348,11 @@ import Testing
                     try rows.upsert("diary", bobDiary, ["text": .text("Bob's")]),
                     try rows.upsert("diary", deletedDiary, ["text": .text("Gone")]),
                 ], by: bob), at: Date())
-                #expect((byAlice ?? []).map(\.status) + (byBob ?? []).map(\.status) == Array(repeating: .applied, count: 9))
-                let deleted = try await store.apply(SyncWrite([try rows.delete("diary", deletedDiary, base: 9)], by: bob), at: Date())
+                #expect((byAlice ?? []).map(\.status) + (byBob ?? []).map(\.status) == Array(repeating: .applied, count: 10))
+                let deleted = try await store.apply(SyncWrite([try rows.delete("diary", deletedDiary, base: 10)], by: bob), at: Date())
                 #expect(deleted?.map(\.status) == [.applied])
 
-                let expected = [SyncRowKey(table: "board", id: board), SyncRowKey(table: "diary", id: bobDiary),
+                let expected = [SyncRowKey(table: "board", id: board), SyncRowKey(table: "board", id: news), SyncRowKey(table: "diary", id: bobDiary),
                                 SyncRowKey(table: "member", id: membership)]
                     + [sharedNote, ownNote].map { SyncRowKey(table: "note", id: $0) } + [shared, own].map { SyncRowKey(table: "notebook", id: $0) }
                 for limit in [1, 2, 3, 100] {

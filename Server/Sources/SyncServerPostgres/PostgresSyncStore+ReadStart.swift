@@ -99,6 +99,7 @@ extension PostgresSyncStore {
     /// as one text column.
     private static let scanSettings = """
         set_config('enable_bitmapscan', 'off', true) || set_config('enable_seqscan', 'off', true) || set_config('jit', 'off', true)
+        || set_config('plan_cache_mode', 'force_generic_plan', true)
         """
 
     /// The counter and its floor (``readStart(_:_:schema:for:accessChangedAfter:)``).

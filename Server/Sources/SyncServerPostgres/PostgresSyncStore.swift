@@ -356,12 +356,21 @@ public final class PostgresSyncStore: SyncRowStore {
             } else {
                 // Each query walks its table's part of the key's index.
                 for read in steps where rows.count < limit {
-                    rows += try await reads.stored("""
-                        SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
-                        WHERE deleted_at IS NULL AND table_name = \(read.firstTable)
-                        AND (\(read.afterID)::uuid IS NULL OR id > \(read.afterID))
-                        ORDER BY id LIMIT \(limit - rows.count)
-                        """)
+                    // Two statements, each planned once for every page: the
+                    // key's range, with the row it continues after or not.
+                    if let after = read.afterID {
+                        rows += try await reads.stored("""
+                            SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                            WHERE deleted_at IS NULL AND table_name = \(read.firstTable) AND id > \(after)
+                            ORDER BY id LIMIT \(limit - rows.count)
+                            """)
+                    } else {
+                        rows += try await reads.stored("""
+                            SELECT \(unescaped: PostgresSyncRows.columns) FROM sync_server_row
+                            WHERE deleted_at IS NULL AND table_name = \(read.firstTable)
+                            ORDER BY id LIMIT \(limit - rows.count)
+                            """)
+                    }
                 }
             }
             guard rows.count < limit else { return SyncStoredPage(rows: rows, counter: start.counter.value) }

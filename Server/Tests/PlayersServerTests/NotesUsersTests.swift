@@ -134,6 +134,49 @@ import Testing
         }
     }
 
+    /// A member's device that watches the server (`notes sync --watch`):
+    /// a share brings the notebook and its note, an unshare takes them off
+    /// it, with no sync of its own. The membership change answers the
+    /// watcher's long-poll (410), and the snapshot it then takes removes
+    /// them. No latency is timed: the test waits on the device's rows.
+    @Test(arguments: StoreKind.allCases)
+    func anUnshareTakesTheNotebookOffAWatchingDeviceOfTheMember(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let users = try await Users.start(sandbox)
+            let laptop = try await users.device("alice-laptop", of: "alice")
+            let phone = try await users.device("bob-phone", of: "bob")
+            let work = try await laptop.add(["notebook", "add", "Work"])
+            _ = try await laptop.add(["note", "add", "--notebook", work, "--title", "Plan"])
+            try await laptop.sync()
+            let watcher = try WatchProcess(
+                try phone.process.makeProcess(["sync", "--watch", "--url", users.url, "--token-file", phone.tokenFile]),
+                outputIn: sandbox.folder.url)
+            try watcher.waitForLines(1)
+            // The rows of the phone, read by a connection of the test's own.
+            let rows = { () throws -> [Int] in
+                try phone.process.withDatabase { queue in
+                    try queue.read { db in
+                        try ["notebook", "note"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 }
+                    }
+                }
+            }
+            #expect(try rows() == [0, 0])
+
+            try await laptop.run(["notebook", "share", work, "--with", "bob"])
+            try await laptop.sync()
+            try await waitUntil("the shared notebook and its note on bob's watching phone", every: .milliseconds(100)) {
+                try rows() == [1, 1]
+            }
+            try await laptop.run(["notebook", "unshare", work, "--with", "bob"])
+            try await laptop.sync()
+            try await waitUntil("the notebook and its note off bob's watching phone", every: .milliseconds(100)) {
+                try rows() == [0, 0]
+            }
+            #expect(try watcher.stop(SIGINT) == 0, "\(watcher.errorText)")
+            #expect(try users.server.stop() == 0)
+        }
+    }
+
     /// What a client sends cannot widen what its user reads or writes:
     /// another user's cursor, a row named by id, a table named in `tables=`,
     /// a change to another user's row, a tombstone of one.

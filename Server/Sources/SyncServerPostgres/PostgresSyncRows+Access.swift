@@ -7,7 +7,7 @@ import SyncServer
 /// Users' access (``SyncRights``) as the PostgreSQL store carries it out:
 /// the grants of groups and memberships (`sync_server_grant`), when each
 /// user's access last changed (`sync_server_access_change`, read with the
-/// counter: ``PostgresSyncStore/readStart(_:_:for:accessChangedAfter:)``);
+/// counter: ``PostgresSyncStore/readStart(_:_:schema:cache:for:accessChangedAfter:)``);
 /// the read filter is in each read's query (``PostgresSyncStore``).
 extension PostgresSyncRows {
     /// What `user` may read and write, in the transaction of the connection.

@@ -3,9 +3,9 @@ import PostgresClient
 import SyncSchema
 import SyncServer
 
-/// What every read of pages reads first, in one round trip: the counter
-/// and its floor, and for a user, their grants, whether their memberships
-/// changed after a cursor, and the digests of the rows they read.
+/// What every read of pages reads first: the counter and its floor, and
+/// for a user, their grants, whether their memberships changed after a
+/// cursor, and the digests of the rows they read.
 struct PostgresReadStart {
     let counter: SyncCounter
     /// The user's rights; nil for a read of every row.
@@ -32,7 +32,9 @@ struct PostgresReadStart {
 
 extension PostgresSyncStore {
     /// The counter; for `user`, with their rights, whether their access
-    /// changed after `version`, and their digests: one statement either way.
+    /// changed after `version`, and their digests, kept in `cache` at the
+    /// counter (``PostgresUserReadCache``): one statement when the counter
+    /// has not moved since the user's last read, two when it has.
     ///
     /// In the same round trip it makes the transaction's later reads range
     /// scans of an index in its order: every read of the store is (a page
@@ -45,64 +47,74 @@ extension PostgresSyncStore {
     ///
     /// A user's digests are read whether the page is the last or not: a
     /// statement of its own costs more than its few rows.
-    static func readStart(_ connection: PostgresConnection, _ logger: Logger, schema: SyncSchema, for user: SyncUser? = nil,
-                          accessChangedAfter version: Int64? = nil) async throws -> PostgresReadStart {
-        guard let user else {
-            return PostgresReadStart(counter: try await counter(connection, logger), rights: nil, accessChanged: false, digests: nil)
+    static func readStart(_ connection: PostgresConnection, _ logger: Logger, schema: SyncSchema, cache: PostgresUserReadCache,
+                          for user: SyncUser? = nil, accessChangedAfter version: Int64? = nil) async throws -> PostgresReadStart {
+        let counter = try await Self.counter(connection, logger)
+        guard let user else { return PostgresReadStart(counter: counter, rights: nil, accessChanged: false, digests: nil) }
+        let facts: PostgresUserReadCache.Facts
+        if let kept = cache.facts(of: user.name, at: counter.value) {
+            facts = kept
+        } else {
+            facts = try await userFacts(connection, logger, schema: schema, of: user, at: counter)
+            cache.keep(facts, of: user.name)
         }
-        // One row per kind of fact: 0 the counter (with whether the access
-        // changed), 1 a grant, 2 a table's whole digest, 3 a digest of one
-        // of the user's partitions.
+        return PostgresReadStart(counter: counter, rights: SyncRights(user: user, grants: facts.grants),
+                                 accessChanged: version.map { version in facts.accessChangedAt.map { $0 > version } ?? false } ?? false,
+                                 digests: facts.digests)
+    }
+
+    /// The facts of `user` (``PostgresUserReadCache/Facts``) in the read's
+    /// transaction, whose counter is `counter`, in one statement: one row
+    /// per fact, 1 a grant, 2 a table's whole digest, 3 a digest of one of
+    /// the user's partitions, 0 the version of their last change of
+    /// memberships.
+    private static func userFacts(_ connection: PostgresConnection, _ logger: Logger, schema: SyncSchema, of user: SyncUser,
+                                  at counter: SyncCounter) async throws -> PostgresUserReadCache.Facts {
         let facts = try await connection.query(PostgresQuery("""
-            SELECT 0, NULL::text, NULL::text, c.value, c.floor,
-                   EXISTS (SELECT 1 FROM sync_server_access_change a WHERE a.user_name = \(user.name) AND a.version > \(version)),
-                   \(unescaped: scanSettings)
-            FROM sync_server_counter c WHERE c.id = 1
+            SELECT 0, NULL::text, NULL::text, version, NULL::bigint, NULL::boolean FROM sync_server_access_change WHERE user_name = \(user.name)
             UNION ALL
-            SELECT 1, partition_key, NULL, NULL, NULL, is_owner, NULL FROM sync_server_grant WHERE user_name = \(user.name)
+            SELECT 1, partition_key, NULL, NULL, NULL, is_owner FROM sync_server_grant WHERE user_name = \(user.name)
             UNION ALL
-            SELECT 2, table_name, columns, row_count, checksum, NULL, NULL FROM sync_server_digest
+            SELECT 2, table_name, columns, row_count, checksum, NULL FROM sync_server_digest
             UNION ALL
-            SELECT 3, table_name, NULL, row_count, checksum, NULL, NULL FROM sync_server_partition_digest
+            SELECT 3, table_name, NULL, row_count, checksum, NULL FROM sync_server_partition_digest
             WHERE partition_key IN (SELECT partition_key FROM sync_server_grant WHERE user_name = \(user.name)
                                     UNION ALL SELECT \(SyncPartition.user(user.name)))
-            """).prepared(), logger: logger).decode((Int64, String?, String?, Int64?, Int64?, Bool?, String?).self)
-        var counter: SyncCounter?
-        var accessChanged = false
+            """).prepared(), logger: logger).decode((Int64, String?, String?, Int64?, Int64?, Bool?).self)
+        var accessChangedAt: Int64?
         var grants: [SyncGrant] = []
         var whole: [SyncTableDigest] = []
         var partitions: [SyncTableDigest] = []
-        for (kind, name, columns, first, second, flag, _) in facts {
-            switch (kind, name, first, second) {
-            case (0, _, let value?, let floor?):
-                counter = SyncCounter(value: value, floor: floor)
-                accessChanged = flag ?? false
-            case (1, let partition?, _, _):
-                grants.append(SyncGrant(partition: partition, user: user.name, isOwner: flag ?? false))
-            case (2, let table?, let rows?, let checksum?):
+        for (kind, name, columns, first, second, flag) in facts {
+            switch (kind, name, first, second, flag) {
+            case (0, _, let version?, _, _):
+                accessChangedAt = version
+            case (1, let partition?, _, _, let isOwner?):
+                grants.append(SyncGrant(partition: partition, user: user.name, isOwner: isOwner))
+            case (2, let table?, let rows?, let checksum?, _):
                 if let digest = SyncTableDigest(kept: table, columns: columns, rows: Int(rows), checksum: checksum, schema: schema) {
                     whole.append(digest)
                 }
-            case (3, let table?, let rows?, let checksum?):
+            case (3, let table?, let rows?, let checksum?, _):
                 partitions.append(SyncTableDigest(table: table, columns: [], rows: Int(rows), checksum: UInt64(bitPattern: checksum)))
             default:
-                throw PostgresDecodingError("a row of kind \(kind) of the read's start lacks a column its kind has.")
+                throw PostgresDecodingError("a row of kind \(kind) of a user's facts lacks a column its kind has.")
             }
         }
-        guard let counter else { throw PostgresStoreError.counterMissing }
         whole.sort { $0.table < $1.table }
-        return PostgresReadStart(counter: counter, rights: SyncRights(user: user, grants: grants), accessChanged: accessChanged,
-                                 digests: SyncPartitionDigest.readable(whole, partitions: partitions, schema: schema))
+        return PostgresUserReadCache.Facts(counter: counter.value, grants: grants, accessChangedAt: accessChangedAt,
+                                           digests: SyncPartitionDigest.readable(whole, partitions: partitions, schema: schema))
     }
 
-    /// The settings of the transaction's later reads (``readStart(_:_:schema:for:accessChangedAfter:)``),
+    /// The settings of the transaction's later reads (``readStart(_:_:schema:cache:for:accessChangedAfter:)``),
     /// as one text column.
     private static let scanSettings = """
         set_config('enable_bitmapscan', 'off', true) || set_config('enable_seqscan', 'off', true) || set_config('jit', 'off', true)
         || set_config('plan_cache_mode', 'force_generic_plan', true)
         """
 
-    /// The counter and its floor (``readStart(_:_:schema:for:accessChangedAfter:)``).
+    /// The counter and its floor, with the settings of the transaction's
+    /// later reads (``readStart(_:_:schema:cache:for:accessChangedAfter:)``).
     static func counter(_ connection: PostgresConnection, _ logger: Logger) async throws -> SyncCounter {
         guard let (value, floor, _) = try await connection.query(PostgresQuery("""
             SELECT value, floor, \(unescaped: scanSettings) FROM sync_server_counter WHERE id = 1

@@ -33,6 +33,8 @@ public final class PostgresSyncStore: SyncRowStore {
     /// Listens to `sync_changes`, which every writing transaction notifies
     /// of its counter.
     private let listener: PostgresChangeListener
+    /// The users' rights and digests, at the counter they were read at.
+    let userReads = PostgresUserReadCache()
     private let isClosed = Mutex(false)
 
     /// Connects, and creates or migrates the store's tables. Throws one
@@ -307,8 +309,8 @@ public final class PostgresSyncStore: SyncRowStore {
     /// older than the floor or later than the counter, or the user's
     /// access changed since: the client must take a snapshot.
     public func changes(after version: Int64, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage? {
-        try await read { [schema] connection, logger in
-            let start = try await Self.readStart(connection, logger, schema: schema, for: user, accessChangedAfter: version)
+        try await read { [schema, userReads] connection, logger in
+            let start = try await Self.readStart(connection, logger, schema: schema, cache: userReads, for: user, accessChangedAfter: version)
             let counter = start.counter
             guard counter.answersDelta(after: version), !start.accessChanged else { return nil }
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
@@ -346,8 +348,8 @@ public final class PostgresSyncStore: SyncRowStore {
     }
 
     public func snapshot(after key: SyncRowKey?, limit: Int, tables filter: SyncTableFilter?, for user: SyncUser?) async throws -> SyncStoredPage {
-        try await read { [schema] connection, logger in
-            let start = try await Self.readStart(connection, logger, schema: schema, for: user)
+        try await read { [schema, userReads] connection, logger in
+            let start = try await Self.readStart(connection, logger, schema: schema, cache: userReads, for: user)
             let reads = PostgresSyncRows(connection: connection, logger: logger, schema: schema)
             let steps = schema.snapshotReads(after: key, tables: filter, for: user)
             var rows: [SyncStoredRow] = []

@@ -16,9 +16,9 @@ extension ServerSyncDatabase {
         while let request = missing.nextRequest() {
             switch request {
             case .liveRows(let table, let after, let limit):
-                missing.receive(try storedRows(db, sql: """
+                missing.receive(try storedRows(db.cachedStatement(sql: """
                     SELECT * FROM sync_server_row WHERE table_name = ? AND deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?
-                    """, arguments: [table, after?.uuidString ?? "", limit]))
+                    """), arguments: [table, after?.uuidString ?? "", limit]))
             case .save(let digest, let partitions):
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO sync_server_digest (table_name, columns, row_count, checksum) VALUES (?, ?, ?, ?)
@@ -53,9 +53,9 @@ extension ServerSyncDatabase {
         }
         for change in SyncKeptDigest.partitionsKept(partitions, by: applied) {
             // SQLite has no XOR operator: the sum is made here.
-            let kept = try Row.fetchOne(db, sql: """
+            let kept = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT row_count, checksum FROM sync_server_partition_digest WHERE table_name = ? AND partition_key = ?
-                """, arguments: [change.digest.table, change.partition])
+                """), arguments: [change.digest.table, change.partition])
             try db.execute(sql: """
                 INSERT OR REPLACE INTO sync_server_partition_digest (table_name, partition_key, row_count, checksum) VALUES (?, ?, ?, ?)
                 """, arguments: [change.digest.table, change.partition, (kept?[0] ?? 0) + change.digest.rows,
@@ -70,9 +70,9 @@ extension ServerSyncDatabase {
     func digests(_ db: Database, for user: SyncUser?) throws -> [SyncTableDigest] {
         let whole = try digests(db)
         guard let user else { return whole }
-        let readable = try Row.fetchAll(db, sql: """
+        let readable = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT table_name, row_count, checksum FROM sync_server_partition_digest WHERE \(Self.readablePartitions)
-            """, arguments: StatementArguments(Self.readablePartitionsArguments(user))).map { row in
+            """), arguments: StatementArguments(Self.readablePartitionsArguments(user))).map { row in
             SyncTableDigest(table: row["table_name"], columns: [], rows: row["row_count"], checksum: UInt64(bitPattern: row["checksum"]))
         }
         return SyncPartitionDigest.readable(whole, partitions: readable, schema: schema)
@@ -81,7 +81,7 @@ extension ServerSyncDatabase {
     /// The digests of the declared tables that cover their columns, in
     /// table order.
     func digests(_ db: Database) throws -> [SyncTableDigest] {
-        try Row.fetchAll(db, sql: "SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name")
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT table_name, columns, row_count, checksum FROM sync_server_digest ORDER BY table_name"))
             .compactMap { row in
                 SyncTableDigest(kept: row["table_name"], columns: row["columns"], rows: row["row_count"], checksum: row["checksum"],
                                 schema: schema)

@@ -22,7 +22,7 @@ extension ServerSyncDatabase {
 
     /// The counter, and the oldest version a delta can start after.
     static func counter(_ db: Database) throws -> SyncCounter {
-        guard let row = try Row.fetchOne(db, sql: "SELECT value, floor FROM sync_server_counter") else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT value, floor FROM sync_server_counter")) else {
             throw SyncStoreError.historyMissing
         }
         return SyncCounter(value: row[0], floor: row[1])
@@ -39,9 +39,9 @@ extension ServerSyncDatabase {
         var found: [SyncStoredRow] = []
         for (table, tableKeys) in Dictionary(grouping: keys, by: \.table) {
             for chunk in tableKeys.chunked(Self.chunkSize) {
-                found += try storedRows(db, sql: """
+                found += try storedRows(db.makeStatement(sql: """
                     SELECT * FROM sync_server_row WHERE table_name = ? AND id IN (\(placeholders(chunk.count)))
-                    """, arguments: StatementArguments([table] + chunk.map(\.id.uuidString)))
+                    """), arguments: StatementArguments([table] + chunk.map(\.id.uuidString)))
             }
         }
         return found
@@ -52,11 +52,11 @@ extension ServerSyncDatabase {
         var found: [SyncRowKey: SyncStoredRow] = [:]
         for (table, tableParents) in Dictionary(grouping: parents, by: \.table) {
             for chunk in tableParents.chunked(Self.chunkSize) {
-                let rows = try storedRows(db, sql: """
+                let rows = try storedRows(db.makeStatement(sql: """
                     SELECT DISTINCT r.* FROM sync_server_reference f
                     JOIN sync_server_row r ON r.table_name = f.table_name AND r.id = f.id
                     WHERE f.parent_table = ? AND f.parent_id IN (\(placeholders(chunk.count)))
-                    """, arguments: StatementArguments([table] + chunk.map(\.id.uuidString)))
+                    """), arguments: StatementArguments([table] + chunk.map(\.id.uuidString)))
                 for row in rows { found[row.key] = row }
             }
         }
@@ -113,9 +113,11 @@ extension ServerSyncDatabase {
     }
 
     /// The rows a query of `sync_server_row` selects, checked by the
-    /// declaration.
-    func storedRows(_ db: Database, sql: String, arguments: StatementArguments) throws -> [SyncStoredRow] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+    /// declaration. The hot reads, whose SQL has few variants, pass a
+    /// cached statement (``Database/cachedStatement(sql:)``): preparing
+    /// one costs more than running it on a page of rows.
+    func storedRows(_ statement: Statement, arguments: StatementArguments) throws -> [SyncStoredRow] {
+        try Row.fetchAll(statement, arguments: arguments).map { row in
             let tableName: String = row["table_name"]
             guard let table = schema.table(tableName) else { throw SyncChangeError.unknownTable(tableName) }
             let idText: String = row["id"]

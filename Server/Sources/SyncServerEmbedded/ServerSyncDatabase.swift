@@ -344,7 +344,7 @@ public final class ServerSyncDatabase: Sendable {
                 // version from the cursor: the other users' changes are
                 // never read.
                 let shared = schema.sharedTables
-                rows = try storedRows(db, sql: """
+                rows = try storedRows(db.cachedStatement(sql: """
                     SELECT * FROM (SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition
                                    WHERE \(Self.readablePartitions) AND version > ?\(tables) ORDER BY version LIMIT ?)
                     UNION ALL
@@ -352,11 +352,11 @@ public final class ServerSyncDatabase: Sendable {
                                    WHERE partition_key IS NULL AND table_name IN (\(databaseQuestionMarks(count: shared.count)))
                                    AND version > ?\(tables) ORDER BY version LIMIT ?)
                     ORDER BY version LIMIT ?
-                    """, arguments: StatementArguments(
+                    """), arguments: StatementArguments(
                         Self.readablePartitionsArguments(user) + [version] + tableArguments + [limit]
                             + shared as [any DatabaseValueConvertible] + [version] + tableArguments + [limit, limit]))
             } else {
-                rows = try storedRows(db, sql: "SELECT * FROM sync_server_row WHERE version > ?\(tables) ORDER BY version LIMIT ?",
+                rows = try storedRows(db.cachedStatement(sql: "SELECT * FROM sync_server_row WHERE version > ?\(tables) ORDER BY version LIMIT ?"),
                                       arguments: StatementArguments([version] + tableArguments + [limit]))
             }
             return SyncStoredPage(rows: rows, counter: counter.value, digests: rows.count < limit ? try digests(db, for: user) : [])
@@ -371,24 +371,21 @@ public final class ServerSyncDatabase: Sendable {
                          for user: SyncUser? = nil) throws -> SyncStoredPage {
         try writer.read { db in
             var rows: [SyncStoredRow] = []
+            var partitions: [String]?
             // Each statement walks a part of an index: a table's part of the
             // key's, or for a user, their part of the partitions' from the
             // key on, over a run of tables.
             for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
                 let after = read.afterID?.uuidString ?? ""
                 if let user, read.byPartitions {
-                    rows += try storedRows(db, sql: """
-                        SELECT * FROM sync_server_row INDEXED BY sync_server_row_partition_key
-                        WHERE \(Self.readablePartitions) AND (table_name, id) > (?, ?) AND table_name <= ?
-                        AND table_name IN (\(databaseQuestionMarks(count: read.tables.count))) AND deleted_at IS NULL
-                        ORDER BY table_name, id LIMIT ?
-                        """, arguments: StatementArguments(
-                            Self.readablePartitionsArguments(user) + [read.firstTable, after, read.lastTable]
-                                + read.tables as [any DatabaseValueConvertible] + [limit - rows.count]))
+                    let readable = try partitions ?? readablePartitionKeys(db, of: user)
+                    partitions = readable
+                    rows += try storedRows(db.cachedStatement(sql: Self.partitionsPageSQL(partitions: readable.count, tables: read.tables.count)),
+                                           arguments: Self.partitionsPageArguments(readable, user: user, read: read, after: after, limit: limit - rows.count))
                 } else {
-                    rows += try storedRows(db, sql: """
+                    rows += try storedRows(db.cachedStatement(sql: """
                         SELECT * FROM sync_server_row WHERE deleted_at IS NULL AND table_name = ? AND id > ? ORDER BY id LIMIT ?
-                        """, arguments: [read.firstTable, after, limit - rows.count])
+                        """), arguments: [read.firstTable, after, limit - rows.count])
                 }
             }
             return SyncStoredPage(rows: rows, counter: try Self.counter(db).value,

@@ -61,6 +61,9 @@ struct NotesDeviceProcess: Sendable {
     func withDatabase<T>(_ body: (DatabaseQueue) throws -> T) throws -> T {
         var configuration = Configuration()
         DatabaseKeySource.passphrase { Data("notes secret".utf8) }.configure(&configuration)
+        // The device may be committing (a watching `notes sync --watch`):
+        // wait for its lock as the app's own commands do, not fail.
+        configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: folder.path("\(name).db"), configuration: configuration)
         defer { try? queue.close() }
         return try body(queue)

@@ -356,16 +356,58 @@ import Testing
                                 SyncRowKey(table: "member", id: membership)]
                     + [sharedNote, ownNote].map { SyncRowKey(table: "note", id: $0) } + [shared, own].map { SyncRowKey(table: "notebook", id: $0) }
                 for limit in [1, 2, 3, 100] {
-                    var keys: [SyncRowKey] = []
-                    var after: SyncRowKey?
-                    // At most a page more than the rows: a page that does not
-                    // move on fails rather than hangs.
-                    for _ in 0...expected.count {
-                        let page = try await store.snapshot(after: after, limit: limit, tables: nil, for: bob)
-                        keys += page.rows.map(\.key)
-                        guard page.rows.count == limit, let last = page.rows.last else { break }
-                        after = last.key
-                    }
+                    let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
+                    #expect(keys == expected.sorted(), "limit \(limit)")
+                }
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+        }
+    }
+
+    /// The keys of the pages of `user`'s snapshot, `limit` rows a page,
+    /// until a page holds fewer: at most a page more than `rows`, so that
+    /// a page that does not move on fails rather than hangs.
+    func snapshotKeys(_ store: any SyncRowStore, for user: SyncUser, limit: Int, rows: Int) async throws -> [SyncRowKey] {
+        var keys: [SyncRowKey] = []
+        var after: SyncRowKey?
+        for _ in 0...rows {
+            let page = try await store.snapshot(after: after, limit: limit, tables: nil, for: user)
+            keys += page.rows.map(\.key)
+            guard page.rows.count == limit, let last = page.rows.last else { break }
+            after = last.key
+        }
+        return keys
+    }
+
+    /// A member of more groups than the embedded store merges in one
+    /// statement (``ServerSyncDatabase/mergedPartitionsLimit``) reads each
+    /// group's rows once, in key order, as a member of a few does.
+    @Test(arguments: StoreKind.allCases)
+    func aUsersSnapshotPagesOfManyGroupsHoldTheirRowsOnceInKeyOrder(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let store = try await TestSyncStore.open(sandbox, schema: .testUsers)
+            do {
+                let rows = MemoryRows(schema: .testUsers)
+                let alice = SyncUser(name: "alice", roles: []), bob = SyncUser(name: "bob", roles: [])
+                var changes: [SyncChange] = []
+                var expected: [SyncRowKey] = []
+                for index in 0..<(ServerSyncDatabase.mergedPartitionsLimit + 4) {
+                    let notebook = UUID(), note = UUID(), member = UUID()
+                    changes += [
+                        try rows.upsert("notebook", notebook, ["name": .text("Shared \(index)")]),
+                        try rows.upsert("note", note, ["notebook": .uuid(notebook), "title": .text("Note \(index)")]),
+                        try rows.upsert("member", member, ["notebook": .uuid(notebook), "user": .text("bob")]),
+                    ]
+                    expected += [SyncRowKey(table: "notebook", id: notebook), SyncRowKey(table: "note", id: note),
+                                 SyncRowKey(table: "member", id: member)]
+                }
+                let answers = try await store.apply(SyncWrite(changes, by: alice), at: Date())
+                #expect(answers?.map(\.status) == Array(repeating: .applied, count: changes.count))
+                for limit in [1, 7, 100] {
+                    let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
                     #expect(keys == expected.sorted(), "limit \(limit)")
                 }
             } catch {

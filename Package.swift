@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "PlayersSync", targets: ["PlayersSync"]),
         .library(name: "PlayersFiles", targets: ["PlayersFiles"]),
         .library(name: "AppFiles", targets: ["AppFiles"]),
+        // End-to-end sealing, apart: only an app that declares an
+        // end-to-end table links libsodium.
+        .library(name: "SyncSealing", targets: ["SyncSealing"]),
         // For the server's package (Server/), which depends on this one by
         // path: what both command lines share, and the tests' helpers.
         .library(name: "CommandLineBase", targets: ["CommandLineBase"]),
@@ -59,6 +62,19 @@ let package = Package(
         .target(
             name: "CipherDB",
             dependencies: ["CSQLCipher", "COpenSSL"]),
+        // Debian's libsodium-dev: XChaCha20-Poly1305, X25519 boxes and
+        // BLAKE2b for the end-to-end sealing of synced rows.
+        .systemLibrary(
+            name: "CSodium",
+            path: "Sources/CSodium",
+            providers: [.apt(["libsodium-dev"])]),
+        // End-to-end encryption of synced rows: partition keys, sealed
+        // values bound to their row, identity keys from a recovery key,
+        // keys wrapped from one user to another. It knows no database,
+        // no declaration and no HTTP.
+        .target(
+            name: "SyncSealing",
+            dependencies: ["CSodium"]),
         // The sync engine's HTTP client over libcurl: transport, retries,
         // paging, limits, and the engine's store (SyncEngineStore) that
         // it pushes from and stages pages into. Above the engine's
@@ -197,6 +213,9 @@ let package = Package(
         .testTarget(
             name: "SyncSchemaTests",
             dependencies: ["SyncSchema", "PlayersShared", "TestSupport"]),
+        .testTarget(
+            name: "SyncSealingTests",
+            dependencies: ["SyncSealing"]),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "CipherSync", "TestSupport"]),

@@ -215,7 +215,7 @@ let package = Package(
             dependencies: ["SyncSchema", "PlayersShared", "TestSupport"]),
         .testTarget(
             name: "SyncSealingTests",
-            dependencies: ["SyncSealing"]),
+            dependencies: ["SyncSealing", "SyncSchema"]),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "CipherSync", "TestSupport"]),

@@ -7,6 +7,10 @@ import SyncSchema
 public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A declared table that the database does not have.
     case missingTable(String)
+    /// A table declared end-to-end, which this release's engine does not
+    /// seal yet (Docs/EndToEnd.md): rather than sync it in the clear, it
+    /// refuses to install.
+    case endToEndNotYetSynced(String)
     /// A declared column that the database's table does not have.
     case missingColumn(table: String, column: String)
     /// A declared column whose SQL type would change the values it stores
@@ -38,6 +42,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .missingTable(let table):
             "the database has no table \(table), which the declaration syncs: create it in a migration before the sync engine's"
+        case .endToEndNotYetSynced(let table):
+            "the table \(table) is declared end-to-end, which this release's sync engine does not seal yet: "
+                + "declare it without \"endToEnd\" (Docs/EndToEnd.md)"
         case .missingColumn(let table, let column):
             "the table \(table) has no column \(column), which the declaration syncs: add it in a migration before the sync engine's"
         case .columnTypeMismatch(let table, let column, let declared, let sqlType):

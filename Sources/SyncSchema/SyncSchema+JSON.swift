@@ -30,12 +30,13 @@ extension SyncSchema {
     }
 
     /// The declaration as a file: what ``init(json:)`` reads back equal.
+    /// A server view (``serverView``) writes its declaration.
     public func json() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let declaration = declaration
         // Encoding these plain values cannot fail.
-        let format = tables.contains { $0.access != nil } ? 2 : 1
-        return try! encoder.encode(Declaration(format: format, tables: tables.map(DeclaredTable.init)))
+        return try! encoder.encode(Declaration(format: declaration.format, tables: declaration.tables.map(DeclaredTable.init)))
     }
 }
 
@@ -50,8 +51,9 @@ private struct DeclarationReading: VersionedObjectReading {
     /// names them beside a key it may not.
     static let keys = ["format", "tables"]
     static let tableKeys = ["name", "primaryKey", "conflicts", "columns"]
-    /// Format 2's keys of a table besides those.
+    /// Format 2's keys of a table besides those, and format 3's.
     static let tableKeysSinceFormat2 = ["access"]
+    static let tableKeysSinceFormat3 = ["endToEnd"]
     static let accessKeys = ["rule", "writers", "column", "group", "user"]
     static let columnKeys = [
         "name", "type", "required", "trimmed", "maximumLength", "maximumBytes", "allowsControlCharacters", "minimum", "maximum", "references",
@@ -97,6 +99,7 @@ private struct DeclarationReading: VersionedObjectReading {
 
     private mutating func table() throws(Violation) -> SyncTable {
         var name: String?, primaryKey: String?, conflicts: SyncConflictPolicy?, columns: [SyncColumn]?, access: SyncTableAccess?
+        var isEndToEnd = false
         var object = try json.beginObject()
         while let key = try json.nextKey(&object) {
             switch key {
@@ -109,14 +112,17 @@ private struct DeclarationReading: VersionedObjectReading {
                 while try json.nextElement(&array) != nil { read.append(try column()) }
                 columns = read
             case "access" where format >= 2: access = try json.null() ? nil : try self.access()
-            default: throw json.unknownKey(among: format >= 2 ? Self.tableKeys + Self.tableKeysSinceFormat2 : Self.tableKeys)
+            case "endToEnd" where format >= 3: isEndToEnd = try json.null() ? false : try json.boolean()
+            default:
+                throw json.unknownKey(among: Self.tableKeys + (format >= 2 ? Self.tableKeysSinceFormat2 : [])
+                    + (format >= 3 ? Self.tableKeysSinceFormat3 : []))
             }
         }
         guard let name else { throw json.missing("name") }
         guard let primaryKey else { throw json.missing("primaryKey") }
         guard let conflicts else { throw json.missing("conflicts") }
         guard let columns else { throw json.missing("columns") }
-        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns, access: access)
+        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: columns, access: access, isEndToEnd: isEndToEnd)
     }
 
     /// A table's `access`: its rule, and the rule's members or columns.
@@ -269,6 +275,7 @@ private struct DeclaredTable: Encodable {
         try object.put(table.conflicts, "conflicts")
         try object.put(table.columns.map(DeclaredColumn.init), "columns")
         try object.put(table.access.map(DeclaredAccess.init), "access")
+        try object.put(table.isEndToEnd ? true : nil, "endToEnd")
     }
 }
 

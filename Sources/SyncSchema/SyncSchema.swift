@@ -33,9 +33,10 @@ import Foundation
 /// ```
 public struct SyncSchema: Sendable, Equatable {
     /// The versions of the declaration format that this program reads:
-    /// 1, and 2, which adds a table's `access` (``SyncTableAccess``).
-    /// ``json()`` writes the first that holds the declaration.
-    public static let formats = 1...2
+    /// 1; 2, which adds a table's `access` (``SyncTableAccess``); 3, which
+    /// adds `endToEnd` (``SyncTable/isEndToEnd``). ``json()`` writes the
+    /// first that holds the declaration.
+    public static let formats = 1...3
 
     /// The tables, in the order of the declaration.
     public let tables: [SyncTable]
@@ -63,9 +64,50 @@ public struct SyncSchema: Sendable, Equatable {
                 }
             }
         }
-        for table in tables { try table.access?.check(table, among: byName) }
+        for table in tables {
+            try table.access?.check(table, among: byName)
+            try table.checkEndToEnd()
+        }
         self.tables = tables
         tablesInApplyOrder = try Self.parentsFirst(tables, byName)
+        declared = nil
+    }
+
+    /// The tables of the declaration this is the server view of
+    /// (``serverView``), in their two orders; nil for a declaration.
+    private let declared: (tables: [SyncTable], inApplyOrder: [SyncTable])?
+
+    /// The declaration as a server stores and validates it: each
+    /// end-to-end table as its ``SyncTable/serverView``, the others as
+    /// they are. Not checked again: a view has the reserved
+    /// ``SyncTable/sealedColumn``, and the same references and order. Its
+    /// ``json()`` and ``declaration`` are the declaration's.
+    public var serverView: SyncSchema {
+        guard declared == nil, tables.contains(where: \.isEndToEnd) else { return self }
+        return SyncSchema(tables: tables.map(\.serverView), inApplyOrder: tablesInApplyOrder.map(\.serverView),
+                          declared: (tables, tablesInApplyOrder))
+    }
+
+    /// The declaration: of a server view, the one it is the view of.
+    public var declaration: SyncSchema {
+        guard let declared else { return self }
+        return SyncSchema(tables: declared.tables, inApplyOrder: declared.inApplyOrder, declared: nil)
+    }
+
+    private init(tables: [SyncTable], inApplyOrder: [SyncTable], declared: (tables: [SyncTable], inApplyOrder: [SyncTable])?) {
+        self.tables = tables
+        tablesInApplyOrder = inApplyOrder
+        self.declared = declared
+    }
+
+    public static func == (lhs: SyncSchema, rhs: SyncSchema) -> Bool {
+        lhs.tables == rhs.tables && lhs.declared?.tables == rhs.declared?.tables
+    }
+
+    /// The format of the declaration's file: the first that holds it.
+    var format: Int {
+        if tables.contains(where: \.isEndToEnd) { return 3 }
+        return tables.contains { $0.access != nil } ? 2 : 1
     }
 
     /// The table named `name`.

@@ -10,6 +10,9 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidWriters(table: String)
     /// A table's access rule that the declaration's other tables break.
     case invalidAccess(table: String, String)
+    /// An end-to-end table that breaks a rule of such tables
+    /// (``SyncTable/isEndToEnd``).
+    case invalidEndToEnd(table: String, String)
     case invalidName(String, table: String?)
     case reservedName(String, table: String?)
     case noTables
@@ -36,6 +39,8 @@ public enum SyncSchemaError: Error, Equatable, Sendable, CustomStringConvertible
             return "table \(table) is shared without its writers: name one or more roles, each once, such as \"writers\": [\"editor\"]."
         case .invalidAccess(let table, let reason):
             return "table \(table)'s access is not valid: \(reason)."
+        case .invalidEndToEnd(let table, let reason):
+            return "table \(table) cannot be end-to-end: \(reason)."
         case .invalidName(let name, let table):
             return "\(Self.place(name, table)) is not a valid name: use 1 to \(SyncIdentifier.maximumLength) lowercase letters, digits and underscores, not starting with a digit."
         case .reservedName(let name, let table):

@@ -16,14 +16,21 @@ public struct SyncTable: Sendable, Equatable {
     /// Who reads and writes its rows on a server that knows its users;
     /// nil: none declared, which such a server refuses.
     public let access: SyncTableAccess?
+    /// Whether its rows are sealed end to end (`"endToEnd": true`, format
+    /// 3): the server stores and serves, besides the primary key and the
+    /// group column, one sealed value of the other columns
+    /// (``serverView``), which it has no key to open.
+    public let isEndToEnd: Bool
 
     /// A table; ``SyncSchema/init(tables:)`` checks its rules.
-    public init(name: String, primaryKey: String, conflicts: SyncConflictPolicy, columns: [SyncColumn], access: SyncTableAccess? = nil) {
+    public init(name: String, primaryKey: String, conflicts: SyncConflictPolicy, columns: [SyncColumn], access: SyncTableAccess? = nil,
+                isEndToEnd: Bool = false) {
         self.name = name
         self.primaryKey = primaryKey
         self.conflicts = conflicts
         self.columns = columns
         self.access = access
+        self.isEndToEnd = isEndToEnd
     }
 
     /// The column named `name`.

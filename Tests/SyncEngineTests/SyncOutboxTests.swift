@@ -25,6 +25,24 @@ import Testing
         try other.close()
     }
 
+    /// An end-to-end table is refused, not synced in the clear, until the
+    /// engine seals rows.
+    @Test func installingRefusesAnEndToEndTable() throws {
+        let sealed = try SyncSchema(tables: [
+            SyncTable(name: "diary", primaryKey: "id", conflicts: .serverWins, columns: [
+                SyncColumn(name: "id", type: .uuid, isRequired: true),
+                SyncColumn(name: "text", type: .text, maximumLength: 100),
+            ], access: .owner, isEndToEnd: true),
+        ])
+        let other = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE diary (id TEXT PRIMARY KEY, text TEXT)")
+            #expect(throws: SyncEngineError.endToEndNotYetSynced("diary")) { try db.installSyncEngine(for: sealed) }
+            #expect(try !db.tableExists("sync_outbox"))
+        }
+        try other.close()
+    }
+
     /// A column whose SQL type would change its values (a title kept as
     /// a number, a UUID as an integer) is refused, naming the type to give
     /// it; the types of the table in SyncEngine.md install.

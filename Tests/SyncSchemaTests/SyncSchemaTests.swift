@@ -87,7 +87,7 @@ import TestSupport
     /// Each rule of a declaration, broken in the Notes declaration by one
     /// edit, and the error it gives.
     static let brokenRules: [(edit: (String, String), error: SyncSchemaError)] = [
-        (("\"format\": 1", "\"format\": 3"), .unsupportedFormat(3)),
+        (("\"format\": 1", "\"format\": 4"), .unsupportedFormat(4)),
         (("\"name\": \"note\"", "\"name\": \"Note\""), .invalidName("Note", table: nil)),
         (("\"name\": \"note\"", "\"name\": \"sync_note\""), .reservedName("sync_note", table: nil)),
         (("\"name\": \"note\"", "\"name\": \"notebook\""), .duplicateTable("notebook")),
@@ -176,8 +176,8 @@ import TestSupport
 
     @Test func aFormatThisProgramDoesNotReadIsRefusedBeforeAnyOtherMember() {
         // The rest may be anything in another format: it is not read.
-        let json = #"{"tables": {"what": "a later format has"}, "format": 3, "extra": true}"#
-        #expect(throws: SyncSchemaError.unsupportedFormat(3)) { try SyncSchema(json: Data(json.utf8)) }
+        let json = #"{"tables": {"what": "a later format has"}, "format": 4, "extra": true}"#
+        #expect(throws: SyncSchemaError.unsupportedFormat(4)) { try SyncSchema(json: Data(json.utf8)) }
         #expect(throws: SyncSchemaError.malformed(path: "$.format", at: StrictJSON.Location(line: 1, column: 1), reason: "missing")) {
             try SyncSchema(json: Data(#"{"tables": []}"#.utf8))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 import SyncSealing
 import Testing
 
@@ -95,6 +96,14 @@ import Testing
             #expect(length < 64 || Double(padded) <= Double(length + 1) * 1.12, "\(length) → \(padded)")
         }
         #expect(Set((1_000...1_100).map(SealedValue.paddedLength(of:))).count <= 4)
+    }
+
+    /// The server's bound on a sealed value (SyncSchema's, which does not
+    /// link libsodium) is the text of the longest one.
+    @Test func theLongestValueIsAsLongAsTheServerAllows() throws {
+        let longest = [UInt8](repeating: 0x61, count: SealedValue.maximumPlaintextLength)
+        let value = try SealedValue.seal(longest, for: row, key: try key(), declarationFormat: 3, sealedCounter: 1, change: change)
+        #expect(value.text.utf8.count == SyncTable.maximumSealedLength)
     }
 
     @Test func aValueLongerThanTheLimitIsRefused() throws {

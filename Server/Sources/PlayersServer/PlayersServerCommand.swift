@@ -159,6 +159,11 @@ struct PlayersServerCommand: AsyncParsableCommand {
         }
 
         let served = try servedSchema()
+        let endToEnd = served.tables.filter(\.isEndToEnd).map(\.name)
+        guard endToEnd.isEmpty || auth == .jwt else {
+            throw ServerFailure("the end-to-end \(endToEnd.count == 1 ? "table" : "tables") \(endToEnd.joined(separator: ", ")) "
+                + "\(endToEnd.count == 1 ? "needs --auth jwt: its" : "need --auth jwt: their") rows are sealed under the keys of users and groups")
+        }
         if auth == .jwt {
             // Access is denied by default: no table is served without its rule.
             let unruled = served.tablesWithoutAccess
@@ -174,7 +179,9 @@ struct PlayersServerCommand: AsyncParsableCommand {
             throw ServerFailure("--seed and --demo write players, and the declarations of --schema have no player table: "
                 + "give Players' declaration too (players schema > players.json; --schema players.json)")
         }
-        let store = try await makeStore(served, logger: logger)
+        // An end-to-end table is stored and validated as its server view:
+        // its routing columns and one sealed value.
+        let store = try await makeStore(served.serverView, logger: logger)
         do {
             try await serve(store, configuration: serverConfiguration, logger: logger)
         } catch {

@@ -21,15 +21,24 @@ public enum SyncDeclarationChange: Equatable, Sendable, CustomStringConvertible 
     case columnRemoved(table: String, column: String)
     /// Devices send the column's values of the earlier type.
     case columnRetyped(table: String, column: String, from: SyncColumnType, to: SyncColumnType)
+    /// The rows stored, and the devices' pushes, are sealed where the
+    /// table no longer is, or the other way round.
+    case endToEndChanged(table: String, isEndToEnd: Bool)
 
     /// The changes from `earlier` to `later` that lock out the devices of
     /// `earlier`, table by table in `earlier`'s order. A table that
     /// `later` drops is no such change here: the store refuses one that
-    /// holds rows (``SyncStoreError/undeclaredTables(_:)``).
+    /// holds rows (``SyncStoreError/undeclaredTables(_:)``). A server view
+    /// (``SyncSchema/serverView``) is compared as its declaration.
     public static func lockingOut(from earlier: SyncSchema, to later: SyncSchema) -> [SyncDeclarationChange] {
+        let earlier = earlier.declaration, later = later.declaration
         var changes: [SyncDeclarationChange] = []
         for table in earlier.tables {
             guard let next = later.table(table.name) else { continue }
+            if next.isEndToEnd != table.isEndToEnd {
+                changes.append(.endToEndChanged(table: table.name, isEndToEnd: next.isEndToEnd))
+                continue
+            }
             let before = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0) })
             for column in table.columns {
                 guard let now = next.columns.first(where: { $0.name == column.name }) else {
@@ -60,6 +69,9 @@ public enum SyncDeclarationChange: Equatable, Sendable, CustomStringConvertible 
         case .columnRetyped(let table, let column, let from, let to):
             "it changes the column \(table).\(column) from \(from.rawValue) to \(to.rawValue), which those devices still send as \(from.rawValue): "
                 + "declare a new column of type \(to.rawValue) instead"
+        case .endToEndChanged(let table, let isEndToEnd):
+            "it makes the table \(table) \(isEndToEnd ? "end-to-end" : "no longer end-to-end"), where its stored rows and those devices' "
+                + "are \(isEndToEnd ? "not sealed" : "sealed"): declare a new table instead"
         }
     }
 }

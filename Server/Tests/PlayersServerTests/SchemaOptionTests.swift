@@ -107,6 +107,17 @@ import Testing
         #expect(try next.stop() == 0)
     }
 
+    /// An end-to-end table's rows are sealed under users' and groups' keys:
+    /// a server of one shared token cannot serve it.
+    @Test func anEndToEndTableNeedsSignedIdentities() async throws {
+        let folder = try TemporaryFolder()
+        try writeDeclaration("sealed.json", SyncSchema.testUsersWithSealedDiaries.json(), in: folder)
+        let result = try await ServerProcess.run(["--schema", "sealed.json", "--port", "0"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.error == "players-server: the end-to-end table diary needs --auth jwt: "
+            + "its rows are sealed under the keys of users and groups\n", "\(result.error)")
+    }
+
     @Test(arguments: [["--seed", "2"], ["--demo"]])
     func theDemosWritesNeedPlayersTable(_ demo: [String]) async throws {
         let folder = try TemporaryFolder()

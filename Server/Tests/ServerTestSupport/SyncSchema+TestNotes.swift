@@ -65,6 +65,16 @@ extension SyncSchema {
 }
 
 extension SyncSchema {
+    /// ``testUsers`` with its diaries end-to-end: each user's own rows,
+    /// sealed, that the server stores as their server view.
+    public static let testUsersWithSealedDiaries = try! SyncSchema(tables: testUsers.tables.map { table in
+        guard table.name == "diary" else { return table }
+        return SyncTable(name: table.name, primaryKey: table.primaryKey, conflicts: table.conflicts, columns: table.columns,
+                         access: table.access, isEndToEnd: true)
+    })
+}
+
+extension SyncSchema {
     /// The test declaration of the app's next version: notebooks gain an
     /// icon and notes a color, both nullable, as a later release adds
     /// columns to tables that devices of the earlier one still sync.

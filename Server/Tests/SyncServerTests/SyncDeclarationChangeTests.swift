@@ -20,6 +20,17 @@ import Testing
         #expect(SyncDeclarationChange.lockingOut(from: .testNotes, to: .testNotes).isEmpty)
     }
 
+    /// The rows stored are sealed, or not, as the table was: a table
+    /// that becomes end-to-end, or stops being, is a new table.
+    @Test func aTableMadeEndToEndOrNoLongerIsNamed() {
+        #expect(SyncDeclarationChange.lockingOut(from: .testUsers, to: .testUsersWithSealedDiaries)
+                == [.endToEndChanged(table: "diary", isEndToEnd: true)])
+        #expect(SyncDeclarationChange.lockingOut(from: .testUsersWithSealedDiaries, to: .testUsers)
+                == [.endToEndChanged(table: "diary", isEndToEnd: false)])
+        #expect(SyncDeclarationChange.lockingOut(from: .testUsersWithSealedDiaries, to: SyncSchema.testUsersWithSealedDiaries.serverView)
+                .isEmpty)
+    }
+
     @Test func aRequiredColumnAddedIsNamed() throws {
         let later = try Self.notes { $0 + [SyncColumn(name: "due", type: .integer, isRequired: true)] }
         #expect(SyncDeclarationChange.lockingOut(from: .testNotes, to: later) == [.requiredColumnAdded(table: "note", column: "due")])

@@ -418,6 +418,37 @@ import Testing
         }
     }
 
+    /// An end-to-end table is stored as its server view: its sealed value
+    /// is kept and read back as written, its declared columns are refused
+    /// in the clear, and the declaration kept is the declaration.
+    @Test(arguments: StoreKind.allCases)
+    func anEndToEndTableIsStoredAsItsServerView(_ kind: StoreKind) async throws {
+        try await StoreSandbox.with(kind) { sandbox in
+            let view = SyncSchema.testUsersWithSealedDiaries.serverView
+            let store = try await TestSyncStore.open(sandbox, schema: view)
+            do {
+                let rows = MemoryRows(schema: view)
+                let alice = SyncUser(name: "alice", roles: []), diary = UUID()
+                let sealed = Data((0..<150).map { UInt8($0) }).base64EncodedString()
+                let stored = try await store.apply(SyncWrite([
+                    try rows.upsert("diary", diary, [SyncTable.sealedColumn: .text(sealed)]),
+                ], by: alice), at: Date())
+                #expect(stored?.map(\.status) == [.applied])
+                let read = try await store.snapshot(after: nil, limit: 10, tables: SyncTableFilter(["diary"]), for: alice)
+                #expect(read.rows.map(\.key) == [SyncRowKey(table: "diary", id: diary)])
+                guard case .live(let values, _) = read.rows.first?.state else { throw TestFailure("no live diary: \(read.rows)") }
+                #expect(values == [SyncTable.sealedColumn: .text(sealed)])
+                #expect(throws: (any Error).self) {
+                    try MemoryRows(schema: view).upsert("diary", UUID(), ["text": .text("In the clear")])
+                }
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+        }
+    }
+
     @Test func aStoredValueOfAnotherTypeThanItsColumnsIsRefusedWhenRead() async throws {
         try await TestSyncStore.with(.embedded) { store, sandbox in
             try await notebookWithANoteAndAComment(store)

@@ -327,43 +327,36 @@ import Testing
     /// deleted one.
     @Test(arguments: StoreKind.allCases)
     func aUsersSnapshotPagesHoldTheRowsTheyReadOnceInKeyOrder(_ kind: StoreKind) async throws {
-        try await StoreSandbox.with(kind) { sandbox in
-            let store = try await TestSyncStore.open(sandbox, schema: .testUsers)
-            do {
-                let rows = MemoryRows(schema: .testUsers)
-                let alice = SyncUser(name: "alice", roles: ["editor"]), bob = SyncUser(name: "bob", roles: [])
-                let shared = UUID(), sharedNote = UUID(), membership = UUID(), board = UUID(), news = UUID(), aliceDiary = UUID()
-                let own = UUID(), ownNote = UUID(), bobDiary = UUID(), deletedDiary = UUID()
-                let byAlice = try await store.apply(SyncWrite([
-                    try rows.upsert("notebook", shared, ["name": .text("Shared")]),
-                    try rows.upsert("note", sharedNote, ["notebook": .uuid(shared), "title": .text("Plan")]),
-                    try rows.upsert("member", membership, ["notebook": .uuid(shared), "user": .text("bob")]),
-                    try rows.upsert("diary", aliceDiary, ["text": .text("Alice's")]),
-                    try rows.upsert("board", board, ["text": .text("Rules")]),
-                    try rows.upsert("board", news, ["text": .text("News")]),
-                ], by: alice), at: Date())
-                let byBob = try await store.apply(SyncWrite([
-                    try rows.upsert("notebook", own, ["name": .text("Own")]),
-                    try rows.upsert("note", ownNote, ["notebook": .uuid(own), "title": .text("Mine")]),
-                    try rows.upsert("diary", bobDiary, ["text": .text("Bob's")]),
-                    try rows.upsert("diary", deletedDiary, ["text": .text("Gone")]),
-                ], by: bob), at: Date())
-                #expect((byAlice ?? []).map(\.status) + (byBob ?? []).map(\.status) == Array(repeating: .applied, count: 10))
-                let deleted = try await store.apply(SyncWrite([try rows.delete("diary", deletedDiary, base: 10)], by: bob), at: Date())
-                #expect(deleted?.map(\.status) == [.applied])
+        try await TestSyncStore.with(kind, schema: .testUsers) { store, _ in
+            let rows = MemoryRows(schema: .testUsers)
+            let alice = SyncUser(name: "alice", roles: ["editor"]), bob = SyncUser(name: "bob", roles: [])
+            let shared = UUID(), sharedNote = UUID(), membership = UUID(), board = UUID(), news = UUID(), aliceDiary = UUID()
+            let own = UUID(), ownNote = UUID(), bobDiary = UUID(), deletedDiary = UUID()
+            let byAlice = try await store.apply(SyncWrite([
+                try rows.upsert("notebook", shared, ["name": .text("Shared")]),
+                try rows.upsert("note", sharedNote, ["notebook": .uuid(shared), "title": .text("Plan")]),
+                try rows.upsert("member", membership, ["notebook": .uuid(shared), "user": .text("bob")]),
+                try rows.upsert("diary", aliceDiary, ["text": .text("Alice's")]),
+                try rows.upsert("board", board, ["text": .text("Rules")]),
+                try rows.upsert("board", news, ["text": .text("News")]),
+            ], by: alice), at: Date())
+            let byBob = try await store.apply(SyncWrite([
+                try rows.upsert("notebook", own, ["name": .text("Own")]),
+                try rows.upsert("note", ownNote, ["notebook": .uuid(own), "title": .text("Mine")]),
+                try rows.upsert("diary", bobDiary, ["text": .text("Bob's")]),
+                try rows.upsert("diary", deletedDiary, ["text": .text("Gone")]),
+            ], by: bob), at: Date())
+            #expect((byAlice ?? []).map(\.status) + (byBob ?? []).map(\.status) == Array(repeating: .applied, count: 10))
+            let deleted = try await store.apply(SyncWrite([try rows.delete("diary", deletedDiary, base: 10)], by: bob), at: Date())
+            #expect(deleted?.map(\.status) == [.applied])
 
-                let expected = [SyncRowKey(table: "board", id: board), SyncRowKey(table: "board", id: news), SyncRowKey(table: "diary", id: bobDiary),
-                                SyncRowKey(table: "member", id: membership)]
-                    + [sharedNote, ownNote].map { SyncRowKey(table: "note", id: $0) } + [shared, own].map { SyncRowKey(table: "notebook", id: $0) }
-                for limit in [1, 2, 3, 100] {
-                    let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
-                    #expect(keys == expected.sorted(), "limit \(limit)")
-                }
-            } catch {
-                try? await store.close()
-                throw error
+            let expected = [SyncRowKey(table: "board", id: board), SyncRowKey(table: "board", id: news), SyncRowKey(table: "diary", id: bobDiary),
+                            SyncRowKey(table: "member", id: membership)]
+                + [sharedNote, ownNote].map { SyncRowKey(table: "note", id: $0) } + [shared, own].map { SyncRowKey(table: "notebook", id: $0) }
+            for limit in [1, 2, 3, 100] {
+                let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
+                #expect(keys == expected.sorted(), "limit \(limit)")
             }
-            try await store.close()
         }
     }
 
@@ -387,34 +380,27 @@ import Testing
     /// group's rows once, in key order, as a member of a few does.
     @Test(arguments: StoreKind.allCases)
     func aUsersSnapshotPagesOfManyGroupsHoldTheirRowsOnceInKeyOrder(_ kind: StoreKind) async throws {
-        try await StoreSandbox.with(kind) { sandbox in
-            let store = try await TestSyncStore.open(sandbox, schema: .testUsers)
-            do {
-                let rows = MemoryRows(schema: .testUsers)
-                let alice = SyncUser(name: "alice", roles: []), bob = SyncUser(name: "bob", roles: [])
-                var changes: [SyncChange] = []
-                var expected: [SyncRowKey] = []
-                for index in 0..<(ServerSyncDatabase.mergedPartitionsLimit + 4) {
-                    let notebook = UUID(), note = UUID(), member = UUID()
-                    changes += [
-                        try rows.upsert("notebook", notebook, ["name": .text("Shared \(index)")]),
-                        try rows.upsert("note", note, ["notebook": .uuid(notebook), "title": .text("Note \(index)")]),
-                        try rows.upsert("member", member, ["notebook": .uuid(notebook), "user": .text("bob")]),
-                    ]
-                    expected += [SyncRowKey(table: "notebook", id: notebook), SyncRowKey(table: "note", id: note),
-                                 SyncRowKey(table: "member", id: member)]
-                }
-                let answers = try await store.apply(SyncWrite(changes, by: alice), at: Date())
-                #expect(answers?.map(\.status) == Array(repeating: .applied, count: changes.count))
-                for limit in [1, 7, 100] {
-                    let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
-                    #expect(keys == expected.sorted(), "limit \(limit)")
-                }
-            } catch {
-                try? await store.close()
-                throw error
+        try await TestSyncStore.with(kind, schema: .testUsers) { store, _ in
+            let rows = MemoryRows(schema: .testUsers)
+            let alice = SyncUser(name: "alice", roles: []), bob = SyncUser(name: "bob", roles: [])
+            var changes: [SyncChange] = []
+            var expected: [SyncRowKey] = []
+            for index in 0..<(ServerSyncDatabase.mergedPartitionsLimit + 4) {
+                let notebook = UUID(), note = UUID(), member = UUID()
+                changes += [
+                    try rows.upsert("notebook", notebook, ["name": .text("Shared \(index)")]),
+                    try rows.upsert("note", note, ["notebook": .uuid(notebook), "title": .text("Note \(index)")]),
+                    try rows.upsert("member", member, ["notebook": .uuid(notebook), "user": .text("bob")]),
+                ]
+                expected += [SyncRowKey(table: "notebook", id: notebook), SyncRowKey(table: "note", id: note),
+                             SyncRowKey(table: "member", id: member)]
             }
-            try await store.close()
+            let answers = try await store.apply(SyncWrite(changes, by: alice), at: Date())
+            #expect(answers?.map(\.status) == Array(repeating: .applied, count: changes.count))
+            for limit in [1, 7, 100] {
+                let keys = try await snapshotKeys(store, for: bob, limit: limit, rows: expected.count)
+                #expect(keys == expected.sorted(), "limit \(limit)")
+            }
         }
     }
 
@@ -423,29 +409,25 @@ import Testing
     /// in the clear, and the declaration kept is the declaration.
     @Test(arguments: StoreKind.allCases)
     func anEndToEndTableIsStoredAsItsServerView(_ kind: StoreKind) async throws {
-        try await StoreSandbox.with(kind) { sandbox in
-            let view = SyncSchema.testUsersWithSealedDiaries.serverView
-            let store = try await TestSyncStore.open(sandbox, schema: view)
-            do {
-                let rows = MemoryRows(schema: view)
-                let alice = SyncUser(name: "alice", roles: []), diary = UUID()
-                let sealed = Data((0..<150).map { UInt8($0) }).base64EncodedString()
-                let stored = try await store.apply(SyncWrite([
-                    try rows.upsert("diary", diary, [SyncTable.sealedColumn: .text(sealed)]),
-                ], by: alice), at: Date())
-                #expect(stored?.map(\.status) == [.applied])
-                let read = try await store.snapshot(after: nil, limit: 10, tables: SyncTableFilter(["diary"]), for: alice)
-                #expect(read.rows.map(\.key) == [SyncRowKey(table: "diary", id: diary)])
-                guard case .live(let values, _) = read.rows.first?.state else { throw TestFailure("no live diary: \(read.rows)") }
-                #expect(values == [SyncTable.sealedColumn: .text(sealed)])
-                #expect(throws: (any Error).self) {
-                    try MemoryRows(schema: view).upsert("diary", UUID(), ["text": .text("In the clear")])
-                }
-            } catch {
-                try? await store.close()
-                throw error
+        let view = SyncSchema.testUsersWithSealedDiaries.serverView
+        try await TestSyncStore.with(kind, schema: view) { store, sandbox in
+            let rows = MemoryRows(schema: view)
+            let alice = SyncUser(name: "alice", roles: []), diary = UUID()
+            let sealed = Data((0..<150).map { UInt8($0) }).base64EncodedString()
+            let stored = try await store.apply(SyncWrite([
+                try rows.upsert("diary", diary, [SyncTable.sealedColumn: .text(sealed)]),
+            ], by: alice), at: Date())
+            #expect(stored?.map(\.status) == [.applied])
+            let read = try await store.snapshot(after: nil, limit: 10, tables: SyncTableFilter(["diary"]), for: alice)
+            #expect(read.rows.map(\.key) == [SyncRowKey(table: "diary", id: diary)])
+            guard case .live(let values, _) = read.rows.first?.state else { throw TestFailure("no live diary: \(read.rows)") }
+            #expect(values == [SyncTable.sealedColumn: .text(sealed)])
+            #expect(throws: (any Error).self) {
+                try MemoryRows(schema: view).upsert("diary", UUID(), ["text": .text("In the clear")])
             }
-            try await store.close()
+            // The declaration kept reads back: another store opens on it.
+            let again = try await TestSyncStore.open(sandbox, schema: view)
+            try await again.close()
         }
     }
 

@@ -17,10 +17,12 @@ enum TestSyncStore {
         }
     }
 
-    /// Runs `body` with a store on a new sandbox of `kind`, closed afterwards.
-    static func with(_ kind: StoreKind, _ body: (any SyncRowStore, StoreSandbox) async throws -> Void) async throws {
+    /// Runs `body` with a store of `schema` on a new sandbox of `kind`,
+    /// closed afterwards.
+    static func with(_ kind: StoreKind, schema: SyncSchema = .testNotes,
+                     _ body: (any SyncRowStore, StoreSandbox) async throws -> Void) async throws {
         try await StoreSandbox.with(kind) { sandbox in
-            let store = try await open(sandbox)
+            let store = try await open(sandbox, schema: schema)
             do {
                 try await body(store, sandbox)
             } catch {

@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "AppFiles", targets: ["AppFiles"]),
         // End-to-end sealing, apart: only an app that declares an
         // end-to-end table links libsodium.
-        .library(name: "SyncSealing", targets: ["SyncSealing"]),
+        .library(name: "SyncSealing", targets: ["SyncSealing", "SyncRowSealing"]),
         // For the server's package (Server/), which depends on this one by
         // path: what both command lines share, and the tests' helpers.
         .library(name: "CommandLineBase", targets: ["CommandLineBase"]),
@@ -75,6 +75,12 @@ let package = Package(
         .target(
             name: "SyncSealing",
             dependencies: ["CSodium"]),
+        // A device's end-to-end tables: its rows sealed into their server
+        // view and opened back, checked by the declaration. What an app
+        // with such tables links, and no other.
+        .target(
+            name: "SyncRowSealing",
+            dependencies: ["SyncSchema", "SyncSealing"]),
         // The sync engine's HTTP client over libcurl: transport, retries,
         // paging, limits, and the engine's store (SyncEngineStore) that
         // it pushes from and stages pages into. Above the engine's
@@ -215,7 +221,7 @@ let package = Package(
             dependencies: ["SyncSchema", "PlayersShared", "TestSupport"]),
         .testTarget(
             name: "SyncSealingTests",
-            dependencies: ["SyncSealing", "SyncSchema"]),
+            dependencies: ["SyncSealing", "SyncRowSealing", "SyncSchema"]),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["SyncEngine", "SyncSchema", "CipherDB", "CipherSync", "TestSupport"]),

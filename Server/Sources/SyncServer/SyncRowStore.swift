@@ -4,14 +4,15 @@ import SyncSchema
 /// The rows of an app's declared tables as the server's HTTP layer
 /// reaches them: the embedded store or PostgreSQL's, which only read and
 /// write rows and follow the rules written once here (``SyncChangeReads``,
-/// ``SyncChangePlan``). A conforming type never blocks its caller's
+/// ``SyncChangePlan``), and the keys of end-to-end tables beside them
+/// (``SyncKeyDirectory``). A conforming type never blocks its caller's
 /// thread.
 ///
 /// ```swift
 /// let results = try await store.applyChanges(batch.changes, at: Date())   // apply(SyncWrite(batch.changes), at:)
 /// let page = try await store.changes(after: cursor.counter, limit: 1_000)
 /// ```
-public protocol SyncRowStore: Sendable {
+public protocol SyncRowStore: SyncKeyDirectory {
     /// The declaration of the tables it serves.
     var schema: SyncSchema { get }
     /// The identity of the store's database and the epochs of its history,

@@ -48,6 +48,26 @@ public final class EmbeddedSyncStore: SyncRowStore {
         return try await StoreThreads.read { [database] in try database.row(key) }
     }
 
+    public func publish(_ key: SyncIdentityKey) async throws -> SyncKeyPublication {
+        try checkOpen()
+        return try await StoreThreads.write { [database] in try database.publish(key) }
+    }
+
+    public func identityKeys(of users: [String]) async throws -> [SyncIdentityKey] {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.identityKeys(of: users) }
+    }
+
+    public func store(_ keys: [SyncWrappedKey], by user: SyncUser) async throws -> SyncWrappedKeysOutcome {
+        try checkOpen()
+        return try await StoreThreads.write { [database] in try database.store(keys, by: user) }
+    }
+
+    public func wrappedKeys(for user: String) async throws -> [SyncWrappedKey] {
+        try checkOpen()
+        return try await StoreThreads.read { [database] in try database.wrappedKeys(for: user) }
+    }
+
     public func currentVersion() async throws -> Int64 {
         try checkOpen()
         return try await StoreThreads.read { [database] in try database.currentVersion() }

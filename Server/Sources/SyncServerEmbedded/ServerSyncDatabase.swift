@@ -198,6 +198,21 @@ public final class ServerSyncDatabase: Sendable {
                 ) WITHOUT ROWID;
                 """)
         },
+        // 7: the keys of end-to-end tables (SyncKeyDirectory): each user's
+        // identity key, and the partition keys wrapped to each reader.
+        { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_server_identity_key (user_name TEXT PRIMARY KEY, public_key TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE sync_server_wrapped_key (
+                    recipient TEXT NOT NULL,
+                    partition_key TEXT NOT NULL,
+                    epoch INTEGER NOT NULL,
+                    sender TEXT NOT NULL,
+                    wrapped TEXT NOT NULL,
+                    PRIMARY KEY (recipient, partition_key, epoch)
+                ) WITHOUT ROWID;
+                """)
+        },
     ]
 
     /// Applies the steps the database lacks, then takes in `adoption`'s

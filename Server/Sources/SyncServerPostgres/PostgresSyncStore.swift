@@ -226,6 +226,21 @@ public final class PostgresSyncStore: SyncRowStore {
                 PRIMARY KEY (partition_key, table_name))
             """,
         ],
+        [
+            // The keys of end-to-end tables (SyncKeyDirectory): each
+            // user's identity key, and the partition keys wrapped to each
+            // reader.
+            "CREATE TABLE sync_server_identity_key (user_name text PRIMARY KEY, public_key text NOT NULL)",
+            """
+            CREATE TABLE sync_server_wrapped_key (
+                recipient text NOT NULL,
+                partition_key text NOT NULL,
+                epoch bigint NOT NULL,
+                sender text NOT NULL,
+                wrapped text NOT NULL,
+                PRIMARY KEY (recipient, partition_key, epoch))
+            """,
+        ],
     ])
 
     // MARK: - Writing
@@ -453,7 +468,7 @@ public final class PostgresSyncStore: SyncRowStore {
         return result
     }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if isClosed.withLock({ $0 }) { throw PostgresStoreError.closed }
     }
 

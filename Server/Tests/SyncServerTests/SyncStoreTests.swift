@@ -59,7 +59,7 @@ import Testing
             let pool = try sandbox.embeddedPool()
             _ = try ServerSyncDatabase(pool, schema: .testNotes)
             try await pool.write { db in try db.execute(sql: "UPDATE sync_server_schema_version SET version = 99") }
-            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 6)) {
+            #expect(throws: SyncStoreError.newerSchema(version: 99, supported: 7)) {
                 try ServerSyncDatabase(pool, schema: .testNotes)
             }
             let version = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT version FROM sync_server_schema_version") }

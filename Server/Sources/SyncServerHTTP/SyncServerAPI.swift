@@ -73,6 +73,10 @@ public struct SyncServerAPI: Sendable {
         v1Changes.put("/rows/:table/:id", use: updateRow)
         v1Changes.delete("/rows/:table/:id", use: deleteRow)
         v1Changes.post("/sync/changes", use: applySyncChanges)
+        v1.get("/keys/identity", use: listIdentityKeys)
+        v1Changes.put("/keys/identity", use: publishIdentityKey)
+        v1.get("/keys/wrapped", use: listWrappedKeys)
+        v1Changes.post("/keys/wrapped", use: storeWrappedKeys)
         if demo != nil {
             // Outside the versioned API: random changes are for the demo only.
             router.group("/demo")
@@ -97,6 +101,8 @@ public struct SyncServerAPI: Sendable {
         routes.add("/v1/sync/changes", [.post])
         routes.add(Self.rowsPath, [.post])
         routes.add(Self.rowPath, [.get, .put, .delete])
+        routes.add(Self.identityKeysPath, [.get, .put])
+        routes.add(Self.wrappedKeysPath, [.get, .post])
         if demo != nil {
             routes.add("/demo/refresh", [.post])
         }

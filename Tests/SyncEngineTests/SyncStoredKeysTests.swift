@@ -1,0 +1,55 @@
+import CipherDB
+import Foundation
+import SyncEngine
+import TestSupport
+import Testing
+
+/// The keys a device keeps for its end-to-end tables: one identity, each
+/// epoch's key once, in the encrypted file alone.
+@Suite struct SyncStoredKeysTests {
+    let notes: NotesDatabase
+    let identity = SyncStoredIdentity(user: "alice", secretKey: (0..<32).map { UInt8($0) &* 5 &+ 1 })
+    let key = SyncStoredPartitionKey(partition: "user:alice", epoch: 1, bytes: (0..<32).map { UInt8($0) &* 11 &+ 9 })
+
+    init() throws {
+        notes = try NotesDatabase()
+    }
+
+    @Test func aDeviceKeepsOneIdentity() throws {
+        try notes.dbPool.write { db in
+            #expect(try db.syncIdentity() == nil)
+            try db.saveSyncIdentity(identity)
+            try db.saveSyncIdentity(identity)
+            let bob = SyncStoredIdentity(user: "bob", secretKey: identity.secretKey)
+            #expect(throws: SyncEngineError.otherIdentity(user: "alice")) { try db.saveSyncIdentity(bob) }
+            #expect(try db.syncIdentity() == identity)
+        }
+    }
+
+    @Test func anEpochsKeyIsKeptOnceAndNeverReplaced() throws {
+        try notes.dbPool.write { db in
+            #expect(try db.syncPartitionKeys().isEmpty)
+            let next = SyncStoredPartitionKey(partition: "user:alice", epoch: 2, bytes: Array(key.bytes.reversed()))
+            try db.saveSyncPartitionKeys([key, next])
+            try db.saveSyncPartitionKeys([key])
+            let replacing = SyncStoredPartitionKey(partition: "user:alice", epoch: 1, bytes: next.bytes)
+            let another = SyncStoredPartitionKey(partition: "user:alice", epoch: 3, bytes: key.bytes)
+            #expect(throws: SyncEngineError.otherPartitionKey(partition: "user:alice", epoch: 1)) {
+                try db.saveSyncPartitionKeys([another, replacing])
+            }
+            #expect(try db.syncPartitionKeys() == [key, next], "all or none: epoch 3 was not kept")
+        }
+    }
+
+    /// The database is encrypted: no key's bytes are in its file.
+    @Test func theKeysAreNotInTheFileInTheClear() throws {
+        try notes.dbPool.write { db in
+            try db.saveSyncIdentity(identity)
+            try db.saveSyncPartitionKeys([key])
+        }
+        try notes.dbPool.close()
+        let file = try Data(contentsOf: URL(fileURLWithPath: notes.path))
+            + ((try? Data(contentsOf: URL(fileURLWithPath: notes.path + "-wal"))) ?? Data())
+        #expect(file.range(of: Data(identity.secretKey)) == nil && file.range(of: Data(key.bytes)) == nil)
+    }
+}

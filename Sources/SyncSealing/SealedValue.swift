@@ -56,7 +56,8 @@ public struct SealedValue: Sendable, Equatable {
     let ciphertext: [UInt8]
 
     /// Seals `plaintext` for `row` under `key` (the current key of the
-    /// row's partition).
+    /// row's partition); a key of another partition throws
+    /// ``SealingError/notAuthentic``, as it would when opening.
     public static func seal(_ plaintext: [UInt8], for row: SealedRow, key: PartitionKey, declarationFormat: UInt8,
                             sealedCounter: Int64, change: UUID) throws(SealingError) -> SealedValue {
         try Sodium.ready()
@@ -64,17 +65,16 @@ public struct SealedValue: Sendable, Equatable {
         guard key.partition == row.partition else { throw .notAuthentic }
         let padded = try pad(plaintext)
         let nonce = try Sodium.randomBytes(nonceLength)
-        var sealed = SealedValue(declarationFormat: declarationFormat, epoch: key.epoch, sealedCounter: sealedCounter,
+        let header = SealedValue(declarationFormat: declarationFormat, epoch: key.epoch, sealedCounter: sealedCounter,
                                  change: change, nonce: nonce, ciphertext: [])
-        let associated = sealed.associatedData(for: row)
+        let associated = header.associatedData(for: row)
         var ciphertext = [UInt8](repeating: 0, count: padded.count + tagLength)
         var ciphertextLength: UInt64 = 0
         guard crypto_aead_xchacha20poly1305_ietf_encrypt(
             &ciphertext, &ciphertextLength, padded, UInt64(padded.count), associated, UInt64(associated.count),
             nil, nonce, key.bytes) == 0 else { throw .libraryUnavailable }
-        sealed = SealedValue(declarationFormat: declarationFormat, epoch: key.epoch, sealedCounter: sealedCounter,
-                             change: change, nonce: nonce, ciphertext: Array(ciphertext.prefix(Int(ciphertextLength))))
-        return sealed
+        return SealedValue(declarationFormat: declarationFormat, epoch: key.epoch, sealedCounter: sealedCounter,
+                           change: change, nonce: nonce, ciphertext: Array(ciphertext.prefix(Int(ciphertextLength))))
     }
 
     /// The plaintext, when the value opens for `row` under `key` (the key

@@ -109,6 +109,21 @@ import Testing
         #expect(throws: SyncRowRefusal.notAuthentic(table: "note", id: sent.id)) { try open(flipped) }
     }
 
+    /// A value that records a format before end-to-end tables, or after
+    /// what this program reads, is refused even under the right key.
+    @Test func aValueOfAnotherDeclarationFormatIsRefused() throws {
+        let row = try note(in: work), partition = SyncPartition.group(table: "notebook", id: work)
+        for format: UInt8 in [2, UInt8(SyncSchema.formats.upperBound + 1)] {
+            let value = try SealedValue.seal(Array(#"{"title":"Plan"}"#.utf8), for: SealedRow(table: "note", id: row.id, partition: partition),
+                                             key: keys[partition]!, declarationFormat: format, sealedCounter: 1, change: UUID())
+            let sent = try Self.schema.serverView.table("note")!.row(id: row.id, values: ["notebook": .uuid(work),
+                                                                                      SyncTable.sealedColumn: .text(value.text)])
+            #expect(throws: SyncRowRefusal.malformed(table: "note", id: row.id, "it records declaration format \(format)")) {
+                try open(sent)
+            }
+        }
+    }
+
     @Test func aRowOfAPartitionWithoutItsKeyIsNotOpened() throws {
         let stranger = UUID()
         let key = try PartitionKey.random(partition: SyncPartition.group(table: "notebook", id: stranger), epoch: 4)

@@ -181,7 +181,8 @@ let package = Package(
         .executableTarget(
             name: "NotesCLI",
             dependencies: [
-                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "AppCommandLine", "CommandLineBase", "TerminalText",
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "SyncSealing", "AppCommandLine", "CommandLineBase",
+                "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The benchmarks (make bench): CipherDB against raw SQLCipher calls,

@@ -17,11 +17,15 @@ extension SyncClient where Store == SyncEngineStore {
     /// print(report.push.counts.applied, report.pull.inserted)
     /// ```
     ///
+    /// A device with an identity (end-to-end tables) publishes its key
+    /// first (``publishIdentity()``): refused, it pushes and pulls nothing.
+    ///
     /// When the pull queues rows (the server's history went back, or rows
     /// the server never got: ``CipherSync/SyncCounts/requeued``), this
     /// pushes them at once, to the server it pulled from.
     public func pushThenPull(full: Bool = false, dryRun: Bool = false) async throws -> SyncPushPullReport {
         let start = SyncStopwatch(clock)
+        if !dryRun { try await withinDeadline(from: start) { [self] in try await publishIdentity() } }
         var pusher = SyncEnginePusher(store.writer, schema: store.schema, endpoint: changesEndpoint, transport: transport)
         pusher.allowsOtherServer = allowsOtherServer
         pusher.onProgress = onPushProgress

@@ -7,7 +7,7 @@ import Foundation
 public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case unauthorized, forbidden, serverBusy, serverError, requestRefused, unexpectedStatus, cursorForgotten
-        case tooLarge, deadlineExceeded, otherServer, inconsistentServer
+        case tooLarge, deadlineExceeded, otherServer, inconsistentServer, identityRefused
     }
 
     private let code: Code
@@ -60,6 +60,11 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// (``SyncDivergence``).
     public static let inconsistentServer = SyncError(.inconsistentServer)
 
+    /// 409 to the device's identity key: the server keeps another one for
+    /// the token's user, so the device's recovery key is not theirs.
+    /// Nothing was pushed or pulled.
+    public static let identityRefused = SyncError(.identityRefused)
+
     /// The same error, with a detail and no HTTP status.
     public func with(detail: String) -> SyncError {
         SyncError(code, status: nil, detail: detail)
@@ -100,6 +105,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the server holds another database than the one this one synced with (\(reason)): nothing was pushed or merged"
         case .inconsistentServer:
             return "the server's snapshot does not match its own digest (\(detail ?? "")): tell the server's administrator"
+        case .identityRefused:
+            return "the server keeps another identity key for this token's user (\(answer)): this device's recovery key is not theirs, "
+                + "so nothing was pushed or pulled; make the device again with the recovery key file of the user's first device"
         }
     }
 }

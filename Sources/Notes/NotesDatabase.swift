@@ -213,6 +213,12 @@ public final class NotesDatabase: Sendable {
     /// `allowsOtherServer`, a server that holds another database than the
     /// one this database synced with takes the local changes, and its
     /// snapshot replaces the synced rows (``SyncClient/allowsOtherServer``).
+    /// Keeps the identity of the user's recovery key, for end-to-end
+    /// tables: a sync publishes its public key.
+    public func keepIdentity(_ identity: SyncStoredIdentity) throws {
+        try writer.write { db in try db.saveSyncIdentity(identity) }
+    }
+
     public func sync(baseURL: URL, transport: any HTTPTransport, allowsOtherServer: Bool = false) async throws -> SyncPushPullReport {
         try await syncClient(baseURL: baseURL, transport: transport, allowsOtherServer: allowsOtherServer).pushThenPull()
     }

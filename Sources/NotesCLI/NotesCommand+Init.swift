@@ -1,17 +1,60 @@
+import AppCommandLine
+import AppFiles
 import ArgumentParser
 import Foundation
 import Notes
+import SyncEngine
+import SyncSealing
 
 extension NotesCommand {
     struct Init: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the encrypted notes database.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create the encrypted notes database.",
+            discussion: """
+                With --recovery-key-file, the device keeps the identity that the user's recovery key gives, for end-to-end \
+                tables: a new recovery key is written to the file (mode 0600) when it does not exist, and the one in it is \
+                used when it does. The recovery key never leaves this machine; each device of the user is made with the same file.
+                """)
 
         @OptionGroup var options: NotesOptions
+        @Option(help: ArgumentHelp("The user's recovery key (mode 0600): written anew when the file does not exist, read when it does.",
+                                   valueName: "file"), completion: .file())
+        var recoveryKeyFile: String?
 
         func run() async throws {
             let (path, key) = try options.location()
-            _ = try NotesDatabase.create(atPath: path, key: key)
+            // Before the database is made: a bad recovery key file leaves
+            // none behind, and no new key is written for a database that
+            // cannot be made.
+            if FileManager.default.fileExists(atPath: path) { throw NotesError.exists(path) }
+            let recovery = try recoveryKeyFile.map(Self.recoveryKey)
+            let notes = try NotesDatabase.create(atPath: path, key: key)
+            if let recovery {
+                let identity = try recovery.key.identity()
+                try notes.keepIdentity(SyncStoredIdentity(publicKey: identity.publicKey.bytes, secretKey: identity.secretKey))
+            }
             print("Created the notes database \(path).")
+            if let recovery, let file = recoveryKeyFile {
+                print(recovery.isNew
+                    ? "Wrote a new recovery key to \(file): keep it safe, and make each other device of yours with it."
+                    : "Took the identity of the recovery key in \(file).")
+            }
+        }
+
+        /// The recovery key in `file`, or a new one written there.
+        static func recoveryKey(_ file: String) throws -> (key: RecoveryKey, isNew: Bool) {
+            guard FileManager.default.fileExists(atPath: file) else {
+                let key = try RecoveryKey.random()
+                try PrivateFile.create(at: URL(fileURLWithPath: file), contents: Data((key.text + "\n").utf8))
+                return (key, true)
+            }
+            let text = String(decoding: try SecretFiles.readSecret(file, kind: "recovery key"), as: UTF8.self)
+            do {
+                return (try RecoveryKey(text: text), false)
+            } catch {
+                guard case .invalidRecoveryKey(let reason) = error else { throw error }
+                throw CLIError.failure("\(file) is not a recovery key: \(reason); give the file that 'notes init --recovery-key-file' wrote")
+            }
         }
     }
 }

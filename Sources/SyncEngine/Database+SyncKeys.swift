@@ -7,7 +7,7 @@ import Foundation
 /// Neither leaves the device but wrapped (Docs/EndToEnd.md).
 ///
 /// ```swift
-/// try db.saveSyncIdentity(SyncStoredIdentity(user: "alice", secretKey: identity.secretKey))
+/// try db.saveSyncIdentity(SyncStoredIdentity(publicKey: identity.publicKey.bytes, secretKey: identity.secretKey))
 /// try db.saveSyncPartitionKeys([SyncStoredPartitionKey(partition: "user:alice", epoch: 1, bytes: key.bytes)])
 /// let keys = try db.syncPartitionKeys()
 /// ```
@@ -16,25 +16,38 @@ extension Database {
     static let partitionKeyTable = "sync_partition_key"
 
     /// Keeps the device's identity; the same one again changes nothing.
-    /// Throws ``SyncEngineError/otherIdentity(user:)`` for another: a
-    /// device is one user's, with one key pair.
+    /// Throws ``SyncEngineError/otherIdentity`` for another: a device is
+    /// one user's, with one key pair.
     public func saveSyncIdentity(_ identity: SyncStoredIdentity) throws {
         try createSyncKeyTables()
         if let kept = try syncIdentity() {
-            guard kept == identity else { throw SyncEngineError.otherIdentity(user: kept.user) }
+            guard kept == identity else { throw SyncEngineError.otherIdentity }
             return
         }
-        try execute(sql: "INSERT INTO \(Self.identityTable) (id, user_name, secret_key) VALUES (1, ?, ?)",
-                    arguments: [identity.user, Data(identity.secretKey)])
+        try execute(sql: "INSERT INTO \(Self.identityTable) (id, public_key, secret_key) VALUES (1, ?, ?)",
+                    arguments: [Data(identity.publicKey), Data(identity.secretKey)])
     }
 
     /// The device's identity, if it has one.
     public func syncIdentity() throws -> SyncStoredIdentity? {
         guard try tableExists(Self.identityTable),
-              let row = try Row.fetchOne(self, sql: "SELECT user_name, secret_key FROM \(Self.identityTable) WHERE id = 1") else {
+              let row = try Row.fetchOne(self, sql: "SELECT public_key, secret_key FROM \(Self.identityTable) WHERE id = 1") else {
             return nil
         }
-        return SyncStoredIdentity(user: row["user_name"], secretKey: Array(row["secret_key"] as Data))
+        return SyncStoredIdentity(publicKey: Array(row["public_key"] as Data), secretKey: Array(row["secret_key"] as Data))
+    }
+
+    /// Whether a server took the device's identity key as its user's
+    /// (``markSyncIdentityPublished()``); false without an identity.
+    public func isSyncIdentityPublished() throws -> Bool {
+        guard try tableExists(Self.identityTable) else { return false }
+        return try Bool.fetchOne(self, sql: "SELECT is_published FROM \(Self.identityTable) WHERE id = 1") ?? false
+    }
+
+    /// Records that the server took the identity key: later syncs need
+    /// not publish it again.
+    public func markSyncIdentityPublished() throws {
+        try execute(sql: "UPDATE \(Self.identityTable) SET is_published = 1 WHERE id = 1")
     }
 
     /// Keeps partition keys, all or none; a key kept again changes
@@ -71,8 +84,9 @@ extension Database {
         try execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.identityTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
-                user_name TEXT NOT NULL,
-                secret_key BLOB NOT NULL);
+                public_key BLOB NOT NULL,
+                secret_key BLOB NOT NULL,
+                is_published INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS \(Self.partitionKeyTable) (
                 partition_key TEXT NOT NULL,
                 epoch INTEGER NOT NULL,

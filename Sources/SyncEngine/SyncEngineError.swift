@@ -9,7 +9,7 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     case missingTable(String)
     /// Another identity than the one the device keeps: a device is one
     /// user's.
-    case otherIdentity(user: String)
+    case otherIdentity
     /// Another key at a partition and epoch whose key the device keeps.
     case otherPartitionKey(partition: String, epoch: UInt32)
     /// A table declared end-to-end, which this release's engine does not
@@ -47,8 +47,8 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .missingTable(let table):
             "the database has no table \(table), which the declaration syncs: create it in a migration before the sync engine's"
-        case .otherIdentity(let user):
-            "this database keeps the identity of \(user), and a device is one user's: use a new database for another identity"
+        case .otherIdentity:
+            "this database keeps another identity, and a device is one user's: use a new database for another identity"
         case .otherPartitionKey(let partition, let epoch):
             "this database keeps another key of epoch \(epoch) of \(partition), and an epoch's key never changes: nothing was saved"
         case .endToEndNotYetSynced(let table):

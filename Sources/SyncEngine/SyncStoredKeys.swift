@@ -1,15 +1,16 @@
 import Foundation
 
 /// A user's identity as a device keeps it, for its end-to-end tables: the
-/// user's name (their token's `sub`) and the secret half of their identity
-/// key pair (X25519), derived from their recovery key. The engine keeps
-/// the bytes and links no cryptography: `SyncRowSealing` makes them keys.
+/// two halves of their identity key pair (X25519), derived from their
+/// recovery key. The engine keeps the bytes and links no cryptography:
+/// `SyncSealing` derives and uses them; a sync publishes the public half
+/// (Docs/EndToEnd.md).
 public struct SyncStoredIdentity: Sendable, Equatable {
-    public let user: String
+    public let publicKey: [UInt8]
     public let secretKey: [UInt8]
 
-    public init(user: String, secretKey: [UInt8]) {
-        self.user = user
+    public init(publicKey: [UInt8], secretKey: [UInt8]) {
+        self.publicKey = publicKey
         self.secretKey = secretKey
     }
 }

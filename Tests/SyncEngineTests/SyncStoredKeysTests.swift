@@ -8,7 +8,7 @@ import Testing
 /// epoch's key once, in the encrypted file alone.
 @Suite struct SyncStoredKeysTests {
     let notes: NotesDatabase
-    let identity = SyncStoredIdentity(user: "alice", secretKey: (0..<32).map { UInt8($0) &* 5 &+ 1 })
+    let identity = SyncStoredIdentity(publicKey: (0..<32).map { UInt8($0) &* 3 &+ 2 }, secretKey: (0..<32).map { UInt8($0) &* 5 &+ 1 })
     let key = SyncStoredPartitionKey(partition: "user:alice", epoch: 1, bytes: (0..<32).map { UInt8($0) &* 11 &+ 9 })
 
     init() throws {
@@ -18,11 +18,15 @@ import Testing
     @Test func aDeviceKeepsOneIdentity() throws {
         try notes.dbPool.write { db in
             #expect(try db.syncIdentity() == nil)
+            #expect(try !db.isSyncIdentityPublished())
             try db.saveSyncIdentity(identity)
             try db.saveSyncIdentity(identity)
-            let bob = SyncStoredIdentity(user: "bob", secretKey: identity.secretKey)
-            #expect(throws: SyncEngineError.otherIdentity(user: "alice")) { try db.saveSyncIdentity(bob) }
+            let other = SyncStoredIdentity(publicKey: identity.secretKey, secretKey: identity.publicKey)
+            #expect(throws: SyncEngineError.otherIdentity) { try db.saveSyncIdentity(other) }
             #expect(try db.syncIdentity() == identity)
+            #expect(try !db.isSyncIdentityPublished())
+            try db.markSyncIdentityPublished()
+            #expect(try db.isSyncIdentityPublished())
         }
     }
 

@@ -35,15 +35,16 @@ import Testing
             return result.output.trimmingCharacters(in: .newlines)
         }
 
-        /// A new device of `user`, its token in `USER.token` (mode 0600).
-        func device(_ name: String, of user: String) async throws -> Device {
+        /// A new device of `user`, its token in `USER.token` (mode 0600),
+        /// made by `notes init` with `initArguments`.
+        func device(_ name: String, of user: String, initArguments: [String] = []) async throws -> Device {
             let file = sandbox.folder.path("\(user).token")
             if !FileManager.default.fileExists(atPath: file) {
                 try #require(FileManager.default.createFile(atPath: file, contents: Data(try await token(user).utf8),
                                                             attributes: [.posixPermissions: 0o600]))
             }
             let device = Device(process: try NotesDeviceProcess(name, in: sandbox.folder), tokenFile: "\(user).token", url: url)
-            try await device.process.runChecked(["init"])
+            try await device.process.runChecked(["init"] + initArguments)
             return device
         }
 

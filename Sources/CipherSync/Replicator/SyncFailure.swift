@@ -48,9 +48,10 @@ public enum SyncFailure: Error, Sendable, CustomStringConvertible {
 
     /// Whether no retry can mend it: the server holds another database
     /// than the one this device synced with (``SyncError/otherServer``),
-    /// which a person must confirm.
+    /// which a person must confirm, or another identity key for the user
+    /// (``SyncError/identityRefused``).
     public var endsReplication: Bool {
-        if case .server(let error) = self { return error == .otherServer }
+        if case .server(let error) = self { return error == .otherServer || error == .identityRefused }
         return false
     }
 

@@ -1,0 +1,38 @@
+import Foundation
+import SyncEngine
+import SyncSchema
+
+extension SyncClient where Store == SyncEngineStore {
+    /// Publishes the device's identity key (`PUT /v1/keys/identity`) until
+    /// a server takes it, so that a device whose recovery key is not its
+    /// user's reads and writes nothing: a `409` throws
+    /// ``SyncError/identityRefused``. A device without an identity, or a
+    /// server without users (`404`: no end-to-end tables to serve), skips
+    /// it.
+    func publishIdentity() async throws {
+        let identity = try await store.writer.read { db -> SyncStoredIdentity? in
+            try db.isSyncIdentityPublished() ? nil : db.syncIdentity()
+        }
+        guard let identity else { return }
+        let body = SyncKeyMessages.identityKeyRequest(publicKey: Data(identity.publicKey).base64EncodedString())
+        let response = try await transport.send(HTTPRequest(method: "PUT", url: identityKeyEndpoint,
+                                                            headers: ["Content-Type": "application/json"], body: body))
+        switch response.status {
+        case 200, 201:
+            try await store.writer.write { db in try db.markSyncIdentityPublished() }
+        case 404:
+            return
+        case 409:
+            throw SyncError.identityRefused.with(status: 409, detail: Self.serverMessage(response.body))
+        default:
+            throw Self.error(for: response)
+        }
+    }
+
+    /// `/v1/keys/identity`, beside the endpoint's `/v1/sync/rows`.
+    var identityKeyEndpoint: URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
+        components.query = nil
+        return components.url!.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("keys/identity")
+    }
+}

@@ -42,4 +42,14 @@ import Testing
         #expect(result.error.contains("libsqlcipher"))
         #expect(!result.error.contains("libcurl"))
     }
+
+    /// libsodium is linked by what declares end-to-end tables alone
+    /// (SyncSealing): `notes` does, `players` does not.
+    @Test(arguments: [("players", false), ("notes", true)])
+    func libsodiumIsLinkedOnlyByAnAppWithEndToEndTables(_ product: String, links: Bool) async throws {
+        let result = try await run(BuiltProducts.path(product), ["--version"],
+                                   environment: ["LD_DEBUG": "libs", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("libsodium") == links, "\(product)")
+    }
 }

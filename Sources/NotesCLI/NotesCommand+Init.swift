@@ -24,8 +24,8 @@ extension NotesCommand {
         func run() async throws {
             let (path, key) = try options.location()
             // Before the database is made: a bad recovery key file leaves
-            // none behind, and no new key is written for a database that
-            // cannot be made.
+            // none behind, and an existing database is refused before a
+            // new key is written.
             if FileManager.default.fileExists(atPath: path) { throw NotesError.exists(path) }
             let recovery = try recoveryKeyFile.map(Self.recoveryKey)
             let notes = try NotesDatabase.create(atPath: path, key: key)

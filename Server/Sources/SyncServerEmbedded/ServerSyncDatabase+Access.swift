@@ -36,12 +36,6 @@ extension ServerSyncDatabase {
         [user.name, SyncPartition.user(user.name)]
     }
 
-    /// The partitions `user` reads: their own, and those of their grants.
-    func readablePartitionKeys(_ db: Database, of user: SyncUser) throws -> [String] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT partition_key FROM sync_server_grant WHERE user_name = ?"),
-                            arguments: [user.name]) + [SyncPartition.user(user.name)]
-    }
-
     /// At most this many partitions, a page of a user's snapshot merges
     /// the ranges of each partition's index, in key order already; with
     /// more, it sorts their rows. SQLite's sorter costs more than the rest

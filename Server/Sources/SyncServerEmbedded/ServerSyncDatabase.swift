@@ -393,7 +393,7 @@ public final class ServerSyncDatabase: Sendable {
             for read in schema.snapshotReads(after: key, tables: filter, for: user) where rows.count < limit {
                 let after = read.afterID?.uuidString ?? ""
                 if let user, read.byPartitions {
-                    let readable = try partitions ?? readablePartitionKeys(db, of: user)
+                    let readable = try partitions ?? Array(rights(db, of: user).readablePartitions)
                     partitions = readable
                     rows += try storedRows(db.cachedStatement(sql: Self.partitionsPageSQL(partitions: readable.count, tables: read.tables.count)),
                                            arguments: Self.partitionsPageArguments(readable, user: user, read: read, after: after, limit: limit - rows.count))

@@ -15,7 +15,7 @@ extension SyncClient where Store == SyncEngineStore {
         }
         guard let identity else { return }
         let body = SyncKeyMessages.identityKeyRequest(publicKey: Data(identity.publicKey).base64EncodedString())
-        let response = try await transport.send(HTTPRequest(method: "PUT", url: identityKeyEndpoint,
+        let response = try await transport.send(HTTPRequest(method: "PUT", url: endpoint(beside: "../keys/identity"),
                                                             headers: ["Content-Type": "application/json"], body: body))
         switch response.status {
         case 200, 201:
@@ -27,12 +27,5 @@ extension SyncClient where Store == SyncEngineStore {
         default:
             throw Self.error(for: response)
         }
-    }
-
-    /// `/v1/keys/identity`, beside the endpoint's `/v1/sync/rows`.
-    var identityKeyEndpoint: URL {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
-        components.query = nil
-        return components.url!.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("keys/identity")
     }
 }

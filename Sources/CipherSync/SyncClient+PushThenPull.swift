@@ -39,11 +39,14 @@ extension SyncClient where Store == SyncEngineStore {
         return SyncPushPullReport(push: push, pull: pull)
     }
 
-    /// `/v1/sync/changes`, next to the endpoint's `/v1/sync/rows`, without
-    /// its query.
-    var changesEndpoint: URL {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)!
-        components.query = nil
-        return components.url!.deletingLastPathComponent().appendingPathComponent("changes")
+    /// `/v1/sync/changes`, next to the endpoint's `/v1/sync/rows`.
+    var changesEndpoint: URL { endpoint(beside: "changes") }
+
+    /// A path of the API relative to the endpoint's `/v1/sync/rows`, as a
+    /// relative reference resolves (`changes`: `/v1/sync/changes`;
+    /// `../keys/identity`: `/v1/keys/identity`), without the endpoint's
+    /// query: under whatever prefix the server's URL has.
+    func endpoint(beside path: String) -> URL {
+        URL(string: path, relativeTo: endpoint)!.absoluteURL
     }
 }

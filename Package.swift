@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "AppFiles", targets: ["AppFiles"]),
         // End-to-end sealing, apart: only an app that declares an
         // end-to-end table links libsodium.
-        .library(name: "SyncSealing", targets: ["SyncSealing", "SyncRowSealing"]),
+        .library(name: "SyncSealing", targets: ["SyncSealing", "SyncRowSealing", "SyncEndToEnd"]),
         // For the server's package (Server/), which depends on this one by
         // path: what both command lines share, and the tests' helpers.
         .library(name: "CommandLineBase", targets: ["CommandLineBase"]),
@@ -81,6 +81,13 @@ let package = Package(
         .target(
             name: "SyncRowSealing",
             dependencies: ["SyncSchema", "SyncSealing"]),
+        // The engine's client for end-to-end tables: the keys exchanged
+        // with the server's key directory, the push sealed, the pull
+        // opened (SyncEndToEndSealer, a CipherSync.SyncEndToEndCodec). What
+        // an app with such tables links, and no other.
+        .target(
+            name: "SyncEndToEnd",
+            dependencies: ["CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "SyncSealing", "SyncRowSealing"]),
         // The sync engine's HTTP client over libcurl: transport, retries,
         // paging, limits, and the engine's store (SyncEngineStore) that
         // it pushes from and stages pages into. Above the engine's

@@ -227,7 +227,7 @@ let package = Package(
         // the server in the same process, on both stores.
         .testTarget(
             name: "SyncEngineSyncTests",
-            dependencies: fromCipherDB("SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "TestSupport") + [
+            dependencies: fromCipherDB("SyncEngine", "SyncSchema", "CipherSync", "CipherDB", "SyncSealing", "TestSupport") + [
                 "ServerTestSupport",
                 "SyncServer",
                 "SyncServerAuth",

@@ -39,6 +39,10 @@ public struct SyncEnginePusher: Sendable {
     /// waiting when the push began: once before the first batch, then
     /// after each. Default: nil.
     public var onProgress: (@Sendable (_ answered: Int, _ pending: Int) -> Void)?
+    /// What seals the changes of end-to-end tables and opens the server's
+    /// rows in the answers (``SyncEngineStore/endToEnd``). A declaration
+    /// with such tables pushes only with one. Default: nil.
+    public var endToEnd: (any SyncEndToEndCodec)?
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema, baseURL: URL, transport: any HTTPTransport) {
         self.init(writer, schema: schema, endpoint: Self.changesEndpoint(baseURL: baseURL), transport: transport)
@@ -61,7 +65,10 @@ public struct SyncEnginePusher: Sendable {
     /// sends nothing. Either way, the report counts the changes that were
     /// waiting (``SyncPushReport/pending``).
     public func push(dryRun: Bool = false) async throws -> SyncPushReport {
-        let (schema, maximumChanges, allowsOtherServer) = (schema, maximumChanges, allowsOtherServer)
+        if endToEnd == nil, let table = schema.tables.first(where: \.isEndToEnd) {
+            throw SyncEngineError.endToEndWithoutSealing(table.name)
+        }
+        let allowsOtherServer = allowsOtherServer
         let (pending, server) = try await writer.read { db in
             // The changes are meant for the server the stored cursor names.
             let server = allowsOtherServer ? nil : try String.fetchOne(db, sql: "SELECT cursor FROM \(SyncEngine.stateTable) WHERE id = 1")
@@ -73,15 +80,23 @@ public struct SyncEnginePusher: Sendable {
         onProgress?(0, pending)
         var answeredCount = 0
         var previous: [SyncPushChange] = []
+        // Rows whose changes wait: no key to seal them yet, or a server
+        // state in an answer that the device refused.
+        var skipped: Set<SyncRowReference> = []
         while true {
-            var batch = try await writer.write { db in try db.nextSyncPushBatch(for: schema, maximumChanges: maximumChanges) }
+            let next = try await writer.write { [skipped] db in try nextBatch(db, skipping: skipped) }
+            var (batch, sent) = (next.batch, next.sent)
+            skipped.formUnion(next.waiting)
+            report.waitingForKeys += next.waiting.count
+            if batch.isEmpty, !next.waiting.isEmpty { continue }
             // Each answered batch leaves the outbox: the same batch twice
             // means another process is recording the answers.
             guard !batch.isEmpty, batch != previous else { break }
-            var body = SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+            var body = SyncChangeBatch(changes: sent, server: server).jsonData()
             while body.count > maximumBodyBytes, batch.count > 1 {
                 batch = Array(batch.prefix(batch.count / 2))
-                body = SyncChangeBatch(changes: batch.map(\.change), server: server).jsonData()
+                sent = Array(sent.prefix(batch.count))
+                body = SyncChangeBatch(changes: sent, server: server).jsonData()
             }
             previous = batch
             let response = try await transport.send(HTTPRequest(
@@ -94,16 +109,72 @@ public struct SyncEnginePusher: Sendable {
             guard response.status == 200 else { throw SyncClient<SyncEngineStore>.error(for: response) }
             let results: SyncChangeResults
             do throws(SyncMessageError) {
-                results = try SyncChangeResults.decode(response.body, answering: batch.map(\.change), schema: schema)
+                results = try SyncChangeResults.decode(response.body, answering: sent, schema: schema.receivedView)
             } catch {
                 throw SyncPayloadError(path: error.path, error.message)
             }
-            let answered = batch
-            report.counts += try await writer.write { db in try db.recordSyncPushResults(results.results, for: answered, schema: schema) }
+            let (answered, sealed) = (batch, sent)
+            let recorded = try await writer.write { db in try record(results.results, for: answered, sent: sealed, db) }
+            report.counts += recorded.counts
+            report.refused += recorded.refused.map(SyncRefusedRow.init)
+            skipped.formUnion(recorded.refused.map { SyncRowReference(table: $0.table, id: $0.id) })
             report.batches += 1
-            answeredCount += answered.count
+            answeredCount += answered.count - recorded.refused.count
             onProgress?(answeredCount, pending)
         }
         return report
+    }
+
+    /// The next batch of the outbox but the `skipping` rows, and the
+    /// changes as they are sent: sealed, for end-to-end tables; `waiting`,
+    /// the rows of the batch that cannot be sealed yet.
+    private func nextBatch(_ db: Database, skipping: Set<SyncRowReference>)
+        throws -> (batch: [SyncPushChange], sent: [SyncChange], waiting: [SyncRowReference]) {
+        let batch = try db.nextSyncPushBatch(for: schema, maximumChanges: maximumChanges, skipping: skipping)
+        guard let endToEnd else { return (batch, batch.map(\.change), []) }
+        var sealedBatch: [SyncPushChange] = [], sent: [SyncChange] = [], waiting: [SyncRowReference] = []
+        for change in batch {
+            guard schema.table(change.row.table)?.isEndToEnd == true else {
+                sealedBatch.append(change)
+                sent.append(change.change)
+                continue
+            }
+            if let sealed = try endToEnd.seal(change.change, in: db) {
+                sealedBatch.append(change)
+                sent.append(sealed)
+            } else {
+                waiting.append(SyncRowReference(table: change.row.table, id: change.row.id))
+            }
+        }
+        return (sealedBatch, sent, waiting)
+    }
+
+    /// Records the answers to a batch: the server's rows of end-to-end
+    /// tables opened first; an answer whose row the device refuses is not
+    /// recorded, and its change stays in the outbox.
+    private func record(_ results: [SyncPushResult], for batch: [SyncPushChange], sent: [SyncChange],
+                        _ db: Database) throws -> (counts: SyncPushCounts, refused: [SyncRowRefusal]) {
+        guard let endToEnd else { return (try db.recordSyncPushResults(results, for: batch, schema: schema), []) }
+        let sentByMutation = Dictionary(uniqueKeysWithValues: sent.map { ($0.mutationID, $0) })
+        var opened: [SyncPushResult] = [], refused: [SyncRowRefusal] = []
+        for var result in results {
+            if let row = result.serverRow, schema.table(row.table)?.isEndToEnd == true {
+                switch try endToEnd.open(SyncServerRow(row: row, version: result.version ?? 0), in: db) {
+                case .success(let server):
+                    result.serverRow = server.row
+                case .failure(let refusal):
+                    refused.append(refusal)
+                    continue
+                }
+            }
+            opened.append(result)
+        }
+        let counts = try db.recordSyncPushResults(opened, for: batch, schema: schema)
+        for result in opened where result.status == .applied {
+            if let change = sentByMutation[result.mutationID], schema.table(change.row.table)?.isEndToEnd == true {
+                try endToEnd.applied(change, in: db)
+            }
+        }
+        return (counts, refused)
     }
 }

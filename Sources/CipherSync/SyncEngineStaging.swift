@@ -12,16 +12,22 @@ public struct SyncEngineStaging: SyncStaging {
     let mergeProgress: SyncMergeProgress?
     let beforeCommit: (@Sendable (Database) throws -> Void)?
     let onRowsRemoved: (@Sendable ([SyncRowReference]) -> Void)?
+    let endToEnd: (any SyncEndToEndCodec)?
+    /// The rows of end-to-end tables refused by the pages staged so far.
+    let refused = SyncRefusals()
 
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
-        let schema = schema
+        let (schema, endToEnd) = (schema, endToEnd)
         do {
-            try await writer.write { db in
-                try db.stageSyncPage(rows: page.page.rows, tombstones: page.page.tombstones, schema: schema,
+            let refused = try await writer.write { db in
+                let opened = try SyncOpenedRows(page.page.rows, schema: schema, endToEnd: endToEnd, in: db)
+                try db.stageSyncPage(rows: opened.rows, tombstones: page.page.tombstones, kept: opened.kept, schema: schema,
                                      refusingRepeats: page.isSnapshot && !isCatchUp)
                 // The last page's digests are the pull's.
                 try db.stageSyncDigests(page.page.digests)
+                return opened.refused
             }
+            self.refused.append(refused)
         } catch let error as SyncMessageError {
             throw SyncPayloadError(page: number, path: error.path, error.message)
         }
@@ -59,7 +65,8 @@ public struct SyncEngineStaging: SyncStaging {
                 }
             }
             let synced = SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted,
-                                    unchanged: counts.unchanged, requeued: counts.requeued, divergence: divergence)
+                                    unchanged: counts.unchanged, requeued: counts.requeued, divergence: divergence,
+                                    refused: refused.all.map(SyncRefusedRow.init))
             return (synced, dryRun ? [] : removed)
         }
         if !removed.isEmpty { onRowsRemoved?(removed) }

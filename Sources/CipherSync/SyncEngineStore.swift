@@ -27,10 +27,29 @@ public struct SyncEngineStore: SyncStore {
     /// lists them), children before parents. Default: nil, the merge
     /// lists none.
     public var onRowsRemoved: (@Sendable ([SyncRowReference]) -> Void)?
+    /// What seals and opens the rows of the declaration's end-to-end
+    /// tables (`SyncEndToEndSealer`, module SyncEndToEnd): a declaration
+    /// with such tables syncs only with one, and without one the sync
+    /// throws ``SyncEngine/SyncEngineError/endToEndWithoutSealing(_:)``
+    /// before it sends or merges anything. Default: nil.
+    public var endToEnd: (any SyncEndToEndCodec)?
+
+    /// The declaration as pages and answers carry its rows
+    /// (``SyncSchema/SyncSchema/receivedView``).
+    let receivedSchema: SyncSchema
 
     public init(_ writer: any DatabaseWriter, schema: SyncSchema) {
         self.writer = writer
         self.schema = schema
+        receivedSchema = schema.receivedView
+    }
+
+    /// Throws ``SyncEngine/SyncEngineError/endToEndWithoutSealing(_:)``
+    /// for a declaration with end-to-end tables and no ``endToEnd``.
+    func checkEndToEnd() throws {
+        if endToEnd == nil, let table = schema.tables.first(where: \.isEndToEnd) {
+            throw SyncEngineError.endToEndWithoutSealing(table.name)
+        }
     }
 
     /// The server's `GET /v1/sync/rows`, for the declared tables alone
@@ -44,7 +63,9 @@ public struct SyncEngineStore: SyncStore {
 
     public func decodePage(_ data: Data) throws -> SyncPulledPage {
         do {
-            var page = try SyncPage.decode(data, schema: schema)
+            // End-to-end tables' rows as they come, sealed or not: the
+            // staging opens them, or refuses them one by one.
+            var page = try SyncPage.decode(data, schema: receivedSchema)
             // A digest of other columns than the declaration's (a server
             // of a later one) cannot be compared.
             page.digests = page.digests?.filter { digest in schema.table(digest.table).map(digest.covers) ?? false }
@@ -66,9 +87,10 @@ public struct SyncEngineStore: SyncStore {
     }
 
     public func beginStaging() async throws -> SyncEngineStaging {
+        try checkEndToEnd()
         let schema = schema
         try await writer.write { db in try db.prepareSyncStaging(schema: schema) }
         return SyncEngineStaging(writer: writer, schema: schema, mergeProgress: mergeProgress, beforeCommit: beforeCommit,
-                                 onRowsRemoved: onRowsRemoved)
+                                 onRowsRemoved: onRowsRemoved, endToEnd: endToEnd)
     }
 }

@@ -1,13 +1,16 @@
 import SyncEngine
 
 /// What one sync of the engine did (``CipherSync/SyncClient/pushThenPull(full:dryRun:)``):
-/// the push of the outbox, then the pull.
+/// the keys exchanged, the push of the outbox, then the pull.
 public struct SyncPushPullReport: Equatable, Sendable {
     public var push: SyncPushReport
     public var pull: SyncReport
+    /// What the sync did with the key directory, for end-to-end tables.
+    public var keys: SyncKeyExchangeReport
 
-    public init(push: SyncPushReport, pull: SyncReport) {
+    public init(push: SyncPushReport, pull: SyncReport, keys: SyncKeyExchangeReport = SyncKeyExchangeReport()) {
         self.push = push
         self.pull = pull
+        self.keys = keys
     }
 }

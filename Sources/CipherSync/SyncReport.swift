@@ -19,6 +19,10 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     /// Local data that the server lost, queued to be pushed again
     /// (``SyncCounts/requeued``).
     public var requeued: Int
+    /// The rows of end-to-end tables that the device refused, or holds no
+    /// key to open yet (``SyncCounts/refused``): each keeps its earlier
+    /// value.
+    public var refused: [SyncRefusedRow]
     /// How the server's history differed from the stored cursor's, when
     /// the sync found it so; nil otherwise.
     public var historyChange: SyncHistoryChange?
@@ -47,6 +51,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         deleted = counts.deleted
         unchanged = counts.unchanged
         requeued = counts.requeued
+        refused = counts.refused
         self.historyChange = historyChange
         self.repaired = repaired
         self.cursorBefore = cursorBefore
@@ -67,6 +72,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         try container.encode(deleted, forKey: .deleted)
         try container.encode(unchanged, forKey: .unchanged)
         try container.encode(requeued, forKey: .requeued)
+        try container.encode(refused, forKey: .refused)
         try container.encode(historyChange, forKey: .historyChange)
         try container.encode(repaired, forKey: .repaired)
         try container.encode(cursorBefore, forKey: .cursorBefore)
@@ -77,7 +83,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var counts: SyncCounts {
-        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued)
+        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued, refused: refused)
     }
 
     /// One line: `+12 ~3 -1, cursor 4815` (the cursor's counter:
@@ -85,6 +91,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         let cursor = SyncCursor.shown(cursorAfter)
         if upToDate { return "up to date, cursor \(cursor)" }
-        return "+\(inserted) ~\(updated) -\(deleted), cursor \(cursor)\(dryRun ? " (dry run: nothing written)" : "")"
+        let refusals = refused.isEmpty ? "" : ", \(refused.count) refused"
+        return "+\(inserted) ~\(updated) -\(deleted)\(refusals), cursor \(cursor)\(dryRun ? " (dry run: nothing written)" : "")"
     }
 }

@@ -11,7 +11,6 @@ extension Database {
     /// database does not have. Run it in a migration.
     public func installSyncEngine(for schema: SyncSchema) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("installing the sync engine") }
-        if let sealed = schema.tables.first(where: \.isEndToEnd) { throw SyncEngineError.endToEndNotYetSynced(sealed.name) }
         for table in schema.tables {
             guard try tableExists(table.name) else { throw SyncEngineError.missingTable(table.name) }
             let columns = Dictionary(try self.columns(in: table.name).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })

@@ -31,11 +31,16 @@ extension Database {
     /// (the pages' versions only go up).
     /// In the caller's transaction, after ``prepareSyncStaging(schema:)``.
     ///
+    /// `kept`: rows the server listed that the device keeps as they are
+    /// (an end-to-end table's rows it refused, or cannot open yet): the
+    /// merge leaves them, and a snapshot does not delete them.
+    ///
     /// With `refusingRepeats` (the pages of a snapshot, before its
     /// catch-up delta), a row staged by an earlier page throws
     /// ``SyncSchema/SyncMessageError`` at the row's place among `rows` or
     /// `tombstones`: a snapshot lists each row once.
-    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], schema: SyncSchema, refusingRepeats: Bool = false) throws {
+    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], kept: [SyncKeptRow] = [], schema: SyncSchema,
+                              refusingRepeats: Bool = false) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
         var writers: [String: SyncStageTable.Writer] = [:]
         func writer(of name: String) throws -> SyncStageTable.Writer {
@@ -57,6 +62,10 @@ extension Database {
             try writer(of: tombstone.table).stage(tombstone)
             try checkNew(tombstone.id, "$.tombstones[\(index)].id")
         }
+        for row in kept {
+            try writer(of: row.table).keep(row)
+            try checkNew(row.id, "$.rows[\(row.index)].id")
+        }
     }
 
     /// Merges every staged page into the declared tables, in the caller's
@@ -71,6 +80,10 @@ extension Database {
     ///   as a conflict, and its changes leave the outbox;
     /// - a column the server's row does not carry (a server of an earlier
     ///   declaration) keeps its local value;
+    /// - a row kept as the device has it (an end-to-end table's row it
+    ///   refused or cannot open yet) is left as it is, and a row that
+    ///   refers to such a row the device does not have waits with it
+    ///   (``keepSyncRowWaitingForKey(_:)``);
     /// - foreign keys are checked at the end: a violation throws
     ///   ``SyncEngineError/foreignKeyViolation(table:id:parent:)`` (the
     ///   caller's transaction then rolls back, the staging kept);
@@ -104,6 +117,7 @@ extension Database {
         // references itself) arrive in any order.
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
         var counts = SyncMergeCounts()
+        try holdSyncRowsOfHeldParents(schema: schema)
         if case .some(let sharedCounter) = sharedCounter {
             counts.requeued = try keepSyncedRowsTheServerLost(schema: schema, sharedCounter: sharedCounter, at: date)
         }
@@ -119,6 +133,7 @@ extension Database {
             for table in schema.tablesInApplyOrder.reversed() {
                 try deleteStagedTombstones(of: SyncStageTable(table), &counts, removed: removed)
                 if isSnapshot { try deleteUnlistedRows(of: SyncStageTable(table), &counts, removed: removed) }
+                try forgetSyncRowsWaitingReplaced(SyncStageTable(table), isSnapshot: isSnapshot)
             }
         }
         counts.conflicts += try logLostChanges(schema, at: date).count
@@ -306,7 +321,7 @@ extension Database {
             WHERE synced.table_name = ? AND synced.row_id > ?
             AND \(Self.hasNoLocalChange(table: "synced.table_name", rowID: "synced.row_id"))
             AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS listed
-                            WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone = 0)
+                            WHERE listed.sync_row_id = synced.row_id AND listed.sync_tombstone <> 1)
             ORDER BY synced.row_id LIMIT \(Self.mergeChunk)
             """)
         var after = ""

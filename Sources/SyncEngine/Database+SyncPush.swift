@@ -12,6 +12,10 @@ extension Database {
     /// values read now, checked by the declaration, and frozen with it: it
     /// is marked sent at `date`, in the caller's transaction.
     ///
+    /// The rows of `skipping` are left out, with their later changes: a
+    /// push leaves there the changes it cannot send yet (a row of an
+    /// end-to-end table whose key the device does not hold).
+    ///
     /// Throws ``SyncSchema/SyncRowError`` for a row whose values the
     /// declaration refuses (nothing is marked sent then), and
     /// ``SyncEngineError`` for an entry whose table is not declared or
@@ -20,7 +24,8 @@ extension Database {
     /// ```swift
     /// let batch = try dbQueue.write { db in try db.nextSyncPushBatch(for: schema) }
     /// ```
-    public func nextSyncPushBatch(for schema: SyncSchema, maximumChanges: Int = 500, at date: Date = Date()) throws -> [SyncPushChange] {
+    public func nextSyncPushBatch(for schema: SyncSchema, maximumChanges: Int = 500, skipping: Set<SyncRowReference> = [],
+                                  at date: Date = Date()) throws -> [SyncPushChange] {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("taking a batch of the outbox") }
         // At most one change per row: a later change of a row waits for
         // the answer to the earlier one, whose version it is based on.
@@ -31,6 +36,10 @@ extension Database {
             FROM \(SyncEngine.outboxTable) ORDER BY id
             """)
         while rows.count < maximumChanges, let row = try cursor.next() {
+            if !skipping.isEmpty, let id = UUID.fromDatabaseValue(row["row_id"]),
+               skipping.contains(SyncRowReference(table: row["table_name"], id: id)) {
+                continue
+            }
             if rowsInBatch.insert([row["table_name"], row["row_id"]]).inserted {
                 rows.append(row.copy())
             }

@@ -12,10 +12,10 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
     case otherIdentity
     /// Another key at a partition and epoch whose key the device keeps.
     case otherPartitionKey(partition: String, epoch: UInt32)
-    /// A table declared end-to-end, which this release's engine does not
-    /// seal yet (Docs/EndToEnd.md): rather than sync it in the clear, it
-    /// refuses to install.
-    case endToEndNotYetSynced(String)
+    /// A table declared end-to-end, synced by a store without the sealing
+    /// of such tables (Docs/EndToEnd.md): rather than sync it in the
+    /// clear, the sync stops before it sends or merges anything.
+    case endToEndWithoutSealing(String)
     /// A declared column that the database's table does not have.
     case missingColumn(table: String, column: String)
     /// A declared column whose SQL type would change the values it stores
@@ -51,9 +51,9 @@ public enum SyncEngineError: Error, Equatable, Sendable, CustomStringConvertible
             "this database keeps another identity, and a device is one user's: use a new database for another identity"
         case .otherPartitionKey(let partition, let epoch):
             "this database keeps another key of epoch \(epoch) of \(partition), and an epoch's key never changes: nothing was saved"
-        case .endToEndNotYetSynced(let table):
-            "the table \(table) is declared end-to-end, which this release's sync engine does not seal yet: "
-                + "declare it without \"endToEnd\" (Docs/EndToEnd.md)"
+        case .endToEndWithoutSealing(let table):
+            "the table \(table) is declared end-to-end, and this sync has nothing to seal its rows with: "
+                + "give its store a SyncEndToEndSealer (module SyncEndToEnd, Docs/EndToEnd.md); nothing was sent or merged"
         case .missingColumn(let table, let column):
             "the table \(table) has no column \(column), which the declaration syncs: add it in a migration before the sync engine's"
         case .columnTypeMismatch(let table, let column, let declared, let sqlType):

@@ -9,6 +9,13 @@ public struct SyncPushReport: Equatable, Sendable {
     public var pending = 0
     public var batches = 0
     public var bytesReceived = 0
+    /// The changes of end-to-end tables left in the outbox because the
+    /// device holds no key of their row's partition yet: the next sync
+    /// pushes them once it does.
+    public var waitingForKeys = 0
+    /// The rows of end-to-end tables whose server state, in an answer,
+    /// the device refused: their changes stay in the outbox.
+    public var refused: [SyncRefusedRow] = []
 
     public init(counts: SyncPushCounts = SyncPushCounts(), pending: Int = 0, batches: Int = 0, bytesReceived: Int = 0) {
         self.counts = counts
@@ -24,5 +31,7 @@ public struct SyncPushReport: Equatable, Sendable {
         lhs.pending += rhs.pending
         lhs.batches += rhs.batches
         lhs.bytesReceived += rhs.bytesReceived
+        lhs.waitingForKeys = rhs.waitingForKeys
+        lhs.refused += rhs.refused
     }
 }

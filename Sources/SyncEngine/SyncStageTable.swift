@@ -13,7 +13,10 @@ import SyncSchema
 /// - `sync_row_id`: the primary key, unique: a row staged again (changed,
 ///   or deleted, in a later page) keeps its last state only;
 /// - `sync_version`: the version of the server's change;
-/// - `sync_tombstone`: 1 for a deletion, whose columns are NULL;
+/// - `sync_tombstone`: 1 for a deletion, whose columns are NULL; 2
+///   (``kept``) for a row the server listed that the device keeps as it
+///   is (a sealed row it refused, or cannot open yet), whose columns are
+///   NULL: neither merged nor, after a snapshot, deleted;
 /// - `sync_absent`: the declared columns the server's row does not carry
 ///   (`,title,body,`; a server of an earlier declaration), whose local
 ///   values the merge keeps; NULL when it carries them all.
@@ -23,6 +26,9 @@ struct SyncStageTable {
     init(_ table: SyncTable) {
         self.table = table
     }
+
+    /// `sync_tombstone` of a row the device keeps as it is.
+    static let kept = 2
 
     var name: String { "sync_stage_\(table.name)" }
 
@@ -74,7 +80,7 @@ struct SyncStageTable {
                 VALUES (?, ?, 0, ?\(String(repeating: ", ?", count: valueColumns.count)))
                 """),
             tombstone: try db.makeStatement(sql: """
-                INSERT OR \(conflict) INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, 1)
+                INSERT OR \(conflict) INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, ?)
                 """))
     }
 
@@ -105,7 +111,12 @@ struct SyncStageTable {
 
         /// Stages a server's deletion.
         func stage(_ tombstone: SyncTombstone) throws {
-            try self.tombstone.execute(arguments: [tombstone.id.uuidString, tombstone.version])
+            try self.tombstone.execute(arguments: [tombstone.id.uuidString, tombstone.version, 1])
+        }
+
+        /// Stages a row the server listed that the device keeps as it is.
+        func keep(_ row: SyncKeptRow) throws {
+            try tombstone.execute(arguments: [row.id.uuidString, row.version, SyncStageTable.kept])
         }
     }
 

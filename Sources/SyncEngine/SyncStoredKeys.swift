@@ -21,10 +21,30 @@ public struct SyncStoredPartitionKey: Sendable, Equatable {
     public let partition: String
     public let epoch: UInt32
     public let bytes: [UInt8]
+    /// The user who made it: the device's own user, or the owner of the
+    /// group who wrapped it to them.
+    public let sender: String
 
-    public init(partition: String, epoch: UInt32, bytes: [UInt8]) {
+    public init(partition: String, epoch: UInt32, bytes: [UInt8], sender: String) {
         self.partition = partition
         self.epoch = epoch
         self.bytes = bytes
+        self.sender = sender
+    }
+
+    /// Its partition and epoch.
+    public var keyEpoch: SyncKeyEpoch {
+        SyncKeyEpoch(partition: partition, epoch: epoch)
+    }
+}
+
+/// A partition and one epoch of its keys.
+public struct SyncKeyEpoch: Sendable, Hashable {
+    public let partition: String
+    public let epoch: UInt32
+
+    public init(partition: String, epoch: UInt32) {
+        self.partition = partition
+        self.epoch = epoch
     }
 }

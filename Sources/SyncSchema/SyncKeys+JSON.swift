@@ -26,6 +26,31 @@ public enum SyncKeyMessages {
         message { $0.member("status") { $0.appendString(status) } }
     }
 
+    /// `{"protocolVersion":1,"status":"…","user":"…"}`: the answer to an
+    /// identity key request, which names the user the server took the key
+    /// for (the token's `sub`), whose own partition a device seals under.
+    public static func identityAnswer(status: String, user: String) -> Data {
+        message { text in
+            text.member("status") { $0.appendString(status) }
+            text.member("user") { $0.appendString(user) }
+        }
+    }
+
+    /// The user of ``identityAnswer(status:user:)``.
+    public static func identityAnswerUser(from data: Data) throws(SyncMessageError) -> String {
+        do {
+            return try StrictJSON.Reader.reading(data) { json throws(StrictJSON.Violation) in
+                var reading = IdentityAnswerReading(json: json)
+                try reading.readMembers()
+                guard reading.status != nil else { throw reading.json.missing("status") }
+                guard let user = reading.user else { throw reading.json.missing("user") }
+                return user
+            }
+        } catch {
+            throw SyncMessageError(error)
+        }
+    }
+
     /// `{"protocolVersion":1,"identities":[{"publicKey":"…","user":"…"}]}`.
     public static func identityKeys(_ keys: [SyncIdentityKey]) -> Data {
         message { text in
@@ -151,6 +176,22 @@ private struct KeyMessageReading<Value>: SyncMessageReading {
     mutating func readMember(_ key: String) throws(StrictJSON.Violation) {
         guard key == member else { throw json.violation("unknown key") }
         read = try value(&json)
+    }
+}
+
+/// ``SyncKeyMessages/identityAnswer(status:user:)``: its version, status
+/// and user.
+private struct IdentityAnswerReading: SyncMessageReading {
+    var json: StrictJSON.Reader
+    var status: String?
+    var user: String?
+
+    mutating func readMember(_ key: String) throws(StrictJSON.Violation) {
+        switch key {
+        case "status": status = try json.boundedText()
+        case "user": user = try json.boundedText()
+        default: throw json.violation("unknown key")
+        }
     }
 }
 

@@ -73,8 +73,8 @@ public struct SyncSchema: Sendable, Equatable {
         declared = nil
     }
 
-    /// The tables of the declaration this is the server view of
-    /// (``serverView``), in their two orders; nil for a declaration.
+    /// The tables of the declaration this is a view of (``serverView``,
+    /// ``receivedView``), in their two orders; nil for a declaration.
     private let declared: (tables: [SyncTable], inApplyOrder: [SyncTable])?
 
     /// The declaration as a server stores and validates it: each
@@ -85,6 +85,14 @@ public struct SyncSchema: Sendable, Equatable {
     public var serverView: SyncSchema {
         guard declared == nil, tables.contains(where: \.isEndToEnd) else { return self }
         return SyncSchema(tables: tables.map(\.serverView), inApplyOrder: tablesInApplyOrder.map(\.serverView),
+                          declared: (tables, tablesInApplyOrder))
+    }
+
+    /// The declaration as a device reads a server's pages and answers
+    /// (``SyncTable/receivedView``). Not checked again, as ``serverView``.
+    public var receivedView: SyncSchema {
+        guard declared == nil, tables.contains(where: \.isEndToEnd) else { return self }
+        return SyncSchema(tables: tables.map(\.receivedView), inApplyOrder: tablesInApplyOrder.map(\.receivedView),
                           declared: (tables, tablesInApplyOrder))
     }
 

@@ -34,6 +34,24 @@ extension SyncTable {
                          isEndToEnd: true)
     }
 
+    /// The table as a device reads the rows a server sends: for an
+    /// end-to-end table, its clear columns, ``sealedColumn`` and its sealed
+    /// columns, neither required, so that a row sent in the clear (a
+    /// server that downgrades the table) is read, then refused by the
+    /// device as that row alone (``SyncRowRefusal/notSealed(table:id:)``),
+    /// not taken for a page that breaks the protocol; any other table as
+    /// it is.
+    public var receivedView: SyncTable {
+        guard isEndToEnd else { return self }
+        let optional = (sealedColumns + [serverView.columns.last!]).map { column in
+            SyncColumn(name: column.name, type: column.type, isTrimmed: column.isTrimmed, maximumLength: column.maximumLength,
+                       maximumBytes: column.maximumBytes, allowsControlCharacters: column.allowsControlCharacters, minimum: column.minimum,
+                       maximum: column.maximum, references: column.references)
+        }
+        return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: clearColumns + optional, access: access,
+                         isEndToEnd: true)
+    }
+
     /// Throws the first rule of an end-to-end table that this one breaks:
     /// its rows belong to a partition (an owner or group rule), the server
     /// cannot merge or cascade what it cannot read.

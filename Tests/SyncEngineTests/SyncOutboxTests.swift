@@ -1,4 +1,5 @@
 import CipherDB
+import CipherSync
 import Foundation
 import SyncEngine
 import SyncSchema
@@ -25,9 +26,10 @@ import Testing
         try other.close()
     }
 
-    /// An end-to-end table is refused, not synced in the clear, until the
-    /// engine seals rows.
-    @Test func installingRefusesAnEndToEndTable() throws {
+    /// An end-to-end table installs, and syncs only with a sealer: a store
+    /// without one stops before it sends or merges anything, rather than
+    /// sync the table in the clear.
+    @Test func anEndToEndTableSyncsOnlyWithASealer() async throws {
         let sealed = try SyncSchema(tables: [
             SyncTable(name: "diary", primaryKey: "id", conflicts: .serverWins, columns: [
                 SyncColumn(name: "id", type: .uuid, isRequired: true),
@@ -35,11 +37,16 @@ import Testing
             ], access: .owner, isEndToEnd: true),
         ])
         let other = try DatabaseQueue(path: notes.folder.path("other.sqlite"))
-        try other.write { db in
+        try await other.write { db in
             try db.execute(sql: "CREATE TABLE diary (id TEXT PRIMARY KEY, text TEXT)")
-            #expect(throws: SyncEngineError.endToEndNotYetSynced("diary")) { try db.installSyncEngine(for: sealed) }
-            #expect(try !db.tableExists("sync_outbox"))
+            try db.installSyncEngine(for: sealed)
+            try db.execute(sql: "INSERT INTO diary (id, text) VALUES (?, 'Dear diary')", arguments: [UUID().uuidString])
         }
+        let store = SyncEngineStore(other, schema: sealed)
+        await #expect(throws: SyncEngineError.endToEndWithoutSealing("diary")) { _ = try await store.beginStaging() }
+        let pusher = SyncEnginePusher(other, schema: sealed, baseURL: URL(string: "http://127.0.0.1:9")!, transport: CurlTransport())
+        await #expect(throws: SyncEngineError.endToEndWithoutSealing("diary")) { _ = try await pusher.push() }
+        #expect(try await other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") } == 1)
         try other.close()
     }
 

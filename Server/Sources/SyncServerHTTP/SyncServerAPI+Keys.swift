@@ -14,7 +14,8 @@ extension SyncServerAPI {
     static let maximumKeysBodySize = 4 << 20
 
     /// `PUT /v1/keys/identity`: publishes the user's identity key; 201,
-    /// or 200 for the key they had; 409 for another key than theirs.
+    /// or 200 for the key they had, naming the user; 409 for another key
+    /// than theirs.
     @Sendable func publishIdentityKey(_ request: Request, _ context: SyncRequestContext) async throws -> SyncJSONAnswer {
         let user = try keyUser(context)
         let data = try await body(request, upTo: Self.maximumKeysBodySize)
@@ -25,8 +26,8 @@ extension SyncServerAPI {
             throw APIError.badRequest(error.description)
         }
         switch try await engine.publish(SyncIdentityKey(user: user.name, publicKey: publicKey)) {
-        case .published: return SyncJSONAnswer(body: SyncKeyMessages.status("published"), status: .created)
-        case .unchanged: return SyncJSONAnswer(body: SyncKeyMessages.status("unchanged"))
+        case .published: return SyncJSONAnswer(body: SyncKeyMessages.identityAnswer(status: "published", user: user.name), status: .created)
+        case .unchanged: return SyncJSONAnswer(body: SyncKeyMessages.identityAnswer(status: "unchanged", user: user.name))
         case .conflicting:
             throw APIError(.conflict, "\(user.name) has published another identity key, which stays theirs: this device's recovery key "
                 + "is not theirs; use the recovery key of their first device")

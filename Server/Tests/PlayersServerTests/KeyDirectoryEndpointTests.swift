@@ -25,6 +25,7 @@ import Testing
             let published = try users.request("PUT", "/v1/keys/identity", token: alice, headers: Self.json,
                                                body: String(decoding: SyncKeyMessages.identityKeyRequest(publicKey: "YWxpY2U="), as: UTF8.self))
             #expect(published.status == 201, "\(published.body)")
+            #expect(try SyncKeyMessages.identityAnswerUser(from: Data(published.body.utf8)) == "alice")
             let again = try users.request("PUT", "/v1/keys/identity", token: alice, headers: Self.json,
                                            body: String(decoding: SyncKeyMessages.identityKeyRequest(publicKey: "YWxpY2U="), as: UTF8.self))
             #expect(again.status == 200)

@@ -2,6 +2,7 @@ import CipherDB
 import CipherSync
 import Foundation
 import ServerTestSupport
+import SyncEndToEnd
 import SyncEngine
 import SyncSchema
 import TestSupport
@@ -63,15 +64,28 @@ final class NotesDevice: Sendable {
 
     /// Pushes the outbox, then pulls, as a sync does (`pushThenPull`).
     func sync(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> (pushed: SyncPushCounts, pulled: SyncReport) {
-        let store = SyncEngineStore(dbQueue, schema: schema)
-        let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
-        let report = try await client.pushThenPull()
+        let report = try await syncReport(baseURL, transport: transport)
         return (report.push.counts, report.pull)
+    }
+
+    /// Pushes the outbox, then pulls, as a sync does; its whole report.
+    func syncReport(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> SyncPushPullReport {
+        let store = store()
+        let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
+        return try await client.pushThenPull()
+    }
+
+    /// The device's store, with a sealer when its declaration has
+    /// end-to-end tables.
+    func store() -> SyncEngineStore {
+        var store = SyncEngineStore(dbQueue, schema: schema)
+        if schema.tables.contains(where: \.isEndToEnd) { store.endToEnd = SyncEndToEndSealer(schema: schema) }
+        return store
     }
 
     /// A replicator of this device (``CipherSync/SyncReplicator``).
     func replicator(_ baseURL: URL) -> SyncReplicator {
-        let store = SyncEngineStore(dbQueue, schema: schema)
+        let store = store()
         return SyncReplicator(client: SyncClient(transport: fastTransport(), endpoint: store.rowsEndpoint(baseURL: baseURL), store: store))
     }
 

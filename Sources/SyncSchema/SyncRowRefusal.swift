@@ -1,5 +1,4 @@
 import Foundation
-import SyncSchema
 
 /// Why a device refuses a row of an end-to-end table that a server sent:
 /// it keeps its previous value of the row, reports the refusal, and merges
@@ -22,6 +21,42 @@ public enum SyncRowRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case notAuthentic(table: String, id: UUID)
     /// It opens, but what it holds breaks the declaration.
     case breaksDeclaration(table: String, id: UUID, SyncRowError)
+    /// It opens, but is older than the value of the row the device has
+    /// seen (a lower sealed counter): an earlier value served again.
+    case replayed(table: String, id: UUID)
+
+    /// The row's table.
+    public var table: String {
+        switch self {
+        case .notSealed(let table, _), .malformed(let table, _, _), .noPartition(let table, _), .noKey(let table, _, _, _),
+             .notAuthentic(let table, _), .breaksDeclaration(let table, _, _), .replayed(let table, _):
+            table
+        }
+    }
+
+    /// The row's primary key.
+    public var id: UUID {
+        switch self {
+        case .notSealed(_, let id), .malformed(_, let id, _), .noPartition(_, let id), .noKey(_, let id, _, _),
+             .notAuthentic(_, let id), .breaksDeclaration(_, let id, _), .replayed(_, let id):
+            id
+        }
+    }
+
+    /// The refusal's kind, as `--json` names it: `notSealed`, `malformed`,
+    /// `noPartition`, `noKey`, `notAuthentic`, `breaksDeclaration`,
+    /// `replayed`.
+    public var kind: String {
+        switch self {
+        case .notSealed: "notSealed"
+        case .malformed: "malformed"
+        case .noPartition: "noPartition"
+        case .noKey: "noKey"
+        case .notAuthentic: "notAuthentic"
+        case .breaksDeclaration: "breaksDeclaration"
+        case .replayed: "replayed"
+        }
+    }
 
     public var description: String {
         switch self {
@@ -37,6 +72,8 @@ public enum SyncRowRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             "the sealed value of the \(table) row \(id.uuidString) does not open for it: it was altered or moved, and was refused"
         case .breaksDeclaration(let table, let id, let error):
             "the \(table) row \(id.uuidString) opens, but breaks the declaration (\(error)): it was refused"
+        case .replayed(let table, let id):
+            "the server sent an older sealed value of the \(table) row \(id.uuidString) than this device has seen: it was refused"
         }
     }
 }

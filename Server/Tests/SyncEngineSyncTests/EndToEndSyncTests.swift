@@ -1,0 +1,121 @@
+import CipherDB
+import CipherSync
+import Foundation
+import ServerTestSupport
+import SyncEngine
+import SyncSchema
+import SyncSealing
+import TestSupport
+import Testing
+
+/// End-to-end tables synced through the real server on both stores
+/// (Docs/EndToEnd.md): keys before rows, the push sealed, the pull opened,
+/// the server's store holding ciphertext alone.
+@Suite struct EndToEndSyncTests {
+    /// Alice's laptop writes a notebook, a note and a diary entry; her
+    /// phone, made from the same recovery key, reads them; the server holds
+    /// none of their text.
+    @Test(arguments: StoreKind.allCases)
+    func aUsersDevicesReadTheirSealedRowsAndTheServerHoldsNone(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let recovery = try RecoveryKey.random()
+            let laptop = try users.device(of: "alice", recoveryKey: recovery)
+            let notebook = UUID(), note = UUID(), diary = UUID()
+            try laptop.execute("INSERT INTO notebook (id, name) VALUES (?, 'canary notebook')", [notebook.uuidString])
+            try laptop.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'canary note')", [note.uuidString, notebook.uuidString])
+            try laptop.execute("INSERT INTO diary (id, text) VALUES (?, 'canary diary')", [diary.uuidString])
+            let first = try await laptop.sync()
+            #expect(first.push.counts.applied == 3)
+            #expect(first.push.waitingForKeys == 0)
+            #expect(first.keys.made == 1, "alice's own partition, claimed before the push")
+            #expect(first.keys.wrapped == 2, "her own partition's key, then the notebook's once the server has it")
+
+            let stored = try await users.storedText()
+            #expect(!stored.contains("canary"), "\(stored)")
+            #expect(stored.contains(SyncTable.sealedColumn))
+            let page = try await users.get("/v1/sync/rows", as: "alice")
+            #expect(!page.contains("canary"), "\(page)")
+
+            let phone = try users.device(of: "alice", recoveryKey: recovery)
+            let report = try await phone.sync()
+            #expect(report.keys.received == 2)
+            #expect(report.pull.refused.isEmpty, "\(report.pull.refused)")
+            #expect(try phone.value("notebook", notebook, "name") == "canary notebook")
+            #expect(try phone.value("note", note, "title") == "canary note")
+            #expect(try phone.value("diary", diary, "text") == "canary diary")
+
+            // The phone's edit, sealed in turn, reaches the laptop.
+            try phone.execute("UPDATE note SET title = 'canary edited' WHERE id = ?", [note.uuidString])
+            try await phone.sync()
+            let back = try await laptop.sync()
+            #expect(back.pull.refused.isEmpty)
+            #expect(try laptop.value("note", note, "title") == "canary edited")
+        }
+    }
+
+    /// A notebook shared with bob reaches bob's device, his note reaches
+    /// alice's, and carol, who is not a member, receives no key and no row.
+    @Test(arguments: StoreKind.allCases)
+    func aSharedNotebookIsReadByItsMemberAlone(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            let carol = try users.device(of: "carol", recoveryKey: RecoveryKey.random())
+            try await bob.sync()
+            try await carol.sync()
+            let notebook = UUID(), note = UUID()
+            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [notebook.uuidString])
+            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Tickets')", [note.uuidString, notebook.uuidString])
+            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, notebook.uuidString])
+            let shared = try await alice.sync()
+            #expect(shared.keys.wrapped == 2, "the notebook's key, to alice and to bob")
+            #expect(shared.keys.withoutIdentity.isEmpty)
+
+            let received = try await bob.sync()
+            #expect(received.keys.received == 1)
+            #expect(received.pull.refused.isEmpty, "\(received.pull.refused)")
+            #expect(try bob.value("note", note, "title") == "Tickets")
+
+            let reply = UUID()
+            try bob.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Passports')", [reply.uuidString, notebook.uuidString])
+            #expect(try await bob.sync().push.counts.applied == 1)
+            try await alice.sync()
+            #expect(try alice.value("note", reply, "title") == "Passports")
+
+            let outsider = try await carol.sync()
+            #expect(outsider.keys.received == 0)
+            #expect(try carol.device.rowIDs("notebook").isEmpty && carol.device.rowIDs("note").isEmpty)
+            #expect(try await users.get("/v1/keys/wrapped", as: "carol").contains("\"keys\":[]"))
+        }
+    }
+
+    /// A member who has published no identity key yet gets the rows
+    /// before the key: they wait, sealed, and open at the sync after the
+    /// owner's next, which wraps the key to them.
+    @Test(arguments: StoreKind.allCases)
+    func rowsSentBeforeTheirKeyWaitAndOpenWhenItComes(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            let notebook = UUID(), note = UUID()
+            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [notebook.uuidString])
+            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Tickets')", [note.uuidString, notebook.uuidString])
+            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, notebook.uuidString])
+            #expect(try await alice.sync().keys.withoutIdentity == ["bob"])
+
+            let early = try await bob.sync()
+            #expect(Set(early.pull.refused.map(\.kind)) == ["noKey"])
+            #expect(early.pull.refused.count == 2)
+            #expect(try bob.device.rowIDs("notebook").isEmpty && bob.device.rowIDs("member").isEmpty,
+                    "the membership waits with its notebook")
+
+            #expect(try await alice.sync().keys.wrapped == 1)
+            let opened = try await bob.sync()
+            #expect(opened.keys.received == 1)
+            #expect(opened.keys.opened == 3, "the notebook, its note and the membership that waited with it")
+            #expect(try bob.value("note", note, "title") == "Tickets")
+            #expect(try bob.device.rowIDs("member").count == 1)
+            #expect(try bob.device.foreignKeyViolations() == 0)
+        }
+    }
+}

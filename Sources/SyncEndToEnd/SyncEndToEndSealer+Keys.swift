@@ -18,6 +18,7 @@ extension SyncEndToEndSealer {
         var report = SyncKeyExchangeReport()
         try await receiveKeys(from: directory, into: writer, identity: identity, user: user, &report)
         try await claimOwnPartition(in: directory, writer: writer, identity: identity, user: user, &report)
+        try await rotateKeysOfUnsharedGroups(in: directory, writer: writer, identity: identity, user: user, &report)
         try await shareKeys(in: directory, writer: writer, identity: identity, user: user, &report)
         return report
     }
@@ -108,6 +109,56 @@ extension SyncEndToEndSealer {
         }
         report.made += 1
         report.wrapped += 1
+    }
+
+    /// Makes a new epoch of the key of each group the user owns that a
+    /// reader left (a membership deleted): wrapped to the user and the
+    /// members left, never to the one who left, and stored before any row
+    /// is sealed under it. Rows sealed before stay under their epoch. Of
+    /// two of the user's devices that rotate at once, the second finds the
+    /// first's epoch stored (`409`) and takes it.
+    private func rotateKeysOfUnsharedGroups(in directory: SyncKeyDirectoryClient, writer: any DatabaseWriter, identity: IdentityKeyPair,
+                                            user: String, _ report: inout SyncKeyExchangeReport) async throws {
+        let schema = schema
+        let rotations = try await writer.read { db -> [(SyncStoredPartitionKey, Set<String>)] in
+            let recorded = try db.syncKeyRecipients()
+            var latest: [String: SyncStoredPartitionKey] = [:]
+            for key in try db.syncPartitionKeys() where key.sender == user && Self.group(of: key.partition) != nil {
+                if (latest[key.partition]?.epoch ?? 0) < key.epoch { latest[key.partition] = key }
+            }
+            return try latest.values.compactMap { key in
+                guard let (table, id) = Self.group(of: key.partition) else { return nil }
+                let readers = Set(try Self.members(of: table, id: id, schema: schema, in: db)).union([user])
+                return (recorded[key.keyEpoch] ?? []).isSubset(of: readers) ? nil : (key, readers)
+            }
+        }
+        guard !rotations.isEmpty else { return }
+        let publicKeys = try await identityKeys(of: rotations.reduce(into: Set()) { $0.formUnion($1.1) }, directory: directory,
+                                                writer: writer, identity: identity, user: user)
+        for (current, readers) in rotations {
+            let key = try PartitionKey.random(partition: current.partition, epoch: current.epoch + 1)
+            var wrapped: [SyncWrappedKey] = []
+            for reader in readers.sorted() {
+                guard let publicKey = publicKeys[reader] else { continue }
+                wrapped.append(SyncWrappedKey(partition: key.partition, epoch: Int64(key.epoch), recipient: reader, sender: user,
+                                              wrapped: try WrappedKey.wrap(key, from: identity, to: publicKey).text))
+            }
+            do {
+                try await directory.store(wrapped)
+            } catch let error as SyncError where error.status == 409 {
+                try await receiveKeys(from: directory, into: writer, identity: identity, user: user, &report)
+                continue
+            }
+            let stored = SyncStoredPartitionKey(partition: key.partition, epoch: key.epoch, bytes: key.bytes, sender: user)
+            let recipients = Set(wrapped.map(\.recipient))
+            try await writer.write { db in
+                try db.saveSyncPartitionKeys([stored])
+                try db.recordSyncKeyRecipients([stored.keyEpoch: recipients])
+            }
+            report.made += 1
+            report.rotated += 1
+            report.wrapped += wrapped.count
+        }
     }
 
     /// Wraps each key the user made to the readers of its partition that

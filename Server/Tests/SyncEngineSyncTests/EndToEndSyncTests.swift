@@ -5,6 +5,7 @@ import ServerTestSupport
 import SyncEngine
 import SyncSchema
 import SyncSealing
+import Synchronization
 import TestSupport
 import Testing
 
@@ -116,6 +117,45 @@ import Testing
             #expect(try bob.value("note", note, "title") == "Tickets")
             #expect(try bob.device.rowIDs("member").count == 1)
             #expect(try bob.device.foreignKeyViolations() == 0)
+        }
+    }
+
+    /// Unsharing rotates the notebook's key: what alice writes afterwards
+    /// is sealed under an epoch bob never receives, so that even a server
+    /// that keeps serving him the notebook gives him nothing he can open.
+    @Test(arguments: StoreKind.allCases)
+    func afterAnUnshareTheRemovedMemberOpensNothingWrittenAfterwards(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            try await bob.sync()
+            let trip = UUID(), before = UUID(), after = UUID(), membership = UUID()
+            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
+            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Before')", [before.uuidString, trip.uuidString])
+            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [membership.uuidString, trip.uuidString])
+            try await alice.sync()
+            try await bob.sync()
+            #expect(try bob.value("note", before, "title") == "Before")
+
+            try alice.execute("DELETE FROM member WHERE id = ?", [membership.uuidString])
+            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'After')", [after.uuidString, trip.uuidString])
+            let unshared = try await alice.sync()
+            #expect(unshared.keys.rotated == 1)
+
+            let page = try JSONSerialization.jsonObject(with: Data(try await users.get("/v1/sync/rows", as: "alice").utf8)) as? [String: Any]
+            let rows = try #require(page?["rows"] as? [[String: Any]])
+            let afterRow = try JSONSerialization.data(withJSONObject: try #require(rows.first { $0["id"] as? String == after.uuidString }))
+            let injected = Mutex(false)
+            let report = try await bob.sync { request, response in
+                try response.editingRows(of: request) { rows in
+                    guard injected.withLock({ done in defer { done = true }; return !done }) else { return }
+                    rows.append(try #require(try JSONSerialization.jsonObject(with: afterRow) as? [String: Any]))
+                }
+            }
+            #expect(report.pull.refused.map(\.kind) == ["noKey"], "\(report.pull.refused.map(\.message))")
+            #expect(try bob.value("note", after, "title") == nil)
+            let epochs = try await bob.device.dbQueue.read { db in try db.syncPartitionKeys().map(\.epoch) }
+            #expect(epochs == [1])
         }
     }
 }

@@ -8,6 +8,8 @@ public struct SyncKeyExchangeReport: Codable, Equatable, Sendable {
     public var made = 0
     /// Keys it wrapped to a user and stored on the server.
     public var wrapped = 0
+    /// Groups whose key it rotated (a new epoch) because a member left.
+    public var rotated = 0
     /// Rows that waited for a key and were opened and merged.
     public var opened = 0
     /// The users a key could not be wrapped to yet: they have published
@@ -24,6 +26,7 @@ public struct SyncKeyExchangeReport: Codable, Equatable, Sendable {
         lhs.received += rhs.received
         lhs.made += rhs.made
         lhs.wrapped += rhs.wrapped
+        lhs.rotated += rhs.rotated
         lhs.opened += rhs.opened
         lhs.withoutIdentity += rhs.withoutIdentity.filter { !lhs.withoutIdentity.contains($0) }
         lhs.refusedKeys += rhs.refusedKeys

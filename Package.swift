@@ -183,12 +183,13 @@ let package = Package(
         // declaration, the database (a library, for tests and other apps).
         .target(
             name: "Notes",
-            dependencies: ["CipherDB", "SyncSchema", "SyncEngine", "CipherSync", "AppFiles"]),
+            dependencies: ["CipherDB", "SyncSchema", "SyncEngine", "CipherSync", "SyncEndToEnd", "AppFiles"]),
         // `notes`, Notes' command line.
         .executableTarget(
             name: "NotesCLI",
             dependencies: [
-                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "SyncSealing", "AppCommandLine", "CommandLineBase",
+                "Notes", "AppFiles", "CipherDB", "CipherSync", "SyncEngine", "SyncSchema", "SyncSealing", "SyncEndToEnd", "AppCommandLine",
+                "CommandLineBase",
                 "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -207,6 +208,9 @@ let package = Package(
                 "Notes",
                 "SyncEngine",
                 "SyncSchema",
+                "SyncSealing",
+                "SyncRowSealing",
+                "SyncEndToEnd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

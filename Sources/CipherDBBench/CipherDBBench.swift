@@ -108,6 +108,7 @@ struct CipherDBBench: AsyncParsableCommand {
         let players = PlayersWorkloads(folder: folder, playerCount: quick ? 500 : 100_000, updateCount: quick ? 50 : 10_000)
         let sync = SyncWorkloads(folder: folder, playerCount: quick ? 500 : 100_000)
         let storedRows = StoredRowWorkloads(rowCount: quick ? 500 : 100_000)
+        let notesSync = NotesSyncWorkloads(folder: folder, noteCount: quick ? 500 : 20_000)
         let observation = ObservationWorkload(folder: folder, playerCount: 1_000, commitCount: quick ? 10 : 100)
         for mode in modes {
             FileHandle.standardError.write(Data("\(mode.rawValue):\n".utf8))
@@ -119,6 +120,7 @@ struct CipherDBBench: AsyncParsableCommand {
             guard mode != .passphrase else { continue }
             try await players.run(&harness, mode: mode)
             try await sync.run(&harness, mode: mode)
+            try await notesSync.run(&harness, mode: mode)
             try await storedRows.run(&harness, mode: mode)
             try await observation.run(&harness, mode: mode)
         }

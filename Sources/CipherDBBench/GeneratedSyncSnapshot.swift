@@ -81,22 +81,33 @@ extension GeneratedSyncSnapshot {
     }
 
     /// `noteCount` notes in `notebookCount` notebooks (the notebooks
-    /// first), each note in the notebook of its number.
-    static func notes(noteCount: Int, notebookCount: Int, pageSize: Int) -> GeneratedSyncSnapshot {
+    /// first), each note in the notebook of its number: sealed, as Notes'
+    /// end-to-end tables travel (``BenchNotes``), or in the clear.
+    static func notes(noteCount: Int, notebookCount: Int, pageSize: Int, sealed: Bool = true) -> GeneratedSyncSnapshot {
         let declaration = NotesSchema.declaration
-        return GeneratedSyncSnapshot(schema: declaration, rowCount: notebookCount + noteCount, pageSize: pageSize) { index in
+        let schema = sealed ? declaration.serverView : BenchNotes.inTheClear
+        return GeneratedSyncSnapshot(schema: schema, rowCount: notebookCount + noteCount, pageSize: pageSize) { index in
+            let (row, notebook): (SyncRow, UUID)
             if index < notebookCount {
-                let row = try declaration.table("notebook")!.row(id: uuid(index, kind: 1), values: ["name": .text("Notebook \(index)")])
-                return SyncServerRow(row: row, version: Int64(index + 1))
+                notebook = notebookID(index)
+                row = try declaration.table("notebook")!.row(id: notebook, values: ["name": .text("Notebook \(index)")])
+            } else {
+                let note = index - notebookCount
+                notebook = notebookID(note % notebookCount)
+                row = try declaration.table("note")!.row(id: uuid(note, kind: 2), values: [
+                    "notebook": .uuid(notebook),
+                    "title": .text("Note \(note)"),
+                    "body": .text("The body of note \(note), a line as long as a short paragraph's first."),
+                ])
             }
-            let note = index - notebookCount
-            let row = try declaration.table("note")!.row(id: uuid(note, kind: 2), values: [
-                "notebook": .uuid(uuid(note % notebookCount, kind: 1)),
-                "title": .text("Note \(note)"),
-                "body": .text("The body of note \(note), a line as long as a short paragraph's first."),
-            ])
-            return SyncServerRow(row: row, version: Int64(index + 1))
+            let version = Int64(index + 1)
+            return SyncServerRow(row: sealed ? try BenchNotes.sealed(row, notebook: notebook, version: version) : row, version: version)
         }
+    }
+
+    /// The id of notebook number `index` of ``notes(noteCount:notebookCount:pageSize:sealed:)``.
+    static func notebookID(_ index: Int) -> UUID {
+        uuid(index, kind: 1)
     }
 
     /// The digest of each table of `schema` over `rows`, as a server

@@ -4,6 +4,7 @@ import Foundation
 import Notes
 import Players
 import PlayersSync
+import SyncEndToEnd
 import SyncEngine
 
 /// The peak resident memory of a sync of a large snapshot into an empty
@@ -13,7 +14,8 @@ import SyncEngine
 /// (``GeneratedSyncSnapshot``). It runs in a child process (this
 /// executable with `--sync-memory`), so that the peak is the sync's alone
 /// and not that of the benchmarks before it. The same workload for every
-/// app: Players' players, and Notes' notes (in a notebook per thousand).
+/// app: Players' players, and Notes' notes (in a notebook per thousand),
+/// sealed as Notes' end-to-end tables travel.
 struct SnapshotMemoryWorkload {
     /// The app whose database syncs the snapshot.
     enum App: String, Codable, Sendable, CaseIterable {
@@ -90,8 +92,11 @@ struct SnapshotMemoryWorkload {
             let key = Data((0..<32).map { UInt8($0) })
             let database = try NotesDatabase.create(atPath: folder.appendingPathComponent("notes-memory-\(rowCount).db").path, key: .rawKey { key })
             let notebookCount = max(1, rowCount / 1000)
+            // Sealed, as Notes syncs them: the device holds every key.
+            try BenchNotes.prepareKeys(database.writer, notebooks: (0..<notebookCount).map(GeneratedSyncSnapshot.notebookID))
             let transport = GeneratedSyncSnapshot.notes(noteCount: rowCount, notebookCount: notebookCount, pageSize: pageSize)
-            let store = SyncEngineStore(database.writer, schema: NotesSchema.declaration)
+            var store = SyncEngineStore(database.writer, schema: NotesSchema.declaration)
+            store.endToEnd = SyncEndToEndSealer(schema: NotesSchema.declaration)
             let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
             let sync = try await MeasuredSync.run(client, rows: transport.rowCount, pageSize: pageSize)
             try checkNoRepair(sync)

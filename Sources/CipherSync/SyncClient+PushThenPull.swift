@@ -48,6 +48,8 @@ extension SyncClient where Store == SyncEngineStore {
             pusher.allowsOtherServer = false
             push += try await withinDeadline(from: start) { [pusher] in try await pusher.push() }
         }
+        // A server of another history may lack the keys: wrapped again.
+        if pull.historyChange != nil, !dryRun { keys += try await exchangeKeys(startedAt: start) }
         return SyncPushPullReport(push: push, pull: pull, keys: keys)
     }
 

@@ -113,7 +113,7 @@ public struct SyncClient<Store: SyncStore>: Sendable {
             kind: .snapshot, upToDate: false, dryRun: false,
             counts: SyncCounts(inserted: counts.inserted + repair.inserted, updated: counts.updated + repair.updated,
                                deleted: counts.deleted + repair.deleted, unchanged: repair.unchanged,
-                               requeued: counts.requeued + repair.requeued, refused: repair.refused),
+                               requeued: counts.requeued + repair.requeued, refusedRows: repair.refusedRows),
             historyChange: report.historyChange ?? repair.historyChange, repaired: divergence,
             cursorBefore: report.cursorBefore, cursorAfter: repair.cursorAfter, pages: report.pages + repair.pages,
             bytesReceived: report.bytesReceived + repair.bytesReceived, durationSeconds: start.elapsedSeconds)

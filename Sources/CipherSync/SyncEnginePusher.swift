@@ -116,7 +116,7 @@ public struct SyncEnginePusher: Sendable {
             let (answered, sealed) = (batch, sent)
             let recorded = try await writer.write { db in try record(results.results, for: answered, sent: sealed, db) }
             report.counts += recorded.counts
-            report.refused += recorded.refused.map(SyncRefusedRow.init)
+            report.refusedRows += recorded.refused.map(SyncRefusedRow.init)
             skipped.formUnion(recorded.refused.map { SyncRowReference(table: $0.table, id: $0.id) })
             report.batches += 1
             answeredCount += answered.count - recorded.refused.count
@@ -156,15 +156,22 @@ public struct SyncEnginePusher: Sendable {
                         _ db: Database) throws -> (counts: SyncPushCounts, refused: [SyncRowRefusal]) {
         guard let endToEnd else { return (try db.recordSyncPushResults(results, for: batch, schema: schema), []) }
         let sentByMutation = Dictionary(uniqueKeysWithValues: sent.map { ($0.mutationID, $0) })
+        let sealedRows = results.compactMap { result in
+            result.serverRow.flatMap { schema.table($0.table)?.isEndToEnd == true ? SyncServerRow(row: $0, version: result.version ?? 0) : nil }
+        }
+        var openedRows = try endToEnd.open(sealedRows, in: db).makeIterator()
         var opened: [SyncPushResult] = [], refused: [SyncRowRefusal] = []
         for var result in results {
             if let row = result.serverRow, schema.table(row.table)?.isEndToEnd == true {
-                switch try endToEnd.open(SyncServerRow(row: row, version: result.version ?? 0), in: db) {
-                case .success(let server):
-                    result.serverRow = server.row
-                case .failure(let refusal):
+                switch openedRows.next() {
+                case .success(let taken)?:
+                    result.serverRow = taken.server.row
+                    try db.recordSyncSealedCounter(taken.sealed, table: row.table, id: row.id)
+                case .failure(let refusal)?:
                     refused.append(refusal)
                     continue
+                case nil:
+                    throw SyncEngineError.endToEndWithoutSealing(row.table)
                 }
             }
             opened.append(result)

@@ -20,8 +20,15 @@ public struct SyncEngineStaging: SyncStaging {
         let (schema, endToEnd) = (schema, endToEnd)
         do {
             let refused = try await writer.write { db in
+                if number == 1, page.isSnapshot, endToEnd != nil, try Self.isOfAnotherHistory(page, db) {
+                    // The counters of another history (a server restored
+                    // from a backup) do not order this one's: its values
+                    // are taken as the server's (Docs/EndToEnd.md).
+                    try db.forgetSyncSealedCounters()
+                }
                 let opened = try SyncOpenedRows(page.page.rows, schema: schema, endToEnd: endToEnd, in: db)
-                try db.stageSyncPage(rows: opened.rows, tombstones: page.page.tombstones, kept: opened.kept, schema: schema,
+                try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: page.page.tombstones, kept: opened.kept,
+                                     schema: schema,
                                      refusingRepeats: page.isSnapshot && !isCatchUp)
                 // The last page's digests are the pull's.
                 try db.stageSyncDigests(page.page.digests)
@@ -31,6 +38,14 @@ public struct SyncEngineStaging: SyncStaging {
         } catch let error as SyncMessageError {
             throw SyncPayloadError(page: number, path: error.path, error.message)
         }
+    }
+
+    /// Whether a snapshot's page is of another server or epoch than the
+    /// stored cursor's.
+    private static func isOfAnotherHistory(_ page: SyncPulledPage, _ db: Database) throws -> Bool {
+        guard let stored = try db.syncPosition().cursor, let known = try? SyncPulledPage.position(ofCursor: stored),
+              let cursor = page.cursor, let position = try SyncPulledPage.position(ofCursor: cursor) else { return false }
+        return !position.isInHistory(of: known)
     }
 
     /// Merges the staged pages and stores the position, in one write
@@ -56,6 +71,8 @@ public struct SyncEngineStaging: SyncStaging {
                     guard !dryRun else { return .rollback }
                     try db.execute(sql: "UPDATE \(SyncEngine.stateTable) SET endpoint = ?, cursor = ?, etag = ? WHERE id = 1",
                                    arguments: [endpoint.absoluteString, fetch.cursor, fetch.etag])
+                    // Another history may lack the keys stored in this one.
+                    if fetch.historyChange != nil { try db.forgetSyncKeyRecipients() }
                     if try db.keepStagedSyncDigests() != nil {
                         counts.requeued += try db.requeueNeverSyncedRows(schema: schema)
                         divergence = try db.syncDigestDivergence(schema: schema, settling: true)
@@ -66,7 +83,7 @@ public struct SyncEngineStaging: SyncStaging {
             }
             let synced = SyncCounts(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted,
                                     unchanged: counts.unchanged, requeued: counts.requeued, divergence: divergence,
-                                    refused: refused.all.map(SyncRefusedRow.init))
+                                    refusedRows: refused.all.map(SyncRefusedRow.init))
             return (synced, dryRun ? [] : removed)
         }
         if !removed.isEmpty { onRowsRemoved?(removed) }

@@ -87,16 +87,16 @@ public struct SyncCounts: Codable, Equatable, Sendable {
     public var divergence: SyncDivergence?
     /// The rows of end-to-end tables that the device refused, or holds no
     /// key to open yet: each keeps its earlier value (Docs/EndToEnd.md).
-    public var refused: [SyncRefusedRow] = []
+    public var refusedRows: [SyncRefusedRow] = []
 
     public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, unchanged: Int = 0, requeued: Int = 0,
-                divergence: SyncDivergence? = nil, refused: [SyncRefusedRow] = []) {
+                divergence: SyncDivergence? = nil, refusedRows: [SyncRefusedRow] = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.unchanged = unchanged
         self.requeued = requeued
         self.divergence = divergence
-        self.refused = refused
+        self.refusedRows = refusedRows
     }
 }

@@ -22,7 +22,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     /// The rows of end-to-end tables that the device refused, or holds no
     /// key to open yet (``SyncCounts/refused``): each keeps its earlier
     /// value.
-    public var refused: [SyncRefusedRow]
+    public var refusedRows: [SyncRefusedRow]
     /// How the server's history differed from the stored cursor's, when
     /// the sync found it so; nil otherwise.
     public var historyChange: SyncHistoryChange?
@@ -51,7 +51,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         deleted = counts.deleted
         unchanged = counts.unchanged
         requeued = counts.requeued
-        refused = counts.refused
+        refusedRows = counts.refusedRows
         self.historyChange = historyChange
         self.repaired = repaired
         self.cursorBefore = cursorBefore
@@ -72,7 +72,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
         try container.encode(deleted, forKey: .deleted)
         try container.encode(unchanged, forKey: .unchanged)
         try container.encode(requeued, forKey: .requeued)
-        try container.encode(refused, forKey: .refused)
+        try container.encode(refusedRows, forKey: .refusedRows)
         try container.encode(historyChange, forKey: .historyChange)
         try container.encode(repaired, forKey: .repaired)
         try container.encode(cursorBefore, forKey: .cursorBefore)
@@ -83,7 +83,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var counts: SyncCounts {
-        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued, refused: refused)
+        SyncCounts(inserted: inserted, updated: updated, deleted: deleted, unchanged: unchanged, requeued: requeued, refusedRows: refusedRows)
     }
 
     /// One line: `+12 ~3 -1, cursor 4815` (the cursor's counter:
@@ -91,7 +91,7 @@ public struct SyncReport: Codable, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         let cursor = SyncCursor.shown(cursorAfter)
         if upToDate { return "up to date, cursor \(cursor)" }
-        let refusals = refused.isEmpty ? "" : ", \(refused.count) refused"
+        let refusals = refusedRows.isEmpty ? "" : ", \(refusedRows.count) rows refused"
         return "+\(inserted) ~\(updated) -\(deleted)\(refusals), cursor \(cursor)\(dryRun ? " (dry run: nothing written)" : "")"
     }
 }

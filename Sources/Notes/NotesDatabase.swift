@@ -2,6 +2,7 @@ import AppFiles
 import CipherDB
 import CipherSync
 import Foundation
+import SyncEndToEnd
 import SyncEngine
 import SyncSchema
 
@@ -71,6 +72,11 @@ public final class NotesDatabase: Sendable {
                 t.column("member", .text).notNull()
                 t.uniqueKey(["notebook", "member"])
             }
+            try db.installSyncEngine(for: NotesSchema.secondRelease)
+        }
+        // Notebooks and notes end-to-end: the tables keep their columns;
+        // the engine now seals them (SyncEndToEndSealer).
+        migrator.registerMigration("v4-end-to-end") { db in
             try db.installSyncEngine(for: NotesSchema.declaration)
         }
         return migrator
@@ -207,18 +213,20 @@ public final class NotesDatabase: Sendable {
 
     // MARK: - Syncing
 
-    /// Pushes the local changes, then pulls the server's; when the pull
-    /// queued rows (the server restored from a backup lost them), pushes
-    /// those too (``SyncEngine``'s `pushThenPull`). With
-    /// `allowsOtherServer`, a server that holds another database than the
-    /// one this database synced with takes the local changes, and its
-    /// snapshot replaces the synced rows (``SyncClient/allowsOtherServer``).
-    /// Keeps the identity of the user's recovery key, for end-to-end
+    /// Keeps the identity of the user's recovery key, for the end-to-end
     /// tables: a sync publishes its public key.
     public func keepIdentity(_ identity: SyncStoredIdentity) throws {
         try writer.write { db in try db.saveSyncIdentity(identity) }
     }
 
+    /// Pushes the local changes, then pulls the server's; when the pull
+    /// queued rows (the server restored from a backup lost them), pushes
+    /// those too (``SyncEngine``'s `pushThenPull`). Notebooks and notes
+    /// are sealed before they are pushed and opened when they are pulled
+    /// (``SyncEndToEnd/SyncEndToEndSealer``), their keys exchanged first.
+    /// With `allowsOtherServer`, a server that holds another database than
+    /// the one this database synced with takes the local changes, and its
+    /// snapshot replaces the synced rows (``SyncClient/allowsOtherServer``).
     public func sync(baseURL: URL, transport: any HTTPTransport, allowsOtherServer: Bool = false) async throws -> SyncPushPullReport {
         try await syncClient(baseURL: baseURL, transport: transport, allowsOtherServer: allowsOtherServer).pushThenPull()
     }
@@ -226,7 +234,8 @@ public final class NotesDatabase: Sendable {
     /// The client of ``sync(baseURL:transport:allowsOtherServer:)``, which
     /// a ``CipherSync/SyncReplicator`` runs for `notes sync --watch`.
     public func syncClient(baseURL: URL, transport: any HTTPTransport, allowsOtherServer: Bool = false) -> SyncClient<SyncEngineStore> {
-        let store = SyncEngineStore(writer, schema: NotesSchema.declaration)
+        var store = SyncEngineStore(writer, schema: NotesSchema.declaration)
+        store.endToEnd = SyncEndToEndSealer(schema: NotesSchema.declaration)
         var client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
         client.allowsOtherServer = allowsOtherServer
         return client

@@ -3,16 +3,52 @@ import SyncSchema
 
 /// The tables that Notes syncs, declared once for the app and for the
 /// server (`notes schema` prints it for `players-server --schema`):
-/// notebooks (the server's version wins a conflict), their notes (edits of
-/// different columns both survive), and whom each notebook is shared with.
+/// notebooks and their notes, end-to-end (the server stores them sealed,
+/// and its version wins a conflict), and whom each notebook is shared with.
 ///
-/// On a server that knows its users (`--auth jwt`), a notebook is its
-/// creator's (rule `owner`), its notes are the notebook's (`group`), and a
-/// `notebook_member` row gives its member the notebook and its notes
-/// (`membership`), which only the notebook's owner writes.
+/// The server knows its users (`--auth jwt`, which end-to-end tables
+/// need): a notebook is its creator's (rule `owner`), its notes are the
+/// notebook's (`group`), and a `notebook_member` row gives its member the
+/// notebook and its notes (`membership`), which only the notebook's owner
+/// writes.
 public enum NotesSchema {
     /// The declaration, as JSON.
     public static let json = Data("""
+        {
+          "format": 3,
+          "tables": [
+            { "name": "notebook", "primaryKey": "id", "conflicts": "server-wins",
+              "columns": [
+                { "name": "id", "type": "uuid", "required": true },
+                { "name": "name", "type": "text", "required": true, "trimmed": true, "maximumLength": 100 } ],
+              "access": { "rule": "owner" }, "endToEnd": true },
+            { "name": "note", "primaryKey": "id", "conflicts": "server-wins",
+              "columns": [
+                { "name": "id", "type": "uuid", "required": true },
+                { "name": "notebook", "type": "uuid", "required": true,
+                  "references": { "table": "notebook", "onDelete": "cascade" } },
+                { "name": "title", "type": "text", "required": true, "maximumLength": 200 },
+                { "name": "body", "type": "text", "maximumLength": 100000, "allowsControlCharacters": true } ],
+              "access": { "rule": "group", "column": "notebook" }, "endToEnd": true },
+            { "name": "notebook_member", "primaryKey": "id", "conflicts": "server-wins",
+              "columns": [
+                { "name": "id", "type": "uuid", "required": true },
+                { "name": "notebook", "type": "uuid", "required": true,
+                  "references": { "table": "notebook", "onDelete": "cascade" } },
+                { "name": "member", "type": "text", "required": true, "trimmed": true, "maximumLength": 200 } ],
+              "access": { "rule": "membership", "group": "notebook", "user": "member" } }
+          ]
+        }
+
+        """.utf8)
+
+    /// The declaration, read and checked.
+    public static let declaration = read(json)
+
+    /// The declaration of Notes' second release (access rules, notes
+    /// merged by column, nothing end-to-end), as it was: the migration that
+    /// installed it installs it still.
+    static let secondRelease = read(Data("""
         {
           "format": 2,
           "tables": [
@@ -39,10 +75,7 @@ public enum NotesSchema {
           ]
         }
 
-        """.utf8)
-
-    /// The declaration, read and checked.
-    public static let declaration = read(json)
+        """.utf8))
 
     /// The declaration of Notes' first release (notebooks and notes, no
     /// access rules), as it was: the migration that installed it installs

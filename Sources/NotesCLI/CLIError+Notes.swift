@@ -1,6 +1,7 @@
 import AppCommandLine
 import Foundation
 import Notes
+import SyncEndToEnd
 import SyncEngine
 
 extension CLIError {
@@ -10,6 +11,11 @@ extension CLIError {
         switch error {
         case NotesError.wrongKey: return .wrongKey("\(error)")
         case let error as NotesError: return .failure(error.description)
+        case SyncEndToEndError.noIdentity:
+            return .failure("this notes database keeps no identity, which its end-to-end notebooks and notes need (a database of "
+                + "the release before them): export it ('notes export'), make a new one with 'notes init --recovery-key-file FILE', "
+                + "and import it there ('notes import')")
+        case let error as SyncEndToEndError: return .failure(error.description)
         case SyncEngineError.rowBreaksDeclaration(let table, let id, _):
             let fix = switch table {
             case "notebook": "'notes notebook rename \(id.uuidString) NAME' or 'notes notebook delete \(id.uuidString)'"

@@ -11,15 +11,16 @@ extension NotesCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create the encrypted notes database.",
             discussion: """
-                With --recovery-key-file, the device keeps the identity that the user's recovery key gives, for end-to-end \
-                tables: a new recovery key is written to the file (mode 0600) when it does not exist, and the one in it is \
-                used when it does. The recovery key never leaves this machine; each device of the user is made with the same file.
+                The device keeps the identity that the user's recovery key gives, which seals and opens the notebooks and notes \
+                it syncs (they are end-to-end): a new recovery key is written to --recovery-key-file (mode 0600) when the file \
+                does not exist, and the one in it is used when it does. The recovery key never leaves this machine; make each \
+                other device of the user with the same file.
                 """)
 
         @OptionGroup var options: NotesOptions
         @Option(help: ArgumentHelp("The user's recovery key (mode 0600): written anew when the file does not exist, read when it does.",
                                    valueName: "file"), completion: .file())
-        var recoveryKeyFile: String?
+        var recoveryKeyFile: String
 
         func run() async throws {
             let (path, key) = try options.location()
@@ -27,18 +28,14 @@ extension NotesCommand {
             // none behind, and an existing database is refused before a
             // new key is written.
             if FileManager.default.fileExists(atPath: path) { throw NotesError.exists(path) }
-            let recovery = try recoveryKeyFile.map(Self.recoveryKey)
+            let recovery = try Self.recoveryKey(recoveryKeyFile)
+            let identity = try recovery.key.identity()
             let notes = try NotesDatabase.create(atPath: path, key: key)
-            if let recovery {
-                let identity = try recovery.key.identity()
-                try notes.keepIdentity(SyncStoredIdentity(publicKey: identity.publicKey.bytes, secretKey: identity.secretKey))
-            }
+            try notes.keepIdentity(SyncStoredIdentity(publicKey: identity.publicKey.bytes, secretKey: identity.secretKey))
             print("Created the notes database \(path).")
-            if let recovery, let file = recoveryKeyFile {
-                print(recovery.isNew
-                    ? "Wrote a new recovery key to \(file): keep it safe, and make each other device of yours with it."
-                    : "Took the identity of the recovery key in \(file).")
-            }
+            print(recovery.isNew
+                ? "Wrote a new recovery key to \(recoveryKeyFile): keep it safe, and make each other device of yours with it."
+                : "Took the identity of the recovery key in \(recoveryKeyFile).")
         }
 
         /// The recovery key in `file`, or a new one written there.

@@ -26,8 +26,15 @@ extension NotesCommand {
         var allowOtherServer = false
         @Flag(help: "After the sync, keep watching the server: push and merge each change as it comes, until Ctrl-C.")
         var watch = false
+        @Flag(help: "Print the sync's report as one JSON object, the rows it refused and its keys included.")
+        var json = false
 
         func validate() throws {
+            guard !(json && watch) else { throw ValidationError("--json reports one sync: it cannot be combined with --watch.") }
+            try validateURL()
+        }
+
+        func validateURL() throws {
             guard let url = URL(string: url), ["http", "https"].contains(url.scheme), url.host != nil, url.user == nil,
                   url.password == nil, url.query == nil else {
                 throw ValidationError("--url must be an http or https URL without credentials or query, such as http://127.0.0.1:8080.")
@@ -51,7 +58,11 @@ extension NotesCommand {
                 try await notes.sync(baseURL: baseURL, transport: transport, allowsOtherServer: allowOtherServer)
             }) {
             case (.success(let synced), _):
-                Self.printSync(synced)
+                if json {
+                    Self.printLineNow(String(decoding: try NotesSyncJSON(synced).encoded(), as: UTF8.self))
+                } else {
+                    Self.printSync(synced)
+                }
             case (.failure, let signal?):
                 throw CLIError.interrupted(by: signal, "interrupted: the sync was abandoned and nothing was merged; "
                     + "the next 'notes sync' takes it up")
@@ -94,7 +105,22 @@ extension NotesCommand {
             }
             let refused = pushed.refused > 0 ? ", \(pushed.refused) of them refused by the server" : ""
             printLineNow("Pushed: \(pushed.applied) applied, \(pushed.conflicts) in conflict\(refused) (kept: 'notes conflicts').")
+            if synced.push.waitingForKeys > 0 {
+                printLineNow("Waiting: \(synced.push.waitingForKeys) changes of notebooks shared with you, until their owner's next sync "
+                             + "gives this device their key.")
+            }
             printLineNow("Pulled: \(pulled).")
+            // What the device refused, row by row: kept as they were.
+            for row in synced.push.refusedRows + pulled.refusedRows {
+                printLineNow("Refused: \(row.message).")
+            }
+            for key in synced.keys.refusedKeys {
+                printLineNow("Refused: \(key).")
+            }
+            if !synced.keys.withoutIdentity.isEmpty {
+                printLineNow("Not shared yet with \(synced.keys.withoutIdentity.joined(separator: ", ")): no identity key published; "
+                             + "their first 'notes sync' publishes it, and your next one shares.")
+            }
         }
 
         static func printLineNow(_ line: String) {

@@ -206,6 +206,11 @@ extension SyncEndToEndSealer {
                 // Stored already by a sync whose answer was lost: an
                 // epoch's key is its owner's, wrapped by one of their
                 // devices.
+            } catch let error as SyncError where error.status == 403 {
+                // The server does not hold the group as the user's (yet):
+                // another server, or a push refused. Wrapped again at the
+                // next exchange.
+                continue
             }
             let shared = Set(wrapped.map(\.recipient))
             try await writer.write { db in try db.recordSyncKeyRecipients([key.keyEpoch: shared]) }

@@ -57,32 +57,35 @@ public struct SyncEndToEndSealer: SyncEndToEndCodec {
                                        table: sealed.row.table, id: sealed.row.id)
     }
 
-    public func open(_ received: SyncServerRow, in db: Database) throws -> Result<SyncServerRow, SyncRowRefusal> {
-        let user = try Self.user(in: db)
-        let sealer = SyncRowSealer(schema: schema, user: user)
-        var keyError: (any Error)?
-        let opened: (row: SyncRow, sealed: SealedValue?)
-        do {
-            opened = try sealer.open(received.row) { partition, epoch in
-                do {
-                    guard let key = try db.syncPartitionKey(partition, epoch: epoch) else { return nil }
-                    return try PartitionKey(partition: partition, epoch: epoch, bytes: key.bytes)
-                } catch {
-                    keyError = error
-                    return nil
-                }
+    public func open(_ received: [SyncServerRow], in db: Database) throws -> [Result<SyncOpenedRow, SyncRowRefusal>] {
+        guard !received.isEmpty else { return [] }
+        let sealer = SyncRowSealer(schema: schema, user: try Self.user(in: db))
+        // Read once for the rows of a page: its keys, and the counters of
+        // its rows the device took before.
+        var keys: [SyncKeyEpoch: PartitionKey] = [:]
+        for stored in try db.syncPartitionKeys() {
+            keys[stored.keyEpoch] = try PartitionKey(partition: stored.partition, epoch: stored.epoch, bytes: stored.bytes)
+        }
+        var seen: [String: [UUID: SyncSealedCounter]] = [:]
+        for (table, rows) in Dictionary(grouping: received, by: \.row.table) {
+            seen[table] = try db.syncSealedCounters(table: table, ids: rows.map(\.row.id))
+        }
+        return received.map { server -> Result<SyncOpenedRow, SyncRowRefusal> in
+            let opened: (row: SyncRow, sealed: SealedValue?)
+            do throws(SyncRowRefusal) {
+                opened = try sealer.open(server.row) { partition, epoch in keys[SyncKeyEpoch(partition: partition, epoch: epoch)] }
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            if let keyError { throw keyError }
-            return .failure(error)
+            guard let value = opened.sealed else { return .failure(.notSealed(table: server.row.table, id: server.row.id)) }
+            let counter = SyncSealedCounter(counter: value.sealedCounter, change: value.change)
+            let table = server.row.table, id = server.row.id
+            if let before = seen[table]?[id], !counter.mayFollow(before) {
+                return .failure(.replayed(table: table, id: id))
+            }
+            seen[table, default: [:]][id] = counter
+            return .success(SyncOpenedRow(server: SyncServerRow(row: opened.row, version: server.version), sealed: counter))
         }
-        guard let value = opened.sealed else { return .success(received) }
-        let counter = SyncSealedCounter(counter: value.sealedCounter, change: value.change)
-        if let seen = try db.syncSealedCounter(table: received.row.table, id: received.row.id), !counter.mayFollow(seen) {
-            return .failure(.replayed(table: received.row.table, id: received.row.id))
-        }
-        try db.recordSyncSealedCounter(counter, table: received.row.table, id: received.row.id)
-        return .success(SyncServerRow(row: opened.row, version: received.version))
     }
 
     /// The first key of a group that this device created and never

@@ -139,6 +139,15 @@ extension Database {
         return recipients
     }
 
+    /// Forgets whom the keys were wrapped to: a server whose history went
+    /// back (restored from a backup), or another server, may lack them, so
+    /// the next key exchange wraps them all again (the server takes again
+    /// the keys it kept).
+    public func forgetSyncKeyRecipients() throws {
+        guard try tableExists(Self.keyShareTable) else { return }
+        try execute(sql: "DELETE FROM \(Self.keyShareTable)")
+    }
+
     /// Records that a partition key was wrapped to these users and stored
     /// on the server.
     public func recordSyncKeyRecipients(_ recipients: [SyncKeyEpoch: Set<String>]) throws {

@@ -31,6 +31,10 @@ extension Database {
     /// (the pages' versions only go up).
     /// In the caller's transaction, after ``prepareSyncStaging(schema:)``.
     ///
+    /// `sealed`: of the rows of end-to-end tables, in the order of `rows`,
+    /// the counter of the sealed value each was opened from, which the
+    /// merge keeps with the row (``syncSealedCounter(table:id:)``).
+    ///
     /// `kept`: rows the server listed that the device keeps as they are
     /// (an end-to-end table's rows it refused, or cannot open yet): the
     /// merge leaves them, and a snapshot does not delete them.
@@ -39,8 +43,8 @@ extension Database {
     /// catch-up delta), a row staged by an earlier page throws
     /// ``SyncSchema/SyncMessageError`` at the row's place among `rows` or
     /// `tombstones`: a snapshot lists each row once.
-    public func stageSyncPage(rows: [SyncServerRow], tombstones: [SyncTombstone], kept: [SyncKeptRow] = [], schema: SyncSchema,
-                              refusingRepeats: Bool = false) throws {
+    public func stageSyncPage(rows: [SyncServerRow], sealed: [SyncSealedCounter?] = [], tombstones: [SyncTombstone],
+                              kept: [SyncKeptRow] = [], schema: SyncSchema, refusingRepeats: Bool = false) throws {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("staging a page of the server's rows") }
         var writers: [String: SyncStageTable.Writer] = [:]
         func writer(of name: String) throws -> SyncStageTable.Writer {
@@ -55,7 +59,7 @@ extension Database {
             throw SyncMessageError(path: path, "\(id.uuidString) appears on an earlier page of the snapshot")
         }
         for (index, server) in rows.enumerated() {
-            try writer(of: server.row.table).stage(server)
+            try writer(of: server.row.table).stage(server, sealed: index < sealed.count ? sealed[index] : nil)
             try checkNew(server.row.id, "$.rows[\(index)].id")
         }
         for (index, tombstone) in tombstones.enumerated() {
@@ -262,6 +266,8 @@ extension Database {
             LEFT JOIN \(SyncEngine.rowTable) AS synced ON synced.table_name = '\(table.name)' AND synced.row_id = stage.sync_row_id
             WHERE \(chunk) AND \(merged) AND synced.version IS NOT stage.sync_version
             """)
+        // The counters of the sealed values the rows were opened from.
+        let sealedCounters = try table.isEndToEnd ? recordingSyncSealedCounters(of: stage, where: "\(chunk) AND \(merged)") : nil
         let chunkCount = try cachedStatement(sql: "SELECT count(*) FROM \(stage.quotedName) WHERE sync_seq BETWEEN ? AND ?")
         for range in try stagedChunks(stage) {
             let bounds: StatementArguments = [range.lowerBound, range.upperBound]
@@ -274,6 +280,7 @@ extension Database {
             counts.inserted += changesCount
             written += changesCount
             try versions.execute(arguments: bounds)
+            try sealedCounters?.execute(arguments: bounds)
             if let onChunk { onChunk(try Int.fetchOne(chunkCount, arguments: bounds) ?? 0) }
         }
         counts.unchanged += mergedCount - written

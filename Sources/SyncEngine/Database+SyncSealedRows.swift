@@ -28,6 +28,26 @@ extension Database {
             .map { SyncSealedCounter(counter: $0["counter"], change: $0["change"]) }
     }
 
+    /// The counters of the latest sealed values of rows of `table` the
+    /// device took, by id: one statement for a page's rows.
+    public func syncSealedCounters(table: String, ids: [UUID]) throws -> [UUID: SyncSealedCounter] {
+        guard !ids.isEmpty, try tableExists(Self.sealedRowTable) else { return [:] }
+        var counters: [UUID: SyncSealedCounter] = [:]
+        // At most 999 values a statement in SQLite 3.15.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let part = ids[start..<min(start + 500, ids.count)]
+            let rows = try Row.fetchCursor(self, sql: """
+                SELECT row_id, counter, change FROM \(Self.sealedRowTable)
+                WHERE table_name = ? AND row_id IN (\(part.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments([table] + part.map(\.uppercasedText)))
+            while let row = try rows.next() {
+                guard let id = UUID(uuidString: row["row_id"]) else { continue }
+                counters[id] = SyncSealedCounter(counter: row["counter"], change: row["change"])
+            }
+        }
+        return counters
+    }
+
     /// Records the counter of a sealed value the device took, or sealed and
     /// the server applied: a higher one than it had, or its first.
     public func recordSyncSealedCounter(_ sealed: SyncSealedCounter, table: String, id: UUID) throws {
@@ -37,6 +57,25 @@ extension Database {
             SELECT ?, ?, ?, ? WHERE NOT EXISTS (
                 SELECT 1 FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id = ? AND counter > ?)
             """).execute(arguments: [table, id.uuidString, sealed.counter, sealed.change, table, id.uuidString, sealed.counter])
+    }
+
+    /// Forgets the counters of every row: a server of another history
+    /// (restored from a backup) numbers its changes anew.
+    public func forgetSyncSealedCounters() throws {
+        guard try tableExists(Self.sealedRowTable) else { return }
+        try execute(sql: "DELETE FROM \(Self.sealedRowTable)")
+    }
+
+    /// The statement that keeps the sealed counters of the rows of
+    /// `stage` that meet `condition` (in which `stage` names the staging
+    /// table): the merge's.
+    func recordingSyncSealedCounters(of stage: SyncStageTable, where condition: String) throws -> Statement {
+        try createSyncSealedTables()
+        return try cachedStatement(sql: """
+            INSERT OR REPLACE INTO \(Self.sealedRowTable) (table_name, row_id, counter, change)
+            SELECT '\(stage.table.name)', stage.sync_row_id, stage.sync_sealed_counter, stage.sync_sealed_change
+            FROM \(stage.quotedName) AS stage WHERE \(condition) AND stage.sync_sealed_counter IS NOT NULL
+            """)
     }
 
     /// Keeps a row the server sent that no key the device holds opens

@@ -15,7 +15,7 @@ public struct SyncPushReport: Equatable, Sendable {
     public var waitingForKeys = 0
     /// The rows of end-to-end tables whose server state, in an answer,
     /// the device refused: their changes stay in the outbox.
-    public var refused: [SyncRefusedRow] = []
+    public var refusedRows: [SyncRefusedRow] = []
 
     public init(counts: SyncPushCounts = SyncPushCounts(), pending: Int = 0, batches: Int = 0, bytesReceived: Int = 0) {
         self.counts = counts
@@ -32,6 +32,6 @@ public struct SyncPushReport: Equatable, Sendable {
         lhs.batches += rhs.batches
         lhs.bytesReceived += rhs.bytesReceived
         lhs.waitingForKeys = rhs.waitingForKeys
-        lhs.refused += rhs.refused
+        lhs.refusedRows += rhs.refusedRows
     }
 }

@@ -19,7 +19,11 @@ import SyncSchema
 ///   NULL: neither merged nor, after a snapshot, deleted;
 /// - `sync_absent`: the declared columns the server's row does not carry
 ///   (`,title,body,`; a server of an earlier declaration), whose local
-///   values the merge keeps; NULL when it carries them all.
+///   values the merge keeps; NULL when it carries them all;
+/// - `sync_sealed_counter`, `sync_sealed_change`: of a row of an
+///   end-to-end table, the sealed counter and writing change of the
+///   sealed value it was opened from, which the merge keeps
+///   (`sync_sealed_row`); NULL for other rows.
 struct SyncStageTable {
     let table: SyncTable
 
@@ -42,7 +46,8 @@ struct SyncStageTable {
 
     /// The columns of the staging table, in order.
     var columnNames: [String] {
-        ["sync_seq", "sync_row_id", "sync_version", "sync_tombstone", "sync_absent"] + valueColumns
+        ["sync_seq", "sync_row_id", "sync_version", "sync_tombstone", "sync_absent", "sync_sealed_counter", "sync_sealed_change"]
+            + valueColumns
     }
 
     /// Makes the staging table, replacing one of another shape (an earlier
@@ -55,7 +60,9 @@ struct SyncStageTable {
                 sync_row_id TEXT NOT NULL UNIQUE,
                 sync_version INTEGER NOT NULL,
                 sync_tombstone INTEGER NOT NULL,
-                sync_absent TEXT\(valueColumns.map { ",\n    \"\($0)\"" }.joined()))
+                sync_absent TEXT,
+                sync_sealed_counter INTEGER,
+                sync_sealed_change BLOB\(valueColumns.map { ",\n    \"\($0)\"" }.joined()))
             """)
     }
 
@@ -76,8 +83,9 @@ struct SyncStageTable {
             valueColumns: valueColumns,
             row: try db.makeStatement(sql: """
                 INSERT OR \(conflict) INTO \(quotedName)
-                    (sync_row_id, sync_version, sync_tombstone, sync_absent\(valueColumns.map { ", \"\($0)\"" }.joined()))
-                VALUES (?, ?, 0, ?\(String(repeating: ", ?", count: valueColumns.count)))
+                    (sync_row_id, sync_version, sync_tombstone, sync_absent, sync_sealed_counter, sync_sealed_change\(
+                        valueColumns.map { ", \"\($0)\"" }.joined()))
+                VALUES (?, ?, 0, ?, ?, ?\(String(repeating: ", ?", count: valueColumns.count)))
                 """),
             tombstone: try db.makeStatement(sql: """
                 INSERT OR \(conflict) INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, ?)
@@ -92,10 +100,12 @@ struct SyncStageTable {
         let tombstone: Statement
 
         /// Stages a server's row: the columns it does not carry are listed
-        /// in `sync_absent`.
-        func stage(_ server: SyncServerRow) throws {
-            var arguments: [(any DatabaseValueConvertible)?] = [server.row.id.uuidString, server.version, nil]
-            arguments.reserveCapacity(3 + valueColumns.count)
+        /// in `sync_absent`; `sealed`, the counter of the sealed value it
+        /// was opened from.
+        func stage(_ server: SyncServerRow, sealed: SyncSealedCounter? = nil) throws {
+            var arguments: [(any DatabaseValueConvertible)?] = [server.row.id.uppercasedText, server.version, nil, sealed?.counter,
+                                                               sealed?.change]
+            arguments.reserveCapacity(5 + valueColumns.count)
             var absent = ""
             for column in valueColumns {
                 if let value = server.row.values[column] {

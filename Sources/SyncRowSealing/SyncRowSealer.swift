@@ -28,9 +28,15 @@ public struct SyncRowSealer: Sendable {
     /// end-to-end tables.
     public static let declarationFormat: UInt8 = 3
 
+    /// The names of each end-to-end table's clear columns, by table.
+    private let clearColumns: [String: Set<String>]
+
     public init(schema: SyncSchema, user: String) {
         self.schema = schema.declaration
         self.user = user
+        clearColumns = Dictionary(uniqueKeysWithValues: self.schema.tables.filter(\.isEndToEnd).map { table in
+            (table.name, Set(table.clearColumns.map(\.name)))
+        })
     }
 
     /// The partition whose key seals `row`: for a group's rows, from the
@@ -50,9 +56,8 @@ public struct SyncRowSealer: Sendable {
     /// The row as the server stores it: its clear columns and the sealed
     /// value of the others it carries.
     public func seal(_ row: SyncRow, key: PartitionKey, sealedCounter: Int64, change: UUID) throws -> SyncRow {
-        guard let table = schema.table(row.table), table.isEndToEnd else { return row }
+        guard let table = schema.table(row.table), let clear = clearColumns[table.name] else { return row }
         let partition = try partition(of: table, id: row.id, values: row.values)
-        let clear = Set(table.clearColumns.map(\.name))
         let sealedValues = row.values.filter { !clear.contains($0.key) }
         let plaintext = Array(SyncStoredJSON.text(sealedValues).utf8)
         let sealed = try SealedValue.seal(plaintext, for: SealedRow(table: table.name, id: row.id, partition: partition), key: key,
@@ -68,8 +73,7 @@ public struct SyncRowSealer: Sendable {
     /// returned as it is, with no sealed value.
     public func open(_ received: SyncRow,
                      key: (_ partition: String, _ epoch: UInt32) -> PartitionKey?) throws(SyncRowRefusal) -> (row: SyncRow, sealed: SealedValue?) {
-        guard let table = schema.table(received.table), table.isEndToEnd else { return (received, nil) }
-        let clear = Set(table.clearColumns.map(\.name))
+        guard let table = schema.table(received.table), let clear = clearColumns[table.name] else { return (received, nil) }
         guard case .text(let text)? = received.values[SyncTable.sealedColumn],
               received.values.keys.allSatisfy({ $0 == SyncTable.sealedColumn || clear.contains($0) }) else {
             throw .notSealed(table: table.name, id: received.id)
@@ -109,7 +113,7 @@ public struct SyncRowSealer: Sendable {
         }
         for (name, value) in clearValues { scalars[name] = SyncJSONScalar(value) }
         do {
-            return (try table.row(fromServer: SyncRowJSON(id: received.id.uuidString, values: scalars)), sealed)
+            return (try table.row(fromServer: received.id, values: scalars), sealed)
         } catch {
             throw .breaksDeclaration(table: table.name, id: received.id, error)
         }

@@ -17,7 +17,7 @@ public enum SyncPartition {
     }
 
     public static func group(table: String, id: UUID) -> String {
-        "group:\(table):\(id.uuidString)"
+        "group:\(table):\(id.uppercasedText)"
     }
 }
 

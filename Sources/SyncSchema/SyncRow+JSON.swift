@@ -132,8 +132,14 @@ extension SyncTable {
     /// errors. One dictionary per row: a page carries thousands.
     public func row(fromServer json: SyncRowJSON) throws(SyncRowError) -> SyncRow {
         guard let id = UUID(parsing: json.id) else { throw .invalidID(table: name, json.id) }
-        return SyncRow(table: name, id: id, values: try checkedValues(carrying: .whole) { column in
-            json.values[column.name].map { $0.value(for: column.type) }
+        return try row(fromServer: id, values: json.values)
+    }
+
+    /// The row of `id` whose values a server's JSON describes, read as
+    /// ``row(fromServer:)`` reads one.
+    public func row(fromServer id: UUID, values: [String: SyncJSONScalar]) throws(SyncRowError) -> SyncRow {
+        SyncRow(table: name, id: id, values: try checkedValues(carrying: .whole) { column in
+            values[column.name].map { $0.value(for: column.type) }
         })
     }
 

@@ -28,8 +28,10 @@ extension SyncTable {
     /// it is.
     public var serverView: SyncTable {
         guard isEndToEnd else { return self }
+        // Base64, which its reader checks byte by byte: no scan for
+        // control characters on top.
         let sealed = SyncColumn(name: Self.sealedColumn, type: .text, isRequired: true, maximumLength: Self.maximumSealedLength,
-                                maximumBytes: Self.maximumSealedLength)
+                                maximumBytes: Self.maximumSealedLength, allowsControlCharacters: true)
         return SyncTable(name: name, primaryKey: primaryKey, conflicts: conflicts, columns: clearColumns + [sealed], access: access,
                          isEndToEnd: true)
     }

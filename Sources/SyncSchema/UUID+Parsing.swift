@@ -36,4 +36,29 @@ extension UUID {
         self.init(uuid: bytes)
     }
 
+    /// The UUID's text in uppercase, as `uuidString` writes it, without
+    /// `sprintf`: the engine writes one for every row it stages, and a
+    /// device for the partition of every sealed row it opens.
+    ///
+    /// ```swift
+    /// UUID(uuidString: "5c2f0d9e-8a1b-4c3d-9e4f-0a1b2c3d4e5f")!.uppercasedText   // "5C2F0D9E-8A1B-4C3D-9E4F-0A1B2C3D4E5F"
+    /// ```
+    public var uppercasedText: String {
+        let digits: StaticString = "0123456789ABCDEF"
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var index = 0
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        output[index] = UInt8(ascii: "-")
+                        index += 1
+                    }
+                    output[index] = digits.utf8Start[Int(byte >> 4)]
+                    output[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return 36
+            }
+        }
+    }
 }

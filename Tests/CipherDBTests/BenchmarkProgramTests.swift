@@ -13,8 +13,9 @@ import Testing
         // 10 item and open workloads in 3 modes; the pool keyed by a
         // DatabaseKeySource with a passphrase; 8 application workloads
         // (players, sync, observation) unencrypted and with a raw key;
-        // 2 of stored rows, which read no database, once.
-        #expect(results.count == 49)
+        // 2 of stored rows, which read no database, once; Notes' sync
+        // end-to-end against in the clear, with a raw key.
+        #expect(results.count == 50)
         #expect(Set(results.compactMap { $0["mode"] as? String }) == ["plaintext", "raw key", "passphrase"])
         #expect(results.allSatisfy { ($0["ratio"] as? Double ?? 0) > 0 })
         // One memory workload, for each app.

@@ -20,22 +20,24 @@ import Testing
             try await laptop.run(["notebook", "share", work, "--with", "bob"])
             try await laptop.sync()
             let alice = try await users.token("alice"), bob = try await users.token("bob"), carol = try await users.token("carol")
+            let dave = try await users.token("dave")
 
-            // Identity keys: the first stays; anyone reads them.
-            let published = try users.request("PUT", "/v1/keys/identity", token: alice, headers: Self.json,
+            // Identity keys: the first stays; anyone reads them. Dave has
+            // no device: his keys are the test's.
+            let published = try users.request("PUT", "/v1/keys/identity", token: dave, headers: Self.json,
                                                body: String(decoding: SyncKeyMessages.identityKeyRequest(publicKey: "YWxpY2U="), as: UTF8.self))
             #expect(published.status == 201, "\(published.body)")
-            #expect(try SyncKeyMessages.identityAnswerUser(from: Data(published.body.utf8)) == "alice")
-            let again = try users.request("PUT", "/v1/keys/identity", token: alice, headers: Self.json,
+            #expect(try SyncKeyMessages.identityAnswerUser(from: Data(published.body.utf8)) == "dave")
+            let again = try users.request("PUT", "/v1/keys/identity", token: dave, headers: Self.json,
                                            body: String(decoding: SyncKeyMessages.identityKeyRequest(publicKey: "YWxpY2U="), as: UTF8.self))
             #expect(again.status == 200)
-            let other = try users.request("PUT", "/v1/keys/identity", token: alice, headers: Self.json,
+            let other = try users.request("PUT", "/v1/keys/identity", token: dave, headers: Self.json,
                                            body: String(decoding: SyncKeyMessages.identityKeyRequest(publicKey: "bWFsbG9yeQ=="), as: UTF8.self))
             #expect(other.status == 409)
             #expect(other.body.contains("recovery key is not theirs"), "\(other.body)")
-            let read = try users.request("GET", "/v1/keys/identity?users=alice,bob", token: carol)
+            let read = try users.request("GET", "/v1/keys/identity?users=dave,bob", token: carol)
             #expect(read.status == 200)
-            #expect(try SyncKeyMessages.identityKeys(from: Data(read.body.utf8)) == [SyncIdentityKey(user: "alice", publicKey: "YWxpY2U=")])
+            #expect(try SyncKeyMessages.identityKeys(from: Data(read.body.utf8)) == [SyncIdentityKey(user: "dave", publicKey: "YWxpY2U=")])
 
             // Wrapped keys: the owner wraps to the member; the member
             // cannot wrap for the group; a third user reads none.

@@ -8,11 +8,30 @@ import Testing
 /// `players-server`, which serves what `notes schema` prints.
 @Suite struct NotesCommandTests {
     /// A `players-server` on the declaration that `notes schema` printed,
-    /// in `folder`; its URL.
+    /// in `folder`, under signed identities (Notes' notebooks and notes are
+    /// end-to-end), and alice's token in `alice.token`; its URL.
     func startServer(in folder: TemporaryFolder) async throws -> (ServerProcess, String) {
         try await Self.writeSchema(in: folder)
-        let server = try ServerProcess(["--schema", "notes.schema.json"], folder: folder)
+        try SignedIdentityTests.writeSecret(SignedIdentityTests.secret, in: folder)
+        let server = try ServerProcess(["--schema", "notes.schema.json", "--auth", "jwt", "--jwt-key-file", "jwt.secret"], folder: folder)
+        try await Self.writeToken(of: "alice", in: folder)
         return (server, "http://127.0.0.1:\(server.port)")
+    }
+
+    /// A token of the role `metrics`, for the server of ``startServer(in:)``.
+    static func metricsToken(in folder: TemporaryFolder) async throws -> String {
+        let result = try await ServerProcess.run(["token", "--jwt-key-file", "jwt.secret", "--sub", "ops", "--roles", "metrics"], in: folder)
+        try #require(result.status == 0, "\(result.error)")
+        return result.output.trimmingCharacters(in: .newlines)
+    }
+
+    /// `players-server token`'s token of `user`, in `folder`'s `USER.token`
+    /// (mode 0600).
+    static func writeToken(of user: String, in folder: TemporaryFolder) async throws {
+        let result = try await ServerProcess.run(["token", "--jwt-key-file", "jwt.secret", "--sub", user], in: folder)
+        try #require(result.status == 0, "\(result.error)")
+        try #require(FileManager.default.createFile(atPath: folder.path("\(user).token"), contents: Data(result.output.utf8),
+                                                    attributes: [.posixPermissions: 0o600]))
     }
 
     /// What `notes schema` prints, in `folder`'s `notes.schema.json`.
@@ -49,7 +68,11 @@ import Testing
         return Shared(server: server, url: url, a: a, b: b, work: work, note: note)
     }
 
-    @Test func twoDevicesConvergeAndEditsOfDifferentColumnsBothSurvive() async throws {
+    /// Notes are end-to-end, so the server's version of a note wins whole
+    /// (it cannot merge columns it cannot read): of two edits of different
+    /// columns, the first pushed stands, and the other device keeps its
+    /// own in its conflicts.
+    @Test func twoDevicesConvergeAndTheServersVersionOfANoteWins() async throws {
         let shared = try await shared(withNote: true)
         let (a, b, url, note) = (shared.a, shared.b, shared.url, try #require(shared.note))
         #expect(try await b.list() == a.list())
@@ -59,9 +82,10 @@ import Testing
         for device in [a, b, a] { try await device.runChecked(["sync", "--url", url]) }
         let listing = try await a.list()
         #expect(listing == (try await b.list()))
-        #expect(listing.notes == [.init(id: note, notebook: shared.work, title: "Shopping", body: "Eggs")])
-        #expect(try await a.runChecked(["conflicts", "--json"]) == "[]\n")
+        #expect(listing.notes == [.init(id: note, notebook: shared.work, title: "Shopping", body: "Milk")])
         #expect(try await a.runChecked(["conflicts"]) == "No conflicts.\n")
+        let conflicts = try JSONSerialization.jsonObject(with: Data(try await b.runChecked(["conflicts", "--json"]).utf8)) as? [[String: Any]]
+        #expect((conflicts?.first?["local"] as? [String: Any])?["body"] as? String == "Eggs")
         #expect(try shared.server.stop() == 0)
     }
 
@@ -135,8 +159,11 @@ import Testing
     func aServerRestoredFromABackupGetsBackWhatItLost(_ kind: StoreKind) async throws {
         try await StoreSandbox.with(kind) { sandbox in
             try await Self.writeSchema(in: sandbox.folder)
-            let arguments = sandbox.serverArguments + ["--schema", sandbox.folder.path("notes.schema.json")]
+            try SignedIdentityTests.writeSecret(SignedIdentityTests.secret, in: sandbox.folder)
+            let arguments = sandbox.serverArguments + ["--schema", sandbox.folder.path("notes.schema.json"), "--auth", "jwt",
+                                                       "--jwt-key-file", "jwt.secret"]
             var server = try ServerProcess(arguments, environment: try sandbox.serverEnvironment, folder: sandbox.folder)
+            try await Self.writeToken(of: "alice", in: sandbox.folder)
             var serverURL = "http://127.0.0.1:\(server.port)"
             let laptop = try NotesDeviceProcess("laptop", in: sandbox.folder)
             try await laptop.runChecked(["init"])
@@ -193,6 +220,7 @@ import Testing
             + "run 'notes sync --allow-other-server' once"), "\(sync.error)")
         #expect(try await shared.a.list() == before)
         let newcomer = try NotesDeviceProcess("newcomer", in: other)
+        try FileManager.default.copyItem(atPath: shared.a.folder.path("alice.recovery"), toPath: other.path("alice.recovery"))
         try await newcomer.runChecked(["init"])
         try await newcomer.runChecked(["sync", "--url", otherURL])
         #expect(try await newcomer.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []), "nothing was pushed to the other server")
@@ -214,6 +242,7 @@ import Testing
         try await shared.a.runChecked(["sync", "--url", otherURL, "--allow-other-server"])
         #expect(try await shared.a.list() == NotesDeviceProcess.Listing(notebooks: [.init(id: home, name: "Home")], notes: []))
         let newcomer = try NotesDeviceProcess("newcomer", in: other)
+        try FileManager.default.copyItem(atPath: shared.a.folder.path("alice.recovery"), toPath: other.path("alice.recovery"))
         try await newcomer.runChecked(["init"])
         try await newcomer.runChecked(["sync", "--url", otherURL])
         #expect(try await newcomer.list() == (try await shared.a.list()))
@@ -295,18 +324,29 @@ import Testing
     /// merged.
     @Test(.hangGuard, arguments: [SIGINT, SIGTERM])
     func anInterruptedSyncEmptiesItsStagingAndExitsWithTheSignal(_ signal: Int32) async throws {
+        // Keys before rows: the identity taken, no key wrapped to alice;
+        // then the first page, a notebook sealed under a key the device
+        // does not hold (it waits, staged), and the second held.
         let firstPage = #"{"protocolVersion":1,"kind":"snapshot","complete":false,"cursor":"\#(ScriptedCursor.at(30))","#
             + #""next":"/v1/sync/rows?page=2","rows":[{"table":"notebook","id":"0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34","#
-            + #""version":3,"values":{"name":"Work"}}],"tombstones":[]}"#
-        let server = try ScriptedHTTPServer { _, number in number == 0 ? .json(firstPage) : [.holdUntilStopped] }
+            + #""version":3,"values":{"sync_sealed":"AAAA"}}],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { request, number in
+            if request.path.hasPrefix("/v1/keys/identity") {
+                return .json(#"{"protocolVersion":1,"status":"published","user":"alice"}"#, status: 201)
+            }
+            if request.path.hasPrefix("/v1/keys/wrapped") { return .json(#"{"protocolVersion":1,"keys":[]}"#) }
+            return number == 2 ? .json(firstPage) : [.holdUntilStopped]
+        }
         defer { server.stop() }
         let folder = try TemporaryFolder()
+        try #require(FileManager.default.createFile(atPath: folder.path("alice.token"), contents: Data("scripted-token\n".utf8),
+                                                    attributes: [.posixPermissions: 0o600]))
         let device = try NotesDeviceProcess("a", in: folder)
         try await device.runChecked(["init"])
         let process = try device.makeProcess(["sync", "--url", server.baseURL])
         let sync = Task { try await run(process) }
         try await waitUntil("the sync is staging and waiting for the server") {
-            server.requests.count >= 2 && (try? device.stagedRows()) == 1
+            server.requests.count >= 4 && (try? device.stagedRows()) == 1
         }
         kill(process.processIdentifier, signal)
         let result = try await sync.value
@@ -411,7 +451,8 @@ import Testing
         let (a, b, url, server) = (shared.a, shared.b, shared.url, shared.server)
         let (watchingA, watchingB) = (try watching(a, url), try watching(b, url))
         for watcher in [watchingA, watchingB] { try watcher.waitForLines(2) }
-        try waitUntilBlocking("both devices' long-polls held") { try server.metric("players_server_long_polls_open") == 2 }
+        let metrics = try await Self.metricsToken(in: a.folder)
+        try waitUntilBlocking("both devices' long-polls held") { try server.metric("players_server_long_polls_open", token: metrics) == 2 }
         let note = try await a.add(["note", "add", "--notebook", shared.work, "--title", "Groceries"])
         try waitUntilBlocking("the note on the other device", timeout: SyncWatchTests.underTheLongPollsWait) {
             watchingB.lines.contains { $0.hasPrefix("Pulled: +1 ~0 -0") }
@@ -432,8 +473,9 @@ import Testing
         let (a, b, url, server) = (shared.a, shared.b, shared.url, shared.server)
         let watcher = try WatchProcess(try b.makeProcess(["sync", "--watch", "--url", url]), outputIn: b.folder.url)
         try watcher.waitForLines(2)
+        let metrics = try await Self.metricsToken(in: b.folder)
         try waitUntilBlocking("the watching device's long-poll held by players-server") {
-            try server.metric("players_server_long_polls_open") == 1
+            try server.metric("players_server_long_polls_open", token: metrics) == 1
         }
         let note = try await a.add(["note", "add", "--notebook", shared.work, "--title", "Groceries"])
         try await a.runChecked(["sync", "--url", url])

@@ -4,14 +4,19 @@ import TestSupport
 import Testing
 
 /// A device of Notes: the built `notes` run as a process on its own
-/// encrypted database, with a passphrase file, in a folder of its own.
+/// encrypted database, with a passphrase file, in a folder of its own, of
+/// one user: its `init` takes the user's recovery key file
+/// (`USER.recovery`, written by their first device) and its `sync` their
+/// token file (`USER.token`), unless the arguments name others.
 struct NotesDeviceProcess: Sendable {
     let folder: TemporaryFolder
     let name: String
+    let user: String
 
-    init(_ name: String, in folder: TemporaryFolder) throws {
+    init(_ name: String, in folder: TemporaryFolder, user: String = "alice") throws {
         self.folder = folder
         self.name = name
+        self.user = user
         // The devices of a test share one passphrase file.
         guard FileManager.default.createFile(atPath: folder.path("pass"), contents: Data("notes secret\n".utf8),
                                              attributes: [.posixPermissions: 0o600]) else {
@@ -22,6 +27,9 @@ struct NotesDeviceProcess: Sendable {
     /// `notes --database NAME.db --passphrase-file pass ARGUMENTS`, not
     /// started.
     func makeProcess(_ arguments: [String]) throws -> ChildProcess {
+        var arguments = arguments
+        if arguments.first == "init", !arguments.contains("--recovery-key-file") { arguments += ["--recovery-key-file", "\(user).recovery"] }
+        if arguments.first == "sync", !arguments.contains("--token-file") { arguments += ["--token-file", "\(user).token"] }
         let process = ChildProcess()
         process.executableURL = try BuiltProducts.url("notes")
         process.arguments = ["--database", "\(name).db", "--passphrase-file", "pass"] + arguments

@@ -92,8 +92,11 @@ final class ServerProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    func metric(_ name: String) throws -> Double? {
-        try request("GET", "/metrics").body.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+    /// The value of the metric `name`, read with `token` when the server
+    /// asks for one (`--auth jwt`: a token with the role `metrics`).
+    func metric(_ name: String, token: String? = nil) throws -> Double? {
+        try request("GET", "/metrics", headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+            .body.split(separator: "\n").first { $0.hasPrefix(name + " ") }
             .flatMap { Double($0.split(separator: " ").last!) }
     }
 

@@ -226,7 +226,7 @@ import Testing
                 reports.append(try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]))
             }
             let fields: Set = ["pushed", "conflicts", "pending", "kind", "upToDate", "dryRun", "inserted", "updated", "deleted",
-                               "unchanged", "requeued", "refused", "historyChange", "repaired", "cursorBefore", "cursorAfter", "pages",
+                               "unchanged", "requeued", "refusedRows", "historyChange", "repaired", "cursorBefore", "cursorAfter", "pages",
                                "bytesReceived", "durationSeconds"]
             for report in reports { #expect(Set(report.keys) == fields) }
             #expect(reports.map { $0["kind"] as? String } == ["snapshot", "snapshot", "delta"])

@@ -40,7 +40,7 @@ import Testing
             let phone = try users.device(of: "alice", recoveryKey: recovery)
             let report = try await phone.sync()
             #expect(report.keys.received == 2)
-            #expect(report.pull.refused.isEmpty, "\(report.pull.refused)")
+            #expect(report.pull.refusedRows.isEmpty, "\(report.pull.refusedRows)")
             #expect(try phone.value("notebook", notebook, "name") == "canary notebook")
             #expect(try phone.value("note", note, "title") == "canary note")
             #expect(try phone.value("diary", diary, "text") == "canary diary")
@@ -49,7 +49,7 @@ import Testing
             try phone.execute("UPDATE note SET title = 'canary edited' WHERE id = ?", [note.uuidString])
             try await phone.sync()
             let back = try await laptop.sync()
-            #expect(back.pull.refused.isEmpty)
+            #expect(back.pull.refusedRows.isEmpty)
             #expect(try laptop.value("note", note, "title") == "canary edited")
         }
     }
@@ -74,7 +74,7 @@ import Testing
 
             let received = try await bob.sync()
             #expect(received.keys.received == 1)
-            #expect(received.pull.refused.isEmpty, "\(received.pull.refused)")
+            #expect(received.pull.refusedRows.isEmpty, "\(received.pull.refusedRows)")
             #expect(try bob.value("note", note, "title") == "Tickets")
 
             let reply = UUID()
@@ -105,8 +105,8 @@ import Testing
             #expect(try await alice.sync().keys.withoutIdentity == ["bob"])
 
             let early = try await bob.sync()
-            #expect(Set(early.pull.refused.map(\.kind)) == ["noKey"])
-            #expect(early.pull.refused.count == 2)
+            #expect(Set(early.pull.refusedRows.map(\.kind)) == ["noKey"])
+            #expect(early.pull.refusedRows.count == 2)
             #expect(try bob.device.rowIDs("notebook").isEmpty && bob.device.rowIDs("member").isEmpty,
                     "the membership waits with its notebook")
 
@@ -152,7 +152,7 @@ import Testing
                     rows.append(try #require(try JSONSerialization.jsonObject(with: afterRow) as? [String: Any]))
                 }
             }
-            #expect(report.pull.refused.map(\.kind) == ["noKey"], "\(report.pull.refused.map(\.message))")
+            #expect(report.pull.refusedRows.map(\.kind) == ["noKey"], "\(report.pull.refusedRows.map(\.message))")
             #expect(try bob.value("note", after, "title") == nil)
             let epochs = try await bob.device.dbQueue.read { db in try db.syncPartitionKeys().map(\.epoch) }
             #expect(epochs == [1])

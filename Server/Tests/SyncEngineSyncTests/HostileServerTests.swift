@@ -114,7 +114,7 @@ import Testing
             let report = try await shared.bobSyncs { rows in
                 try Self.edit(&rows, id: shared.tickets) { row in row["values", "sync_sealed"] = first }
             }
-            #expect(report.pull.refused.map(\.kind) == ["replayed"], "\(report.pull.refused.map(\.message))")
+            #expect(report.pull.refusedRows.map(\.kind) == ["replayed"], "\(report.pull.refusedRows.map(\.message))")
             #expect(try shared.bob.value("note", shared.tickets, "title") == "Tickets v2")
         }
     }
@@ -156,7 +156,7 @@ import Testing
             }
             #expect(report.keys.received == 0)
             #expect(report.keys.refusedKeys.count == 1, "\(report.keys.refusedKeys)")
-            #expect(report.pull.refused.map(\.kind) == ["noKey"])
+            #expect(report.pull.refusedRows.map(\.kind) == ["noKey"])
             #expect(try bob.device.rowIDs("notebook").isEmpty)
             let keys = try await bob.device.dbQueue.read { db in try db.syncPartitionKeys() }
             #expect(keys.isEmpty)
@@ -180,8 +180,8 @@ import Testing
     /// The report names exactly the `refused` rows (by kind); bob keeps
     /// their earlier title; and when `merged`, the other note's edit came.
     static func expect(_ report: SyncPushPullReport, refused: [UUID: String], kept shared: Shared, merged: Bool) throws {
-        #expect(Dictionary(uniqueKeysWithValues: report.pull.refused.map { ($0.id, $0.kind) }) == refused,
-                "\(report.pull.refused.map(\.message))")
+        #expect(Dictionary(uniqueKeysWithValues: report.pull.refusedRows.map { ($0.id, $0.kind) }) == refused,
+                "\(report.pull.refusedRows.map(\.message))")
         for id in refused.keys {
             #expect(try shared.bob.value("note", id, "title") == (id == shared.tickets ? "Tickets" : "Agenda"))
         }

@@ -30,8 +30,22 @@ public protocol SyncEndToEndCodec: Sendable {
     /// sealed, so that the device refuses an older value of its row.
     func applied(_ sealed: SyncChange, in db: Database) throws
 
-    /// A row of an end-to-end table that the server sent, opened and
-    /// checked against the declaration (its sealed counter recorded), or
-    /// why the device refuses it.
-    func open(_ received: SyncServerRow, in db: Database) throws -> Result<SyncServerRow, SyncRowRefusal>
+    /// Rows of end-to-end tables that the server sent (a page's, or an
+    /// answer's), each opened and checked against the declaration, with
+    /// the counter of its sealed value (above the one the device took
+    /// before for the row), or why the device refuses it; in order.
+    func open(_ received: [SyncServerRow], in db: Database) throws -> [Result<SyncOpenedRow, SyncRowRefusal>]
+}
+
+/// A row of an end-to-end table opened (``SyncEndToEndCodec/open(_:in:)``):
+/// the declared row, and the counter of the sealed value it came in, which
+/// the device keeps once it takes the row.
+public struct SyncOpenedRow: Sendable, Equatable {
+    public var server: SyncServerRow
+    public var sealed: SyncSealedCounter
+
+    public init(server: SyncServerRow, sealed: SyncSealedCounter) {
+        self.server = server
+        self.sealed = sealed
+    }
 }

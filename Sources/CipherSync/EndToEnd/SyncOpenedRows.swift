@@ -9,6 +9,9 @@ import SyncSchema
 /// until a merge brings a later state of it.
 struct SyncOpenedRows {
     var rows: [SyncServerRow] = []
+    /// Of each of ``rows``, the counter of the sealed value it was opened
+    /// from; nil for a row of a table in the clear.
+    var sealed: [SyncSealedCounter?] = []
     var kept: [SyncKeptRow] = []
     var refused: [SyncRowRefusal] = []
 
@@ -19,18 +22,25 @@ struct SyncOpenedRows {
             return
         }
         rows.reserveCapacity(received.count)
+        sealed.reserveCapacity(received.count)
+        let endToEndRows = received.filter { schema.table($0.row.table)?.isEndToEnd == true }
+        var opened = try endToEnd.open(endToEndRows, in: db).makeIterator()
         for (index, server) in received.enumerated() {
             guard schema.table(server.row.table)?.isEndToEnd == true else {
                 rows.append(server)
+                sealed.append(nil)
                 continue
             }
-            switch try endToEnd.open(server, in: db) {
-            case .success(let opened):
-                rows.append(opened)
-            case .failure(let refusal):
+            switch opened.next() {
+            case .success(let row)?:
+                rows.append(row.server)
+                sealed.append(row.sealed)
+            case .failure(let refusal)?:
                 if case .noKey = refusal { try db.keepSyncRowWaitingForKey(server) }
                 kept.append(SyncKeptRow(table: server.row.table, id: server.row.id, version: server.version, index: index))
                 refused.append(refusal)
+            case nil:
+                throw SyncEngineError.endToEndWithoutSealing(server.row.table)
             }
         }
     }
@@ -52,7 +62,7 @@ extension SyncEngineStore {
             // and leave the waiting rows, but those whose parent waits.
             let opened = try SyncOpenedRows(waiting, schema: schema, endToEnd: endToEnd, in: db)
             guard !opened.rows.isEmpty else { return 0 }
-            try db.stageSyncPage(rows: opened.rows, tombstones: [], schema: schema)
+            try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: [], schema: schema)
             let counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: false)
             return counts.inserted + counts.updated
         }

@@ -83,7 +83,9 @@ extension NotesCommand {
             try await SyncWatch.run(
                 replicator, tokens: SyncWatch.tokens(read: token, from: tokenFile), describe: CLIError.from,
                 onSync: { synced in
-                    if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows {
+                    // A refusal is printed as it happens, as a change is.
+                    let refused = !synced.pull.refusedRows.isEmpty || !synced.push.refusedRows.isEmpty || !synced.keys.refusedKeys.isEmpty
+                    if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows || refused {
                         Self.printSync(synced)
                     }
                 },

@@ -356,6 +356,36 @@ import Testing
         #expect(try await device.list() == NotesDeviceProcess.Listing(notebooks: [], notes: []))
     }
 
+    /// A server that sends a notebook whose sealed value is not one: the
+    /// sync names it, in its text and in `--json`, and merges nothing of it.
+    @Test func aRefusedRowIsNamedInTheReportAndItsJSON() async throws {
+        let page = #"{"protocolVersion":1,"kind":"snapshot","complete":true,"cursor":"\#(ScriptedCursor.at(3))","#
+            + #""rows":[{"table":"notebook","id":"0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34","#
+            + #""version":3,"values":{"sync_sealed":"AAAA"}}],"tombstones":[]}"#
+        let server = try ScriptedHTTPServer { request, _ in
+            if request.path.hasPrefix("/v1/keys/identity") {
+                return .json(#"{"protocolVersion":1,"status":"published","user":"alice"}"#, status: 201)
+            }
+            if request.path.hasPrefix("/v1/keys/wrapped") { return .json(#"{"protocolVersion":1,"keys":[]}"#) }
+            return .json(page)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        try #require(FileManager.default.createFile(atPath: folder.path("alice.token"), contents: Data("scripted-token\n".utf8),
+                                                    attributes: [.posixPermissions: 0o600]))
+        let (device, other) = (try NotesDeviceProcess("a", in: folder), try NotesDeviceProcess("b", in: folder))
+        for each in [device, other] { try await each.runChecked(["init"]) }
+        let text = try await device.runChecked(["sync", "--url", server.baseURL])
+        #expect(text.contains("Refused: the sealed value of the notebook row 0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34 is not valid ("), "\(text)")
+        let json = try JSONSerialization.jsonObject(with: Data(try await other.runChecked(["sync", "--url", server.baseURL, "--json"]).utf8))
+            as? [String: Any]
+        let refused = json?["refusedRows"] as? [[String: Any]]
+        #expect(refused?.map { $0["kind"] as? String } == ["malformed"], "\(json ?? [:])")
+        #expect(refused?.first?["id"] as? String == "0CCF2B1F-9D58-4B77-9ADD-B410E1E65D34")
+        #expect((json?["keys"] as? [String: Any])?["received"] as? Int == 0)
+        for each in [device, other] { #expect(try await each.list() == NotesDeviceProcess.Listing(notebooks: [], notes: [])) }
+    }
+
     /// `export` then `import` into a new database: the same notebooks and
     /// notes, ids kept; through a private file, and through the standard
     /// streams.

@@ -127,7 +127,8 @@ extension SyncEndToEndSealer {
                 if (latest[key.partition]?.epoch ?? 0) < key.epoch { latest[key.partition] = key }
             }
             return try latest.values.compactMap { key in
-                guard let (table, id) = Self.group(of: key.partition) else { return nil }
+                // A group deleted since has no reader left to keep out.
+                guard let (table, id) = Self.group(of: key.partition), try db.isSyncedRow(table: table, id: id) else { return nil }
                 let readers = Set(try Self.members(of: table, id: id, schema: schema, in: db)).union([user])
                 return (recorded[key.keyEpoch] ?? []).isSubset(of: readers) ? nil : (key, readers)
             }
@@ -147,6 +148,10 @@ extension SyncEndToEndSealer {
                 try await directory.store(wrapped)
             } catch let error as SyncError where error.status == 409 {
                 try await receiveKeys(from: directory, into: writer, identity: identity, user: user, &report)
+                continue
+            } catch let error as SyncError where error.status == 403 {
+                // The server no longer holds the group as the user's (it
+                // was deleted there): no key to rotate.
                 continue
             }
             let stored = SyncStoredPartitionKey(partition: key.partition, epoch: key.epoch, bytes: key.bytes, sender: user)

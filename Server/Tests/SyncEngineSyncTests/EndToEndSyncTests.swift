@@ -158,4 +158,29 @@ import Testing
             #expect(epochs == [1])
         }
     }
+
+    /// A shared notebook deleted on the owner's other device: its members
+    /// are gone with it, and no key is rotated for a group the server no
+    /// longer holds; the owner's syncs go on.
+    @Test(arguments: StoreKind.allCases)
+    func aSharedGroupDeletedElsewhereRotatesNothing(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let recovery = try RecoveryKey.random()
+            let laptop = try users.device(of: "alice", recoveryKey: recovery)
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            try await bob.sync()
+            let trip = UUID()
+            try laptop.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
+            try laptop.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, trip.uuidString])
+            #expect(try await laptop.sync().keys.wrapped == 2)
+            let phone = try users.device(of: "alice", recoveryKey: recovery)
+            try await phone.sync()
+            try phone.execute("DELETE FROM notebook WHERE id = ?", [trip.uuidString])
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(try laptop.device.rowIDs("notebook").isEmpty)
+            let after = try await laptop.sync()
+            #expect(after.keys.rotated == 0)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SyncEngine
+import SyncSchema
 
 extension SyncClient where Store == SyncEngineStore {
     /// Pushes the outbox (``SyncEnginePusher``), then pulls the server's
@@ -62,7 +63,11 @@ extension SyncClient where Store == SyncEngineStore {
                                                wrappedEndpoint: endpoint(beside: "../keys/wrapped"))
         let writer = store.writer
         var report = try await withinDeadline(from: start) { try await endToEnd.exchangeKeys(with: directory, in: writer) }
-        if report.received > 0 { report.opened = try await store.mergeRowsWaitingForKeys() }
+        if report.received > 0 {
+            let waited = try await store.mergeRowsWaitingForKeys()
+            report.opened = waited.merged
+            report.refusedRows += waited.refused.map(SyncRefusedRow.init)
+        }
         return report
     }
 

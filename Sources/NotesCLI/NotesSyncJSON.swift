@@ -3,8 +3,8 @@ import Foundation
 import SyncSchema
 
 /// `notes sync --json`: the pull's fields (``CipherSync/SyncReport``),
-/// with the rows the device refused in the push's answers and in the pull
-/// (`refusedRows`), then `pushed`, `conflicts`, `pending`,
+/// with the rows the device refused among those that waited for a key,
+/// in the push's answers and in the pull (`refusedRows`), then `pushed`, `conflicts`, `pending`,
 /// `waitingForKeys` and the key exchange (`keys`): one JSON object,
 /// every field in every outcome.
 ///
@@ -20,7 +20,7 @@ struct NotesSyncJSON: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var pull = synced.pull
-        pull.refusedRows = synced.push.refusedRows + pull.refusedRows
+        pull.refusedRows = synced.keys.refusedRows + synced.push.refusedRows + pull.refusedRows
         try pull.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(synced.push.counts.applied, forKey: .pushed)

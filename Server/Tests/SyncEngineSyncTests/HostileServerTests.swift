@@ -163,6 +163,38 @@ import Testing
         }
     }
 
+    /// A row altered while bob had no key to open it: it waits, and is
+    /// refused when the key comes, named in the key exchange's report.
+    @Test(arguments: StoreKind.allCases)
+    func aRowAlteredWhileItWaitedForItsKeyIsRefusedWhenTheKeyComes(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            let trip = UUID(), tickets = UUID()
+            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
+            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Tickets')", [tickets.uuidString, trip.uuidString])
+            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, trip.uuidString])
+            #expect(try await alice.sync().keys.withoutIdentity == ["bob"])
+            let early = try await bob.sync { request, response in
+                try response.editingRows(of: request) { rows in
+                    try Self.edit(&rows, id: tickets) { row in
+                        var sealed = try Self.sealedBytes(row)
+                        sealed[sealed.count - 1] ^= 0x01
+                        row["values", "sync_sealed"] = Data(sealed).base64EncodedString()
+                    }
+                }
+            }
+            #expect(early.pull.refusedRows.map(\.kind) == ["noKey", "noKey"])
+            try await alice.sync()
+            let later = try await bob.sync()
+            #expect(later.keys.received == 1)
+            #expect(later.keys.refusedRows.map(\.kind) == ["notAuthentic"], "\(later.keys.refusedRows.map(\.message))")
+            #expect(later.keys.refusedRows.map(\.id) == [tickets])
+            #expect(try bob.value("notebook", trip, "name") == "Trip")
+            #expect(try bob.value("note", tickets, "title") == nil)
+        }
+    }
+
     // MARK: - Helpers
 
     /// Edits the row `id` of a page's rows, which must hold it.

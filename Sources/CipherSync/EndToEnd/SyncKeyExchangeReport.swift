@@ -1,3 +1,5 @@
+import SyncSchema
+
 /// What a sync did with the key directory before its push
 /// (``SyncEndToEndCodec/exchangeKeys(with:in:)``): the keys it took, made
 /// and wrapped, and what it could not do yet.
@@ -12,6 +14,10 @@ public struct SyncKeyExchangeReport: Codable, Equatable, Sendable {
     public var rotated = 0
     /// Rows that waited for a key and were opened and merged.
     public var opened = 0
+    /// Rows that waited for a key that came, and that the device refuses
+    /// once opened (altered, replayed…): they keep waiting, their earlier
+    /// value kept.
+    public var refusedRows: [SyncRefusedRow] = []
     /// The users a key could not be wrapped to yet: they have published
     /// no identity key (no sync with a recovery key so far).
     public var withoutIdentity: [String] = []
@@ -28,6 +34,7 @@ public struct SyncKeyExchangeReport: Codable, Equatable, Sendable {
         lhs.wrapped += rhs.wrapped
         lhs.rotated += rhs.rotated
         lhs.opened += rhs.opened
+        lhs.refusedRows += rhs.refusedRows
         lhs.withoutIdentity += rhs.withoutIdentity.filter { !lhs.withoutIdentity.contains($0) }
         lhs.refusedKeys += rhs.refusedKeys
     }

@@ -50,21 +50,24 @@ extension SyncEngineStore {
     /// Opens and merges the rows that waited for a key the device now
     /// holds, in one write transaction that leaves the cursor as it is
     /// (their versions are behind it): after a key exchange that brought
-    /// keys. Returns how many were merged; the others wait still.
-    func mergeRowsWaitingForKeys() async throws -> Int {
-        guard let endToEnd else { return 0 }
+    /// keys. Returns how many were merged, and those that the keys opened
+    /// but the device refuses (altered, replayed…), which wait still, as
+    /// those whose key has not come.
+    func mergeRowsWaitingForKeys() async throws -> (merged: Int, refused: [SyncRowRefusal]) {
+        guard let endToEnd else { return (0, []) }
         let schema = schema
         return try await writer.write { db in
             let waiting = try db.syncRowsWaitingForKeys(schema: schema)
-            guard !waiting.isEmpty else { return 0 }
+            guard !waiting.isEmpty else { return (0, []) }
             try db.prepareSyncStaging(schema: schema)
             // Those still without a key wait again; the others are merged
             // and leave the waiting rows, but those whose parent waits.
             let opened = try SyncOpenedRows(waiting, schema: schema, endToEnd: endToEnd, in: db)
-            guard !opened.rows.isEmpty else { return 0 }
+            let refused = opened.refused.filter { if case .noKey = $0 { false } else { true } }
+            guard !opened.rows.isEmpty else { return (0, refused) }
             try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: [], schema: schema)
             let counts = try db.mergeStagedSyncChanges(schema: schema, isSnapshot: false)
-            return counts.inserted + counts.updated
+            return (counts.inserted + counts.updated, refused)
         }
     }
 }

@@ -90,15 +90,6 @@ extension Database {
             """).map(SyncStoredPartitionKey.init(row:))
     }
 
-    /// The key of `partition` at `epoch`, if the device holds it.
-    public func syncPartitionKey(_ partition: String, epoch: UInt32) throws -> SyncStoredPartitionKey? {
-        guard try tableExists(Self.keyShareTable) else { return nil }
-        let statement = try cachedStatement(sql: """
-            SELECT partition_key, epoch, key, sender FROM \(Self.partitionKeyTable) WHERE partition_key = ? AND epoch = ?
-            """)
-        return try Row.fetchOne(statement, arguments: [partition, epoch]).map(SyncStoredPartitionKey.init(row:))
-    }
-
     /// The key of `partition`'s latest epoch that the device holds: the
     /// one it seals under.
     public func latestSyncPartitionKey(_ partition: String) throws -> SyncStoredPartitionKey? {

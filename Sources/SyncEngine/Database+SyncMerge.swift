@@ -33,7 +33,7 @@ extension Database {
     ///
     /// `sealed`: of the rows of end-to-end tables, in the order of `rows`,
     /// the counter of the sealed value each was opened from, which the
-    /// merge keeps with the row (``syncSealedCounter(table:id:)``).
+    /// merge keeps with the row (``syncSealedCounters(table:ids:)``).
     ///
     /// `kept`: rows the server listed that the device keeps as they are
     /// (an end-to-end table's rows it refused, or cannot open yet): the

@@ -13,20 +13,13 @@ import SyncSchema
 ///   came, until the key comes or the server sends a later state.
 ///
 /// ```swift
-/// if let seen = try db.syncSealedCounter(table: "note", id: id), sealed.counter < seen.counter { … }
+/// let seen = try db.syncSealedCounters(table: "note", ids: page.map(\.row.id))
+/// if let before = seen[id], !counter.mayFollow(before) { … }   // replayed
 /// try db.recordSyncSealedCounter(SyncSealedCounter(counter: 42, change: mutationID), table: "note", id: id)
 /// ```
 extension Database {
     static let sealedRowTable = "sync_sealed_row"
     static let waitingRowTable = "sync_waiting_row"
-
-    /// The counter of the latest sealed value of a row the device took.
-    public func syncSealedCounter(table: String, id: UUID) throws -> SyncSealedCounter? {
-        guard try tableExists(Self.sealedRowTable) else { return nil }
-        let statement = try cachedStatement(sql: "SELECT counter, change FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id = ?")
-        return try Row.fetchOne(statement, arguments: [table, id.uuidString])
-            .map { SyncSealedCounter(counter: $0["counter"], change: $0["change"]) }
-    }
 
     /// The counters of the latest sealed values of rows of `table` the
     /// device took, by id: one statement for a page's rows.
@@ -41,7 +34,7 @@ extension Database {
                 WHERE table_name = ? AND row_id IN (\(part.map { _ in "?" }.joined(separator: ",")))
                 """, arguments: StatementArguments([table] + part.map(\.uppercasedText)))
             while let row = try rows.next() {
-                guard let id = UUID(uuidString: row["row_id"]) else { continue }
+                guard let id = UUID(parsing: row["row_id"]) else { continue }
                 counters[id] = SyncSealedCounter(counter: row["counter"], change: row["change"])
             }
         }
@@ -184,7 +177,7 @@ extension Database {
 }
 
 /// The sealed counter of a row's sealed value and the change that wrote
-/// it (``CipherDB/Database/syncSealedCounter(table:id:)``).
+/// it (``CipherDB/Database/syncSealedCounters(table:ids:)``).
 public struct SyncSealedCounter: Sendable, Equatable {
     public var counter: Int64
     public var change: UUID

@@ -11,6 +11,7 @@ extension Database {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("preparing the staging of a pull") }
         try prepareSyncDigests(schema: schema)
         try stageSyncDigests(nil)
+        try emptyStagedSyncRowsWaitingForKeys()
         // The one staging table of databases made before the engine staged
         // each table in columns of its own: empty between two pulls.
         try execute(sql: "DROP TABLE IF EXISTS sync_stage")
@@ -121,6 +122,7 @@ extension Database {
         // references itself) arrive in any order.
         try execute(sql: "PRAGMA defer_foreign_keys = ON")
         var counts = SyncMergeCounts()
+        try keepStagedSyncRowsWaitingForKeys()
         try holdSyncRowsOfHeldParents(schema: schema)
         if case .some(let sharedCounter) = sharedCounter {
             counts.requeued = try keepSyncedRowsTheServerLost(schema: schema, sharedCounter: sharedCounter, at: date)

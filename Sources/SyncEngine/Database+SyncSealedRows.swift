@@ -10,7 +10,8 @@ import SyncSchema
 ///   is refused (``SyncRowRefusal/replayed(table:id:)``);
 /// - `sync_waiting_row`: the rows the server sent sealed under a key the
 ///   device does not hold yet, and the rows that refer to them, as they
-///   came, until the key comes or the server sends a later state.
+///   came, until the key comes or the server sends a later state; a
+///   pull stages its own in `sync_stage_waiting` until its merge.
 ///
 /// ```swift
 /// let seen = try db.syncSealedCounters(table: "note", ids: page.map(\.row.id))
@@ -20,6 +21,7 @@ import SyncSchema
 extension Database {
     static let sealedRowTable = "sync_sealed_row"
     static let waitingRowTable = "sync_waiting_row"
+    static let stagedWaitingRowTable = "sync_stage_waiting"
 
     /// The counters of the latest sealed values of rows of `table` the
     /// device took, by id: one statement for a page's rows.
@@ -71,8 +73,36 @@ extension Database {
             """)
     }
 
-    /// Keeps a row the server sent that no key the device holds opens
-    /// (its latest state: it replaces an earlier one).
+    /// Stages a row of a pull that no key the device holds opens: the
+    /// merge keeps it waiting (``keepSyncRowWaitingForKey(_:)``), and a dry
+    /// run, which rolls its merge back, keeps nothing.
+    public func stageSyncRowWaitingForKey(_ server: SyncServerRow) throws {
+        try createSyncSealedTables()
+        try cachedStatement(sql: """
+            INSERT OR REPLACE INTO \(Self.stagedWaitingRowTable) (table_name, row_id, version, row) VALUES (?, ?, ?, ?)
+            """).execute(arguments: [server.row.table, server.row.id.uuidString, server.version, SyncStoredJSON.text(server.row.json)])
+    }
+
+    /// The merge's first step: the staged rows waiting for their key are
+    /// kept waiting.
+    func keepStagedSyncRowsWaitingForKeys() throws {
+        guard try tableExists(Self.stagedWaitingRowTable) else { return }
+        try execute(sql: """
+            INSERT OR REPLACE INTO \(Self.waitingRowTable) (table_name, row_id, version, row)
+            SELECT table_name, row_id, version, row FROM \(Self.stagedWaitingRowTable) ORDER BY rowid;
+            DELETE FROM \(Self.stagedWaitingRowTable);
+            """)
+    }
+
+    /// Empties the staged rows waiting for their key: the start of a pull.
+    func emptyStagedSyncRowsWaitingForKeys() throws {
+        guard try tableExists(Self.stagedWaitingRowTable) else { return }
+        try execute(sql: "DELETE FROM \(Self.stagedWaitingRowTable)")
+    }
+
+    /// Keeps a row the server sent that no key the device holds opens, or
+    /// that refers to such a row (its latest state: it replaces an earlier
+    /// one), in the merge's transaction.
     public func keepSyncRowWaitingForKey(_ server: SyncServerRow) throws {
         try createSyncSealedTables()
         try cachedStatement(sql: """
@@ -158,20 +188,24 @@ extension Database {
     }
 
     private func createSyncSealedTables() throws {
-        guard try !tableExists(Self.waitingRowTable) else { return }
+        guard try !tableExists(Self.stagedWaitingRowTable) else { return }
+        for table in [Self.waitingRowTable, Self.stagedWaitingRowTable] {
+            try execute(sql: """
+                CREATE TABLE IF NOT EXISTS \(table) (
+                    table_name TEXT NOT NULL,
+                    row_id TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    row TEXT NOT NULL,
+                    UNIQUE (table_name, row_id))
+                """)
+        }
         try execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.sealedRowTable) (
                 table_name TEXT NOT NULL,
                 row_id TEXT NOT NULL,
                 counter INTEGER NOT NULL,
                 change BLOB NOT NULL,
-                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID;
-            CREATE TABLE \(Self.waitingRowTable) (
-                table_name TEXT NOT NULL,
-                row_id TEXT NOT NULL,
-                version INTEGER NOT NULL,
-                row TEXT NOT NULL,
-                UNIQUE (table_name, row_id));
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID
             """)
     }
 }

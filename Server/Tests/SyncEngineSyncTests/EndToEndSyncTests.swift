@@ -107,6 +107,7 @@ import Testing
             let early = try await bob.sync()
             #expect(Set(early.pull.refusedRows.map(\.kind)) == ["noKey"])
             #expect(early.pull.refusedRows.count == 2)
+            #expect(try bob.rowsWaitingForKeys() == 3, "the notebook, its note, and the membership that refers to it")
             #expect(try bob.device.rowIDs("notebook").isEmpty && bob.device.rowIDs("member").isEmpty,
                     "the membership waits with its notebook")
 
@@ -181,6 +182,27 @@ import Testing
             #expect(try laptop.device.rowIDs("notebook").isEmpty)
             let after = try await laptop.sync()
             #expect(after.keys.rotated == 0)
+        }
+    }
+
+    /// A dry run brings rows whose key it did not take (it exchanges no
+    /// key): it reports them, and keeps none waiting.
+    @Test(arguments: StoreKind.allCases)
+    func aDryRunKeepsNoRowWaitingForItsKey(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
+            let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
+            try await bob.sync()
+            let trip = UUID()
+            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
+            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, trip.uuidString])
+            try await alice.sync()
+            let dry = try await bob.sync(dryRun: true)
+            #expect(dry.pull.refusedRows.map(\.kind) == ["noKey"])
+            #expect(try bob.rowsWaitingForKeys() == 0)
+            let real = try await bob.sync()
+            #expect(real.pull.refusedRows.isEmpty)
+            #expect(try bob.value("notebook", trip, "name") == "Trip")
         }
     }
 }

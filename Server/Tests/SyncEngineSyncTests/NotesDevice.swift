@@ -68,11 +68,12 @@ final class NotesDevice: Sendable {
         return (report.push.counts, report.pull)
     }
 
-    /// Pushes the outbox, then pulls, as a sync does; its whole report.
-    func syncReport(_ baseURL: URL, transport: any HTTPTransport = fastTransport()) async throws -> SyncPushPullReport {
+    /// Pushes the outbox, then pulls, as a sync does (a dry run writes
+    /// nothing); its whole report.
+    func syncReport(_ baseURL: URL, transport: any HTTPTransport = fastTransport(), dryRun: Bool = false) async throws -> SyncPushPullReport {
         let store = store()
         let client = SyncClient(transport: transport, endpoint: store.rowsEndpoint(baseURL: baseURL), store: store)
-        return try await client.pushThenPull()
+        return try await client.pushThenPull(dryRun: dryRun)
     }
 
     /// The device's store, with a sealer when its declaration has

@@ -72,10 +72,18 @@ struct SealedDevice: Sendable {
     /// A sync with the user's token, through `hostile` when given: a
     /// server that rewrites what it answers.
     @discardableResult
-    func sync(through hostile: (@Sendable (HTTPRequest, HTTPResponse) throws -> HTTPResponse)? = nil) async throws -> SyncPushPullReport {
+    func sync(dryRun: Bool = false,
+              through hostile: (@Sendable (HTTPRequest, HTTPResponse) throws -> HTTPResponse)? = nil) async throws -> SyncPushPullReport {
         let transport = users.transport(user)
-        guard let hostile else { return try await device.syncReport(users.url, transport: transport) }
-        return try await device.syncReport(users.url, transport: RewritingTransport(base: transport, rewrite: hostile))
+        guard let hostile else { return try await device.syncReport(users.url, transport: transport, dryRun: dryRun) }
+        return try await device.syncReport(users.url, transport: RewritingTransport(base: transport, rewrite: hostile), dryRun: dryRun)
+    }
+
+    /// How many rows wait for their key on the device.
+    func rowsWaitingForKeys() throws -> Int {
+        try device.dbQueue.read { db in
+            try db.tableExists("sync_waiting_row") ? Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting_row") ?? 0 : 0
+        }
     }
 
     func execute(_ sql: String, _ arguments: StatementArguments = []) throws {

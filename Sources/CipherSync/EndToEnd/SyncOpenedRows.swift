@@ -5,7 +5,7 @@ import SyncSchema
 /// The rows of a page (or those that waited for their key) as the device
 /// stages them: the rows of end-to-end tables opened, or else kept as the
 /// device has them, each refusal named. A row the device holds no key of
-/// waits for it (``CipherDB/Database/keepSyncRowWaitingForKey(_:)``),
+/// waits for it once merged (``CipherDB/Database/stageSyncRowWaitingForKey(_:)``),
 /// until a merge brings a later state of it.
 struct SyncOpenedRows {
     var rows: [SyncServerRow] = []
@@ -36,7 +36,7 @@ struct SyncOpenedRows {
                 rows.append(row.server)
                 sealed.append(row.sealed)
             case .failure(let refusal)?:
-                if case .noKey = refusal { try db.keepSyncRowWaitingForKey(server) }
+                if case .noKey = refusal { try db.stageSyncRowWaitingForKey(server) }
                 kept.append(SyncKeptRow(table: server.row.table, id: server.row.id, version: server.version, index: index))
                 refused.append(refusal)
             case nil:

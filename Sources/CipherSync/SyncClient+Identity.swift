@@ -14,25 +14,16 @@ extension SyncClient where Store == SyncEngineStore {
         let identity = try await store.writer.read { db -> SyncStoredIdentity? in
             try db.syncIdentityUser() != nil ? nil : db.syncIdentity()
         }
-        guard let identity else { return }
-        let body = SyncKeyMessages.identityKeyRequest(publicKey: Data(identity.publicKey).base64EncodedString())
-        let response = try await transport.send(HTTPRequest(method: "PUT", url: endpoint(beside: "../keys/identity"),
-                                                            headers: ["Content-Type": "application/json"], body: body))
-        switch response.status {
-        case 200, 201:
-            let user: String
-            do {
-                user = try SyncKeyMessages.identityAnswerUser(from: response.body)
-            } catch {
-                throw SyncPayloadError(path: error.path, error.message)
-            }
-            try await store.writer.write { db in try db.markSyncIdentityPublished(user: user) }
-        case 404:
+        guard let identity, let user = try await keyDirectory.publish(publicKey: Data(identity.publicKey).base64EncodedString()) else {
             return
-        case 409:
-            throw SyncError.identityRefused.with(status: 409, detail: Self.serverMessage(response.body))
-        default:
-            throw Self.error(for: response)
         }
+        try await store.writer.write { db in try db.markSyncIdentityPublished(user: user) }
+    }
+
+    /// The server's key directory, `/v1/keys`, beside the endpoint's
+    /// `/v1/sync/rows`, through the client's transport.
+    var keyDirectory: SyncKeyDirectoryClient {
+        SyncKeyDirectoryClient(transport: transport, identityEndpoint: endpoint(beside: "../keys/identity"),
+                               wrappedEndpoint: endpoint(beside: "../keys/wrapped"))
     }
 }

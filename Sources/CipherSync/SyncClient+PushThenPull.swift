@@ -59,8 +59,7 @@ extension SyncClient where Store == SyncEngineStore {
     /// waited for the keys it brought; nothing without end-to-end tables.
     private func exchangeKeys(startedAt start: SyncStopwatch) async throws -> SyncKeyExchangeReport {
         guard let endToEnd = store.endToEnd else { return SyncKeyExchangeReport() }
-        let directory = SyncKeyDirectoryClient(transport: transport, identityEndpoint: endpoint(beside: "../keys/identity"),
-                                               wrappedEndpoint: endpoint(beside: "../keys/wrapped"))
+        let directory = keyDirectory
         let writer = store.writer
         var report = try await withinDeadline(from: start) { try await endToEnd.exchangeKeys(with: directory, in: writer) }
         if report.received > 0 {

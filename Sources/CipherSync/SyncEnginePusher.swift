@@ -83,6 +83,8 @@ public struct SyncEnginePusher: Sendable {
         // Rows whose changes wait: no key to seal them yet, or a server
         // state in an answer that the device refused.
         var skipped: Set<SyncRowReference> = []
+        // How answers carry end-to-end tables' rows, sealed or not.
+        let receivedSchema = schema.receivedView
         while true {
             let next = try await writer.write { [skipped] db in try nextBatch(db, skipping: skipped) }
             var (batch, sent) = (next.batch, next.sent)
@@ -109,7 +111,7 @@ public struct SyncEnginePusher: Sendable {
             guard response.status == 200 else { throw SyncClient<SyncEngineStore>.error(for: response) }
             let results: SyncChangeResults
             do throws(SyncMessageError) {
-                results = try SyncChangeResults.decode(response.body, answering: sent, schema: schema.receivedView)
+                results = try SyncChangeResults.decode(response.body, answering: sent, schema: receivedSchema)
             } catch {
                 throw SyncPayloadError(path: error.path, error.message)
             }

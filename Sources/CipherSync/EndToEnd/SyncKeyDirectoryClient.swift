@@ -24,6 +24,26 @@ public struct SyncKeyDirectoryClient: Sendable {
         self.wrappedEndpoint = wrappedEndpoint
     }
 
+    /// Publishes the user's identity key (`PUT /v1/keys/identity`): the
+    /// user the server took it for; nil from a server without users (`404`:
+    /// no end-to-end tables to serve). A `409` throws
+    /// ``SyncError/identityRefused``: the user has published another key,
+    /// which stays theirs.
+    public func publish(publicKey: String) async throws -> String? {
+        let response = try await transport.send(HTTPRequest(method: "PUT", url: identityEndpoint, headers: ["Content-Type": "application/json"],
+                                                            body: SyncKeyMessages.identityKeyRequest(publicKey: publicKey)))
+        switch response.status {
+        case 200, 201:
+            return try Self.reading { () throws(SyncMessageError) in try SyncKeyMessages.identityAnswerUser(from: response.body) }
+        case 404:
+            return nil
+        case 409:
+            throw SyncError.identityRefused.with(status: 409, detail: SyncClient<SyncEngineStore>.serverMessage(response.body))
+        default:
+            throw SyncClient<SyncEngineStore>.error(for: response)
+        }
+    }
+
     /// The identity keys that these users published (none for a user who
     /// has not), a thousand users a request.
     public func identityKeys(of users: [String]) async throws -> [SyncIdentityKey] {

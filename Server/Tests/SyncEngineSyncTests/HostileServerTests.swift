@@ -170,10 +170,7 @@ import Testing
         try await SealedUsers.with(kind) { users in
             let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
             let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
-            let trip = UUID(), tickets = UUID()
-            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
-            try alice.execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, 'Tickets')", [tickets.uuidString, trip.uuidString])
-            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, trip.uuidString])
+            let (trip, tickets, _) = try alice.addNotebook("Trip", note: "Tickets", sharedWith: "bob")
             #expect(try await alice.sync().keys.withoutIdentity == ["bob"])
             let early = try await bob.sync { request, response in
                 try response.editingRows(of: request) { rows in

@@ -90,6 +90,17 @@ struct SealedDevice: Sendable {
         try device.execute(sql, arguments)
     }
 
+    /// A notebook named `name` with one note titled `title`, shared with
+    /// `member`: their ids and the membership's.
+    @discardableResult
+    func addNotebook(_ name: String, note title: String, sharedWith member: String) throws -> (notebook: UUID, note: UUID, membership: UUID) {
+        let (notebook, note, membership) = (UUID(), UUID(), UUID())
+        try execute("INSERT INTO notebook (id, name) VALUES (?, ?)", [notebook.uuidString, name])
+        try execute("INSERT INTO note (id, notebook, title) VALUES (?, ?, ?)", [note.uuidString, notebook.uuidString, title])
+        try execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, ?)", [membership.uuidString, notebook.uuidString, member])
+        return (notebook, note, membership)
+    }
+
     /// One column of one row, or nil when the device has no such row.
     func value(_ table: String, _ id: UUID, _ column: String) throws -> String? {
         try device.dbQueue.read { db in

@@ -161,7 +161,7 @@ public struct SyncEnginePusher: Sendable {
         let sealedRows = results.compactMap { result in
             result.serverRow.flatMap { schema.table($0.table)?.isEndToEnd == true ? SyncServerRow(row: $0, version: result.version ?? 0) : nil }
         }
-        var openedRows = try endToEnd.open(sealedRows, in: db).makeIterator()
+        var openedRows = try db.refusingReplayedSyncRows(endToEnd.opener(in: db).open(sealedRows)).makeIterator()
         var opened: [SyncPushResult] = [], refused: [SyncRowRefusal] = []
         for var result in results {
             if let row = result.serverRow, schema.table(row.table)?.isEndToEnd == true {

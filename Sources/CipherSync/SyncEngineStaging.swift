@@ -12,31 +12,43 @@ public struct SyncEngineStaging: SyncStaging {
     let mergeProgress: SyncMergeProgress?
     let beforeCommit: (@Sendable (Database) throws -> Void)?
     let onRowsRemoved: (@Sendable ([SyncRowReference]) -> Void)?
-    let endToEnd: (any SyncEndToEndCodec)?
+    /// Opens the pages' rows of end-to-end tables, with the keys the
+    /// device held when the pull began; nil for a declaration without.
+    let opener: (any SyncRowOpener)?
     /// The rows of end-to-end tables refused by the pages staged so far.
     let refused = SyncRefusals()
+    /// Each page is written while the next one is fetched and opened.
+    let writes = SyncStagingWrites()
 
+    /// Opens `page`'s sealed rows, then starts its write once the previous
+    /// page's is done, without waiting for it: its errors are thrown by
+    /// the next call, or by ``merge(_:from:dryRun:)``.
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
-        let (schema, endToEnd) = (schema, endToEnd)
-        do {
-            let refused = try await writer.write { db in
-                if number == 1, page.isSnapshot, endToEnd != nil, try Self.isOfAnotherHistory(page, db) {
-                    // The counters of another history (a server restored
-                    // from a backup) do not order this one's: its values
-                    // are taken as the server's (Docs/EndToEnd.md).
-                    try db.forgetSyncSealedCounters()
+        let (writer, schema, refused) = (writer, schema, refused)
+        let opening = SyncOpenedRows.Opening(page.page.rows, schema: schema, opener: opener)
+        try await writes.start {
+            do {
+                let refusals = try await writer.write { db in
+                    if number == 1, page.isSnapshot, opening.opened != nil, try Self.isOfAnotherHistory(page, db) {
+                        // The counters of another history (a server restored
+                        // from a backup) do not order this one's: its values
+                        // are taken as the server's (Docs/EndToEnd.md).
+                        try db.forgetSyncSealedCounters()
+                    }
+                    // A delta may bring a row again in a later page: its
+                    // value must follow the one staged before.
+                    let opened = try SyncOpenedRows(opening, includingStaged: !page.isSnapshot || isCatchUp, in: db)
+                    try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: page.page.tombstones, kept: opened.kept,
+                                         schema: schema,
+                                         refusingRepeats: page.isSnapshot && !isCatchUp)
+                    // The last page's digests are the pull's.
+                    try db.stageSyncDigests(page.page.digests)
+                    return opened.refused
                 }
-                let opened = try SyncOpenedRows(page.page.rows, schema: schema, endToEnd: endToEnd, in: db)
-                try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: page.page.tombstones, kept: opened.kept,
-                                     schema: schema,
-                                     refusingRepeats: page.isSnapshot && !isCatchUp)
-                // The last page's digests are the pull's.
-                try db.stageSyncDigests(page.page.digests)
-                return opened.refused
+                refused.append(refusals)
+            } catch let error as SyncMessageError {
+                throw SyncPayloadError(page: number, path: error.path, error.message)
             }
-            self.refused.append(refused)
-        } catch let error as SyncMessageError {
-            throw SyncPayloadError(page: number, path: error.path, error.message)
         }
     }
 
@@ -55,6 +67,7 @@ public struct SyncEngineStaging: SyncStaging {
     /// (``SyncCounts/requeued``), and the synced rows are compared with them
     /// (``SyncCounts/divergence``).
     public func merge(_ fetch: StagedFetch, from endpoint: URL, dryRun: Bool) async throws -> SyncCounts {
+        try await writes.finish()
         // A server restored from a backup lost what this device synced
         // after the point both histories share: the merge keeps it.
         let wentBackTo: Int64?? = fetch.historyChange == .wentBack ? .some(fetch.sharedCounter) : .none
@@ -94,6 +107,7 @@ public struct SyncEngineStaging: SyncStaging {
     /// empties it too: the write runs in a task of its own, which the
     /// cancellation does not reach.
     public func discard() async {
+        try? await writes.finish()
         let (writer, schema) = (writer, schema)
         await Task.detached {
             _ = try? await writer.write { db in try db.prepareSyncStaging(schema: schema) }

@@ -89,8 +89,12 @@ public struct SyncEngineStore: SyncStore {
     public func beginStaging() async throws -> SyncEngineStaging {
         try checkEndToEnd()
         let schema = schema
-        try await writer.write { db in try db.prepareSyncStaging(schema: schema) }
+        let endToEnd = endToEnd
+        let opener = try await writer.write { db in
+            try db.prepareSyncStaging(schema: schema)
+            return try endToEnd?.opener(in: db)
+        }
         return SyncEngineStaging(writer: writer, schema: schema, mergeProgress: mergeProgress, beforeCommit: beforeCommit,
-                                 onRowsRemoved: onRowsRemoved, endToEnd: endToEnd)
+                                 onRowsRemoved: onRowsRemoved, opener: opener)
     }
 }

@@ -22,8 +22,9 @@ import SyncSealing
 ///   version, so that the values of a row's successive versions have
 ///   rising counters; its writer's change is its mutation id.
 /// - A row the server sends is opened by ``SyncRowSealing/SyncRowSealer``
-///   and refused when its counter is below the one the device last took
-///   for it (``SyncSchema/SyncRowRefusal/replayed(table:id:)``).
+///   (``SyncEndToEndOpener``); the engine refuses it when its counter is
+///   below the one the device last took for it
+///   (``SyncSchema/SyncRowRefusal/replayed(table:id:)``).
 /// - A group's first key is made by the device that creates the group;
 ///   the user's own partition's, by the first of their devices to write
 ///   in it, which claims it on the server before it pushes
@@ -57,53 +58,12 @@ public struct SyncEndToEndSealer: SyncEndToEndCodec {
                                        table: sealed.row.table, id: sealed.row.id)
     }
 
-    public func open(_ received: [SyncServerRow], in db: Database) throws -> [Result<SyncOpenedRow, SyncRowRefusal>] {
-        guard !received.isEmpty else { return [] }
-        let sealer = SyncRowSealer(schema: schema, user: try Self.user(in: db))
-        // Read once for the rows of a page: its keys, and the counters of
-        // its rows the device took before.
+    public func opener(in db: Database) throws -> any SyncRowOpener {
         var keys: [SyncKeyEpoch: PartitionKey] = [:]
         for stored in try db.syncPartitionKeys() {
             keys[stored.keyEpoch] = try PartitionKey(partition: stored.partition, epoch: stored.epoch, bytes: stored.bytes)
         }
-        var seen: [String: [UUID: SyncSealedCounter]] = [:]
-        for (table, rows) in Dictionary(grouping: received, by: \.row.table) {
-            seen[table] = try db.syncSealedCounters(table: table, ids: rows.map(\.row.id))
-        }
-        // Opening is the rows' own work, with no database: a page's rows
-        // are opened on every core, then checked in order.
-        let opened = Self.concurrentlyOpened(received, by: sealer, keys: keys)
-        return zip(received, opened).map { server, opened -> Result<SyncOpenedRow, SyncRowRefusal> in
-            let row: SyncRow, value: SealedValue
-            switch opened {
-            case .failure(let refusal): return .failure(refusal)
-            case .success((let opened, nil)): return .failure(.notSealed(table: opened.table, id: opened.id))
-            case .success((let opened, let sealed?)): (row, value) = (opened, sealed)
-            }
-            let counter = SyncSealedCounter(counter: value.sealedCounter, change: value.change)
-            let table = server.row.table, id = server.row.id
-            if let before = seen[table]?[id], !counter.mayFollow(before) {
-                return .failure(.replayed(table: table, id: id))
-            }
-            seen[table, default: [:]][id] = counter
-            return .success(SyncOpenedRow(server: SyncServerRow(row: row, version: server.version), sealed: counter))
-        }
-    }
-
-    /// `received` opened by `sealer` with `keys`, in order: a page's rows
-    /// split between the processor's cores.
-    private static func concurrentlyOpened(_ received: [SyncServerRow], by sealer: SyncRowSealer,
-                                           keys: [SyncKeyEpoch: PartitionKey]) -> [Result<(SyncRow, SealedValue?), SyncRowRefusal>] {
-        let parts = received.count >= 64 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-        let results = OpenedRowSlots(count: received.count)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            for index in stride(from: part, to: received.count, by: parts) {
-                results[index] = Result { () throws(SyncRowRefusal) in
-                    try sealer.open(received[index].row) { partition, epoch in keys[SyncKeyEpoch(partition: partition, epoch: epoch)] }
-                }
-            }
-        }
-        return results.values
+        return SyncEndToEndOpener(sealer: SyncRowSealer(schema: schema, user: try Self.user(in: db)), keys: keys)
     }
 
     /// The first key of a group that this device created and never
@@ -140,33 +100,5 @@ public struct SyncEndToEndSealer: SyncEndToEndCodec {
         let user = try user(in: db)
         guard let stored = try db.syncIdentity() else { throw SyncEndToEndError.noIdentity }
         return (try IdentityKeyPair(secretKey: stored.secretKey), user)
-    }
-}
-
-/// The results of ``SyncEndToEndSealer``'s concurrent opening, one slot a
-/// row. `@unchecked Sendable`: each slot is written by one iteration of
-/// `concurrentPerform` alone (the rows of a part are its own), and read
-/// only once `concurrentPerform` has returned, which orders every write
-/// before the reads.
-private final class OpenedRowSlots: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<Result<(SyncRow, SealedValue?), SyncRowRefusal>?>
-
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil)
-    }
-
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
-    }
-
-    subscript(index: Int) -> Result<(SyncRow, SealedValue?), SyncRowRefusal>? {
-        get { slots[index] }
-        set { slots[index] = newValue }
-    }
-
-    var values: [Result<(SyncRow, SealedValue?), SyncRowRefusal>] {
-        slots.map { $0! }
     }
 }

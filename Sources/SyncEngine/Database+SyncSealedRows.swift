@@ -24,20 +24,35 @@ extension Database {
     static let stagedWaitingRowTable = "sync_stage_waiting"
 
     /// The counters of the latest sealed values of rows of `table` the
-    /// device took, by id: one statement for a page's rows.
-    public func syncSealedCounters(table: String, ids: [UUID]) throws -> [UUID: SyncSealedCounter] {
-        guard !ids.isEmpty, try tableExists(Self.sealedRowTable) else { return [:] }
+    /// device took, by id: one statement for a page's rows. With
+    /// `includingStaged`, a value staged by the pull under way (an earlier
+    /// page of a delta) counts as taken.
+    public func syncSealedCounters(table: String, ids: [UUID], includingStaged: Bool = false) throws -> [UUID: SyncSealedCounter] {
+        guard !ids.isEmpty else { return [:] }
+        var sources: [(sql: String, arguments: [String])] = []
+        if try tableExists(Self.sealedRowTable) {
+            sources.append(("SELECT row_id, counter, change FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id IN", [table]))
+        }
+        let stage = "sync_stage_\(table)"
+        if includingStaged, try tableExists(stage) {
+            // Last, so that it replaces the merged counter of its row.
+            sources.append(("""
+                SELECT sync_row_id, sync_sealed_counter, sync_sealed_change FROM "\(stage)"
+                WHERE sync_sealed_counter IS NOT NULL AND sync_row_id IN
+                """, []))
+        }
         var counters: [UUID: SyncSealedCounter] = [:]
+        guard !sources.isEmpty else { return counters }
         // At most 999 values a statement in SQLite 3.15.
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let part = ids[start..<min(start + 500, ids.count)]
-            let rows = try Row.fetchCursor(self, sql: """
-                SELECT row_id, counter, change FROM \(Self.sealedRowTable)
-                WHERE table_name = ? AND row_id IN (\(part.map { _ in "?" }.joined(separator: ",")))
-                """, arguments: StatementArguments([table] + part.map(\.uppercasedText)))
-            while let row = try rows.next() {
-                guard let id = UUID(parsing: row["row_id"]) else { continue }
-                counters[id] = SyncSealedCounter(counter: row["counter"], change: row["change"])
+        for start in stride(from: 0, to: ids.count, by: 400) {
+            let part = ids[start..<min(start + 400, ids.count)].map(\.uppercasedText)
+            let list = "(\(part.map { _ in "?" }.joined(separator: ",")))"
+            for source in sources {
+                let rows = try Row.fetchCursor(self, sql: source.sql + " " + list, arguments: StatementArguments(source.arguments + part))
+                while let row = try rows.next() {
+                    guard let id = UUID(parsing: row[0]) else { continue }
+                    counters[id] = SyncSealedCounter(counter: row[1], change: row[2])
+                }
             }
         }
         return counters

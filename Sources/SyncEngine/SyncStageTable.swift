@@ -89,6 +89,9 @@ struct SyncStageTable {
                 """),
             tombstone: try db.makeStatement(sql: """
                 INSERT OR \(conflict) INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, ?)
+                """),
+            keptUnlessStaged: try db.makeStatement(sql: """
+                INSERT OR IGNORE INTO \(quotedName) (sync_row_id, sync_version, sync_tombstone) VALUES (?, ?, \(Self.kept))
                 """))
     }
 
@@ -98,6 +101,8 @@ struct SyncStageTable {
         let valueColumns: [String]
         let row: Statement
         let tombstone: Statement
+        /// A refused row, which leaves what an earlier page staged.
+        let keptUnlessStaged: Statement
 
         /// Stages a server's row: the columns it does not carry are listed
         /// in `sync_absent`; `sealed`, the counter of the sealed value it
@@ -124,9 +129,15 @@ struct SyncStageTable {
             try self.tombstone.execute(arguments: [tombstone.id.uuidString, tombstone.version, 1])
         }
 
-        /// Stages a row the server listed that the device keeps as it is.
+        /// Stages a row the server listed that the device keeps as it is:
+        /// one that waits for its key replaces what an earlier page staged
+        /// for it; a refused one leaves it (``SyncKeptRow``).
         func keep(_ row: SyncKeptRow) throws {
-            try tombstone.execute(arguments: [row.id.uuidString, row.version, SyncStageTable.kept])
+            if row.waitsForKey {
+                try tombstone.execute(arguments: [row.id.uuidString, row.version, SyncStageTable.kept])
+            } else {
+                try keptUnlessStaged.execute(arguments: [row.id.uuidString, row.version])
+            }
         }
     }
 

@@ -39,10 +39,19 @@ extension SyncSchema {
     /// The owner tables whose rows are groups: those a membership table's
     /// group column references.
     public var groupTables: Set<String> {
-        Set(tables.compactMap { table in
-            guard case .membership(let group, _)? = table.access else { return nil }
-            return table.column(group)?.references?.table
-        })
+        Set(tables.compactMap(Self.groupTable(ofMembership:)))
+    }
+
+    /// Whether `name` is one of ``groupTables``: asked for every row a
+    /// device seals or opens, so it makes no set.
+    func isGroupTable(_ name: String) -> Bool {
+        tables.contains { Self.groupTable(ofMembership: $0) == name }
+    }
+
+    /// The group table that `table` is a membership table of.
+    private static func groupTable(ofMembership table: SyncTable) -> String? {
+        guard case .membership(let group, _)? = table.access else { return nil }
+        return table.column(group)?.references?.table
     }
 
     /// The tables every user reads: the shared ones.
@@ -58,7 +67,7 @@ extension SyncSchema {
         case nil, .shared?:
             return nil
         case .owner?:
-            if groupTables.contains(table.name) { return SyncPartition.group(table: table.name, id: id) }
+            if isGroupTable(table.name) { return SyncPartition.group(table: table.name, id: id) }
             return owner.map(SyncPartition.user)
         case .group(let column)?, .membership(let column, _)?:
             guard let parent = table.column(column)?.references?.table, case .uuid(let group)? = values[column] else { return nil }

@@ -90,8 +90,9 @@ public struct SealedValue: Sendable, Equatable {
         var paddedLength: UInt64 = 0
         guard crypto_aead_xchacha20poly1305_ietf_decrypt(
             &padded, &paddedLength, nil, ciphertext, UInt64(ciphertext.count), associated, UInt64(associated.count),
-            nonce, key.bytes) == 0 else { throw .notAuthentic }
-        return try Self.unpad(Array(padded.prefix(Int(paddedLength))))
+            nonce, key.bytes) == 0, paddedLength == padded.count else { throw .notAuthentic }
+        try Self.unpad(&padded)
+        return padded
     }
 
     /// The size class of a plaintext of `length` bytes: its length once
@@ -155,25 +156,34 @@ public struct SealedValue: Sendable, Equatable {
     }
 
     private var header: [UInt8] {
-        var header = SealingBytes()
-        header.append(Self.layout)
-        header.append(declarationFormat)
-        header.append(epoch)
-        header.append(sealedCounter)
-        header.append(change)
+        var header = SealingBytes(capacity: Self.headerLength)
+        appendHeader(to: &header)
         return header.bytes
+    }
+
+    private func appendHeader(to bytes: inout SealingBytes) {
+        bytes.append(Self.layout)
+        bytes.append(declarationFormat)
+        bytes.append(epoch)
+        bytes.append(sealedCounter)
+        bytes.append(change)
     }
 
     /// What the tag authenticates beside the ciphertext (and its nonce):
     /// the row and the header.
     private func associatedData(for row: SealedRow) -> [UInt8] {
-        var data = SealingBytes(domain: "CipherDB sealed row")
+        // The domain, three texts with their lengths, the id, the header.
+        var data = SealingBytes(domain: Self.associatedDataDomain,
+                                capacity: 4 * 4 + Self.associatedDataDomain.utf8.count + row.table.utf8.count + 16
+                                    + row.partition.utf8.count + Self.headerLength)
         data.append(row.table)
         data.append(row.id)
         data.append(row.partition)
-        data.append(raw: header)
+        appendHeader(to: &data)
         return data.bytes
     }
+
+    private static let associatedDataDomain = "CipherDB sealed row"
 
     private static func pad(_ plaintext: [UInt8]) throws(SealingError) -> [UInt8] {
         let target = paddedLength(of: plaintext.count)
@@ -185,9 +195,10 @@ public struct SealedValue: Sendable, Equatable {
         return buffer
     }
 
-    private static func unpad(_ padded: [UInt8]) throws(SealingError) -> [UInt8] {
+    /// Removes the padding in place.
+    private static func unpad(_ padded: inout [UInt8]) throws(SealingError) {
         var length = 0
         guard !padded.isEmpty, sodium_unpad(&length, padded, padded.count, padded.count) == 0 else { throw .notAuthentic }
-        return Array(padded.prefix(length))
+        padded.removeLast(padded.count - length)
     }
 }

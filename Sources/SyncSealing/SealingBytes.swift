@@ -6,22 +6,23 @@ import Foundation
 struct SealingBytes {
     private(set) var bytes: [UInt8]
 
-    /// Empty: a layout of fields alone.
-    init() {
+    /// Empty: a layout of fields alone. `capacity`: the bytes expected,
+    /// so that appending them allocates once.
+    init(capacity: Int = 0) {
         bytes = []
+        bytes.reserveCapacity(capacity)
     }
 
     /// Begins with the name of what the bytes bind (a sealed row, a
     /// wrapped key): bytes made for one never verify as the other.
-    init(domain: String) {
-        bytes = []
+    init(domain: String, capacity: Int = 0) {
+        self.init(capacity: capacity)
         append(domain)
     }
 
     mutating func append(_ text: String) {
-        let utf8 = Array(text.utf8)
-        append(UInt32(utf8.count))
-        bytes += utf8
+        append(UInt32(text.utf8.count))
+        bytes.append(contentsOf: text.utf8)
     }
 
     mutating func append<Integer: FixedWidthInteger>(_ value: Integer) {
@@ -54,15 +55,23 @@ struct SealingBytesReader {
         return Array(bytes[position..<position + count])
     }
 
+    /// Read in place: one value of a sealed value's header per field,
+    /// for every row a pull opens.
     mutating func read<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
-        guard let raw = read(MemoryLayout<Integer>.size) else { return nil }
-        return raw.reduce(0) { $0 << 8 | Integer($1) }
+        let size = MemoryLayout<Integer>.size
+        guard remaining >= size else { return nil }
+        defer { position += size }
+        var value: Integer = 0
+        for byte in bytes[position..<position + size] { value = value << 8 | Integer(byte) }
+        return value
     }
 
     mutating func readUUID() -> UUID? {
-        guard let raw = read(16) else { return nil }
-        return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                           raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        guard remaining >= 16 else { return nil }
+        defer { position += 16 }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes[position..<position + 16]) }
+        return UUID(uuid: uuid)
     }
 
     mutating func readText() -> String? {

@@ -119,6 +119,57 @@ import Testing
         }
     }
 
+    /// A later page of one pull that serves again an earlier sealed value
+    /// of a row that an earlier page brought: bob's device has never taken
+    /// either, and refuses the older one, keeping the later one.
+    @Test(arguments: StoreKind.allCases)
+    func anOlderSealedValueOnALaterPageOfThePullIsRefused(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let shared = try await Shared(users)
+            // Bob's sync withholds the second version of `tickets` and
+            // keeps its sealed value.
+            let second = Mutex<String?>(nil)
+            _ = try await shared.bobSyncs { rows in
+                guard let index = rows.firstIndex(where: { $0["id"] as? String == shared.tickets.uuidString }) else { return }
+                second.withLock { $0 = rows[index]["values", "sync_sealed"] as? String }
+                rows.remove(at: index)
+            }
+            let withheld = try #require(second.withLock { $0 })
+            try shared.alice.execute("UPDATE note SET title = 'Tickets v3' WHERE id = ?", [shared.tickets.uuidString])
+            try await shared.alice.sync()
+            // The delta that brings the third version is split in two
+            // pages; the second brings the second version again.
+            let firstPage = Mutex<Data?>(nil)
+            let report = try await shared.bob.sync { request, response in
+                guard request.url.path.hasSuffix("/v1/sync/rows"), request.url.query?.contains("since=") == true else { return response }
+                if request.url.query?.contains("hostile-page=2") == true {
+                    let first = try #require(firstPage.withLock { $0 })
+                    var page = try #require(try JSONSerialization.jsonObject(with: first) as? [String: Any])
+                    var row = try #require((page["rows"] as? [[String: Any]])?.first { $0["id"] as? String == shared.tickets.uuidString })
+                    // A later version than the first page's cursor, as a
+                    // later page's rows must be.
+                    var cursor = try SyncCursor(try #require(page["cursor"] as? String))
+                    cursor.counter += 1
+                    (row["version"], page["cursor"]) = (cursor.counter, cursor.description)
+                    row["values", "sync_sealed"] = withheld
+                    (page["rows"], page["tombstones"], page["complete"], page["next"]) = ([row], [], true, NSNull())
+                    var answer = response
+                    (answer.status, answer.body) = (200, try JSONSerialization.data(withJSONObject: page))
+                    return answer
+                }
+                firstPage.withLock { $0 = response.body }
+                var page = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+                (page["complete"], page["next"]) = (false, request.url.absoluteString + "&hostile-page=2")
+                var answer = response
+                answer.body = try JSONSerialization.data(withJSONObject: page)
+                return answer
+            }
+            #expect(report.pull.pages == 2)
+            #expect(report.pull.refusedRows.map(\.kind) == ["replayed"], "\(report.pull.refusedRows.map(\.message))")
+            #expect(try shared.bob.value("note", shared.tickets, "title") == "Tickets v3")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aRowServedInTheClearIsRefused(_ kind: StoreKind) async throws {
         try await SealedUsers.with(kind) { users in

@@ -30,14 +30,13 @@ public protocol SyncEndToEndCodec: Sendable {
     /// sealed, so that the device refuses an older value of its row.
     func applied(_ sealed: SyncChange, in db: Database) throws
 
-    /// Rows of end-to-end tables that the server sent (a page's, or an
-    /// answer's), each opened and checked against the declaration, with
-    /// the counter of its sealed value (above the one the device took
-    /// before for the row), or why the device refuses it; in order.
-    func open(_ received: [SyncServerRow], in db: Database) throws -> [Result<SyncOpenedRow, SyncRowRefusal>]
+    /// What opens the rows of end-to-end tables with the keys the device
+    /// holds now, with no database: made once for a pull, before its first
+    /// page, so that each page is opened while the previous one is staged.
+    func opener(in db: Database) throws -> any SyncRowOpener
 }
 
-/// A row of an end-to-end table opened (``SyncEndToEndCodec/open(_:in:)``):
+/// A row of an end-to-end table opened (``SyncRowOpener/open(_:)``):
 /// the declared row, and the counter of the sealed value it came in, which
 /// the device keeps once it takes the row.
 public struct SyncOpenedRow: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CipherDB
+import Foundation
 import SyncEngine
 import SyncSchema
 
@@ -7,6 +8,17 @@ import SyncSchema
 /// device has them, each refusal named. A row the device holds no key of
 /// waits for it once merged (``CipherDB/Database/stageSyncRowWaitingForKey(_:)``),
 /// until a merge brings a later state of it.
+///
+/// Made in two steps, so that a page is opened while the previous one is
+/// written:
+///
+/// ```swift
+/// let opening = SyncOpenedRows.Opening(page.rows, schema: schema, opener: opener)    // no database
+/// try await writer.write { db in
+///     let opened = try SyncOpenedRows(opening, in: db)   // older values refused, keyless rows kept waiting
+///     try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: [], kept: opened.kept, schema: schema)
+/// }
+/// ```
 struct SyncOpenedRows {
     var rows: [SyncServerRow] = []
     /// Of each of ``rows``, the counter of the sealed value it was opened
@@ -15,33 +27,78 @@ struct SyncOpenedRows {
     var kept: [SyncKeptRow] = []
     var refused: [SyncRowRefusal] = []
 
-    /// In the caller's write transaction, which stages them.
-    init(_ received: [SyncServerRow], schema: SyncSchema, endToEnd: (any SyncEndToEndCodec)?, in db: Database) throws {
-        guard let endToEnd else {
-            rows = received
+    /// The rows received, those of end-to-end tables opened: the work of
+    /// a page that needs no database.
+    struct Opening: Sendable {
+        let received: [SyncServerRow]
+        let schema: SyncSchema
+        /// Of the rows of end-to-end tables, in order; nil without an
+        /// opener, when the declaration has no such table.
+        let opened: [Result<SyncOpenedRow, SyncRowRefusal>]?
+
+        init(_ received: [SyncServerRow], schema: SyncSchema, opener: (any SyncRowOpener)?) {
+            self.received = received
+            self.schema = schema
+            opened = opener.map { $0.open(received.filter { schema.table($0.row.table)?.isEndToEnd == true }) }
+        }
+    }
+
+    /// In the caller's write transaction, which stages the rows: a value
+    /// older than the one the device took before for its row (or, with
+    /// `includingStaged`, than one staged by an earlier page of the
+    /// pull) is refused as replayed.
+    init(_ opening: Opening, includingStaged: Bool = false, in db: Database) throws {
+        guard let opened = opening.opened else {
+            rows = opening.received
             return
         }
-        rows.reserveCapacity(received.count)
-        sealed.reserveCapacity(received.count)
-        let endToEndRows = received.filter { schema.table($0.row.table)?.isEndToEnd == true }
-        var opened = try endToEnd.open(endToEndRows, in: db).makeIterator()
-        for (index, server) in received.enumerated() {
-            guard schema.table(server.row.table)?.isEndToEnd == true else {
+        rows.reserveCapacity(opening.received.count)
+        sealed.reserveCapacity(opening.received.count)
+        var checked = try db.refusingReplayedSyncRows(opened, includingStaged: includingStaged).makeIterator()
+        for (index, server) in opening.received.enumerated() {
+            guard opening.schema.table(server.row.table)?.isEndToEnd == true else {
                 rows.append(server)
                 sealed.append(nil)
                 continue
             }
-            switch opened.next() {
+            switch checked.next() {
             case .success(let row)?:
                 rows.append(row.server)
                 sealed.append(row.sealed)
             case .failure(let refusal)?:
-                if case .noKey = refusal { try db.stageSyncRowWaitingForKey(server) }
-                kept.append(SyncKeptRow(table: server.row.table, id: server.row.id, version: server.version, index: index))
+                let waits = if case .noKey = refusal { true } else { false }
+                if waits { try db.stageSyncRowWaitingForKey(server) }
+                kept.append(SyncKeptRow(table: server.row.table, id: server.row.id, version: server.version, index: index,
+                                        waitsForKey: waits))
                 refused.append(refusal)
             case nil:
                 throw SyncEngineError.endToEndWithoutSealing(server.row.table)
             }
+        }
+    }
+}
+
+extension Database {
+    /// `opened`, with each row refused as replayed whose sealed counter
+    /// does not follow the one the device took before for it
+    /// (``SyncEngine/SyncSealedCounter/mayFollow(_:)``), or an earlier one
+    /// of `opened`; with `includingStaged`, the counters staged by the
+    /// earlier pages of a pull come before the merged ones.
+    func refusingReplayedSyncRows(_ opened: [Result<SyncOpenedRow, SyncRowRefusal>],
+                                  includingStaged: Bool = false) throws -> [Result<SyncOpenedRow, SyncRowRefusal>] {
+        var seen: [String: [UUID: SyncSealedCounter]] = [:]
+        let rows = opened.compactMap { try? $0.get().server.row }
+        for (table, rows) in Dictionary(grouping: rows, by: \.table) {
+            seen[table] = try syncSealedCounters(table: table, ids: rows.map(\.id), includingStaged: includingStaged)
+        }
+        return opened.map { result in
+            guard case .success(let row) = result else { return result }
+            let table = row.server.row.table, id = row.server.row.id
+            if let before = seen[table]?[id], !row.sealed.mayFollow(before) {
+                return .failure(.replayed(table: table, id: id))
+            }
+            seen[table, default: [:]][id] = row.sealed
+            return result
         }
     }
 }
@@ -62,7 +119,7 @@ extension SyncEngineStore {
             try db.prepareSyncStaging(schema: schema)
             // Those still without a key wait again; the others are merged
             // and leave the waiting rows, but those whose parent waits.
-            let opened = try SyncOpenedRows(waiting, schema: schema, endToEnd: endToEnd, in: db)
+            let opened = try SyncOpenedRows(.init(waiting, schema: schema, opener: endToEnd.opener(in: db)), in: db)
             let refused = opened.refused.filter { if case .noKey = $0 { false } else { true } }
             guard !opened.rows.isEmpty else { return (0, refused) }
             try db.stageSyncPage(rows: opened.rows, sealed: opened.sealed, tombstones: [], schema: schema)

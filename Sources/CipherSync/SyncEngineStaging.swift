@@ -17,16 +17,16 @@ public struct SyncEngineStaging: SyncStaging {
     let opener: (any SyncRowOpener)?
     /// The rows of end-to-end tables refused by the pages staged so far.
     let refused = SyncRefusals()
-    /// Each page is written while the next one is fetched and opened.
+    /// Each page is written while the next one is opened, and the one
+    /// after fetched.
     let writes = SyncStagingWrites()
 
-    /// Opens `page`'s sealed rows, then starts its write once the previous
-    /// page's is done, without waiting for it: its errors are thrown by
-    /// the next call, or by ``merge(_:from:dryRun:)``.
+    /// Starts opening `page`'s sealed rows, and its write once the
+    /// previous page's is done, without waiting for either: its errors
+    /// are thrown by a later call, or by ``merge(_:from:dryRun:)``.
     public func stage(_ page: SyncPulledPage, number: Int, isCatchUp: Bool) async throws {
-        let (writer, schema, refused) = (writer, schema, refused)
-        let opening = SyncOpenedRows.Opening(page.page.rows, schema: schema, opener: opener)
-        try await writes.start {
+        let (writer, schema, refused, opener) = (writer, schema, refused, opener)
+        try await writes.start({ SyncOpenedRows.Opening(page.page.rows, schema: schema, opener: opener) }, then: { opening in
             do {
                 let refusals = try await writer.write { db in
                     if number == 1, page.isSnapshot, opening.opened != nil, try Self.isOfAnotherHistory(page, db) {
@@ -49,7 +49,7 @@ public struct SyncEngineStaging: SyncStaging {
             } catch let error as SyncMessageError {
                 throw SyncPayloadError(page: number, path: error.path, error.message)
             }
-        }
+        })
     }
 
     /// Whether a snapshot's page is of another server or epoch than the

@@ -1,31 +1,47 @@
 import Synchronization
 
-/// The writes that stage a pull's pages, one after the other, each started
-/// without waiting for it: while a page is written, the client fetches,
-/// decodes and opens the next one. At most one write is under way, so
-/// that a pull holds two pages at most, whatever its length.
+/// The work that stages a pull's pages, one page after the other in
+/// order, without the client waiting for it: while a page is written,
+/// the next one is prepared (its sealed rows opened) and the one after is
+/// fetched and decoded. At most two pages are under way, so that a pull
+/// holds three pages at most, whatever its length.
 ///
 /// ```swift
-/// try await writes.start { try await writer.write { db in … } }   // page 1
-/// try await writes.start { … }   // page 2, once page 1 is written
-/// try await writes.finish()      // before the merge; rethrows a write's error
+/// try await writes.start({ open(page1) }, then: { opened in try await writer.write { db in … } })
+/// try await writes.start({ open(page2) }, then: { … })   // opens while page 1 is written
+/// try await writes.finish()      // before the merge; rethrows the first failure
 /// ```
 ///
-/// Its caller starts one write at a time (``SyncStaging`` hands pages in
+/// Its caller starts one page at a time (``SyncStaging`` hands pages in
 /// order, each once the previous call returned).
 final class SyncStagingWrites: Sendable {
-    private let last = Mutex<Task<Void, any Error>?>(nil)
+    /// The page before the last, and the last: each one's task ends once
+    /// its write is done, and fails when it or an earlier page failed.
+    private let pending = Mutex<(earlier: Task<Void, any Error>?, last: Task<Void, any Error>?)>((nil, nil))
 
-    /// Waits for the write under way, rethrowing its error (then `write`
-    /// does not start), and starts `write`.
-    func start(_ write: @escaping @Sendable () async throws -> Void) async throws {
-        try await finish()
-        let started = Task(operation: write)
-        last.withLock { $0 = started }
+    /// Waits for the page before the previous one, rethrowing its failure
+    /// (then nothing starts); then starts `prepare` at once and `write`
+    /// with what it made once the previous page is written.
+    func start<Prepared: Sendable>(_ prepare: @escaping @Sendable () -> Prepared,
+                                   then write: @escaping @Sendable (Prepared) async throws -> Void) async throws {
+        try await pending.withLock { $0.earlier.take() }?.value
+        let previous = pending.withLock { $0.last }
+        let started = Task {
+            let prepared = prepare()
+            try await previous?.value
+            try await write(prepared)
+        }
+        pending.withLock { $0 = (previous, started) }
     }
 
-    /// Waits for the write under way, if any, rethrowing its error.
+    /// Waits until every page started is written, rethrowing the first
+    /// failure.
     func finish() async throws {
-        try await last.withLock { $0.take() }?.value
+        // The last page's task waits for every earlier one.
+        let last = pending.withLock { state in
+            defer { state = (nil, nil) }
+            return state.last
+        }
+        try await last?.value
     }
 }

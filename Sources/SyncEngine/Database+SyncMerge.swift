@@ -11,6 +11,7 @@ extension Database {
         guard isInsideTransaction else { throw SyncEngineError.notInTransaction("preparing the staging of a pull") }
         try prepareSyncDigests(schema: schema)
         try stageSyncDigests(nil)
+        if schema.tables.contains(where: \.isEndToEnd) { try createSyncSealedTables() }
         try emptyStagedSyncRowsWaitingForKeys()
         // The one staging table of databases made before the engine staged
         // each table in columns of its own: empty between two pulls.
@@ -261,15 +262,17 @@ extension Database {
             """)
         // The server's versions: the base of the next local changes. A
         // version the device has is not written again; a replaced entry
-        // keeps the hash its digest counted.
+        // keeps the hash its digest counted. Beside them, for an
+        // end-to-end table, the counters of the sealed values the rows
+        // were opened from (``syncSealedCounters(table:ids:includingStaged:)``).
+        let sealed = try table.isEndToEnd ? sealedCounterColumns() : nil
         let versions = try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version, hash)
-            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version, synced.hash FROM \(stage.quotedName) AS stage
+            INSERT OR REPLACE INTO \(SyncEngine.rowTable) (table_name, row_id, version, hash\(sealed?.names ?? ""))
+            SELECT '\(table.name)', stage.sync_row_id, stage.sync_version, synced.hash\(sealed?.values ?? "")
+            FROM \(stage.quotedName) AS stage
             LEFT JOIN \(SyncEngine.rowTable) AS synced ON synced.table_name = '\(table.name)' AND synced.row_id = stage.sync_row_id
-            WHERE \(chunk) AND \(merged) AND synced.version IS NOT stage.sync_version
+            WHERE \(chunk) AND \(merged) AND (synced.version IS NOT stage.sync_version\(sealed?.changed ?? ""))
             """)
-        // The counters of the sealed values the rows were opened from.
-        let sealedCounters = try table.isEndToEnd ? recordingSyncSealedCounters(of: stage, where: "\(chunk) AND \(merged)") : nil
         let chunkCount = try cachedStatement(sql: "SELECT count(*) FROM \(stage.quotedName) WHERE sync_seq BETWEEN ? AND ?")
         for range in try stagedChunks(stage) {
             let bounds: StatementArguments = [range.lowerBound, range.upperBound]
@@ -282,7 +285,6 @@ extension Database {
             counts.inserted += changesCount
             written += changesCount
             try versions.execute(arguments: bounds)
-            try sealedCounters?.execute(arguments: bounds)
             if let onChunk { onChunk(try Int.fetchOne(chunkCount, arguments: bounds) ?? 0) }
         }
         counts.unchanged += mergedCount - written

@@ -5,9 +5,13 @@ import SyncSchema
 /// What a device keeps of the sealed values of its end-to-end tables
 /// (Docs/EndToEnd.md), beside the rows they opened to:
 ///
-/// - `sync_sealed_row`: of each row, the sealed counter and writing change
-///   of the latest sealed value it took, so that an older one served again
-///   is refused (``SyncRowRefusal/replayed(table:id:)``);
+/// - `sync_row`'s `sealed_counter` and `sealed_change`: of each synced
+///   row, the sealed counter and writing change of the latest sealed value
+///   it took, so that an older one served again is refused
+///   (``SyncRowRefusal/replayed(table:id:)``); beside its version, which
+///   the merge writes anyway;
+/// - `sync_sealed_row`: the same, of the rows whose `sync_row` entry was
+///   deleted since (deleted rows), kept by a trigger;
 /// - `sync_waiting_row`: the rows the server sent sealed under a key the
 ///   device does not hold yet, and the rows that refer to them, as they
 ///   came, until the key comes or the server sends a later state; a
@@ -22,6 +26,9 @@ extension Database {
     static let sealedRowTable = "sync_sealed_row"
     static let waitingRowTable = "sync_waiting_row"
     static let stagedWaitingRowTable = "sync_stage_waiting"
+    /// The trigger that keeps a row's counter once its `sync_row` entry is
+    /// deleted: made with `sync_row`'s sealed columns.
+    static let keepsSealedCounterTrigger = "sync_row_keeps_sealed_counter"
 
     /// The counters of the latest sealed values of rows of `table` the
     /// device took, by id: one statement for a page's rows. With
@@ -29,17 +36,26 @@ extension Database {
     /// page of a delta) counts as taken.
     public func syncSealedCounters(table: String, ids: [UUID], includingStaged: Bool = false) throws -> [UUID: SyncSealedCounter] {
         guard !ids.isEmpty else { return [:] }
-        var sources: [(sql: String, arguments: [String])] = []
+        // Each source replaces the counters of the one before: a table,
+        // which of its rows hold counters, and the column of their ids.
+        var sources: [(table: String, holding: String, id: String, columns: String)] = []
+        let quotedTable = "'\(table.replacingOccurrences(of: "'", with: "''"))'"
+        // Before its sealed columns, `sync_sealed_row` held every row's.
         if try tableExists(Self.sealedRowTable) {
-            sources.append(("SELECT row_id, counter, change FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id IN", [table]))
+            sources.append((Self.sealedRowTable, "table_name = \(quotedTable)", "row_id", "counter, change"))
+        }
+        if try triggerExists(Self.keepsSealedCounterTrigger) {
+            sources.append((SyncEngine.rowTable, "table_name = \(quotedTable) AND sealed_counter IS NOT NULL", "row_id",
+                            "sealed_counter, sealed_change"))
         }
         let stage = "sync_stage_\(table)"
         if includingStaged, try tableExists(stage) {
-            // Last, so that it replaces the merged counter of its row.
-            sources.append(("""
-                SELECT sync_row_id, sync_sealed_counter, sync_sealed_change FROM "\(stage)"
-                WHERE sync_sealed_counter IS NOT NULL AND sync_row_id IN
-                """, []))
+            sources.append(("\"\(stage)\"", "sync_sealed_counter IS NOT NULL", "sync_row_id", "sync_sealed_counter, sync_sealed_change"))
+        }
+        // A source without a counter of the table is not asked for each id
+        // (the first pull of a new device).
+        sources = try sources.filter { source in
+            try Bool.fetchOne(self, sql: "SELECT EXISTS (SELECT 1 FROM \(source.table) WHERE \(source.holding))") == true
         }
         var counters: [UUID: SyncSealedCounter] = [:]
         guard !sources.isEmpty else { return counters }
@@ -48,7 +64,9 @@ extension Database {
             let part = ids[start..<min(start + 400, ids.count)].map(\.uppercasedText)
             let list = "(\(part.map { _ in "?" }.joined(separator: ",")))"
             for source in sources {
-                let rows = try Row.fetchCursor(self, sql: source.sql + " " + list, arguments: StatementArguments(source.arguments + part))
+                let rows = try Row.fetchCursor(self, sql: """
+                    SELECT \(source.id), \(source.columns) FROM \(source.table) WHERE \(source.holding) AND \(source.id) IN \(list)
+                    """, arguments: StatementArguments(part))
                 while let row = try rows.next() {
                     guard let id = UUID(parsing: row[0]) else { continue }
                     counters[id] = SyncSealedCounter(counter: row[1], change: row[2])
@@ -62,30 +80,43 @@ extension Database {
     /// the server applied: a higher one than it had, or its first.
     public func recordSyncSealedCounter(_ sealed: SyncSealedCounter, table: String, id: UUID) throws {
         try createSyncSealedTables()
+        let row: StatementArguments = [table, id.uuidString]
+        try cachedStatement(sql: """
+            UPDATE \(SyncEngine.rowTable) SET sealed_counter = ?, sealed_change = ?
+            WHERE table_name = ? AND row_id = ? AND (sealed_counter IS NULL OR sealed_counter <= ?)
+            """).execute(arguments: [sealed.counter, sealed.change] + row + [sealed.counter])
+        // A row with no synced version keeps its counter as a deleted one.
         try cachedStatement(sql: """
             INSERT OR REPLACE INTO \(Self.sealedRowTable) (table_name, row_id, counter, change)
-            SELECT ?, ?, ?, ? WHERE NOT EXISTS (
-                SELECT 1 FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id = ? AND counter > ?)
-            """).execute(arguments: [table, id.uuidString, sealed.counter, sealed.change, table, id.uuidString, sealed.counter])
+            SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM \(SyncEngine.rowTable) WHERE table_name = ? AND row_id = ?)
+            AND NOT EXISTS (SELECT 1 FROM \(Self.sealedRowTable) WHERE table_name = ? AND row_id = ? AND counter > ?)
+            """).execute(arguments: row + [sealed.counter, sealed.change] + row + row + [sealed.counter])
     }
 
     /// Forgets the counters of every row: a server of another history
     /// (restored from a backup) numbers its changes anew.
     public func forgetSyncSealedCounters() throws {
-        guard try tableExists(Self.sealedRowTable) else { return }
-        try execute(sql: "DELETE FROM \(Self.sealedRowTable)")
+        guard try triggerExists(Self.keepsSealedCounterTrigger) else { return }
+        try execute(sql: """
+            DELETE FROM \(Self.sealedRowTable);
+            UPDATE \(SyncEngine.rowTable) SET sealed_counter = NULL, sealed_change = NULL WHERE sealed_counter IS NOT NULL;
+            """)
     }
 
-    /// The statement that keeps the sealed counters of the rows of
-    /// `stage` that meet `condition` (in which `stage` names the staging
-    /// table): the merge's.
-    func recordingSyncSealedCounters(of stage: SyncStageTable, where condition: String) throws -> Statement {
+    /// The merge's part in `sync_row`'s sealed columns
+    /// (``mergeStagedSyncChanges(schema:isSnapshot:wentBackTo:at:)``): the
+    /// columns' names, their values from a staged row (`stage`) or else as
+    /// they were (`synced`), and when a staged row of the same version as
+    /// the device's still changes them; each beginning with a comma or
+    /// `OR`, to follow the versions' own.
+    func sealedCounterColumns() throws -> (names: String, values: String, changed: String) {
         try createSyncSealedTables()
-        return try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(Self.sealedRowTable) (table_name, row_id, counter, change)
-            SELECT '\(stage.table.name)', stage.sync_row_id, stage.sync_sealed_counter, stage.sync_sealed_change
-            FROM \(stage.quotedName) AS stage WHERE \(condition) AND stage.sync_sealed_counter IS NOT NULL
-            """)
+        return (", sealed_counter, sealed_change",
+                """
+                , CASE WHEN stage.sync_sealed_counter IS NULL THEN synced.sealed_counter ELSE stage.sync_sealed_counter END\
+                , CASE WHEN stage.sync_sealed_counter IS NULL THEN synced.sealed_change ELSE stage.sync_sealed_change END
+                """,
+                " OR (stage.sync_sealed_counter IS NOT NULL AND synced.sealed_counter IS NOT stage.sync_sealed_counter)")
     }
 
     /// Stages a row of a pull that no key the device holds opens: the
@@ -202,8 +233,12 @@ extension Database {
                           arguments: [table, id.uuidString]) ?? false
     }
 
-    private func createSyncSealedTables() throws {
-        guard try !tableExists(Self.stagedWaitingRowTable) else { return }
+    /// Makes the tables and columns of sealed rows, once: `sync_row`'s
+    /// sealed columns (the counters that databases of the first release of
+    /// end-to-end tables kept in `sync_sealed_row` move there), and the
+    /// trigger that keeps a deleted row's counter.
+    func createSyncSealedTables() throws {
+        guard try !triggerExists(Self.keepsSealedCounterTrigger) else { return }
         for table in [Self.waitingRowTable, Self.stagedWaitingRowTable] {
             try execute(sql: """
                 CREATE TABLE IF NOT EXISTS \(table) (
@@ -221,6 +256,26 @@ extension Database {
                 counter INTEGER NOT NULL,
                 change BLOB NOT NULL,
                 PRIMARY KEY (table_name, row_id)) WITHOUT ROWID
+            """)
+        let existing = Set(try columns(in: SyncEngine.rowTable).map { $0.name.lowercased() })
+        for (column, type) in [("sealed_counter", "INTEGER"), ("sealed_change", "BLOB")] where !existing.contains(column) {
+            try execute(sql: "ALTER TABLE \(SyncEngine.rowTable) ADD COLUMN \(column) \(type)")
+        }
+        let ofRow = "kept.table_name = \(SyncEngine.rowTable).table_name AND kept.row_id = \(SyncEngine.rowTable).row_id"
+        try execute(sql: """
+            UPDATE \(SyncEngine.rowTable)
+            SET sealed_counter = (SELECT counter FROM \(Self.sealedRowTable) AS kept WHERE \(ofRow)),
+                sealed_change = (SELECT change FROM \(Self.sealedRowTable) AS kept WHERE \(ofRow))
+            WHERE EXISTS (SELECT 1 FROM \(Self.sealedRowTable) AS kept WHERE \(ofRow));
+            DELETE FROM \(Self.sealedRowTable) WHERE EXISTS (
+                SELECT 1 FROM \(SyncEngine.rowTable) AS synced
+                WHERE synced.table_name = \(Self.sealedRowTable).table_name AND synced.row_id = \(Self.sealedRowTable).row_id);
+            CREATE TRIGGER \(Self.keepsSealedCounterTrigger) AFTER DELETE ON \(SyncEngine.rowTable)
+            WHEN OLD.sealed_counter IS NOT NULL BEGIN
+                DELETE FROM \(Self.sealedRowTable) WHERE table_name = OLD.table_name AND row_id = OLD.row_id;
+                INSERT INTO \(Self.sealedRowTable) (table_name, row_id, counter, change)
+                VALUES (OLD.table_name, OLD.row_id, OLD.sealed_counter, OLD.sealed_change);
+            END;
             """)
     }
 }

@@ -31,15 +31,27 @@ struct SyncOpenedRows {
     /// a page that needs no database.
     struct Opening: Sendable {
         let received: [SyncServerRow]
-        let schema: SyncSchema
+        /// Of each of ``received``, whether its table is end-to-end.
+        let isEndToEnd: [Bool]
         /// Of the rows of end-to-end tables, in order; nil without an
         /// opener, when the declaration has no such table.
         let opened: [Result<SyncOpenedRow, SyncRowRefusal>]?
 
         init(_ received: [SyncServerRow], schema: SyncSchema, opener: (any SyncRowOpener)?) {
             self.received = received
-            self.schema = schema
-            opened = opener.map { $0.open(received.filter { schema.table($0.row.table)?.isEndToEnd == true }) }
+            guard let opener else {
+                (isEndToEnd, opened) = ([], nil)
+                return
+            }
+            // A page's rows come table by table: each table looked up once.
+            var last: (table: String, isEndToEnd: Bool)?
+            isEndToEnd = received.map { server in
+                if let last, last.table == server.row.table { return last.isEndToEnd }
+                let isEndToEnd = schema.table(server.row.table)?.isEndToEnd == true
+                last = (server.row.table, isEndToEnd)
+                return isEndToEnd
+            }
+            opened = opener.open(zip(received, isEndToEnd).compactMap { $1 ? $0 : nil })
         }
     }
 
@@ -56,7 +68,7 @@ struct SyncOpenedRows {
         sealed.reserveCapacity(opening.received.count)
         var checked = try db.refusingReplayedSyncRows(opened, includingStaged: includingStaged).makeIterator()
         for (index, server) in opening.received.enumerated() {
-            guard opening.schema.table(server.row.table)?.isEndToEnd == true else {
+            guard opening.isEndToEnd[index] else {
                 rows.append(server)
                 sealed.append(nil)
                 continue
@@ -86,20 +98,25 @@ extension Database {
     /// earlier pages of a pull come before the merged ones.
     func refusingReplayedSyncRows(_ opened: [Result<SyncOpenedRow, SyncRowRefusal>],
                                   includingStaged: Bool = false) throws -> [Result<SyncOpenedRow, SyncRowRefusal>] {
-        var seen: [String: [UUID: SyncSealedCounter]] = [:]
-        let rows = opened.compactMap { try? $0.get().server.row }
-        for (table, rows) in Dictionary(grouping: rows, by: \.table) {
-            seen[table] = try syncSealedCounters(table: table, ids: rows.map(\.id), includingStaged: includingStaged)
+        var indicesByTable: [String: [Int]] = [:]
+        for (index, result) in opened.enumerated() {
+            if case .success(let row) = result { indicesByTable[row.server.row.table, default: []].append(index) }
         }
-        return opened.map { result in
-            guard case .success(let row) = result else { return result }
-            let table = row.server.row.table, id = row.server.row.id
-            if let before = seen[table]?[id], !row.sealed.mayFollow(before) {
-                return .failure(.replayed(table: table, id: id))
+        var checked = opened
+        for (table, indices) in indicesByTable {
+            let rows = indices.map { index in try? opened[index].get().server.row.id }.compactMap { $0 }
+            var seen = try syncSealedCounters(table: table, ids: rows, includingStaged: includingStaged)
+            seen.reserveCapacity(seen.count + rows.count)
+            for (index, id) in zip(indices, rows) {
+                guard case .success(let row) = opened[index] else { continue }
+                if let before = seen[id], !row.sealed.mayFollow(before) {
+                    checked[index] = .failure(.replayed(table: table, id: id))
+                } else {
+                    seen[id] = row.sealed
+                }
             }
-            seen[table, default: [:]][id] = row.sealed
-            return result
         }
+        return checked
     }
 }
 

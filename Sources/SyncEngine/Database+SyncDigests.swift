@@ -76,11 +76,12 @@ extension Database {
             SELECT (SELECT count(*) FROM \(SyncEngine.outboxTable)) + (SELECT count(*) FROM \(SyncEngine.lostTable))
             """) == 0 else { return nil }
         var compared: [(local: SyncTableDigest, server: SyncTableDigest)] = []
-        // A table whose rows wait for a key differs from its digest until
-        // they open: it is compared then.
-        let waiting = try tablesWithSyncRowsWaitingForKeys()
+        // A table whose rows wait for a key, or were refused, differs from
+        // its digest until a pull brings a state the device takes: it is
+        // compared then.
+        let kept = try tablesWithSyncRowsKeptFromServer()
         for digest in server {
-            guard let table = schema.table(digest.table), digest.covers(table), !waiting.contains(table.name),
+            guard let table = schema.table(digest.table), digest.covers(table), !kept.contains(table.name),
                   let local = try syncedRowsDigest(of: table, settling: settling) else { continue }
             compared.append((local, digest))
         }
@@ -117,11 +118,14 @@ extension Database {
               stored["columns"] == Self.digestColumnsText(table) else { return nil }
         var digest = SyncTableDigest(table: table.name, columns: SyncTableDigest.columns(of: table), rows: stored["rows"],
                                      checksum: UInt64(bitPattern: stored["checksum"]))
-        let columns = table.valueColumns
+        // An end-to-end table's digest covers its clear columns and the
+        // counter and change of the sealed value each row was opened from.
+        let columns = table.isEndToEnd ? table.clearColumns.filter { $0.name != table.primaryKey } : table.valueColumns
+        if table.isEndToEnd, try !triggerExists(Self.keepsSealedCounterTrigger) { return nil }
         let key = "\"\(table.primaryKey)\""
         let rows = try Row.fetchCursor(self, sql: """
             SELECT dirty.row_id, synced.version, coalesce(dirty.counted, synced.hash), synced.hash, local.\(key) IS NOT NULL
-                \(columns.map { ", local.\"\($0.name)\"" }.joined())
+                \(columns.map { ", local.\"\($0.name)\"" }.joined())\(table.isEndToEnd ? ", synced.sealed_counter, synced.sealed_change" : "")
             FROM \(SyncEngine.digestDirtyTable) AS dirty
             LEFT JOIN \(SyncEngine.rowTable) AS synced ON synced.table_name = dirty.table_name AND synced.row_id = dirty.row_id
             LEFT JOIN "\(table.name)" AS local ON local.\(key) = dirty.row_id
@@ -138,7 +142,11 @@ extension Database {
             var hash: Int64?
             // A row counts while it exists and has the server's version.
             if let version: Int64 = row[1], row[4] as Bool, let idText = String.fromDatabaseValue(id) {
-                let values = columns.enumerated().map { SyncValue(row[5 + $0.offset], for: $0.element.type) }
+                var values = columns.enumerated().map { SyncValue(row[5 + $0.offset], for: $0.element.type) }
+                if table.isEndToEnd {
+                    let counter: Int64? = row[5 + columns.count], change: UUID? = row[6 + columns.count]
+                    values += [counter.map(SyncValue.integer) ?? .null, change.map(SyncValue.uuid) ?? .null]
+                }
                 hash = Int64(bitPattern: hasher.hash(idText: idText, version: version, values: values))
             }
             if hash != counted {

@@ -125,6 +125,7 @@ extension Database {
         var counts = SyncMergeCounts()
         try keepStagedSyncRowsWaitingForKeys()
         try holdSyncRowsOfHeldParents(schema: schema)
+        try keepStagedSyncRowsKeptFromServer(schema: schema)
         if case .some(let sharedCounter) = sharedCounter {
             counts.requeued = try keepSyncedRowsTheServerLost(schema: schema, sharedCounter: sharedCounter, at: date)
         }

@@ -12,6 +12,10 @@ import SyncSchema
 ///   the merge writes anyway;
 /// - `sync_sealed_row`: the same, of the rows whose `sync_row` entry was
 ///   deleted since (deleted rows), kept by a trigger;
+/// - `sync_kept_row`: the rows the device keeps as they were against the
+///   server's later state, which it refused or cannot open yet, until a
+///   pull brings a state it takes: their tables differ from the server's
+///   digests by design, and are not compared meanwhile;
 /// - `sync_waiting_row`: the rows the server sent sealed under a key the
 ///   device does not hold yet, and the rows that refer to them, as they
 ///   came, until the key comes or the server sends a later state; a
@@ -26,6 +30,7 @@ extension Database {
     static let sealedRowTable = "sync_sealed_row"
     static let waitingRowTable = "sync_waiting_row"
     static let stagedWaitingRowTable = "sync_stage_waiting"
+    static let keptRowTable = "sync_kept_row"
     /// The trigger that keeps a row's counter once its `sync_row` entry is
     /// deleted: made with `sync_row`'s sealed columns.
     static let keepsSealedCounterTrigger = "sync_row_keeps_sealed_counter"
@@ -168,23 +173,43 @@ extension Database {
         }
     }
 
-    /// The tables some of whose rows wait for their key.
-    func tablesWithSyncRowsWaitingForKeys() throws -> Set<String> {
-        guard try tableExists(Self.waitingRowTable) else { return [] }
-        return Set(try String.fetchAll(self, sql: "SELECT DISTINCT table_name FROM \(Self.waitingRowTable)"))
+    /// The tables some of whose rows the device keeps as they were against
+    /// the server's later state (``keepStagedSyncRowsKeptFromServer(schema:)``):
+    /// their digests differ from the server's until a pull brings a state
+    /// it takes.
+    func tablesWithSyncRowsKeptFromServer() throws -> Set<String> {
+        var tables: Set<String> = []
+        for kept in [Self.waitingRowTable, Self.keptRowTable] where try tableExists(kept) {
+            tables.formUnion(try String.fetchAll(self, sql: "SELECT DISTINCT table_name FROM \(kept)"))
+        }
+        return tables
     }
 
-    /// After a merge of `stage`: forgets the waiting rows that the pull
-    /// brought a later state of (merged, or deleted), and after a snapshot
-    /// those it does not list at all.
+    /// The merge's step after the rows that wait are kept waiting: the
+    /// staged rows the device keeps as they are (``SyncKeptRow``) are
+    /// listed in `sync_kept_row`.
+    func keepStagedSyncRowsKeptFromServer(schema: SyncSchema) throws {
+        for table in schema.tables where table.isEndToEnd {
+            let stage = SyncStageTable(table)
+            try execute(sql: """
+                INSERT OR REPLACE INTO \(Self.keptRowTable) (table_name, row_id)
+                SELECT ?, sync_row_id FROM \(stage.quotedName) WHERE sync_tombstone = \(SyncStageTable.kept)
+                """, arguments: [table.name])
+        }
+    }
+
+    /// After a merge of `stage`: forgets the waiting and kept rows that the
+    /// pull brought a later state of (merged, or deleted), and after a
+    /// snapshot those it does not list at all.
     func forgetSyncRowsWaitingReplaced(_ stage: SyncStageTable, isSnapshot: Bool) throws {
-        guard try tableExists(Self.waitingRowTable) else { return }
-        try execute(sql: """
-            DELETE FROM \(Self.waitingRowTable) WHERE table_name = ? AND (
-                EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage
-                        WHERE stage.sync_row_id = \(Self.waitingRowTable).row_id AND stage.sync_tombstone <> \(SyncStageTable.kept))
-                OR (? AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(Self.waitingRowTable).row_id)))
-            """, arguments: [stage.table.name, isSnapshot])
+        for kept in [Self.waitingRowTable, Self.keptRowTable] where try tableExists(kept) {
+            try execute(sql: """
+                DELETE FROM \(kept) WHERE table_name = ? AND (
+                    EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage
+                            WHERE stage.sync_row_id = \(kept).row_id AND stage.sync_tombstone <> \(SyncStageTable.kept))
+                    OR (? AND NOT EXISTS (SELECT 1 FROM \(stage.quotedName) AS stage WHERE stage.sync_row_id = \(kept).row_id)))
+                """, arguments: [stage.table.name, isSnapshot])
+        }
     }
 
     /// Before a merge: the staged rows that refer to a row the device
@@ -249,6 +274,12 @@ extension Database {
                     UNIQUE (table_name, row_id))
                 """)
         }
+        try execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(Self.keptRowTable) (
+                table_name TEXT NOT NULL,
+                row_id TEXT NOT NULL,
+                PRIMARY KEY (table_name, row_id)) WITHOUT ROWID
+            """)
         try execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.sealedRowTable) (
                 table_name TEXT NOT NULL,

@@ -32,9 +32,21 @@ public final class SyncRowHasher {
         text.reserveCapacity(512)
     }
 
-    /// The hash of a row of `table` with these values, by column name.
+    /// The hash of a row of `table` with these values, by column name:
+    /// those of its digest's columns (``SyncTableDigest/columns(of:)``),
+    /// for a row of an end-to-end table's server view the header of its
+    /// sealed value (null when it has none of layout 1).
     public func hash(_ table: SyncTable, id: UUID, version: Int64, values: [String: SyncValue]) -> UInt64 {
-        hash(idText: id.uuidString, version: version, values: table.valueColumns.map { values[$0.name] ?? .null })
+        guard table.isEndToEnd else {
+            return hash(idText: id.uuidString, version: version, values: table.valueColumns.map { values[$0.name] ?? .null })
+        }
+        var digested = table.clearColumns.filter { $0.name != table.primaryKey }.map { values[$0.name] ?? .null }
+        if case .text(let text)? = values[SyncTable.sealedColumn], let header = SyncSealedHeader(sealedText: text) {
+            digested += [.integer(header.counter), .uuid(header.change)]
+        } else {
+            digested += [.null, .null]
+        }
+        return hash(idText: id.uuidString, version: version, values: digested)
     }
 
     /// The hash of a row whose id is `idText` (a UUID as a database stores

@@ -36,10 +36,19 @@ public struct SyncTableDigest: Sendable, Equatable, Codable, CustomStringConvert
         self.init(table: table.name, columns: Self.columns(of: table), rows: 0, checksum: 0)
     }
 
-    /// The columns a digest of `table` covers, in order.
+    /// The columns a digest of `table` covers, in order: its value
+    /// columns; for an end-to-end table (its declaration or its server
+    /// view alike), its clear ones, then the sealed counter and writing
+    /// change of its sealed value (``SyncSealedHeader``), which both the
+    /// server and a device that opened the value know.
     public static func columns(of table: SyncTable) -> [String] {
-        table.valueColumns.map(\.name)
+        guard table.isEndToEnd else { return table.valueColumns.map(\.name) }
+        return table.clearColumns.filter { $0.name != table.primaryKey }.map(\.name) + sealedHeaderColumns
     }
+
+    /// The names an end-to-end table's digest gives the counter and the
+    /// change of its sealed values: reserved, as every `sync_` name.
+    public static let sealedHeaderColumns = ["sync_sealed_counter", "sync_sealed_change"]
 
     /// Whether this digest covers the rows of `table` as declared there:
     /// the same table, the same columns in the same order.

@@ -26,6 +26,18 @@ import Testing
         #expect((read.declarationFormat, read.epoch, read.sealedCounter, read.change) == (3, 1, 8, change))
     }
 
+    /// What a server reads of a sealed value for its digests
+    /// (SyncSchema's `SyncSealedHeader`) is the value's own counter and
+    /// change; a text of another layout has none.
+    @Test func theHeaderAServerReadsIsTheValues() throws {
+        let value = try sealed("Canary", key: try key(epoch: 300), counter: 1 << 40 | 7)
+        #expect(SyncSealedHeader(sealedText: value.text) == SyncSealedHeader(counter: 1 << 40 | 7, change: change))
+        var bytes = value.bytes
+        bytes[0] = 2
+        #expect(SyncSealedHeader(sealedText: Data(bytes).base64EncodedString()) == nil)
+        #expect(SyncSealedHeader(sealedText: "AQ") == nil)
+    }
+
     @Test func theTextHoldsNoPlaintext() throws {
         let value = try sealed("Canary 0123456789", key: try key())
         #expect(!value.text.contains("Canary"))

@@ -197,4 +197,43 @@ import Testing
             #expect(try bob.value("notebook", trip, "name") == "Trip")
         }
     }
+
+    /// The digests of end-to-end tables cover their clear columns and the
+    /// counter and change of each row's sealed value, which the server and
+    /// the device both know: honest syncs agree, and a device that lost a
+    /// sealed row, or holds another value of one than its server, is found
+    /// and repaired, by a sync answered 304 as by a delta.
+    @Test(arguments: StoreKind.allCases)
+    func aDeviceThatHoldsOtherSealedRowsThanItsServerIsFoundByTheDigestsAndRepaired(_ kind: StoreKind) async throws {
+        try await SealedUsers.with(kind) { users in
+            let recovery = try RecoveryKey.random()
+            let laptop = try users.device(of: "alice", recoveryKey: recovery)
+            let phone = try users.device(of: "alice", recoveryKey: recovery)
+            let (notebook, note, _) = try laptop.addNotebook("Trip", note: "Tickets", sharedWith: "bob")
+            #expect(try await laptop.sync().pull.repaired == nil)
+            #expect(try await phone.sync().pull.repaired == nil)
+            // A snapshot keeps no ETag: the delta after it does.
+            #expect(try await phone.sync().pull.repaired == nil)
+            #expect(try await phone.sync().pull.upToDate)
+            try await phone.device.dbQueue.write { db in
+                try db.mergingSyncChanges { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [note.uuidString]) }
+            }
+            let lost = try await phone.sync().pull
+            let repaired = try #require(lost.repaired, "the sync answered 304 compares the stored digests")
+            #expect(repaired.local.map(\.table) == ["note"] && repaired.local.map(\.rows) == [0] && repaired.server.map(\.rows) == [1])
+            #expect(try phone.value("note", note, "title") == "Tickets")
+            // The same version, another sealed value: as if the device had
+            // taken another one.
+            try await phone.device.dbQueue.write { db in
+                try db.execute(sql: "UPDATE sync_row SET sealed_counter = sealed_counter + 1, hash = NULL WHERE row_id = ?",
+                               arguments: [note.uuidString])
+                try db.execute(sql: "INSERT INTO sync_digest_dirty (table_name, row_id) VALUES ('note', ?)", arguments: [note.uuidString])
+            }
+            try laptop.execute("UPDATE notebook SET name = 'Journey' WHERE id = ?", [notebook.uuidString])
+            try await laptop.sync()
+            let delta = try await phone.sync().pull
+            #expect(delta.repaired?.local.map(\.table) == ["note"], "the delta's last page carries the digests")
+            #expect(try await phone.sync().pull.repaired == nil)
+        }
+    }
 }

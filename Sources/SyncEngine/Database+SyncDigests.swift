@@ -120,7 +120,7 @@ extension Database {
                                      checksum: UInt64(bitPattern: stored["checksum"]))
         // An end-to-end table's digest covers its clear columns and the
         // counter and change of the sealed value each row was opened from.
-        let columns = table.isEndToEnd ? table.clearColumns.filter { $0.name != table.primaryKey } : table.valueColumns
+        let columns = table.isEndToEnd ? table.clearValueColumns : table.valueColumns
         if table.isEndToEnd, try !triggerExists(Self.keepsSealedCounterTrigger) { return nil }
         let key = "\"\(table.primaryKey)\""
         let rows = try Row.fetchCursor(self, sql: """

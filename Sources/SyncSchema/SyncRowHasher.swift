@@ -40,7 +40,7 @@ public final class SyncRowHasher {
         guard table.isEndToEnd else {
             return hash(idText: id.uuidString, version: version, values: table.valueColumns.map { values[$0.name] ?? .null })
         }
-        var digested = table.clearColumns.filter { $0.name != table.primaryKey }.map { values[$0.name] ?? .null }
+        var digested = table.clearValueColumns.map { values[$0.name] ?? .null }
         if case .text(let text)? = values[SyncTable.sealedColumn], let header = SyncSealedHeader(sealedText: text) {
             digested += [.integer(header.counter), .uuid(header.change)]
         } else {

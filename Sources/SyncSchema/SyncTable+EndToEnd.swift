@@ -18,6 +18,13 @@ extension SyncTable {
         columns.filter { $0.name == primaryKey || $0.name == access?.groupColumn }
     }
 
+    /// The clear columns but the primary key: those a digest of an
+    /// end-to-end table covers before its sealed value's header
+    /// (``SyncTableDigest/columns(of:)``).
+    public var clearValueColumns: [SyncColumn] {
+        clearColumns.filter { $0.name != primaryKey }
+    }
+
     /// The columns an end-to-end table seals, in the declaration's order.
     public var sealedColumns: [SyncColumn] {
         columns.filter { $0.name != primaryKey && $0.name != access?.groupColumn }

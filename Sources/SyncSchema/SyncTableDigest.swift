@@ -43,7 +43,7 @@ public struct SyncTableDigest: Sendable, Equatable, Codable, CustomStringConvert
     /// server and a device that opened the value know.
     public static func columns(of table: SyncTable) -> [String] {
         guard table.isEndToEnd else { return table.valueColumns.map(\.name) }
-        return table.clearColumns.filter { $0.name != table.primaryKey }.map(\.name) + sealedHeaderColumns
+        return table.clearValueColumns.map(\.name) + sealedHeaderColumns
     }
 
     /// The names an end-to-end table's digest gives the counter and the

@@ -104,10 +104,10 @@ extension Database {
         }
         var checked = opened
         for (table, indices) in indicesByTable {
-            let rows = indices.map { index in try? opened[index].get().server.row.id }.compactMap { $0 }
-            var seen = try syncSealedCounters(table: table, ids: rows, includingStaged: includingStaged)
-            seen.reserveCapacity(seen.count + rows.count)
-            for (index, id) in zip(indices, rows) {
+            let ids = indices.compactMap { index in try? opened[index].get().server.row.id }
+            var seen = try syncSealedCounters(table: table, ids: ids, includingStaged: includingStaged)
+            seen.reserveCapacity(seen.count + ids.count)
+            for (index, id) in zip(indices, ids) {
                 guard case .success(let row) = opened[index] else { continue }
                 if let before = seen[id], !row.sealed.mayFollow(before) {
                     checked[index] = .failure(.replayed(table: table, id: id))

@@ -113,7 +113,7 @@ public struct SyncEnginePusher: Sendable {
             do throws(SyncMessageError) {
                 results = try SyncChangeResults.decode(response.body, answering: sent, schema: receivedSchema)
             } catch {
-                throw SyncPayloadError(path: error.path, error.message)
+                throw SyncPayloadError(error)
             }
             let (answered, sealed) = (batch, sent)
             let recorded = try await writer.write { db in try record(results.results, for: answered, sent: sealed, db) }

@@ -47,7 +47,7 @@ public struct SyncEngineStaging: SyncStaging {
                 }
                 refused.append(refusals)
             } catch let error as SyncMessageError {
-                throw SyncPayloadError(page: number, path: error.path, error.message)
+                throw SyncPayloadError(error, page: number)
             }
         })
     }

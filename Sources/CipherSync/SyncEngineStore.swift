@@ -71,7 +71,7 @@ public struct SyncEngineStore: SyncStore {
             page.digests = page.digests?.filter { digest in schema.table(digest.table).map(digest.covers) ?? false }
             return SyncPulledPage(page)
         } catch {
-            throw SyncPayloadError(path: error.path, error.message)
+            throw SyncPayloadError(error)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SyncSchema
 
 /// A page that breaks the sync protocol: its description names the first
 /// bad element by page and JSON path, such as `page 2, $.players[3].uuid:
@@ -16,6 +17,12 @@ public struct SyncPayloadError: Error, Equatable, Sendable, CustomStringConverti
         self.page = page
         self.path = path
         self.message = message
+    }
+
+    /// A message's decoder's error (``SyncSchema/SyncMessageError``), on
+    /// `page` when known.
+    public init(_ error: SyncMessageError, page: Int? = nil) {
+        self.init(page: page, path: error.path, error.message)
     }
 
     /// The same error, on a page.

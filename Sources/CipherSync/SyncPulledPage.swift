@@ -26,7 +26,7 @@ public struct SyncPulledPage: SyncMessage {
             let cursor = try SyncCursor(cursor)
             return SyncCursorPosition(server: cursor.server.uuidString, epoch: cursor.epoch, counter: cursor.counter)
         } catch {
-            throw SyncPayloadError(path: error.path, error.message)
+            throw SyncPayloadError(error)
         }
     }
 

@@ -84,8 +84,7 @@ extension NotesCommand {
                 replicator, tokens: SyncWatch.tokens(read: token, from: tokenFile), describe: CLIError.from,
                 onSync: { synced in
                     // A refusal is printed as it happens, as a change is.
-                    let refused = !synced.pull.refusedRows.isEmpty || !synced.push.refusedRows.isEmpty || !synced.keys.refusedKeys.isEmpty
-                        || !synced.keys.refusedRows.isEmpty
+                    let refused = !synced.refusedRows.isEmpty || !synced.keys.refusedKeys.isEmpty
                     if synced.push.counts.applied + synced.push.counts.conflicts > 0 || synced.pull.movedRows || refused {
                         Self.printSync(synced)
                     }
@@ -114,7 +113,7 @@ extension NotesCommand {
             }
             printLineNow("Pulled: \(pulled).")
             // What the device refused, row by row: kept as they were.
-            for row in synced.keys.refusedRows + synced.push.refusedRows + pulled.refusedRows {
+            for row in synced.refusedRows {
                 printLineNow("Refused: \(row.message).")
             }
             for key in synced.keys.refusedKeys {

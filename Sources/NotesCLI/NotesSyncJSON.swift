@@ -20,7 +20,7 @@ struct NotesSyncJSON: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var pull = synced.pull
-        pull.refusedRows = synced.keys.refusedRows + synced.push.refusedRows + pull.refusedRows
+        pull.refusedRows = synced.refusedRows
         try pull.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(synced.push.counts.applied, forKey: .pushed)

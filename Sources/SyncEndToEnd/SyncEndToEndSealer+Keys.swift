@@ -138,12 +138,9 @@ extension SyncEndToEndSealer {
                                                 writer: writer, identity: identity, user: user)
         for (current, readers) in rotations {
             let key = try PartitionKey.random(partition: current.partition, epoch: current.epoch + 1)
-            var wrapped: [SyncWrappedKey] = []
-            for reader in readers.sorted() {
-                guard let publicKey = publicKeys[reader] else { continue }
-                wrapped.append(SyncWrappedKey(partition: key.partition, epoch: Int64(key.epoch), recipient: reader, sender: user,
-                                              wrapped: try WrappedKey.wrap(key, from: identity, to: publicKey).text))
-            }
+            // A reader without an identity key gets it from shareKeys, which
+            // says so.
+            let wrapped = try Self.wrap(key, to: readers, publicKeys: publicKeys, identity: identity, user: user).wrapped
             do {
                 try await directory.store(wrapped)
             } catch let error as SyncError where error.status == 409 {
@@ -193,17 +190,10 @@ extension SyncEndToEndSealer {
         let publicKeys = try await identityKeys(of: pending.reduce(into: Set()) { $0.formUnion($1.1) }, directory: directory,
                                                 writer: writer, identity: identity, user: user)
         for (key, recipients) in pending {
-            var wrapped: [SyncWrappedKey] = []
             let partitionKey = try PartitionKey(partition: key.partition, epoch: key.epoch, bytes: key.bytes)
-            for recipient in recipients.sorted() {
-                guard let publicKey = publicKeys[recipient] else {
-                    if !report.withoutIdentity.contains(recipient) { report.withoutIdentity.append(recipient) }
-                    continue
-                }
-                let box = try WrappedKey.wrap(partitionKey, from: identity, to: publicKey)
-                wrapped.append(SyncWrappedKey(partition: key.partition, epoch: Int64(key.epoch), recipient: recipient, sender: user,
-                                              wrapped: box.text))
-            }
+            let (wrapped, withoutIdentity) = try Self.wrap(partitionKey, to: recipients, publicKeys: publicKeys, identity: identity,
+                                                           user: user)
+            for recipient in withoutIdentity where !report.withoutIdentity.contains(recipient) { report.withoutIdentity.append(recipient) }
             guard !wrapped.isEmpty else { continue }
             do {
                 try await directory.store(wrapped)
@@ -221,6 +211,22 @@ extension SyncEndToEndSealer {
             try await writer.write { db in try db.recordSyncKeyRecipients([key.keyEpoch: shared]) }
             report.wrapped += wrapped.count
         }
+    }
+
+    /// `key` wrapped by `user` to each of `recipients` whose identity key
+    /// is known, in the order of their names; and those whose is not.
+    private static func wrap(_ key: PartitionKey, to recipients: Set<String>, publicKeys: [String: IdentityPublicKey],
+                             identity: IdentityKeyPair, user: String) throws -> (wrapped: [SyncWrappedKey], withoutIdentity: [String]) {
+        var wrapped: [SyncWrappedKey] = [], withoutIdentity: [String] = []
+        for recipient in recipients.sorted() {
+            guard let publicKey = publicKeys[recipient] else {
+                withoutIdentity.append(recipient)
+                continue
+            }
+            wrapped.append(SyncWrappedKey(partition: key.partition, epoch: Int64(key.epoch), recipient: recipient, sender: user,
+                                          wrapped: try WrappedKey.wrap(key, from: identity, to: publicKey).text))
+        }
+        return (wrapped, withoutIdentity)
     }
 
     /// The identity keys of `users`: the device's own, those it read

@@ -128,10 +128,7 @@ extension Database {
     /// merge keeps it waiting (``keepSyncRowWaitingForKey(_:)``), and a dry
     /// run, which rolls its merge back, keeps nothing.
     public func stageSyncRowWaitingForKey(_ server: SyncServerRow) throws {
-        try createSyncSealedTables()
-        try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(Self.stagedWaitingRowTable) (table_name, row_id, version, row) VALUES (?, ?, ?, ?)
-            """).execute(arguments: [server.row.table, server.row.id.uuidString, server.version, SyncStoredJSON.text(server.row.json)])
+        try keep(server, waitingIn: Self.stagedWaitingRowTable)
     }
 
     /// The merge's first step: the staged rows waiting for their key are
@@ -155,9 +152,15 @@ extension Database {
     /// that refers to such a row (its latest state: it replaces an earlier
     /// one), in the merge's transaction.
     public func keepSyncRowWaitingForKey(_ server: SyncServerRow) throws {
+        try keep(server, waitingIn: Self.waitingRowTable)
+    }
+
+    /// Keeps a row as the server sent it in `table`, the waiting rows or
+    /// those a pull staged, replacing an earlier state of it.
+    private func keep(_ server: SyncServerRow, waitingIn table: String) throws {
         try createSyncSealedTables()
         try cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(Self.waitingRowTable) (table_name, row_id, version, row) VALUES (?, ?, ?, ?)
+            INSERT OR REPLACE INTO \(table) (table_name, row_id, version, row) VALUES (?, ?, ?, ?)
             """).execute(arguments: [server.row.table, server.row.id.uuidString, server.version, SyncStoredJSON.text(server.row.json)])
     }
 

@@ -86,7 +86,7 @@ public struct SyncKeyDirectoryClient: Sendable {
         do {
             return try read()
         } catch {
-            throw SyncPayloadError(path: error.path, error.message)
+            throw SyncPayloadError(error)
         }
     }
 }

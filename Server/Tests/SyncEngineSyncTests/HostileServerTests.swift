@@ -36,15 +36,7 @@ import Testing
                 try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, notebook.uuidString])
             }
             try await alice.sync()
-            let first = Mutex<String?>(nil)
-            try await bob.sync { [tickets] request, response in
-                try response.editingRows(of: request) { rows in
-                    if let row = rows.first(where: { $0["id"] as? String == tickets.uuidString }) {
-                        first.withLock { $0 = row["values", "sync_sealed"] as? String }
-                    }
-                }
-            }
-            firstTickets = try #require(first.withLock { $0 })
+            firstTickets = try await HostileServerTests.sealedValue(of: tickets, bySyncing: bob)
             try #require(try bob.value("note", tickets, "title") == "Tickets")
             try alice.execute("UPDATE note SET title = title || ' v2'")
             try await alice.sync()
@@ -127,13 +119,8 @@ import Testing
     func anOlderSealedValueOnALaterPageOfThePullIsRefused(_ kind: StoreKind) async throws {
         try await SealedUsers.with(kind) { users in
             let shared = try await Shared(users)
-            let second = Mutex<String?>(nil)
-            _ = try await shared.bobSyncs { rows in
-                guard let row = rows.first(where: { $0["id"] as? String == shared.tickets.uuidString }) else { return }
-                second.withLock { $0 = row["values", "sync_sealed"] as? String }
-            }
+            let taken = try await Self.sealedValue(of: shared.tickets, bySyncing: shared.bob)
             #expect(try shared.bob.value("note", shared.tickets, "title") == "Tickets v2")
-            let taken = try #require(second.withLock { $0 })
             try shared.alice.execute("UPDATE note SET title = 'Tickets v3' WHERE id = ?", [shared.tickets.uuidString])
             try await shared.alice.sync()
             // The delta that brings the third version is split in two
@@ -190,9 +177,7 @@ import Testing
             let alice = try users.device(of: "alice", recoveryKey: RecoveryKey.random())
             let bob = try users.device(of: "bob", recoveryKey: RecoveryKey.random())
             try await bob.sync()
-            let trip = UUID()
-            try alice.execute("INSERT INTO notebook (id, name) VALUES (?, 'Trip')", [trip.uuidString])
-            try alice.execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, 'bob')", [UUID().uuidString, trip.uuidString])
+            let trip = try alice.shareNotebook("Trip", with: "bob")
             try await alice.sync()
             let alicesKeys = try SyncKeyMessages.wrappedKeys(from: Data(try await users.get("/v1/keys/wrapped", as: "alice").utf8))
             let alicesKey = try #require(alicesKeys.first { $0.partition == SyncPartition.group(table: "notebook", id: trip) })
@@ -248,6 +233,20 @@ import Testing
     static func edit(_ rows: inout [[String: Any]], id: UUID, _ change: (inout [String: Any]) throws -> Void) throws {
         let index = try #require(rows.firstIndex { $0["id"] as? String == id.uuidString }, "the page holds \(id)")
         try change(&rows[index])
+    }
+
+    /// The sealed value of row `id` that `device`'s sync takes, as the
+    /// server sent it.
+    static func sealedValue(of id: UUID, bySyncing device: SealedDevice) async throws -> String {
+        let sent = Mutex<String?>(nil)
+        try await device.sync { request, response in
+            try response.editingRows(of: request) { rows in
+                if let row = rows.first(where: { $0["id"] as? String == id.uuidString }) {
+                    sent.withLock { $0 = row["values", "sync_sealed"] as? String }
+                }
+            }
+        }
+        return try #require(sent.withLock { $0 }, "the sync brings \(id)")
     }
 
     /// The bytes of a row's sealed value.

@@ -101,6 +101,14 @@ struct SealedDevice: Sendable {
         return (notebook, note, membership)
     }
 
+    /// A notebook named `name`, without notes, shared with `member`: its id.
+    func shareNotebook(_ name: String, with member: String) throws -> UUID {
+        let notebook = UUID()
+        try execute("INSERT INTO notebook (id, name) VALUES (?, ?)", [notebook.uuidString, name])
+        try execute("INSERT INTO member (id, notebook, user) VALUES (?, ?, ?)", [UUID().uuidString, notebook.uuidString, member])
+        return notebook
+    }
+
     /// One column of one row, or nil when the device has no such row.
     func value(_ table: String, _ id: UUID, _ column: String) throws -> String? {
         try device.dbQueue.read { db in
